@@ -1,0 +1,36 @@
+/**
+ * Atomic file replacement shared by every tool that writes: the content goes to a temp
+ * file in the target's folder, is flushed, then renamed over the target, so a crash leaves
+ * the old file or the new one, never half of either.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdir, open, rename, stat, unlink } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+
+/**
+ * Writes `content` to `target` atomically, creating parent folders. An existing file keeps
+ * its permission bits; a new one gets 0o666 minus the umask. Returns the bytes written.
+ */
+export async function writeFileAtomic(target: string, content: string | Uint8Array): Promise<number> {
+  const folder = dirname(target);
+  await mkdir(folder, { recursive: true });
+  const mode = await stat(target).then(
+    (s) => s.mode & 0o7777,
+    () => undefined,
+  );
+  const temp = join(folder, `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
+  const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
+  const handle = await open(temp, "wx", mode ?? 0o666);
+  try {
+    await handle.writeFile(bytes);
+    if (mode !== undefined) await handle.chmod(mode);
+    await handle.sync();
+    await handle.close();
+    await rename(temp, target);
+  } catch (error) {
+    await handle.close().catch(() => {});
+    await unlink(temp).catch(() => {});
+    throw error;
+  }
+  return bytes.byteLength;
+}

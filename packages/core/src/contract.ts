@@ -1,0 +1,119 @@
+/**
+ * The tool contract: what a tool is, what it receives and what it returns. Plugins depend on
+ * this module (through `@plugboard/core`) and on nothing else of ours.
+ */
+import type { Static, TObject, TSchema } from "@sinclair/typebox";
+import type { Workspace } from "./workspace.ts";
+
+/**
+ * The version of this contract. A plugin states the range it supports in its manifest
+ * (`"contract": "^1.0.0"`). Breaking changes (a field removed or renamed in
+ * `ToolDefinition`, `ToolContext`, `PluginContext` or `Plugin`, or a change in what the
+ * runtime passes to a handler) bump the major version; additions bump the minor.
+ */
+export const CONTRACT_VERSION = "1.0.0";
+
+/** What a tool returns. `content` is sent to the model as the `role: "tool"` message. */
+export interface ToolResult {
+  readonly content: string;
+  /** True when `content` is an `Error: …` text. */
+  readonly isError: boolean;
+}
+
+/** Structured log output of tools and plugins; the app decides where it goes. */
+export interface Logger {
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+/** A logger that drops everything: the default when an app passes none. */
+export const silentLogger: Logger = Object.freeze({
+  debug() {},
+  info() {},
+  warn() {},
+});
+
+/** What a handler receives besides its validated arguments. */
+export interface ToolContext<Options = unknown> {
+  readonly workspace: Workspace;
+  /** Aborted when the user cancels the turn or the app shuts down. */
+  readonly signal: AbortSignal;
+  /** The model's tool call id this execution answers. */
+  readonly callId: string;
+  /** The options of the plugin that provided the tool, already validated. */
+  readonly options: Options;
+  readonly logger: Logger;
+}
+
+/** A tool: immutable data the registry indexes and the runtime executes. */
+export interface ToolDefinition<Params extends TObject = TObject, Options = unknown> {
+  /** The name the model sees (`read_file`): letters, digits, `_` and `-`, at most 64. */
+  readonly name: string;
+  /** One or two sentences for the model: what it does and when to use it. */
+  readonly description: string;
+  /** A TypeBox object schema: the JSON Schema sent to the model and the validator. */
+  readonly parameters: Params;
+  readonly handler: (args: Static<Params>, ctx: ToolContext<Options>) => Promise<ToolResult>;
+}
+
+/** Any tool definition, whatever its parameter types. */
+// biome-ignore lint/suspicious/noExplicitAny: handler parameters are contravariant; the runtime validates before calling
+export type AnyToolDefinition = ToolDefinition<TObject, any>;
+
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Defines a tool; the handler's argument type is inferred from `parameters`.
+ * The returned definition is frozen.
+ *
+ * @example
+ * const echo = defineTool({
+ *   name: "echo",
+ *   description: "Repeat the text.",
+ *   parameters: Type.Object({ text: Type.String() }),
+ *   handler: async ({ text }) => textResult(text),
+ * });
+ */
+export function defineTool<Params extends TObject, Options = unknown>(
+  definition: ToolDefinition<Params, Options>,
+): ToolDefinition<Params, Options> {
+  if (!TOOL_NAME.test(definition.name)) {
+    throw new TypeError(
+      `Invalid tool name ${JSON.stringify(definition.name)}: use 1-64 letters, digits, "_" or "-"`,
+    );
+  }
+  if (definition.parameters.type !== "object") {
+    throw new TypeError(`Tool ${definition.name}: parameters must be a Type.Object schema`);
+  }
+  return Object.freeze({ ...definition });
+}
+
+/** What a plugin's `tools` function receives. */
+export interface PluginContext {
+  readonly workspace: Workspace;
+  readonly logger: Logger;
+}
+
+/** A plugin's entry export: options schema plus a function that returns its tools. */
+export interface Plugin<OptionsSchema extends TSchema = TSchema> {
+  /** TypeBox schema of the plugin's options; defaults in it are applied before `tools`. */
+  readonly options: OptionsSchema;
+  readonly tools: (
+    options: Static<OptionsSchema>,
+    ctx: PluginContext,
+  ) => readonly AnyToolDefinition[];
+}
+
+/**
+ * Defines a plugin; `tools` receives its options typed from the `options` schema.
+ *
+ * @example
+ * export default definePlugin({
+ *   options: Type.Object({ maxBytes: Type.Integer({ default: 1000 }) }),
+ *   tools: (options) => [makeTool(options)],
+ * });
+ */
+export function definePlugin<S extends TSchema>(plugin: Plugin<S>): Plugin<S> {
+  return Object.freeze({ ...plugin });
+}

@@ -1,0 +1,88 @@
+/**
+ * Every text the model sees on failure and every message a person sees is built here,
+ * so wording stays consistent and tests can assert it in one place.
+ */
+import type { ToolResult } from "./contract.ts";
+
+/** The prefix every error result carries, as the model sees it. */
+export const ERROR_PREFIX = "Error: ";
+
+/** An error result for the model: `Error: MESSAGE`. */
+export function errorResult(message: string): ToolResult {
+  return { content: `${ERROR_PREFIX}${message}`, isError: true };
+}
+
+/** A successful result. */
+export function textResult(content: string): ToolResult {
+  return { content, isError: false };
+}
+
+/**
+ * An expected failure that a handler (or a core helper such as `Workspace.resolve`) throws
+ * and the runtime turns into an `Error: …` result. Anything else a handler throws is a
+ * programming error and propagates unchanged.
+ *
+ * @example throw new ToolError(`File not found: ${path}`)
+ */
+export class ToolError extends Error {
+  override readonly name = "ToolError";
+}
+
+/** Thrown by `Workspace.resolve` when a path would leave the root. */
+export class PathEscapeError extends ToolError {
+  constructor(readonly path: string) {
+    super(`Path escapes workspace: ${path}`);
+  }
+}
+
+export const toolErrors = {
+  unknownTool: (name: string, available: readonly string[]) =>
+    errorResult(
+      `Unknown tool: ${name}${available.length > 0 ? ` (available: ${available.join(", ")})` : " (no tools are enabled)"}`,
+    ),
+  invalidJson: (detail: string) => errorResult(`Invalid arguments: ${detail}`),
+  notAnObject: () => errorResult("Invalid arguments: expected a JSON object"),
+  invalidArguments: (name: string, problems: readonly string[]) =>
+    errorResult(`Invalid arguments for ${name}: ${problems.join("; ")}`),
+  cancelled: () => errorResult("Cancelled before the tool finished"),
+} as const;
+
+/** Stable codes for failures a person must act on. */
+export type PlugboardErrorCode =
+  | "CONFIG_INVALID"
+  | "CONFIG_NOT_FOUND"
+  | "PLUGIN_NOT_FOUND"
+  | "PLUGIN_MANIFEST"
+  | "PLUGIN_VERSION"
+  | "PLUGIN_CONTRACT"
+  | "PLUGIN_PERMISSION"
+  | "PLUGIN_TOOLS"
+  | "PLUGIN_DUPLICATE_TOOL"
+  | "PLUGIN_IMPORT"
+  | "PLUGIN_OPTIONS"
+  | "WORKSPACE_INVALID"
+  | "MODEL_RESPONSE"
+  | "MODEL_ENDPOINT"
+  | "USAGE";
+
+/**
+ * A failure a person (not the model) must fix: a bad config, a broken plugin, an endpoint
+ * that refuses. Its message is one readable paragraph that says what to change.
+ */
+export class PlugboardError extends Error {
+  override readonly name = "PlugboardError";
+  constructor(
+    readonly code: PlugboardErrorCode,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** The model endpoint answered something that is not a usable chat completion. */
+export class ModelResponseError extends PlugboardError {
+  constructor(message: string) {
+    super("MODEL_RESPONSE", `Malformed model response: ${message}`);
+  }
+}

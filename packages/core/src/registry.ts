@@ -1,0 +1,106 @@
+/**
+ * The registry: an instance-owned index of tool definitions, built from an explicit list.
+ * The `tools` array sent to the model and the validators used to execute come from the
+ * same index, so the model can never see a tool that cannot run, or the reverse.
+ */
+import { type TObject, Type } from "@sinclair/typebox";
+import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
+import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
+import type { AnyToolDefinition } from "./contract.ts";
+
+/** A tool together with who provided it and the options it runs with. */
+export interface RegistryEntry {
+  readonly tool: AnyToolDefinition;
+  /** Who provided the tool (a plugin name), used in duplicate-name errors. */
+  readonly owner?: string;
+  /** Passed to the handler as `ctx.options`. */
+  readonly options?: unknown;
+}
+
+/** A registered tool: its definition, its compiled validator and its model-facing schema. */
+export interface RegisteredTool {
+  readonly tool: AnyToolDefinition;
+  readonly owner: string | undefined;
+  readonly options: unknown;
+  readonly check: TypeCheck<TObject>;
+  readonly schema: ChatCompletionFunctionTool;
+}
+
+/** Thrown when two definitions share a name; names both owners when known. */
+export class DuplicateToolError extends Error {
+  override readonly name = "DuplicateToolError";
+  constructor(
+    readonly toolName: string,
+    readonly owners: readonly [string | undefined, string | undefined],
+  ) {
+    const [first, second] = owners;
+    super(
+      first !== undefined && second !== undefined
+        ? `Duplicate tool name: ${toolName} (provided by ${first} and by ${second})`
+        : `Duplicate tool name: ${toolName}`,
+    );
+  }
+}
+
+export class ToolRegistry {
+  readonly #tools = new Map<string, RegisteredTool>();
+
+  /** Indexes `entries` in order; throws `DuplicateToolError` on a repeated name. */
+  constructor(entries: Iterable<AnyToolDefinition | RegistryEntry>) {
+    for (const item of entries) {
+      const entry: RegistryEntry = "tool" in item ? item : { tool: item };
+      const existing = this.#tools.get(entry.tool.name);
+      if (existing) throw new DuplicateToolError(entry.tool.name, [existing.owner, entry.owner]);
+      this.#tools.set(entry.tool.name, register(entry));
+    }
+  }
+
+  get(name: string): RegisteredTool | undefined {
+    return this.#tools.get(name);
+  }
+
+  /** Tool names in registration order. */
+  names(): string[] {
+    return [...this.#tools.keys()];
+  }
+
+  get size(): number {
+    return this.#tools.size;
+  }
+
+  /** The OpenAI `tools` array, as fresh deep copies: callers may mutate them freely. */
+  schemas(): ChatCompletionFunctionTool[] {
+    return [...this.#tools.values()].map((registered) => structuredClone(registered.schema));
+  }
+}
+
+function register(entry: RegistryEntry): RegisteredTool {
+  const { tool } = entry;
+  const parameters = closed(tool.parameters);
+  return {
+    tool,
+    owner: entry.owner,
+    options: entry.options,
+    check: TypeCompiler.Compile(parameters),
+    schema: {
+      type: "function",
+      function: {
+        name: tool.name,
+        description: tool.description,
+        // A plain JSON copy: TypeBox's symbol keys never reach the wire.
+        parameters: JSON.parse(JSON.stringify(parameters)),
+      },
+    },
+  };
+}
+
+/** Extra properties are refused unless a schema explicitly allows them. */
+function closed(schema: TObject): TObject {
+  if (schema.additionalProperties !== undefined) return schema;
+  return Type.Object(schema.properties, { ...withoutKind(schema), additionalProperties: false });
+}
+
+function withoutKind(schema: TObject): Record<string, unknown> {
+  const { properties: _properties, type: _type, required: _required, ...rest } = schema;
+  return rest;
+}
