@@ -145,7 +145,8 @@ async function readStream(
       emit({ type: "text_delta", text: delta.content });
     }
     for (const part of delta?.tool_calls ?? []) {
-      const slot = (calls[part.index] ??= { name: "", arguments: "" });
+      const slot = calls[part.index] ?? { name: "", arguments: "" };
+      calls[part.index] = slot;
       if (part.id) slot.id = part.id;
       if (part.type) slot.type = part.type;
       if (part.function?.name) slot.name += part.function.name;

@@ -54,11 +54,12 @@ export interface ToolDefinition<Params extends TObject = TObject, Options = unkn
   readonly description: string;
   /** A TypeBox object schema: the JSON Schema sent to the model and the validator. */
   readonly parameters: Params;
-  readonly handler: (args: Static<Params>, ctx: ToolContext<Options>) => Promise<ToolResult>;
+  /** Declared as a method so any definition is assignable to `AnyToolDefinition`. */
+  handler(args: Static<Params>, ctx: ToolContext<Options>): Promise<ToolResult>;
 }
 
 /** Any tool definition, whatever its parameter types. */
-// biome-ignore lint/suspicious/noExplicitAny: handler parameters are contravariant; the runtime validates before calling
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every options type; the runtime passes each its own
 export type AnyToolDefinition = ToolDefinition<TObject, any>;
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;

@@ -1,0 +1,95 @@
+import { describe, expect, test } from "bun:test";
+import { readdir, readFile } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
+
+const repo = join(import.meta.dir, "../../..");
+const transpiler = new Bun.Transpiler({ loader: "ts" });
+
+/** Every import specifier of every non-test source file under `folder`. */
+async function importsOf(folder: string): Promise<{ file: string; specifier: string }[]> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
+  const found: { file: string; specifier: string }[] = [];
+  for (const entry of entries) {
+    if (!entry.isFile() || !/\.tsx?$/.test(entry.name) || /\.test\.tsx?$/.test(entry.name)) continue;
+    const file = join(entry.parentPath, entry.name);
+    if (file.includes("/node_modules/") || file.includes("/fixtures/")) continue;
+    for (const { path } of transpiler.scanImports(await readFile(file, "utf8"))) {
+      found.push({ file: relative(repo, file), specifier: path });
+    }
+  }
+  return found;
+}
+
+/** Which of our packages a specifier reaches: a `@plugboard/…` name or a relative path into another package. */
+function reaches(file: string, specifier: string): string | undefined {
+  if (specifier.startsWith("@plugboard/")) return specifier.split("/").slice(0, 2).join("/");
+  if (!specifier.startsWith(".")) return undefined;
+  const target = relative(repo, join(repo, dirname(file), specifier));
+  const [top, name] = target.split("/");
+  const own = file.split("/").slice(0, 2).join("/");
+  return `${top}/${name}` === own ? undefined : target;
+}
+
+async function packageFolders(group: string): Promise<string[]> {
+  const entries = await readdir(join(repo, group), { withFileTypes: true }).catch(() => []);
+  return entries.filter((entry) => entry.isDirectory()).map((entry) => `${group}/${entry.name}`);
+}
+
+describe("import direction", () => {
+  test("core imports nothing of ours: no plugin, no app, no other package", async () => {
+    const ours = (await importsOf(join(repo, "packages/core/src"))).filter(({ file, specifier }) => reaches(file, specifier));
+    expect(ours).toEqual([]);
+  });
+
+  test("plugins import only @plugboard/core of ours", async () => {
+    const offending = [];
+    for (const folder of await packageFolders("plugins")) {
+      for (const { file, specifier } of await importsOf(join(repo, folder, "src"))) {
+        const target = reaches(file, specifier);
+        if (target !== undefined && target !== "@plugboard/core") offending.push(`${file} → ${specifier}`);
+      }
+    }
+    expect(offending).toEqual([]);
+  });
+
+  test("packages never import apps or plugins", async () => {
+    const offending = [];
+    for (const folder of await packageFolders("packages")) {
+      for (const { file, specifier } of await importsOf(join(repo, folder, "src"))) {
+        const target = reaches(file, specifier) ?? "";
+        if (/^(apps|plugins)\//.test(target) || target.startsWith("@plugboard/plugin-") || target === "@plugboard/cli") {
+          offending.push(`${file} → ${specifier}`);
+        }
+      }
+    }
+    expect(offending).toEqual([]);
+  });
+});
+
+describe("importing core", () => {
+  test("creates no registry, compiles no schema, prints nothing and leaves nothing running", async () => {
+    const probe = `
+      import { TypeCompiler } from "@sinclair/typebox/compiler";
+      let compiled = 0;
+      const original = TypeCompiler.Compile;
+      TypeCompiler.Compile = (...args) => { compiled++; return original(...args); };
+      const core = await import(${JSON.stringify(join(import.meta.dir, "index.ts"))});
+      process.stderr.write(JSON.stringify({ compiled, exports: Object.keys(core).length }));
+    `;
+    const child = Bun.spawnSync(["bun", "-e", probe], { cwd: join(import.meta.dir, ".."), timeout: 20_000 });
+    expect(child.exitCode).toBe(0);
+    expect(child.stdout.toString()).toBe("");
+    const report = JSON.parse(child.stderr.toString());
+    expect(report.compiled).toBe(0);
+    expect(report.exports).toBeGreaterThan(10);
+  });
+
+  test("no module of core constructs a registry or runtime at top level", async () => {
+    const sources = (await readdir(import.meta.dir)).filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"));
+    for (const name of sources) {
+      const text = await readFile(join(import.meta.dir, name), "utf8");
+      const topLevel = text.split("\n").filter((line) => /^(export )?(const|let|var) /.test(line));
+      expect(topLevel.filter((line) => /new (ToolRegistry|ToolRuntime)\b/.test(line))).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,136 @@
+import { beforeAll, describe, expect, test } from "bun:test";
+import { tmpdir } from "node:os";
+import { Type } from "@sinclair/typebox";
+import { defineTool, type ToolContext } from "./contract.ts";
+import { textResult, ToolError } from "./errors.ts";
+import { ToolRegistry } from "./registry.ts";
+import { ToolRuntime } from "./runtime.ts";
+import { Workspace } from "./workspace.ts";
+
+const calls: unknown[] = [];
+let seenContext: ToolContext | undefined;
+
+const readFile = defineTool({
+  name: "read_file",
+  description: "Read a file.",
+  parameters: Type.Object({
+    path: Type.String({ minLength: 1 }),
+    offset: Type.Optional(Type.Integer({ minimum: 1 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  }),
+  handler: async (args, ctx) => {
+    calls.push(args);
+    seenContext = ctx;
+    return textResult(`read ${args.path}`);
+  },
+});
+
+const failing = defineTool({
+  name: "failing",
+  description: "Fails in the two ways a handler can.",
+  parameters: Type.Object({ kind: Type.Union([Type.Literal("expected"), Type.Literal("bug")]) }),
+  handler: async ({ kind }) => {
+    if (kind === "expected") throw new ToolError("File not found: nope.txt");
+    throw new RangeError("index out of range");
+  },
+});
+
+let runtime: ToolRuntime;
+beforeAll(async () => {
+  const registry = new ToolRegistry([{ tool: readFile, owner: "plugin-a", options: { cap: 7 } }, failing]);
+  runtime = new ToolRuntime(registry, { workspace: await Workspace.open(tmpdir()) });
+});
+
+async function run(name: string, raw: string) {
+  calls.length = 0;
+  const result = await runtime.execute(name, raw, { callId: "call_7" });
+  return { ...result, handlerCalls: calls.length };
+}
+
+describe("ToolRuntime.execute", () => {
+  test("a valid call reaches the handler with the parsed arguments and its context", async () => {
+    const result = await run("read_file", '{"path":"README.md","limit":1}');
+    expect(result).toEqual({ content: "read README.md", isError: false, handlerCalls: 1 });
+    expect(calls[0]).toEqual({ path: "README.md", limit: 1 });
+    expect(seenContext?.callId).toBe("call_7");
+    expect(seenContext?.options).toEqual({ cap: 7 });
+    expect(seenContext?.workspace).toBe(runtime.workspace);
+    expect(seenContext?.signal.aborted).toBe(false);
+  });
+
+  test("an unknown tool is an error result listing the available names", async () => {
+    expect(await run("write_file", "{}")).toEqual({
+      content: "Error: Unknown tool: write_file (available: read_file, failing)",
+      isError: true,
+      handlerCalls: 0,
+    });
+  });
+
+  test("an unknown tool in an empty registry says that no tools are enabled", async () => {
+    const empty = new ToolRuntime(new ToolRegistry([]), { workspace: runtime.workspace });
+    expect((await empty.execute("bash", "{}")).content).toBe("Error: Unknown tool: bash (no tools are enabled)");
+  });
+
+  test.each(["not json", "{", '{"path":', ""])("arguments that are not JSON (%p) are an Invalid arguments error", async (raw) => {
+    const result = await run("read_file", raw);
+    expect(result.content).toStartWith("Error: Invalid arguments: ");
+    expect(result.content).not.toStartWith("Error: Invalid arguments for");
+    expect(result).toMatchObject({ isError: true, handlerCalls: 0 });
+  });
+
+  test.each(["[]", "null", "123", '"path"', "true"])("JSON that is not an object (%s) is refused", async (raw) => {
+    expect(await run("read_file", raw)).toEqual({
+      content: "Error: Invalid arguments: expected a JSON object",
+      isError: true,
+      handlerCalls: 0,
+    });
+  });
+
+  test.each([
+    ["a missing field", "{}", "path: expected required property"],
+    ["a wrong type", '{"path":42}', "path: expected string"],
+    ["a number out of range", '{"path":"a","limit":0}', "limit: expected integer to be greater or equal to 1"],
+    ["a number above the maximum", '{"path":"a","limit":101}', "limit: expected integer to be less or equal to 100"],
+    ["a float for an integer", '{"path":"a","offset":1.5}', "offset: expected integer"],
+    ["an extra property", '{"path":"a","mode":"w"}', "mode: unexpected property"],
+    ["an empty string below minLength", '{"path":""}', "path: expected string length greater or equal to 1"],
+  ])("%s is refused before the handler runs", async (_, raw, problem) => {
+    const result = await run("read_file", raw);
+    expect(result.content).toStartWith("Error: Invalid arguments for read_file: ");
+    expect(result.content).toContain(problem);
+    expect(result).toMatchObject({ isError: true, handlerCalls: 0 });
+  });
+
+  test("every failing field is named, once each", async () => {
+    const result = await run("read_file", '{"limit":"ten","extra":1}');
+    expect(result.content).toContain("path: expected required property");
+    expect(result.content).toContain("limit: expected integer");
+    expect(result.content).toContain("extra: unexpected property");
+    expect(result.content.match(/limit:/g)).toHaveLength(1);
+  });
+
+  test("a ToolError thrown by a handler becomes an Error: result", async () => {
+    expect(await runtime.execute("failing", '{"kind":"expected"}')).toEqual({
+      content: "Error: File not found: nope.txt",
+      isError: true,
+    });
+  });
+
+  test("a programming error in a handler propagates unchanged", async () => {
+    const promise = runtime.execute("failing", '{"kind":"bug"}');
+    await expect(promise).rejects.toBeInstanceOf(RangeError);
+    await expect(runtime.execute("failing", '{"kind":"bug"}')).rejects.toThrow("index out of range");
+  });
+
+  test("the signal given to execute reaches the handler", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await runtime.execute("read_file", '{"path":"x"}', { signal: controller.signal });
+    expect(seenContext?.signal.aborted).toBe(true);
+  });
+
+  test("schemas() is the registry's tools array", () => {
+    expect(runtime.schemas()).toEqual(runtime.registry.schemas());
+    expect(runtime.schemas().map((tool) => tool.function.name)).toEqual(["read_file", "failing"]);
+  });
+});
