@@ -10,6 +10,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
 } from "openai/resources/chat/completions";
+import type { ToolResult } from "./contract.ts";
 import { ModelResponseError, toolErrors } from "./errors.ts";
 import type { ToolRuntime } from "./runtime.ts";
 
@@ -93,9 +94,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
 
     for (const call of turn.toolCalls) {
       emit({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
-      const result = signal?.aborted
-        ? toolErrors.cancelled()
-        : await runtime.execute(call.name, call.arguments, { callId: call.id, ...(signal ? { signal } : {}) });
+      const result = signal?.aborted ? toolErrors.cancelled() : await executeCall(runtime, call, signal);
       messages.push({ role: "tool", tool_call_id: call.id, content: result.content });
       emit({ type: "tool_result", id: call.id, name: call.name, content: result.content, isError: result.isError });
     }
@@ -164,6 +163,21 @@ async function readStream(
       }),
     ),
   };
+}
+
+async function executeCall(runtime: ToolRuntime, call: FunctionCall, signal: AbortSignal | undefined): Promise<ToolResult> {
+  try {
+    return await runtime.execute(call.name, call.arguments, { callId: call.id, ...(signal ? { signal } : {}) });
+  } catch (error) {
+    // A handler that stops by rethrowing the abort (as fetch or a spawned process does) was
+    // cancelled, not broken: its call id still gets a result and the turn ends as aborted.
+    if (signal?.aborted && (error === signal.reason || isAbortError(error))) return toolErrors.cancelled();
+    throw error;
+  }
+}
+
+function isAbortError(error: unknown): boolean {
+  return typeof error === "object" && error !== null && "name" in error && error.name === "AbortError";
 }
 
 function functionCall(call: ChatCompletionMessageToolCall): FunctionCall {

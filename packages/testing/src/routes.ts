@@ -1,0 +1,47 @@
+/**
+ * Which path answers what: chat completions from the script, the model list, and a JSON
+ * 404 for anything else. An `apiKey` option guards them all, as the real API does.
+ */
+import { answerChatCompletion, type ScriptSource } from "./chat-completions.ts";
+import { errorBody } from "./error-bodies.ts";
+import { isObject, parseJson } from "./record.ts";
+import { jsonResponse } from "./responses.ts";
+import type { RecordedRequest } from "./types.ts";
+
+/** What routing needs besides the request. */
+export interface RouteContext {
+  readonly source: ScriptSource;
+  readonly models: readonly string[];
+  readonly apiKey: string | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** Answers one recorded request. */
+export function route(request: Request, record: RecordedRequest, context: RouteContext): Response | Promise<Response> {
+  const { method, path } = record;
+  const { headers } = context;
+  if (context.apiKey !== undefined && record.headers.authorization !== `Bearer ${context.apiKey}`) {
+    return jsonResponse(401, errorBody("Incorrect API key provided.", "invalid_request_error", "invalid_api_key"), headers);
+  }
+  if (method === "POST" && path === "/v1/chat/completions") {
+    if (record.text.trim() === "" || !isObject(parseJson(record.text))) {
+      const message = "We could not parse the JSON body of your request. The body must be a JSON object.";
+      return jsonResponse(400, errorBody(message, "invalid_request_error"), headers);
+    }
+    return answerChatCompletion(request, record, context.source, headers);
+  }
+  if (method === "GET" && path === "/v1/models") {
+    return jsonResponse(200, { object: "list", data: context.models.map(modelObject) }, headers);
+  }
+  const modelId = method === "GET" && path.startsWith("/v1/models/") ? decodeURIComponent(path.slice(11)) : undefined;
+  if (modelId !== undefined && context.models.includes(modelId)) return jsonResponse(200, modelObject(modelId), headers);
+  if (modelId !== undefined) {
+    const message = `The model '${modelId}' does not exist`;
+    return jsonResponse(404, errorBody(message, "invalid_request_error", "model_not_found"), headers);
+  }
+  return jsonResponse(404, errorBody(`Invalid URL (${method} ${path})`, "invalid_request_error"), headers);
+}
+
+function modelObject(id: string) {
+  return { id, object: "model", created: 0, owned_by: "plugboard-testing" };
+}

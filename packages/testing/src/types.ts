@@ -1,0 +1,104 @@
+/**
+ * The shapes a test writes (scripted replies) and reads back (recorded requests). They are
+ * plain structural types so this package needs neither the `openai` SDK nor our core.
+ */
+
+/** A tool call the scripted model proposes. */
+export interface ScriptedToolCall {
+  /** Defaults to `call_1`, `call_2`, … counted over the server's life. */
+  readonly id?: string;
+  readonly name: string;
+  /** JSON text sent as is (so it may be invalid on purpose), or an object to serialize. */
+  readonly arguments: string | Readonly<Record<string, unknown>>;
+}
+
+/** Why the scripted choice stopped, as the API reports it. */
+export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
+
+/** The assistant answers with text. */
+export interface TextReply {
+  readonly content: string;
+  /** @default "stop" */
+  readonly finishReason?: FinishReason;
+}
+
+/** The assistant proposes one or several tool calls, optionally with text before them. */
+export interface ToolCallsReply {
+  readonly toolCalls: readonly ScriptedToolCall[];
+  /** @default null */
+  readonly content?: string | null;
+  /** @default "tool_calls" */
+  readonly finishReason?: FinishReason;
+}
+
+/** An HTTP error, as the API sends one before any streaming starts. */
+export interface FaultReply {
+  readonly status: number;
+  /** JSON body, or a string sent verbatim. @default an OpenAI-style `{ error: { … } }` for the status */
+  readonly body?: unknown;
+  /** Extra response headers, such as `retry-after`. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A body sent exactly as given, for malformed responses. A string goes out verbatim; any
+ * other value as JSON. For a streamed request an array becomes one SSE event per element
+ * (then `data: [DONE]`), another non-string value a single event.
+ */
+export interface RawReply {
+  readonly raw: unknown;
+  /** @default 200 */
+  readonly status?: number;
+}
+
+/** Never answers; the request is held until the client disconnects or the server closes. */
+export interface HangReply {
+  readonly hang: true;
+}
+
+/** A reply that is data. */
+export type StaticReply = TextReply | ToolCallsReply | FaultReply | RawReply | HangReply;
+
+/** A reply computed from the request it answers. */
+export type ReplyFunction = (request: RecordedRequest) => StaticReply | Promise<StaticReply>;
+
+/** One entry of a script: the answer to one chat-completions request. */
+export type ScriptedReply = StaticReply | ReplyFunction;
+
+/** A tool call inside a recorded assistant message; loose, since clients may send other types. */
+export interface RecordedToolCall {
+  readonly id?: string;
+  readonly type?: string;
+  readonly function?: { readonly name?: string; readonly arguments?: string };
+}
+
+/** A chat message as the client sent it (the SDK's message params are assignable to it). */
+export interface RecordedMessage {
+  readonly role: string;
+  readonly content?: unknown;
+  readonly name?: string;
+  readonly tool_calls?: readonly RecordedToolCall[];
+  readonly tool_call_id?: string;
+}
+
+/** A chat-completions request body; `{}` when the body was not a JSON object. */
+export interface RecordedBody {
+  readonly model?: string;
+  readonly messages?: readonly RecordedMessage[];
+  readonly tools?: readonly unknown[];
+  readonly tool_choice?: unknown;
+  readonly stream?: boolean;
+  readonly [key: string]: unknown;
+}
+
+/** A request the server received, whatever it was answered with. */
+export interface RecordedRequest {
+  readonly method: string;
+  /** The URL path, such as `/v1/chat/completions`. */
+  readonly path: string;
+  /** Header names in lower case. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The raw body text. */
+  readonly text: string;
+  readonly body: RecordedBody;
+}
