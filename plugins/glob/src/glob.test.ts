@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { ToolRegistry, ToolRuntime, Workspace, silentLogger } from "@plugboard/core";
+import { Value } from "@sinclair/typebox/value";
+import { TOOL_NAME } from "./glob.ts";
+import plugin from "./index.ts";
+
+let base: string;
+let root: string;
+let outside: string;
+
+const FILES = [
+  "src/a.ts",
+  "src/b.ts",
+  "src/deep/c.ts",
+  "src/deep/deeper/d.ts",
+  "README.md",
+  "a.txt",
+  "Z.txt",
+  ".env",
+  ".github/workflows/ci.yml",
+  ".git/HEAD",
+  "node_modules/pkg/index.js",
+  "src/node_modules/x/y.js",
+];
+
+beforeAll(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), "plugboard-glob-")));
+  root = join(base, "root");
+  outside = join(base, "outside");
+  for (const path of FILES) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), path);
+  }
+  await mkdir(join(outside, "sub"), { recursive: true });
+  await writeFile(join(outside, "secret.txt"), "secret");
+  await writeFile(join(outside, "sub/deep-secret.ts"), "secret");
+  await symlink(outside, join(root, "linkdir"));
+  await symlink(join(outside, "secret.txt"), join(root, "linkfile.ts"));
+  await symlink("src/a.ts", join(root, "inlink"));
+  await symlink("src", join(root, "insrc"));
+  await symlink("nowhere.ts", join(root, "dangling.ts"));
+});
+
+afterAll(() => rm(base, { recursive: true, force: true }));
+
+async function globber(options: unknown = {}) {
+  const workspace = await Workspace.open(root);
+  const tools = plugin.tools(Value.Parse(plugin.options, options), { workspace, logger: silentLogger });
+  const runtime = new ToolRuntime(new ToolRegistry(tools), { workspace });
+  return (args: Record<string, unknown>, signal?: AbortSignal) =>
+    runtime.execute(TOOL_NAME, JSON.stringify(args), signal ? { signal } : {});
+}
+
+const lines = (...paths: string[]) => paths.join("\n");
+
+describe("glob", () => {
+  test("** recurses and lists files sorted, relative to the workspace", async () => {
+    const glob = await globber();
+    expect(await glob({ pattern: "**/*.ts" })).toEqual({
+      content: lines("src/a.ts", "src/b.ts", "src/deep/c.ts", "src/deep/deeper/d.ts"),
+      isError: false,
+    });
+  });
+
+  test("lists dot files, skips .git and node_modules, keeps symlinks to files inside, drops the rest", async () => {
+    const glob = await globber();
+    expect((await glob({ pattern: "**" })).content).toBe(
+      lines(
+        ".env",
+        ".github/workflows/ci.yml",
+        "README.md",
+        "Z.txt",
+        "a.txt",
+        "inlink",
+        "src/a.ts",
+        "src/b.ts",
+        "src/deep/c.ts",
+        "src/deep/deeper/d.ts",
+      ),
+    );
+  });
+
+  test("searches from a base folder and still shows paths from the workspace root", async () => {
+    const glob = await globber();
+    expect((await glob({ pattern: "*.ts", path: "src" })).content).toBe(lines("src/a.ts", "src/b.ts"));
+    expect((await glob({ pattern: "**/*.ts", path: "src/deep" })).content).toBe(
+      lines("src/deep/c.ts", "src/deep/deeper/d.ts"),
+    );
+  });
+
+  test("accepts brace patterns and absolute patterns inside the workspace", async () => {
+    const glob = await globber();
+    expect((await glob({ pattern: "{README.md,src/a.ts}" })).content).toBe(lines("README.md", "src/a.ts"));
+    expect((await glob({ pattern: join(root, "src/*.ts") })).content).toBe(lines("src/a.ts", "src/b.ts"));
+  });
+
+  test("says (no matches) when nothing matches", async () => {
+    const glob = await globber();
+    expect(await glob({ pattern: "**/*.rs" })).toEqual({ content: "(no matches)", isError: false });
+  });
+
+  test("caps the listing at maxResults and counts the rest", async () => {
+    const glob = await globber({ maxResults: 2 });
+    expect((await glob({ pattern: "**/*.ts" })).content).toBe(lines("src/a.ts", "src/b.ts", "... (2 more matches)"));
+    expect((await glob({ pattern: "src/*.ts" })).content).toBe(lines("src/a.ts", "src/b.ts"));
+  });
+
+  test("ignore and dot options change what is listed", async () => {
+    const everything = await globber({ ignore: [] });
+    expect((await everything({ pattern: "**/{HEAD,*.js}" })).content).toBe(
+      lines(".git/HEAD", "node_modules/pkg/index.js", "src/node_modules/x/y.js"),
+    );
+    const noDots = await globber({ dot: false });
+    expect((await noDots({ pattern: "**/*.{yml,env}" })).content).toBe("(no matches)");
+    expect((await noDots({ pattern: ".github/**" })).content).toBe(".github/workflows/ci.yml");
+  });
+
+  test("refuses a base folder that is missing or a file", async () => {
+    const glob = await globber();
+    expect((await glob({ pattern: "*", path: "nope" })).content).toBe("Error: Folder not found: nope");
+    expect((await glob({ pattern: "*", path: "README.md" })).content).toBe("Error: README.md is not a folder");
+  });
+
+  test("answers a cancelled call with the cancellation error", async () => {
+    const glob = await globber();
+    expect(await glob({ pattern: "**" }, AbortSignal.abort())).toEqual({
+      content: "Error: Cancelled before the tool finished",
+      isError: true,
+    });
+  });
+});
+
+describe("glob never leaves the workspace", () => {
+  test.each([
+    "../x",
+    "../outside/*",
+    "src/../../outside/**",
+    "/etc/*",
+    "linkdir/*",
+    "linkdir/**/*.ts",
+    "{src,linkdir}/*",
+  ])("refuses the pattern %s", async (pattern) => {
+    const glob = await globber();
+    expect(await glob({ pattern })).toEqual({ content: `Error: Path escapes workspace: ${pattern}`, isError: true });
+  });
+
+  test("refuses an absolute pattern into a sibling folder", async () => {
+    const glob = await globber();
+    const pattern = join(outside, "*");
+    expect((await glob({ pattern })).content).toBe(`Error: Path escapes workspace: ${pattern}`);
+  });
+
+  test.each(["..", "../outside", "linkdir", "/etc"])("refuses the base folder %s", async (path) => {
+    const glob = await globber();
+    expect((await glob({ pattern: "*", path })).content).toBe(`Error: Path escapes workspace: ${path}`);
+  });
+
+  test.each(["**/*.ts", "*/*", "**/secret.txt", "{..,src}/**", "*/sub/*", "linkfile.ts"])(
+    "%s returns nothing from outside",
+    async (pattern) => {
+      const glob = await globber();
+      const { content } = await glob({ pattern });
+      expect(content).not.toContain("secret");
+      expect(content).not.toContain("linkdir");
+      expect(content).not.toContain("linkfile");
+    },
+  );
+});

@@ -1,0 +1,99 @@
+/**
+ * The glob tool: lists the files matching a pattern, as sorted paths relative to the
+ * workspace root, without ever reading or returning anything outside the workspace.
+ */
+import { realpath, stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { type Workspace, defineTool, textResult, toolErrors } from "@plugboard/core";
+import { Type } from "@sinclair/typebox";
+import fg from "fast-glob";
+import { type GlobScope, globScope } from "./glob-scope.ts";
+
+/** The tool name the model sees; the manifest lists the same name. */
+export const TOOL_NAME = "glob";
+
+/** Default cap on the paths one call returns. */
+export const DEFAULT_MAX_RESULTS = 1000;
+
+/** Folders skipped unless the plugin's `ignore` option says otherwise. */
+export const DEFAULT_IGNORE: readonly string[] = ["**/.git/**", "**/node_modules/**"];
+
+const GlobParams = Type.Object({
+  pattern: Type.String({
+    minLength: 1,
+    description: 'A glob pattern such as "**/*.ts" or "src/*.{js,json}"; `**` matches any depth.',
+  }),
+  path: Type.Optional(
+    Type.String({ description: "Folder to search from, relative to the workspace root (default: the root)." }),
+  ),
+});
+
+/** How one glob tool searches. */
+export interface GlobSettings {
+  /** The most paths listed; the rest are counted. */
+  readonly maxResults: number;
+  /** fast-glob patterns never matched nor descended into, relative to the search folder. */
+  readonly ignore: readonly string[];
+  /** Whether `*` and `**` match names that start with a dot. */
+  readonly dot: boolean;
+}
+
+/** Builds the glob tool. */
+export function globTool(settings: GlobSettings) {
+  return defineTool({
+    name: TOOL_NAME,
+    description:
+      "Find files by glob pattern. Returns matching file paths relative to the workspace root, sorted, " +
+      "one per line. Skips .git and node_modules.",
+    parameters: GlobParams,
+    handler: async ({ pattern, path }, ctx) => {
+      const scope = await globScope(ctx.workspace, pattern, path ?? ".");
+      const found = await findFiles(ctx.workspace, scope, settings, ctx.signal);
+      if (found === undefined) return toolErrors.cancelled();
+      return textResult(listing(found.sort(), settings.maxResults));
+    },
+  });
+}
+
+/** Every regular file (or symlink to one inside the workspace) matching; undefined when aborted. */
+async function findFiles(
+  workspace: Workspace,
+  scope: GlobScope,
+  settings: GlobSettings,
+  signal: AbortSignal,
+): Promise<string[] | undefined> {
+  const entries = fg.stream(scope.pattern, {
+    cwd: scope.cwd,
+    dot: settings.dot,
+    ignore: [...settings.ignore],
+    followSymbolicLinks: false,
+    // Symlinked files are kept only when they lead to a file inside; fast-glob's
+    // onlyFiles would drop them all, so entries are classified below instead.
+    onlyFiles: false,
+    objectMode: true,
+    suppressErrors: true,
+  }) as AsyncIterable<fg.Entry>; // objectMode makes every chunk an Entry
+  const found: string[] = [];
+  for await (const entry of entries) {
+    if (signal.aborted) return undefined;
+    const absolute = resolve(scope.cwd, entry.path);
+    if (await isFileInside(workspace, absolute, entry.dirent)) found.push(workspace.relative(absolute));
+  }
+  return signal.aborted ? undefined : found;
+}
+
+async function isFileInside(workspace: Workspace, absolute: string, dirent: fg.Entry["dirent"]): Promise<boolean> {
+  if (!workspace.contains(absolute)) return false;
+  if (dirent.isFile()) return true;
+  if (!dirent.isSymbolicLink()) return false;
+  const real = await realpath(absolute).catch(() => undefined);
+  if (real === undefined || !workspace.contains(real)) return false;
+  return (await stat(real).catch(() => undefined))?.isFile() ?? false;
+}
+
+function listing(paths: readonly string[], maxResults: number): string {
+  if (paths.length === 0) return "(no matches)";
+  const shown = paths.slice(0, maxResults).join("\n");
+  const more = paths.length - maxResults;
+  return more > 0 ? `${shown}\n... (${more} more matches)` : shown;
+}

@@ -1,0 +1,45 @@
+/**
+ * The write_file tool: replaces a whole file with the model's text, atomically, creating
+ * missing parent folders. Reports the real UTF-8 byte count.
+ */
+import { ToolError, defineTool, fileSystemError, statFile, textResult, writeFileAtomic } from "@plugboard/core";
+import { Type } from "@sinclair/typebox";
+
+/** The tool name the model sees; the manifest lists the same name. */
+export const TOOL_NAME = "write_file";
+
+/** Default cap on the content of one write: 10 MiB. */
+export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
+
+const WriteFileParams = Type.Object({
+  path: Type.String({ description: "File path, relative to the workspace root (or absolute inside it)." }),
+  content: Type.String({ description: "The complete new content of the file, as UTF-8 text." }),
+});
+
+/** The limits one write_file tool runs with. */
+export interface WriteFileSettings {
+  /** The most UTF-8 bytes `content` may have. */
+  readonly maxBytes: number;
+}
+
+/** Builds the write_file tool. */
+export function writeFileTool({ maxBytes }: WriteFileSettings) {
+  return defineTool({
+    name: TOOL_NAME,
+    description:
+      "Create or overwrite a UTF-8 text file with the given content, creating missing parent folders. " +
+      "Replaces the whole file; use edit_file to change part of an existing file.",
+    parameters: WriteFileParams,
+    handler: async ({ path, content }, ctx) => {
+      const target = await ctx.workspace.resolve(path);
+      const shown = ctx.workspace.relative(target);
+      const size = Buffer.byteLength(content, "utf8");
+      if (size > maxBytes) throw new ToolError(`Content is ${size} bytes, over the limit of ${maxBytes} bytes`);
+      await statFile(target, shown);
+      const written = await writeFileAtomic(target, content).catch((error: unknown) => {
+        throw fileSystemError(error, shown);
+      });
+      return textResult(`Wrote ${written} bytes to ${shown}`);
+    },
+  });
+}
