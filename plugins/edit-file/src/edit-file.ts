@@ -71,7 +71,7 @@ export function editFileTool({ maxFileBytes }: EditFileSettings) {
       await writeFileAtomic(target, pieces.join(new_text)).catch((error: unknown) => {
         throw fileSystemError(error, shown);
       });
-      return textResult(`Edited ${shown} (${count} ${count === 1 ? "replacement" : "replacements"})`);
+      return textResult(`Edited ${shown} (${count} replacements)`);
     },
   });
 }
