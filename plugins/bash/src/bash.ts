@@ -1,0 +1,101 @@
+/**
+ * The `bash` tool: runs a command with `bash -c` in the workspace root and reports its
+ * output and exit code. A non-zero exit is a normal result; timeouts and cancellation are
+ * errors, and both kill every process the command started.
+ */
+import { stat } from "node:fs/promises";
+import { defineTool, errorResult, textResult, type ToolDefinition, type ToolResult } from "@plugboard/core";
+import { Type } from "@sinclair/typebox";
+import type { BashLimits } from "./options.ts";
+import { shareBudget } from "./output-cap.ts";
+import { type RunOutcome, runCommand } from "./run-command.ts";
+
+/** The tool name the model sees; the manifest lists the same name. */
+export const BASH_TOOL_NAME = "bash";
+
+/** The model-facing texts of the bash tool, built in one place. */
+const bashTexts = {
+  noOutput: "(no output)",
+  stderrMarker: "[stderr]",
+  timedOut: (ms: number, output: string) => errorResult(`Command timed out after ${ms} ms\n${output}`),
+  cancelled: () => errorResult("Command cancelled"),
+  notStarted: (detail: string) => errorResult(`Could not start the command: ${detail}`),
+} as const;
+
+function parametersFor(limits: BashLimits) {
+  return Type.Object({
+    command: Type.String({ description: "The shell command to run, e.g. `ls -la src` or `bun test 2>&1 | tail -20`." }),
+    timeout_ms: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: limits.maxTimeoutMs,
+        description: `Kill the command after this many milliseconds (default ${limits.timeoutMs}, at most ${limits.maxTimeoutMs}).`,
+      }),
+    ),
+  });
+}
+
+/**
+ * Builds the `bash` tool with the plugin's limits; the shell is `bash` when it is on the
+ * PATH, else `/bin/sh`.
+ */
+export function createBashTool(limits: BashLimits): ToolDefinition<ReturnType<typeof parametersFor>> {
+  const shell = Bun.which("bash") ?? "/bin/sh";
+  return defineTool({
+    name: BASH_TOOL_NAME,
+    description:
+      `Run a shell command with ${shell === "/bin/sh" ? "sh" : "bash"} -c in the workspace root (stdin closed) and return its stdout, stderr and exit code. ` +
+      `Output over ${limits.maxOutputChars} characters keeps its start and end. ` +
+      "Every process the command starts is killed when it returns, times out or is cancelled, so do not leave servers running in the background.",
+    parameters: parametersFor(limits),
+    handler: async ({ command, timeout_ms }, ctx): Promise<ToolResult> => {
+      if (ctx.signal.aborted) return bashTexts.cancelled();
+      const timeoutMs = timeout_ms ?? limits.timeoutMs;
+      let outcome: RunOutcome;
+      try {
+        outcome = await runCommand(command, {
+          shell,
+          cwd: ctx.workspace.root,
+          timeoutMs,
+          maxOutputChars: limits.maxOutputChars,
+          signal: ctx.signal,
+        });
+      } catch (error) {
+        return bashTexts.notStarted(await whyNotStarted(error, ctx.workspace.root));
+      }
+      if (outcome.ending === "cancelled") return bashTexts.cancelled();
+      const output = formatOutput(outcome, limits.maxOutputChars);
+      if (outcome.ending === "timed_out") return bashTexts.timedOut(timeoutMs, output);
+      return textResult(`${output}\n${exitLine(outcome)}`);
+    },
+  });
+}
+
+/** stdout, then stderr under a marker line, sharing the output cap; `(no output)` when both are empty. */
+function formatOutput({ stdout, stderr }: RunOutcome, limit: number): string {
+  const [outBudget, errBudget] = shareBudget(stdout.total, stderr.total, limit);
+  const out = withoutFinalNewline(stdout.text(outBudget));
+  const err = withoutFinalNewline(stderr.text(errBudget));
+  if (stdout.total === 0 && stderr.total === 0) return bashTexts.noOutput;
+  const sections = stdout.total > 0 ? [out] : [];
+  if (stderr.total > 0) sections.push(bashTexts.stderrMarker, err);
+  return sections.join("\n");
+}
+
+/** posix_spawn blames the shell when the folder to run in is gone; say what is really missing. */
+async function whyNotStarted(error: unknown, cwd: string): Promise<string> {
+  const isFolder = await stat(cwd).then(
+    (stats) => stats.isDirectory(),
+    () => false,
+  );
+  if (!isFolder) return `the workspace folder ${cwd} does not exist`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function exitLine({ exitCode, signalName }: RunOutcome): string {
+  return exitCode === null ? `signal: ${signalName ?? "unknown"}` : `exit code: ${exitCode}`;
+}
+
+function withoutFinalNewline(text: string): string {
+  return text.endsWith("\n") ? text.slice(0, -1) : text;
+}

@@ -1,0 +1,47 @@
+import { expect, test } from "bun:test";
+import { tmpdir } from "node:os";
+import { CONTRACT_VERSION, PlugboardError, silentLogger, Workspace } from "@plugboard/core";
+import { Value } from "@sinclair/typebox/value";
+import pkg from "../package.json";
+import manifest from "../plugboard.plugin.json";
+import { BASH_TOOL_NAME } from "./bash.ts";
+import plugin from "./index.ts";
+
+test("the manifest agrees with package.json", () => {
+  expect([manifest.name, manifest.version]).toEqual([pkg.name, pkg.version]);
+  expect(Bun.semver.satisfies(CONTRACT_VERSION, manifest.contract)).toBe(true);
+  expect(pkg.exports["."]).toBe(manifest.entry);
+  expect(pkg.exports["./plugboard.plugin.json"]).toBe("./plugboard.plugin.json");
+  expect(pkg.files).toContain("plugboard.plugin.json");
+});
+
+test("the manifest lists exactly the tools, permissions and options of the plugin", async () => {
+  const workspace = await Workspace.open(tmpdir());
+  const tools = plugin.tools({}, { workspace, logger: silentLogger });
+  expect(tools.map((tool) => tool.name)).toEqual([BASH_TOOL_NAME]);
+  expect(manifest.tools.map((tool) => tool.name)).toEqual([BASH_TOOL_NAME]);
+  expect(manifest.permissions).toEqual(["process.spawn"]);
+  expect(manifest.options).toEqual(JSON.parse(JSON.stringify(plugin.options)));
+});
+
+test("options default to the documented limits and refuse bad values", async () => {
+  expect(Value.Parse(plugin.options, {})).toEqual({ timeoutMs: 120000, maxTimeoutMs: 600000, maxOutputChars: 50000 });
+  expect(Value.Check(plugin.options, { timeoutMs: 0 })).toBe(false);
+  expect(Value.Check(plugin.options, { maxOutputChars: 1.5 })).toBe(false);
+  expect(Value.Check(plugin.options, { timeout: 100 })).toBe(false);
+  const workspace = await Workspace.open(tmpdir());
+  expect(() => plugin.tools({ timeoutMs: 700000 }, { workspace, logger: silentLogger })).toThrow(
+    new PlugboardError(
+      "PLUGIN_OPTIONS",
+      "timeoutMs (700000) must not exceed maxTimeoutMs (600000). Lower timeoutMs or raise maxTimeoutMs.",
+    ),
+  );
+});
+
+test("the model sees the limits in the tool's schema", async () => {
+  const workspace = await Workspace.open(tmpdir());
+  const [tool] = plugin.tools({ timeoutMs: 1000, maxTimeoutMs: 9000 }, { workspace, logger: silentLogger });
+  expect(tool?.parameters.required).toEqual(["command"]);
+  expect(tool?.parameters.properties.timeout_ms).toMatchObject({ type: "integer", minimum: 1, maximum: 9000 });
+  expect(tool?.parameters.properties.timeout_ms?.description).toContain("default 1000");
+});

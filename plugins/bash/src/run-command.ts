@@ -1,0 +1,121 @@
+/**
+ * Runs one shell command in its own process group and captures its output within a cap.
+ * The whole group is killed with SIGKILL on timeout, on abort, and when the shell exits
+ * (so background jobs never outlive the call).
+ */
+import { OutputCap } from "./output-cap.ts";
+
+export interface RunOptions {
+  /** The shell binary; the command runs as `SHELL -c COMMAND`. */
+  readonly shell: string;
+  readonly cwd: string;
+  readonly timeoutMs: number;
+  /** Characters each stream keeps (head and tail). */
+  readonly maxOutputChars: number;
+  readonly signal: AbortSignal;
+}
+
+/** How the command ended and what it printed. */
+export interface RunOutcome {
+  readonly ending: "exited" | "timed_out" | "cancelled";
+  readonly exitCode: number | null;
+  /** The signal that ended the shell (`SIGKILL`), when it did not exit by itself. */
+  readonly signalName: string | null;
+  readonly stdout: OutputCap;
+  readonly stderr: OutputCap;
+}
+
+/**
+ * How long to wait for the pipes to close once the shell has exited and its group is
+ * killed; only a process that left the group (setsid) can keep them open that long.
+ */
+const PIPE_GRACE_MS = 500;
+
+/** Runs `command`; throws only when the shell cannot be started. */
+export async function runCommand(command: string, options: RunOptions): Promise<RunOutcome> {
+  const child = Bun.spawn([options.shell, "-c", command], {
+    cwd: options.cwd,
+    detached: true,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const killGroup = () => {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch (error) {
+      // ESRCH: every process of the group is already gone.
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+    }
+  };
+
+  let ending: RunOutcome["ending"] = "exited";
+  const stop = (reason: RunOutcome["ending"]) => {
+    if (ending === "exited") ending = reason;
+    killGroup();
+  };
+  const timer = setTimeout(() => stop("timed_out"), options.timeoutMs);
+  const onAbort = () => stop("cancelled");
+  options.signal.addEventListener("abort", onAbort, { once: true });
+
+  const stdout = new StreamCapture(child.stdout, options.maxOutputChars);
+  const stderr = new StreamCapture(child.stderr, options.maxOutputChars);
+  try {
+    await child.exited;
+  } finally {
+    clearTimeout(timer);
+    options.signal.removeEventListener("abort", onAbort);
+  }
+  killGroup();
+  const drained = await settlesWithin(Promise.all([stdout.done, stderr.done]), PIPE_GRACE_MS);
+  if (!drained) await Promise.all([stdout.cancel(), stderr.cancel()]);
+  const signalName = child.signalCode === null ? null : String(child.signalCode);
+  return { ending, exitCode: child.exitCode, signalName, stdout: stdout.cap, stderr: stderr.cap };
+}
+
+/** Whether `promise` resolves within `ms` (a rejection propagates). */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: Timer | undefined;
+  const expired = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Reads a byte stream to its end, decoding UTF-8 across chunk boundaries into a cap. */
+class StreamCapture {
+  readonly cap: OutputCap;
+  readonly done: Promise<void>;
+  readonly #reader: Reader;
+
+  constructor(stream: ReadableStream<Uint8Array>, limit: number) {
+    this.cap = new OutputCap(limit);
+    this.#reader = readerOf(stream);
+    this.done = this.#drain();
+  }
+
+  async cancel(): Promise<void> {
+    await this.#reader.cancel();
+    await this.done;
+  }
+
+  async #drain(): Promise<void> {
+    const decoder = new TextDecoder();
+    for (;;) {
+      const { done, value } = await this.#reader.read();
+      if (done) break;
+      this.cap.push(decoder.decode(value, { stream: true }));
+    }
+    this.cap.push(decoder.decode());
+  }
+}
+
+function readerOf(stream: ReadableStream<Uint8Array>) {
+  return stream.getReader();
+}
+
+type Reader = ReturnType<typeof readerOf>;
