@@ -90,6 +90,21 @@ describe("bash: results", () => {
     expect((await bash("cat; echo stdin-was-empty")).content).toBe("stdin-was-empty\nexit code: 0");
   });
 
+  test("withholds the model credentials from the command's environment", async () => {
+    process.env.MODEL_API_KEY = "sk-model";
+    process.env.OPENAI_API_KEY = "sk-openai";
+    process.env.PLUGBOARD_KEEP_ME = "visible";
+    try {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
+      const result = await bash('echo "[${MODEL_API_KEY-unset}] [${OPENAI_API_KEY-unset}] [$PLUGBOARD_KEEP_ME]"');
+      expect(result.content).toBe("[unset] [unset] [visible]\nexit code: 0");
+    } finally {
+      delete process.env.MODEL_API_KEY;
+      delete process.env.OPENAI_API_KEY;
+      delete process.env.PLUGBOARD_KEEP_ME;
+    }
+  });
+
   test("refuses timeout_ms below 1 or above maxTimeoutMs", async () => {
     const low = await bash("true", { timeout_ms: 0 });
     expect(low.isError).toBe(true);

@@ -35,6 +35,7 @@ const PIPE_GRACE_MS = 500;
 export async function runCommand(command: string, options: RunOptions): Promise<RunOutcome> {
   const child = Bun.spawn([options.shell, "-c", command], {
     cwd: options.cwd,
+    env: commandEnvironment(),
     detached: true,
     stdin: "ignore",
     stdout: "pipe",
@@ -71,6 +72,15 @@ export async function runCommand(command: string, options: RunOptions): Promise<
   if (!drained) await Promise.all([stdout.cancel(), stderr.cancel()]);
   const signalName = child.signalCode === null ? null : String(child.signalCode);
   return { ending, exitCode: child.exitCode, signalName, stdout: stdout.cap, stderr: stderr.cap };
+}
+
+/** The model's credentials are Plugboard's, not the command's: they never reach the shell. */
+const WITHHELD = ["MODEL_API_KEY", "OPENAI_API_KEY", "PLUGBOARD_WEB_TOKEN"];
+
+function commandEnvironment(): Record<string, string | undefined> {
+  const env = { ...process.env };
+  for (const name of WITHHELD) delete env[name];
+  return env;
 }
 
 /** Whether `promise` resolves within `ms` (a rejection propagates). */

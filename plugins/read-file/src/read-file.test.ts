@@ -46,7 +46,7 @@ describe("read_file: lines", () => {
   test("returns limit lines from a 1-based offset and counts the lines left", async () => {
     await file("ten.txt", `${numbered(10)}\n`);
     expect(await read({ path: "ten.txt", offset: 3, limit: 2 })).toEqual(ok("line 3\nline 4\n... (6 more lines)"));
-    expect(await read({ path: "ten.txt", limit: 9 })).toEqual(ok(`${numbered(9)}\n... (1 more line)`));
+    expect(await read({ path: "ten.txt", limit: 9 })).toEqual(ok(`${numbered(9)}\n... (1 more lines)`));
     expect(await read({ path: "ten.txt", offset: 10 })).toEqual(ok("line 10"));
     expect(await read({ path: "ten.txt", offset: 9, limit: 50 })).toEqual(ok("line 9\nline 10"));
   });
@@ -71,7 +71,7 @@ describe("read_file: lines", () => {
   test("reads near the end of a file of 250,000 lines", async () => {
     await file("long.txt", `${numbered(250_000)}\n`);
     expect(await read({ path: "long.txt", offset: 249_998, limit: 2 })).toEqual(
-      ok("line 249998\nline 249999\n... (1 more line)"),
+      ok("line 249998\nline 249999\n... (1 more lines)"),
     );
     expect(await read({ path: "long.txt", offset: 250_001, limit: 2 })).toEqual(
       error("Offset 250001 is past the end of long.txt, which has 250000 lines"),
@@ -82,7 +82,7 @@ describe("read_file: lines", () => {
     const line = `${"a".repeat(65_535)}é€😀 end`;
     await file("split.txt", `${line}\nnext\n`);
     const options = { maxLineChars: 70_000, maxOutputChars: 80_000 };
-    expect(await read({ path: "split.txt", limit: 1 }, options)).toEqual(ok(`${line}\n... (1 more line)`));
+    expect(await read({ path: "split.txt", limit: 1 }, options)).toEqual(ok(`${line}\n... (1 more lines)`));
   });
 });
 
@@ -146,7 +146,7 @@ describe("read_file: failures", () => {
     expect(await read({ path: "nul.bin", limit: 1 })).toEqual(error("nul.bin is a binary file, not UTF-8 text"));
     await file("latin1.txt", new Uint8Array([0x61, 0x0a, 0x63, 0x61, 0x66, 0xe9, 0x0a]));
     expect(await read({ path: "latin1.txt" })).toEqual(error("latin1.txt is a binary file, not UTF-8 text"));
-    expect(await read({ path: "latin1.txt", limit: 1 })).toEqual(ok("a\n... (1 more line)"));
+    expect(await read({ path: "latin1.txt", limit: 1 })).toEqual(ok("a\n... (1 more lines)"));
     await file("late-nul.txt", `${"a\n".repeat(5000)}b\0c\n`);
     expect(await read({ path: "late-nul.txt", offset: 5001 })).toEqual(
       error("late-nul.txt is a binary file, not UTF-8 text"),

@@ -28,9 +28,9 @@ const ReadFileParams = Type.Object({
 /** The model-facing texts of read_file that core's shared file errors do not cover. */
 const readFileTexts = {
   empty: "(empty file)",
-  moreLines: (count: number) => `... (${count} more ${count === 1 ? "line" : "lines"})`,
+  moreLines: (count: number) => `... (${count} more lines)`,
   capped: (count: number, maxChars: number, next: number) =>
-    `... (${count} more ${count === 1 ? "line" : "lines"}; output capped at ${maxChars} characters, continue with offset ${next})`,
+    `... (${count} more lines; output capped at ${maxChars} characters, continue with offset ${next})`,
   tooLarge: (shown: string, bytes: number, limit: number) =>
     new ToolError(`${fileErrors.tooLarge(shown, bytes, limit).message}; read it in parts with offset and limit`),
   pastEnd: (shown: string, offset: number, lines: number) =>

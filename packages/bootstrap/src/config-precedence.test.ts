@@ -1,0 +1,141 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { loadFails, removeTempDirs, tempDir, writeConfig } from "../test/temp-app.ts";
+import { loadConfig } from "./index.ts";
+
+afterEach(removeTempDirs);
+
+const full = {
+  workspace: "./ws",
+  model: { name: "config-model", baseURL: "http://config.example/v1" },
+  maxSteps: 7,
+  systemPrompt: "Be brief.",
+  plugins: [],
+};
+
+/** A config folder `app/` (with the file) and a separate working folder `cwd/`. */
+async function layout(config: unknown, dotEnv?: string) {
+  const root = await tempDir();
+  await mkdir(join(root, "app"));
+  await mkdir(join(root, "cwd"));
+  if (dotEnv !== undefined) await writeFile(join(root, "app/.env"), dotEnv);
+  return { root, cwd: join(root, "cwd"), path: await writeConfig(join(root, "app"), config) };
+}
+
+describe("precedence: flag > environment > config file > default", () => {
+  test("defaults", async () => {
+    const { cwd, path } = await layout({ plugins: [] });
+    const config = await loadConfig(path, { env: {}, cwd });
+    expect(config).toEqual({
+      configPath: path,
+      workspace: cwd,
+      workspaceSource: "default",
+      model: { name: "gpt-4.1-mini", baseURL: undefined, apiKey: undefined },
+      maxSteps: 20,
+      systemPrompt: undefined,
+      plugins: [],
+    });
+  });
+
+  test("the config file; its relative workspace is resolved against its own folder", async () => {
+    const { root, cwd, path } = await layout(full);
+    const config = await loadConfig(path, { env: {}, cwd });
+    expect(config.workspace).toBe(join(root, "app/ws"));
+    expect(config.workspaceSource).toBe("config");
+    expect(config.model).toEqual({ name: "config-model", baseURL: "http://config.example/v1", apiKey: undefined });
+    expect(config.maxSteps).toBe(7);
+    expect(config.systemPrompt).toBe("Be brief.");
+  });
+
+  test("the environment beats the config file", async () => {
+    const { cwd, path } = await layout(full);
+    const env = { MODEL: "env-model", BASE_URL: "http://env.example/v1", MODEL_API_KEY: "sk-env" };
+    const config = await loadConfig(path, { env, cwd });
+    expect(config.model).toEqual({ name: "env-model", baseURL: "http://env.example/v1", apiKey: "sk-env" });
+  });
+
+  test("flags beat the environment; a flag's relative workspace is resolved against cwd", async () => {
+    const { cwd, path } = await layout(full);
+    const env = { MODEL: "env-model", BASE_URL: "http://env.example/v1" };
+    const overrides = { workspace: "here", model: "flag-model", baseURL: "http://flag.example/v1", maxSteps: 3 };
+    const config = await loadConfig(path, { env, cwd, overrides });
+    expect(config.workspace).toBe(join(cwd, "here"));
+    expect(config.workspaceSource).toBe("flag");
+    expect(config.model.name).toBe("flag-model");
+    expect(config.model.baseURL).toBe("http://flag.example/v1");
+    expect(config.maxSteps).toBe(3);
+  });
+
+  test("OPENAI_API_KEY and OPENAI_BASE_URL are fallbacks; the Plugboard names win", async () => {
+    const { cwd, path } = await layout({ plugins: [] });
+    const fallbacks = { OPENAI_API_KEY: "sk-openai", OPENAI_BASE_URL: "http://openai.example/v1" };
+    expect((await loadConfig(path, { env: fallbacks, cwd })).model).toEqual({
+      name: "gpt-4.1-mini",
+      baseURL: "http://openai.example/v1",
+      apiKey: "sk-openai",
+    });
+    const both = { ...fallbacks, MODEL_API_KEY: "sk-model", BASE_URL: "http://base.example/v1" };
+    expect((await loadConfig(path, { env: both, cwd })).model).toMatchObject({ baseURL: "http://base.example/v1", apiKey: "sk-model" });
+  });
+
+  test("an empty environment variable counts as unset", async () => {
+    const { cwd, path } = await layout(full);
+    const config = await loadConfig(path, { env: { MODEL: "", MODEL_API_KEY: "" }, cwd });
+    expect(config.model.name).toBe("config-model");
+    expect(config.model.apiKey).toBeUndefined();
+  });
+});
+
+describe("the .env file beside the config", () => {
+  const dotEnv = '# model settings\nMODEL=dotenv-model\nexport MODEL_API_KEY="sk-dotenv"\nBASE_URL=http://dotenv.example/v1 # local\n';
+
+  test("is read, and beats the config file", async () => {
+    const { cwd, path } = await layout(full, dotEnv);
+    const config = await loadConfig(path, { env: {}, cwd });
+    expect(config.model).toEqual({ name: "dotenv-model", baseURL: "http://dotenv.example/v1", apiKey: "sk-dotenv" });
+  });
+
+  test("loses to the process environment, variable by variable", async () => {
+    const { cwd, path } = await layout(full, dotEnv);
+    const config = await loadConfig(path, { env: { MODEL: "env-model" }, cwd });
+    expect(config.model).toEqual({ name: "env-model", baseURL: "http://dotenv.example/v1", apiKey: "sk-dotenv" });
+  });
+
+  test("only the one beside the config is read, not one in cwd", async () => {
+    const { cwd, path } = await layout({ plugins: [] });
+    await writeFile(join(cwd, ".env"), "MODEL=cwd-model\n");
+    expect((await loadConfig(path, { env: {}, cwd })).model.name).toBe("gpt-4.1-mini");
+  });
+
+  test("a line that is not KEY=VALUE is reported with its number", async () => {
+    const { cwd, path, root } = await layout({ plugins: [] }, "MODEL=x\n\nthis is not a setting\n");
+    const error = await loadFails(path, { env: {}, cwd });
+    expect(error.code).toBe("CONFIG_INVALID");
+    expect(error.message).toBe(
+      `Invalid line 3 in ${join(root, "app/.env")}: expected KEY=VALUE, a # comment or an empty line.\nFix or remove that line.`,
+    );
+  });
+
+  test("a BASE_URL that is not a URL says where it came from", async () => {
+    const { cwd, path, root } = await layout({ plugins: [] }, "BASE_URL=not a url\n");
+    const error = await loadFails(path, { env: {}, cwd });
+    expect(error.message).toContain(`BASE_URL (from ${join(root, "app/.env")}) must be a URL such as https://api.openai.com/v1`);
+  });
+});
+
+describe("flag values", () => {
+  test("an out-of-range --max-steps is a usage error", async () => {
+    const { cwd, path } = await layout({ plugins: [] });
+    const error = await loadFails(path, { env: {}, cwd, overrides: { maxSteps: 0 } });
+    expect(error.code).toBe("USAGE");
+    expect(error.message).toBe("--max-steps must be an integer from 1 to 1000, got 0.");
+  });
+
+  test("a --base-url that is not a URL is a usage error", async () => {
+    const { cwd, path } = await layout({ plugins: [] });
+    const error = await loadFails(path, { env: {}, cwd, overrides: { baseURL: "not a url" } });
+    expect(error.code).toBe("USAGE");
+    expect(error.message).toBe('--base-url must be a URL such as https://api.openai.com/v1, got "not a url".');
+  });
+});

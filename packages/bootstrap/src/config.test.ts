@@ -1,0 +1,98 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { loadFails, removeTempDirs, tempDir, writeConfig } from "../test/temp-app.ts";
+import { loadConfig } from "./index.ts";
+
+afterEach(removeTempDirs);
+
+const minimal = { plugins: [] };
+
+describe("reading the file", () => {
+  test("a missing file", async () => {
+    const dir = await tempDir();
+    const error = await loadFails(join(dir, "nope.json"), { env: {} });
+    expect(error.code).toBe("CONFIG_NOT_FOUND");
+    expect(error.message).toBe(`Config file not found: ${join(dir, "nope.json")}\nCreate it, or point to another file (--config FILE).`);
+  });
+
+  test("a folder instead of a file", async () => {
+    const dir = await tempDir();
+    const error = await loadFails(dir, { env: {} });
+    expect(error.code).toBe("CONFIG_NOT_FOUND");
+    expect(error.message).toContain(`Config path is a folder, not a file: ${dir}`);
+  });
+
+  test("JSON syntax errors name the file, the line and the column", async () => {
+    const dir = await tempDir();
+    const path = await writeConfig(dir, '{\n  "maxSteps": 5,\n  "plugins": [],\n}\n');
+    const error = await loadFails(path, { env: {} });
+    expect(error.code).toBe("CONFIG_INVALID");
+    expect(error.message).toBe(
+      `Config file ${path} is not valid JSON: line 4, column 1: expected a property name in double quotes, found "}" (JSON allows no comma before })\nFix the JSON syntax there.`,
+    );
+  });
+
+  test("a relative config path is resolved against cwd", async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, "app"));
+    await writeConfig(join(dir, "app"), minimal);
+    const config = await loadConfig("app/plugboard.json", { env: {}, cwd: dir });
+    expect(config.configPath).toBe(join(dir, "app/plugboard.json"));
+  });
+});
+
+describe("validation", () => {
+  test("every problem, one per line, each with the path of its key", async () => {
+    const dir = await tempDir();
+    const path = await writeConfig(dir, {
+      $schema: "https://example.com/plugboard.schema.json",
+      workspace: 3,
+      model: { name: "", baseUrl: "http://localhost" },
+      maxSteps: 0,
+      plugins: [
+        { package: "@plugboard/plugin-bash", path: "./bash" },
+        { package: "./local-tool" },
+        { path: "./tools/x", permissions: ["fs.read", "disk"] },
+        { package: "Not A Name", options: { a: 1 } },
+        { permission: ["fs.read"] },
+      ],
+      verbose: true,
+    });
+    const error = await loadFails(path, { env: {} });
+    expect(error.code).toBe("CONFIG_INVALID");
+    expect(error.message.split("\n")).toEqual([
+      `Invalid config file ${path}:`,
+      "  workspace: expected a folder path, got 3",
+      "  model.name: expected a model name, got an empty string",
+      "  model.baseUrl: unknown key (allowed keys: name, baseURL)",
+      "  maxSteps: expected at least 1, got 0",
+      '  plugins[0]: set exactly one of "package" (an installed npm package) or "path" (a plugin folder)',
+      '  plugins[1].package: ./local-tool is a folder, not a package name; write it as "path": ./local-tool',
+      '  plugins[2].permissions[1]: expected one of fs.read, fs.write, process.spawn, network, got "disk"',
+      '  plugins[3].package: expected an npm package name such as @plugboard/plugin-bash, got "Not A Name"',
+      "  plugins[4].permission: unknown key (allowed keys: package, path, permissions, options)",
+      "  verbose: unknown key (allowed keys: $schema, workspace, model, maxSteps, systemPrompt, plugins)",
+    ]);
+  });
+
+  test("plugins is required; maxSteps must be an integer up to 1000", async () => {
+    const dir = await tempDir();
+    const path = await writeConfig(dir, { maxSteps: 1001.5 });
+    const error = await loadFails(path, { env: {} });
+    expect(error.message.split("\n").slice(1)).toEqual([
+      "  maxSteps: expected an integer, got 1001.5",
+      "  plugins: required",
+    ]);
+  });
+
+  test("an entry's permissions default to none and its options to an empty object", async () => {
+    const dir = await tempDir();
+    const path = await writeConfig(dir, { plugins: [{ package: "@plugboard/plugin-glob" }, { path: "./x", permissions: ["network"], options: { a: 1 } }] });
+    const config = await loadConfig(path, { env: {} });
+    expect(config.plugins).toEqual([
+      { package: "@plugboard/plugin-glob", permissions: [], options: {} },
+      { path: "./x", permissions: ["network"], options: { a: 1 } },
+    ]);
+  });
+});

@@ -1,0 +1,151 @@
+/**
+ * Loading an app's config: the JSON file, the `.env` beside it, the environment and the
+ * command-line flags, merged with the precedence flag > environment > config file > default.
+ */
+import { readFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import * as v from "valibot";
+import { ConfigFileSchema, type ConfigFile, MAX_STEPS_RANGE } from "./config-schema.ts";
+import { readDotEnv } from "./env.ts";
+import { parseJson } from "./json.ts";
+import { configErrors } from "./messages.ts";
+import type { Permission } from "./permissions.ts";
+import { describeIssues } from "./schema-kit.ts";
+
+/** Values from command-line flags; each wins over everything else. */
+export interface ConfigOverrides {
+  workspace?: string;
+  model?: string;
+  baseURL?: string;
+  maxSteps?: number;
+}
+
+/** Which model to talk to, and how. */
+export interface ModelSettings {
+  name: string;
+  baseURL: string | undefined;
+  apiKey: string | undefined;
+}
+
+/** One plugin the config enables: exactly one of `package` and `path` is set. */
+export interface PluginEntry {
+  package?: string;
+  path?: string;
+  permissions: Permission[];
+  options: unknown;
+}
+
+/** The validated, merged config of an app. */
+export interface AppConfig {
+  /** Absolute path of the config file. */
+  configPath: string;
+  /** Absolute; not yet checked to exist. */
+  workspace: string;
+  /** `default` is the caller's working folder. */
+  workspaceSource: "flag" | "config" | "default";
+  model: ModelSettings;
+  maxSteps: number;
+  systemPrompt: string | undefined;
+  plugins: PluginEntry[];
+}
+
+/** Inputs of `loadConfig` besides the file; each defaults to the process's own. */
+export interface LoadConfigOptions {
+  overrides?: ConfigOverrides;
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+}
+
+/** The model name used when no flag, environment variable or config key sets one. */
+export const DEFAULT_MODEL = "gpt-4.1-mini";
+/** The step limit used when no flag or config key sets one. */
+export const DEFAULT_MAX_STEPS = 20;
+
+/**
+ * Reads and validates the config file (and the `.env` beside it).
+ * Precedence: flag > environment > config file > default. Throws `PlugboardError`
+ * (`CONFIG_NOT_FOUND`, `CONFIG_INVALID`, `USAGE` for a bad flag value).
+ *
+ * @example const config = await loadConfig("plugboard.json", { overrides: { maxSteps: 5 } });
+ */
+export async function loadConfig(configPath: string, options: LoadConfigOptions = {}): Promise<AppConfig> {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const path = resolve(cwd, configPath);
+  const flags = checkOverrides(options.overrides ?? {});
+  const file = await readConfigFile(path);
+  const folder = dirname(path);
+  const env = environment(options.env ?? process.env, await readDotEnv(join(folder, ".env")), join(folder, ".env"));
+
+  const workspace =
+    flags.workspace !== undefined
+      ? { workspace: resolve(cwd, flags.workspace), workspaceSource: "flag" as const }
+      : file.workspace !== undefined
+        ? { workspace: resolve(folder, file.workspace), workspaceSource: "config" as const }
+        : { workspace: cwd, workspaceSource: "default" as const };
+  const envBaseURL = env.get("BASE_URL", "OPENAI_BASE_URL");
+  if (envBaseURL && !URL.canParse(envBaseURL.value)) throw configErrors.envURL(envBaseURL.key, envBaseURL.source, envBaseURL.value);
+
+  return {
+    configPath: path,
+    ...workspace,
+    model: {
+      name: flags.model ?? env.get("MODEL")?.value ?? file.model?.name ?? DEFAULT_MODEL,
+      baseURL: flags.baseURL ?? envBaseURL?.value ?? file.model?.baseURL,
+      apiKey: env.get("MODEL_API_KEY", "OPENAI_API_KEY")?.value,
+    },
+    maxSteps: flags.maxSteps ?? file.maxSteps ?? DEFAULT_MAX_STEPS,
+    systemPrompt: file.systemPrompt,
+    plugins: file.plugins.map(({ package: name, path: folderPath, permissions, options: pluginOptions }) => ({
+      ...(name === undefined ? {} : { package: name }),
+      ...(folderPath === undefined ? {} : { path: folderPath }),
+      permissions,
+      options: pluginOptions,
+    })),
+  };
+}
+
+async function readConfigFile(path: string): Promise<ConfigFile> {
+  const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") throw configErrors.notFound(path);
+    if (error.code === "EISDIR") throw configErrors.notAFile(path);
+    throw error;
+  });
+  const json = parseJson(text);
+  if (!json.ok) throw configErrors.syntax(path, json);
+  const parsed = v.safeParse(ConfigFileSchema, json.value, { abortEarly: false, abortPipeEarly: true });
+  if (!parsed.success) throw configErrors.invalid(path, describeIssues(parsed.issues));
+  return parsed.output;
+}
+
+function checkOverrides(flags: ConfigOverrides): ConfigOverrides {
+  const { min, max } = MAX_STEPS_RANGE;
+  const steps = flags.maxSteps;
+  if (steps !== undefined && !(Number.isInteger(steps) && steps >= min && steps <= max)) {
+    throw configErrors.flag("--max-steps", `an integer from ${min} to ${max}`, steps);
+  }
+  if (flags.baseURL !== undefined && !URL.canParse(flags.baseURL)) {
+    throw configErrors.flag("--base-url", "a URL such as https://api.openai.com/v1", flags.baseURL);
+  }
+  if (flags.model === "") throw configErrors.flag("--model", "a model name", flags.model);
+  if (flags.workspace === "") throw configErrors.flag("--workspace", "a folder path", flags.workspace);
+  return flags;
+}
+
+interface Found {
+  readonly key: string;
+  readonly value: string;
+  readonly source: string;
+}
+
+/** Looks variables up by name, in order; for each name the real environment wins over `.env`. Empty means unset. */
+function environment(real: Record<string, string | undefined>, dotEnv: Record<string, string>, dotEnvPath: string) {
+  return {
+    get(...keys: string[]): Found | undefined {
+      for (const key of keys) {
+        if (real[key]) return { key, value: real[key], source: "from the environment" };
+        if (dotEnv[key]) return { key, value: dotEnv[key], source: `from ${dotEnvPath}` };
+      }
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,14 @@
+export { type App, type BuildAppOptions, buildApp } from "./build-app.ts";
+export {
+  type AppConfig,
+  type ConfigOverrides,
+  DEFAULT_MAX_STEPS,
+  DEFAULT_MODEL,
+  type LoadConfigOptions,
+  loadConfig,
+  type ModelSettings,
+  type PluginEntry,
+} from "./config.ts";
+export type { LoadedPlugin } from "./load-plugin.ts";
+export { MANIFEST_FILE } from "./manifest.ts";
+export { PERMISSIONS, type Permission } from "./permissions.ts";

@@ -1,0 +1,118 @@
+/**
+ * Loading a resolved plugin: import its entry, check the export is a plugin, validate its
+ * options, ask it for its tools and check they are exactly the manifest's list.
+ */
+import { pathToFileURL } from "node:url";
+import type { AnyToolDefinition, Plugin, PluginContext, RegistryEntry } from "@plugboard/core";
+import { KindGuard } from "@sinclair/typebox";
+import { pluginErrors } from "./messages.ts";
+import type { Permission } from "./permissions.ts";
+import { checkOptions } from "./plugin-options.ts";
+import type { ResolvedPlugin } from "./resolve-plugin.ts";
+
+/** A plugin that is loaded and whose tools are ready to register. */
+export interface LoadedPlugin {
+  name: string;
+  version: string;
+  /** The real path of the plugin's folder. */
+  directory: string;
+  manifestPath: string;
+  /** The contract range its manifest states. */
+  contract: string;
+  permissions: readonly Permission[];
+  tools: readonly { name: string; description: string }[];
+}
+
+/** What loading one plugin yields: its description and its registry entries, in order. */
+export interface PluginLoad {
+  readonly plugin: LoadedPlugin;
+  readonly entries: readonly RegistryEntry[];
+}
+
+/**
+ * Imports and checks one plugin. Throws `PLUGIN_IMPORT`, `PLUGIN_OPTIONS` or `PLUGIN_TOOLS`,
+ * each naming the plugin.
+ */
+export async function loadPlugin(resolved: ResolvedPlugin, context: PluginContext): Promise<PluginLoad> {
+  const { manifest, where, entryPath } = resolved;
+  let module: unknown;
+  try {
+    module = await import(pathToFileURL(entryPath).href);
+  } catch (error) {
+    throw pluginErrors.importFailed(manifest.name, entryPath, error, where);
+  }
+  const plugin = pluginOf(module);
+  if (typeof plugin === "string") throw pluginErrors.notAPlugin(manifest.name, entryPath, plugin, where);
+
+  const options = checkOptions(plugin.options, resolved.entry.options, manifest.name, where);
+  let returned: unknown;
+  try {
+    returned = plugin.tools(options, context);
+  } catch (error) {
+    // A plugin that checks its options beyond its schema reports that with PLUGIN_OPTIONS.
+    if (isPlugboardError(error) && error.code === "PLUGIN_OPTIONS") throw pluginErrors.options(manifest.name, [error.message], where);
+    throw pluginErrors.toolsFailed(manifest.name, entryPath, error, where);
+  }
+  const tools = toolsOf(returned);
+  if (typeof tools === "string") throw pluginErrors.toolsInvalid(manifest.name, entryPath, tools, where);
+
+  const expected = manifest.tools.map((tool) => tool.name);
+  const actual = tools.map((tool) => tool.name);
+  if (expected.join("\n") !== actual.join("\n")) {
+    const missing = expected.filter((name) => !actual.includes(name));
+    const extra = actual.filter((name) => !expected.includes(name));
+    throw pluginErrors.toolsDiffer(manifest.name, { expected, actual, missing, extra }, resolved.manifestPath, where);
+  }
+  return {
+    plugin: {
+      name: manifest.name,
+      version: manifest.version,
+      directory: resolved.directory,
+      manifestPath: resolved.manifestPath,
+      contract: manifest.contract,
+      permissions: manifest.permissions,
+      tools: manifest.tools,
+    },
+    entries: tools.map((tool) => ({ tool, owner: manifest.name, options })),
+  };
+}
+
+/** The module's plugin, or what is wrong with its default export. */
+function pluginOf(module: unknown): Plugin | string {
+  const exported = isObject(module) ? module.default : undefined;
+  if (exported === undefined) return "it has no default export";
+  if (!isObject(exported)) return `its default export is ${describe(exported)}`;
+  if (typeof exported.tools !== "function") return "its default export has no tools function";
+  if (!KindGuard.IsSchema(exported.options)) return "its default export's options is not a TypeBox schema";
+  return exported as unknown as Plugin;
+}
+
+/** The tool definitions, or what is wrong with what `tools` returned. */
+function toolsOf(returned: unknown): AnyToolDefinition[] | string {
+  if (!Array.isArray(returned)) return `expected an array, got ${describe(returned)}`;
+  for (const [index, tool] of returned.entries()) {
+    const valid =
+      isObject(tool) &&
+      typeof tool.name === "string" &&
+      typeof tool.description === "string" &&
+      isObject(tool.parameters) &&
+      typeof tool.handler === "function";
+    if (!valid) return `item ${index} is not a tool definition (name, description, parameters, handler)`;
+  }
+  return returned as AnyToolDefinition[];
+}
+
+/** By shape, not class: a plugin may bring its own copy of core. */
+function isPlugboardError(error: unknown): error is Error & { code: string } {
+  return error instanceof Error && error.name === "PlugboardError" && typeof Reflect.get(error, "code") === "string";
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return (typeof value === "object" || typeof value === "function") && value !== null;
+}
+
+function describe(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}

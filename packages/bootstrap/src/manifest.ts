@@ -1,0 +1,87 @@
+/**
+ * The plugin manifest (`plugboard.plugin.json`): its valibot schema and how it is read.
+ * It is read and validated before any of the plugin's code is imported.
+ */
+import { readFile } from "node:fs/promises";
+import { isAbsolute, join } from "node:path";
+import { CONTRACT_VERSION } from "@plugboard/core";
+import * as v from "valibot";
+import { parseJson } from "./json.ts";
+import { type EntryLocation, pluginErrors } from "./messages.ts";
+import { PERMISSIONS } from "./permissions.ts";
+import { describeIssues, list, oneOf, strict, text } from "./schema-kit.ts";
+
+/** The manifest's file name, at the root of every plugin package. */
+export const MANIFEST_FILE = "plugboard.plugin.json";
+
+/** The same rule `defineTool` applies to tool names. */
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+const tool = strict({
+  name: v.pipe(text("a tool name"), v.regex(TOOL_NAME, (issue) => `expected 1-64 letters, digits, "_" or "-", got ${issue.received}`)),
+  description: text("a one-line description"),
+});
+
+/** The manifest file's schema. */
+export const ManifestSchema = strict({
+  $schema: v.optional(v.string()),
+  name: text("the package's name"),
+  version: text("the package's version"),
+  contract: text("a semver range such as ^1.0.0"),
+  entry: v.pipe(
+    text("a path relative to the plugin's folder, such as ./src/index.ts"),
+    v.check((entry) => !isAbsolute(entry), "expected a path relative to the plugin's folder, such as ./src/index.ts"),
+  ),
+  tools: v.pipe(
+    list(tool),
+    v.minLength(1, "expected at least one tool"),
+    v.check(
+      (tools) => new Set(tools.map((t) => t.name)).size === tools.length,
+      (issue) => `each tool name must appear once, got ${duplicates(issue.input.map((t) => t.name)).join(", ")} more than once`,
+    ),
+  ),
+  permissions: list(oneOf(PERMISSIONS)),
+  options: v.optional(v.record(v.string(), v.unknown(), (issue) => `expected a JSON Schema object, got ${issue.received}`)),
+});
+
+/** A validated manifest. */
+export type Manifest = v.InferOutput<typeof ManifestSchema>;
+
+/** A manifest and where it was read from. */
+export interface ManifestFile {
+  readonly path: string;
+  readonly manifest: Manifest;
+}
+
+/**
+ * Reads and validates `<directory>/plugboard.plugin.json`, including that this Plugboard's
+ * contract satisfies its range. `label` names the plugin until the manifest names it.
+ * Throws `PLUGIN_MANIFEST` or `PLUGIN_CONTRACT`.
+ */
+export async function readManifest(directory: string, label: string, where: EntryLocation): Promise<ManifestFile> {
+  const path = join(directory, MANIFEST_FILE);
+  const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT" || error.code === "EISDIR") throw pluginErrors.manifestMissing(label, path, where);
+    throw error;
+  });
+  const json = parseJson(text);
+  if (!json.ok) throw pluginErrors.jsonSyntax(label, path, json, where);
+
+  // The contract comes first: a manifest made for a newer contract may have keys this one does not know.
+  const raw = isRecord(json.value) ? json.value : {};
+  const name = typeof raw.name === "string" && raw.name !== "" ? raw.name : label;
+  if (typeof raw.contract === "string" && !Bun.semver.satisfies(CONTRACT_VERSION, raw.contract)) {
+    throw pluginErrors.contract(name, raw.contract, path, where);
+  }
+  const parsed = v.safeParse(ManifestSchema, json.value, { abortEarly: false, abortPipeEarly: true });
+  if (!parsed.success) throw pluginErrors.manifestInvalid(name, path, describeIssues(parsed.issues), where);
+  return { path, manifest: parsed.output };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function duplicates(names: readonly string[]): string[] {
+  return [...new Set(names.filter((name, index) => names.indexOf(name) !== index))];
+}

@@ -1,0 +1,92 @@
+/**
+ * Finding a plugin and checking everything that can be checked without running its code:
+ * where it is, its manifest, its package.json, its entry file and the permissions granted.
+ */
+import { readFile, realpath, stat } from "node:fs/promises";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import type { PluginEntry } from "./config.ts";
+import { parseJson } from "./json.ts";
+import { type Manifest, readManifest } from "./manifest.ts";
+import { type EntryLocation, pluginErrors } from "./messages.ts";
+
+/** A plugin whose files and manifest passed every check; none of its code has run. */
+export interface ResolvedPlugin {
+  readonly entry: PluginEntry;
+  readonly where: EntryLocation;
+  /** The real path of the plugin's folder. */
+  readonly directory: string;
+  readonly manifestPath: string;
+  readonly manifest: Manifest;
+  /** The absolute path of the module to import. */
+  readonly entryPath: string;
+}
+
+/**
+ * Locates the plugin of config entry `entry` and validates it. `package` entries are npm
+ * packages resolved from the config file's folder (its `node_modules`, then each parent's);
+ * `path` entries are folders relative to it. Throws a `PlugboardError` naming the plugin.
+ */
+export async function resolvePlugin(entry: PluginEntry, where: EntryLocation): Promise<ResolvedPlugin> {
+  const label = entry.package ?? entry.path ?? `plugins[${where.index}]`;
+  const directory = await locate(entry, where);
+  const { path: manifestPath, manifest } = await readManifest(directory, label, where);
+  await checkPackageJson(directory, manifest, manifestPath, where);
+  const entryPath = await entryFile(directory, manifest, manifestPath, where);
+
+  const missing = manifest.permissions.filter((permission) => !entry.permissions.includes(permission));
+  if (missing.length > 0) {
+    throw pluginErrors.permission(manifest.name, missing, [...new Set(entry.permissions)], manifestPath, where);
+  }
+  return { entry, where, directory, manifestPath, manifest, entryPath };
+}
+
+async function locate(entry: PluginEntry, where: EntryLocation): Promise<string> {
+  const configFolder = dirname(where.configPath);
+  if (entry.package !== undefined) {
+    const found = await findPackage(entry.package, configFolder);
+    if (found === undefined) throw pluginErrors.packageNotFound(entry.package, where, configFolder);
+    return found;
+  }
+  const path = entry.path ?? ".";
+  const folder = resolve(configFolder, path);
+  const info = await stat(folder).catch(() => undefined);
+  if (info === undefined) throw pluginErrors.pathNotFound(path, folder, where);
+  if (!info.isDirectory()) throw pluginErrors.pathNotFolder(path, folder, where);
+  return realpath(folder);
+}
+
+/**
+ * Node's lookup for a bare package name, done by hand: `node_modules/<name>` in `from` and
+ * each parent. Reading the folder directly ignores the package's `exports` map and never
+ * lets the runtime try to auto-install a missing package.
+ */
+async function findPackage(name: string, from: string): Promise<string | undefined> {
+  for (let folder = from; ; folder = dirname(folder)) {
+    const candidate = join(folder, "node_modules", name);
+    const info = await stat(join(candidate, "package.json")).catch(() => undefined);
+    if (info?.isFile()) return realpath(candidate);
+    if (dirname(folder) === folder) return undefined;
+  }
+}
+
+/** A plugin folder without package.json is allowed (a local tool); with one, name and version must match. */
+async function checkPackageJson(directory: string, manifest: Manifest, manifestPath: string, where: EntryLocation): Promise<void> {
+  const path = join(directory, "package.json");
+  const text = await readFile(path, "utf8").catch(() => undefined);
+  if (text === undefined) return;
+  const json = parseJson(text);
+  if (!json.ok) throw pluginErrors.jsonSyntax(manifest.name, path, json, where);
+  const pkg = typeof json.value === "object" && json.value !== null ? (json.value as Record<string, unknown>) : {};
+  const found = { name: String(pkg.name ?? "(none)"), version: String(pkg.version ?? "(none)") };
+  if (found.name !== manifest.name || found.version !== manifest.version) {
+    throw pluginErrors.versionMismatch(manifest, found, { manifest: manifestPath, packageJson: path }, where);
+  }
+}
+
+async function entryFile(directory: string, manifest: Manifest, manifestPath: string, where: EntryLocation): Promise<string> {
+  const path = resolve(directory, manifest.entry);
+  const inside = !relative(directory, path).startsWith(`..${sep}`) && relative(directory, path) !== "..";
+  const info = inside ? await stat(path).catch(() => undefined) : undefined;
+  if (!info?.isFile()) throw pluginErrors.entryMissing(manifest.name, manifest.entry, manifestPath, where);
+  return path;
+}
