@@ -85,7 +85,8 @@ async function checkPackageJson(directory: string, manifest: Manifest, manifestP
 
 async function entryFile(directory: string, manifest: Manifest, manifestPath: string, where: EntryLocation): Promise<string> {
   const path = resolve(directory, manifest.entry);
-  const inside = !relative(directory, path).startsWith(`..${sep}`) && relative(directory, path) !== "..";
+  const fromRoot = relative(directory, path);
+  const inside = fromRoot !== ".." && !fromRoot.startsWith(`..${sep}`);
   const info = inside ? await stat(path).catch(() => undefined) : undefined;
   if (!info?.isFile()) throw pluginErrors.entryMissing(manifest.name, manifest.entry, manifestPath, where);
   return path;
