@@ -1,0 +1,139 @@
+/**
+ * Command-line parsing with `node:util`'s `parseArgs`, validated against `specs.ts`.
+ * Every mistake becomes a `UsageError` whose message is one line ending with a `--help` hint.
+ */
+import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
+import { PlugboardError } from "@plugboard/core";
+import { COMMANDS, type CommandName, FLAGS, type FlagName, commandSpec } from "./specs.ts";
+
+/** A command line the user got wrong; exits 2. */
+export class UsageError extends PlugboardError {
+  constructor(problem: string, command?: CommandName) {
+    const help = command && command !== "interactive" ? `plugboard ${command} --help` : "plugboard --help";
+    super("USAGE", `${problem} (see ${help})`);
+  }
+}
+
+/** The flag values a command received, already checked. */
+export interface Flags {
+  readonly config?: string;
+  readonly workspace?: string;
+  readonly maxSteps?: number;
+  readonly model?: string;
+  readonly baseURL?: string;
+  readonly json: boolean;
+}
+
+export interface ParsedArgs {
+  readonly command: CommandName;
+  /** The arguments after the command name. */
+  readonly args: readonly string[];
+  readonly flags: Flags;
+  readonly help: boolean;
+  readonly version: boolean;
+}
+
+const OPTIONS = {
+  ...Object.fromEntries(Object.entries(FLAGS).map(([name, spec]) => [name, { type: spec.type }])),
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+} as const satisfies ParseArgsOptionsConfig;
+
+/**
+ * Parses `argv` (without the runtime and script). `plugboard help [COMMAND]` is the same as
+ * `plugboard [COMMAND] --help`.
+ */
+export function parseCliArgs(argv: readonly string[]): ParsedArgs {
+  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(parseProblem(error), commandIn(argv));
+  }
+  const { values } = parsed;
+  const [first, ...rest] = parsed.positionals;
+  if (first === "help") return { ...helpFor(rest[0]), flags: { json: false } };
+  const command = first === undefined ? "interactive" : toCommand(first);
+  const spec = commandSpec(command);
+  const help = values.help === true;
+  const version = values.version === true;
+
+  for (const name of Object.keys(FLAGS) as FlagName[]) {
+    if (values[name] !== undefined && !spec.flags.includes(name)) {
+      throw new UsageError(`--${name} does not apply to ${describe(command)}`, command);
+    }
+  }
+  if (!help && !version) checkArgCount(command, rest.length);
+  return { command, args: rest, flags: toFlags(values, command), help, version };
+}
+
+function toCommand(word: string): CommandName {
+  const command = COMMANDS.find((spec) => spec.name === word && spec.name !== "interactive");
+  if (command) return command.name;
+  throw new UsageError(`unknown command '${word}'; to ask the model, use: plugboard run "${word} …"`);
+}
+
+function helpFor(word: string | undefined): Omit<ParsedArgs, "flags"> {
+  return { command: word === undefined ? "interactive" : toCommand(word), args: [], help: true, version: false };
+}
+
+function checkArgCount(command: CommandName, count: number): void {
+  const { min, max, usage } = { ...commandSpec(command).args, usage: commandSpec(command).usage };
+  if (count < min) throw new UsageError(`missing arguments; usage: ${usage}`, command);
+  if (count > max) throw new UsageError(`too many arguments; usage: ${usage}`, command);
+}
+
+function toFlags(values: Record<string, string | boolean | undefined>, command: CommandName): Flags {
+  const text = (name: FlagName): string | undefined => {
+    const value = values[name];
+    if (typeof value !== "string") return undefined;
+    if (value.trim() === "") throw new UsageError(`--${name} needs a value`, command);
+    return value;
+  };
+  const maxSteps = text("max-steps");
+  const baseURL = text("base-url");
+  return {
+    config: text("config"),
+    workspace: text("workspace"),
+    maxSteps: maxSteps === undefined ? undefined : toSteps(maxSteps, command),
+    model: text("model"),
+    baseURL: baseURL === undefined ? undefined : toURL(baseURL, command),
+    json: values.json === true,
+  };
+}
+
+function toSteps(value: string, command: CommandName): number {
+  const steps = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (steps >= 1 && steps <= 1000) return steps;
+  throw new UsageError(`--max-steps must be a whole number from 1 to 1000, got '${value}'`, command);
+}
+
+function toURL(value: string, command: CommandName): string {
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (url && (url.protocol === "http:" || url.protocol === "https:")) return value;
+  throw new UsageError(`--base-url must be an http(s) URL such as http://localhost:11434/v1, got '${value}'`, command);
+}
+
+function parseProblem(error: unknown): string {
+  if (!(error instanceof Error)) throw error;
+  const code = (error as NodeJS.ErrnoException).code;
+  const quoted = error.message.match(/'(-[^' ]*)/)?.[1] ?? "";
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown option '${quoted}'`;
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    return FLAGS[quoted.replace(/^--/, "") as FlagName]?.type === "boolean" || quoted === "--help" || quoted === "--version"
+      ? `${quoted} takes no value`
+      : `${quoted} needs a value`;
+  }
+  if (code?.startsWith("ERR_PARSE_ARGS")) return error.message.split("\n")[0] ?? error.message;
+  throw error;
+}
+
+/** The command named in a command line that did not parse, for the help hint. */
+function commandIn(argv: readonly string[]): CommandName | undefined {
+  const word = argv.find((arg) => !arg.startsWith("-"));
+  return COMMANDS.find((spec) => spec.name === word && spec.name !== "interactive")?.name;
+}
+
+function describe(command: CommandName): string {
+  return command === "interactive" ? "the interactive session" : `'plugboard ${command}'`;
+}

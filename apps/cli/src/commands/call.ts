@@ -1,0 +1,26 @@
+/** `plugboard call TOOL [JSON]`: one tool call through the app's runtime, without a model. */
+import type { ParsedArgs } from "../args.ts";
+import { onInterrupt } from "../interrupt.ts";
+import type { Io } from "../io.ts";
+import { loadApp } from "../load-app.ts";
+import { jsonLine } from "../output.ts";
+
+/** Executes the call and prints its result; 1 for an error result, 130 when interrupted. */
+export async function callCommand(parsed: ParsedArgs, io: Io): Promise<number> {
+  const [tool = "", json = "{}"] = parsed.args;
+  const app = await loadApp(parsed.flags, io, { announceWorkspace: true });
+  const controller = new AbortController();
+  const release = onInterrupt(() => controller.abort());
+  try {
+    const result = await app.runtime.execute(tool, json, { callId: "direct", signal: controller.signal });
+    if (parsed.flags.json) {
+      io.stdout.write(jsonLine({ type: "tool_result", id: "direct", is_error: result.isError, content: result.content }));
+    } else {
+      io.stdout.write(result.content.endsWith("\n") ? result.content : `${result.content}\n`);
+    }
+    if (controller.signal.aborted) return 130;
+    return result.isError ? 1 : 0;
+  } finally {
+    release();
+  }
+}

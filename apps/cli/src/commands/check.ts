@@ -1,0 +1,26 @@
+/** `plugboard check`: load and validate everything, run nothing, print a short summary. */
+import type { ParsedArgs } from "../args.ts";
+import type { Io } from "../io.ts";
+import { loadApp } from "../load-app.ts";
+import { DEFAULT_BASE_URL } from "@plugboard/demo-model";
+
+/** Validates the config, every plugin and the workspace; returns 0 (problems throw, exit 2). */
+export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> {
+  const app = await loadApp(parsed.flags, io, { announceWorkspace: false });
+  const { config, plugins, registry } = app;
+  const { model } = config;
+  const endpoint =
+    model.apiKey === undefined && model.baseURL === undefined
+      ? "the offline demo model (no MODEL_API_KEY or BASE_URL)"
+      : `${model.name} at ${model.baseURL ?? DEFAULT_BASE_URL}${model.apiKey === undefined ? " (no API key)" : " (API key set)"}`;
+  const lines = [
+    `OK: ${config.configPath}`,
+    `  workspace: ${app.workspace.root}${config.workspaceSource === "default" ? " (the current folder)" : ""}`,
+    `  model:     ${endpoint}`,
+    `  max steps: ${config.maxSteps}`,
+    `  plugins:   ${plugins.length}${plugins.length > 0 ? ` (${plugins.map((plugin) => `${plugin.name} ${plugin.version}`).join(", ")})` : ""}`,
+    `  tools:     ${registry.size}${registry.size > 0 ? ` (${registry.names().join(", ")})` : ""}`,
+  ];
+  io.stdout.write(`${lines.join("\n")}\n`);
+  return 0;
+}

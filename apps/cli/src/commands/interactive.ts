@@ -1,0 +1,67 @@
+/**
+ * `plugboard`: a conversation at the `plugboard >> ` prompt. Ctrl-C cancels the turn in
+ * flight (the loop's signal; a running bash tool kills its process group) and quits with
+ * 130 at the prompt. Works the same when stdin is a pipe.
+ */
+import { PlugboardError } from "@plugboard/core";
+import type { ParsedArgs } from "../args.ts";
+import type { Io } from "../io.ts";
+import { createLineReader } from "../line-reader.ts";
+import { connectModel, loadApp } from "../load-app.ts";
+import { createSession, runTurn, type Session } from "../session.ts";
+
+/** The prompt shown before each request. */
+export const PROMPT = "plugboard >> ";
+
+const QUIT = new Set(["", "q", "exit"]);
+
+/** Runs the session until the user quits; returns the exit code. */
+export async function interactiveCommand(parsed: ParsedArgs, io: Io): Promise<number> {
+  const app = await loadApp(parsed.flags, io, { announceWorkspace: true });
+  const session = createSession(app, connectModel(app, io));
+  const lines = createLineReader(io.stdin, io.stdout, PROMPT);
+  let turn: AbortController | undefined;
+  let exitCode = 0;
+  const interrupt = () => {
+    // A second Ctrl-C while the cancelled turn is still winding down gives up on it.
+    if (turn?.signal.aborted) process.exit(130);
+    if (turn) {
+      turn.abort();
+      return;
+    }
+    exitCode = 130;
+    io.stdout.write("\n");
+    lines.close();
+  };
+  // A terminal's Ctrl-C reaches readline as a key; a signal (kill -INT, a pipe) reaches the process.
+  lines.onInterrupt(interrupt);
+  process.on("SIGINT", interrupt);
+  try {
+    for (;;) {
+      const line = await lines.next();
+      if (line === undefined && exitCode === 0) io.stdout.write("\n");
+      if (line === undefined || QUIT.has(line.trim())) break;
+      turn = new AbortController();
+      await converse(session, line.trim(), io, turn.signal);
+      turn = undefined;
+    }
+  } finally {
+    process.off("SIGINT", interrupt);
+    lines.close();
+  }
+  return exitCode;
+}
+
+/** One turn; an endpoint failure is reported and the session goes on without that turn. */
+async function converse(session: Session, prompt: string, io: Io, signal: AbortSignal): Promise<void> {
+  const before = session.messages.length;
+  try {
+    const result = await runTurn(session, prompt, io, { signal, json: false });
+    if (result.status === "aborted") io.note("cancelled");
+    if (result.status === "step_limit") io.note(`stopped after ${result.steps} model requests (the step limit)`);
+  } catch (error) {
+    if (!(error instanceof PlugboardError) || error.code !== "MODEL_ENDPOINT") throw error;
+    io.note(error.message);
+    session.messages.length = before;
+  }
+}

@@ -1,0 +1,40 @@
+/** `plugboard run PROMPT`: one turn, then exit with the status as the exit code. */
+import type { ParsedArgs } from "../args.ts";
+import { UsageError } from "../args.ts";
+import { onInterrupt } from "../interrupt.ts";
+import type { Io } from "../io.ts";
+import { connectModel, loadApp } from "../load-app.ts";
+import { createSession, runTurn } from "../session.ts";
+
+/** Runs the prompt (from the arguments, else stdin) and returns the exit code. */
+export async function runCommand(parsed: ParsedArgs, io: Io): Promise<number> {
+  const prompt = await promptOf(parsed.args, io);
+  const app = await loadApp(parsed.flags, io, { announceWorkspace: true });
+  const session = createSession(app, connectModel(app, io));
+  const controller = new AbortController();
+  const release = onInterrupt(() => controller.abort());
+  try {
+    const result = await runTurn(session, prompt, io, { signal: controller.signal, json: parsed.flags.json });
+    if (result.status === "answered") return 0;
+    if (result.status === "aborted") {
+      io.note("interrupted");
+      return 130;
+    }
+    io.note(
+      `stopped after ${result.steps} model requests without an answer (the step limit); raise it with --max-steps N or maxSteps in the config`,
+    );
+    return 1;
+  } finally {
+    release();
+  }
+}
+
+async function promptOf(args: readonly string[], io: Io): Promise<string> {
+  if (args.length > 0) return args.join(" ");
+  if (io.stdin.isTTY) throw new UsageError("run needs a PROMPT, as arguments or on stdin", "run");
+  const chunks: Buffer[] = [];
+  for await (const chunk of io.stdin) chunks.push(Buffer.from(chunk));
+  const prompt = Buffer.concat(chunks).toString("utf8").trim();
+  if (prompt === "") throw new UsageError("run needs a PROMPT, but stdin was empty", "run");
+  return prompt;
+}

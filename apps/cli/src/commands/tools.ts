@@ -1,0 +1,30 @@
+/** `plugboard tools`: the tools exactly as the model receives them. */
+import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
+import type { ParsedArgs } from "../args.ts";
+import type { Io } from "../io.ts";
+import { loadApp } from "../load-app.ts";
+
+/** Prints the tools (the `tools` array itself with `--json`); returns the exit code. */
+export async function toolsCommand(parsed: ParsedArgs, io: Io): Promise<number> {
+  const app = await loadApp(parsed.flags, io, { announceWorkspace: false });
+  const tools = app.runtime.schemas();
+  if (parsed.flags.json) {
+    io.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
+    return 0;
+  }
+  if (tools.length === 0) {
+    io.stdout.write("No tools are enabled: add plugins to the config's plugins list.\n");
+    return 0;
+  }
+  io.stdout.write(`${tools.map(describeTool).join("\n\n")}\n`);
+  return 0;
+}
+
+/** `name(required, optional?)` and the description below it. */
+function describeTool(tool: ChatCompletionFunctionTool): string {
+  const { name, description = "", parameters = {} } = tool.function;
+  const properties = Object.keys((parameters.properties as Record<string, unknown> | undefined) ?? {});
+  const required = new Set(Array.isArray(parameters.required) ? parameters.required : []);
+  const signature = properties.map((key) => (required.has(key) ? key : `${key}?`)).join(", ");
+  return `${name}(${signature})\n  ${description}`;
+}

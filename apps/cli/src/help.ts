@@ -1,0 +1,75 @@
+/** `--help` texts, rendered from `specs.ts` so they say exactly what the parser accepts. */
+import { COMMANDS, type CommandName, FLAGS, type FlagName, commandSpec } from "./specs.ts";
+
+const ENVIRONMENT = [
+  ["MODEL_API_KEY", "API key of the model endpoint (fallback: OPENAI_API_KEY)"],
+  ["BASE_URL", "OpenAI-compatible endpoint (fallback: OPENAI_BASE_URL)"],
+  ["MODEL", "model name"],
+  ["NO_COLOR", "no colours on stderr"],
+] as const;
+
+const EXIT_CODES = [
+  ["0", "answered (or the command succeeded)"],
+  ["1", "step limit reached, or `call` returned an error result"],
+  ["2", "usage, config or plugin error"],
+  ["3", "model endpoint failure"],
+  ["130", "interrupted (Ctrl-C)"],
+] as const;
+
+/** The help text of `command` (the overview for the interactive default). */
+export function helpText(command: CommandName): string {
+  return command === "interactive" ? overview() : commandHelp(command);
+}
+
+function overview(): string {
+  const spec = commandSpec("interactive");
+  const commands = COMMANDS.map((entry) => [entry.usage.replace(" [flags]", ""), entry.summary] as const);
+  return [
+    "plugboard: run a tool-using model agent against a folder.",
+    "",
+    "Usage:",
+    ...table(commands),
+    "",
+    ...spec.details,
+    "With no API key and no base URL, an offline demo model answers (said on stderr).",
+    "",
+    "Flags:",
+    ...table([
+      ...flagRows(spec.flags),
+      ["-h, --help", "show help (also: plugboard help COMMAND, plugboard COMMAND --help)"],
+      ["-v, --version", "show the version"],
+    ]),
+    "",
+    "Environment (a .env file beside the config is read too; the process environment wins):",
+    ...table(ENVIRONMENT),
+    "",
+    "Exit codes:",
+    ...table(EXIT_CODES),
+  ].join("\n");
+}
+
+function commandHelp(command: CommandName): string {
+  const spec = commandSpec(command);
+  return [
+    `Usage: ${spec.usage}`,
+    "",
+    `${spec.summary.charAt(0).toUpperCase()}${spec.summary.slice(1)}.`,
+    ...spec.details,
+    "",
+    "Flags:",
+    ...table([...flagRows(spec.flags, spec.json), ["-h, --help", "show this help"]]),
+  ].join("\n");
+}
+
+function flagRows(flags: readonly FlagName[], json?: string): (readonly [string, string])[] {
+  return flags.map((name) => {
+    const flag = FLAGS[name];
+    const label = flag.value ? `--${name} ${flag.value}` : `--${name}`;
+    return [label, name === "json" && json ? json : flag.help] as const;
+  });
+}
+
+function table(rows: readonly (readonly [string, string])[]): string[] {
+  const width = Math.max(...rows.map(([left]) => left.length));
+  return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`);
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bun
+/**
+ * The `plugboard` command: parse the command line, dispatch to a command, turn the outcome
+ * into an exit code. Person-facing failures (`PlugboardError`) print their message; anything
+ * else is a bug and crashes with its stack.
+ */
+import { CONTRACT_VERSION, PlugboardError } from "@plugboard/core";
+import packageJson from "../package.json" with { type: "json" };
+import { type ParsedArgs, parseCliArgs } from "./args.ts";
+import { callCommand } from "./commands/call.ts";
+import { checkCommand } from "./commands/check.ts";
+import { interactiveCommand } from "./commands/interactive.ts";
+import { pluginsCommand } from "./commands/plugins.ts";
+import { runCommand } from "./commands/run.ts";
+import { toolsCommand } from "./commands/tools.ts";
+import { helpText } from "./help.ts";
+import { type Io, processIo } from "./io.ts";
+import type { CommandName } from "./specs.ts";
+
+const COMMANDS: Readonly<Record<CommandName, (parsed: ParsedArgs, io: Io) => Promise<number>>> = {
+  interactive: interactiveCommand,
+  run: runCommand,
+  tools: toolsCommand,
+  plugins: pluginsCommand,
+  call: callCommand,
+  check: checkCommand,
+};
+
+/** Exit codes for person-facing failures: 3 for the model endpoint, 2 for everything else. */
+const MODEL_CODES = new Set(["MODEL_ENDPOINT", "MODEL_RESPONSE"]);
+
+/**
+ * Runs the CLI with `argv` (the arguments after the script) and returns the exit code.
+ *
+ * @example process.exitCode = await main(["tools", "--json"]);
+ */
+export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
+  try {
+    const parsed = parseCliArgs(argv);
+    if (parsed.version) {
+      io.stdout.write(`plugboard ${packageJson.version} (contract ${CONTRACT_VERSION})\n`);
+      return 0;
+    }
+    if (parsed.help) {
+      io.stdout.write(`${helpText(parsed.command)}\n`);
+      return 0;
+    }
+    return await COMMANDS[parsed.command](parsed, io);
+  } catch (error) {
+    if (!(error instanceof PlugboardError)) throw error;
+    io.note(error.message);
+    return MODEL_CODES.has(error.code) ? 3 : 2;
+  }
+}
+
+if (import.meta.main) {
+  const code = await main(process.argv.slice(2));
+  // Let piped output drain before exiting.
+  await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((done) => stream.write("", done))));
+  process.exit(code);
+}

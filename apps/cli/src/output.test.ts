@@ -1,0 +1,32 @@
+import { describe, expect, test } from "bun:test";
+import { createStyle, traceLine } from "./output.ts";
+
+describe("createStyle", () => {
+  test.each([
+    [true, {}, true],
+    [true, { NO_COLOR: "1" }, false],
+    [true, { NO_COLOR: "" }, true],
+    [false, {}, false],
+  ])("isTTY %p with env %p colours: %p", (isTTY, env, coloured) => {
+    const style = createStyle({ isTTY }, env);
+    expect(style.tool("x") !== "x").toBe(coloured);
+    expect(style.error("x") !== "x").toBe(coloured);
+  });
+});
+
+describe("traceLine", () => {
+  const plain = createStyle({ isTTY: false }, {});
+
+  test("shows the tool, its arguments and the result on one line", () => {
+    const line = traceLine({ name: "read_file", arguments: '{"path":"a.md"}', content: "# A\nb\n", isError: false }, plain);
+    expect(line).toBe('[tool] read_file {"path":"a.md"} → # A⏎b⏎');
+  });
+
+  test("keeps only the first 200 characters of the result and of the arguments", () => {
+    const long = "x".repeat(500);
+    const line = traceLine({ name: "bash", arguments: JSON.stringify({ command: long }), content: long, isError: true }, plain);
+    const [args, result] = line.replace("[tool] bash ", "").split(" → ");
+    expect(result).toBe(`${"x".repeat(200)}…`);
+    expect(args).toBe(`${`{"command":"${long}`.slice(0, 200)}…`);
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * What the CLI prints besides answers: colours (only on a terminal, never with NO_COLOR),
+ * the one-line trace of a tool call, and the JSON events of `--json`.
+ */
+
+/** Text styles; each is the identity when colours are off. */
+export interface Style {
+  readonly tool: (text: string) => string;
+  readonly error: (text: string) => string;
+  readonly dim: (text: string) => string;
+}
+
+const PREVIEW_CHARS = 200;
+
+/** Colours for `stream` when it is a terminal and `NO_COLOR` is unset or empty. */
+export function createStyle(stream: { readonly isTTY?: boolean }, env: Record<string, string | undefined>): Style {
+  const on = stream.isTTY === true && (env.NO_COLOR ?? "") === "";
+  const paint = (code: number) => (text: string) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
+  return { tool: paint(33), error: paint(31), dim: paint(2) };
+}
+
+/** One tool call as the trace shows it. */
+export interface TracedCall {
+  readonly name: string;
+  readonly arguments: string;
+  readonly content: string;
+  readonly isError: boolean;
+}
+
+/**
+ * `[tool] NAME ARGS → RESULT` on one line: the arguments as the model sent them and the
+ * first 200 characters of the result, both with line breaks shown as `⏎`.
+ *
+ * @example traceLine({ name: "read_file", arguments: '{"path":"a"}', content: "hi", isError: false }, style)
+ */
+export function traceLine(call: TracedCall, style: Style): string {
+  const result = preview(call.content);
+  return `${style.tool(`[tool] ${call.name}`)} ${preview(call.arguments)} ${style.dim("→")} ${call.isError ? style.error(result) : result}`;
+}
+
+function preview(text: string): string {
+  const head = text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
+  return head.replaceAll("\r\n", "⏎").replaceAll("\n", "⏎");
+}
+
+/** The `--json` events of `run` (and `call`), one JSON object per line. */
+export type JsonEvent =
+  | { readonly type: "tool_call"; readonly id: string; readonly name: string; readonly arguments: string }
+  | { readonly type: "tool_result"; readonly id: string; readonly is_error: boolean; readonly content: string }
+  | {
+      readonly type: "final";
+      readonly status: "answered" | "step_limit" | "aborted";
+      readonly text: string;
+      readonly steps: number;
+      readonly duration_ms: number;
+    };
+
+/** One event as a line of JSON. */
+export function jsonLine(event: JsonEvent): string {
+  return `${JSON.stringify(event)}\n`;
+}

@@ -1,0 +1,93 @@
+/**
+ * Shows a turn as it happens. Text mode: the answer on stdout (streamed as it arrives on a
+ * terminal, written once at the end otherwise), a trace line per tool call and a waiting
+ * indicator on stderr. JSON mode: one event per line on stdout.
+ */
+import type { AgentEvent, AgentLoopResult } from "@plugboard/core";
+import type { Io } from "./io.ts";
+import { jsonLine, traceLine } from "./output.ts";
+import { createSpinner } from "./spinner.ts";
+
+export interface Reporter {
+  event(event: AgentEvent): void;
+  /** The turn ended; prints what is left of the answer. */
+  finish(result: AgentLoopResult, durationMs: number): void;
+  /** The turn failed; clears anything transient. */
+  abandon(): void;
+}
+
+/** A reporter for text or JSON output. */
+export function createReporter(io: Io, json: boolean): Reporter {
+  return json ? jsonReporter(io) : textReporter(io);
+}
+
+function jsonReporter(io: Io): Reporter {
+  const write = (line: string) => io.stdout.write(line);
+  return {
+    event(event) {
+      if (event.type === "tool_call") {
+        write(jsonLine({ type: "tool_call", id: event.id, name: event.name, arguments: event.arguments }));
+      }
+      if (event.type === "tool_result") {
+        write(jsonLine({ type: "tool_result", id: event.id, is_error: event.isError, content: event.content }));
+      }
+    },
+    finish(result, durationMs) {
+      write(jsonLine({ type: "final", status: result.status, text: result.text, steps: result.steps, duration_ms: durationMs }));
+    },
+    abandon() {},
+  };
+}
+
+function textReporter(io: Io): Reporter {
+  const live = io.stdout.isTTY === true;
+  const spinner = createSpinner(io.stderr, io.style.dim);
+  const calls = new Map<string, { name: string; arguments: string }>();
+  // Whether the current step's text was already streamed to the terminal.
+  let streamed = false;
+  let endsWithNewline = true;
+  const print = (text: string) => {
+    if (text === "") return;
+    io.stdout.write(text);
+    endsWithNewline = text.endsWith("\n");
+  };
+  return {
+    event(event) {
+      switch (event.type) {
+        case "model_request":
+          streamed = false;
+          spinner.start("waiting for the model");
+          return;
+        case "text_delta":
+          spinner.stop();
+          if (!live) return;
+          streamed = true;
+          print(event.text);
+          return;
+        case "assistant_message":
+          spinner.stop();
+          if (streamed && !endsWithNewline) print("\n");
+          return;
+        case "tool_call":
+          calls.set(event.id, { name: event.name, arguments: event.arguments });
+          spinner.start(`running ${event.name}`);
+          return;
+        case "tool_result": {
+          spinner.stop();
+          const call = calls.get(event.id) ?? { name: event.name, arguments: "" };
+          io.stderr.write(`${traceLine({ ...call, content: event.content, isError: event.isError }, io.style)}\n`);
+        }
+      }
+    },
+    finish(result) {
+      spinner.stop();
+      if (streamed && !endsWithNewline) print("\n");
+      if (streamed || result.text === "") return;
+      print(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
+    },
+    abandon() {
+      spinner.stop();
+      if (!endsWithNewline) print("\n");
+    },
+  };
+}

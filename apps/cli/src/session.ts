@@ -1,0 +1,68 @@
+/**
+ * A conversation with the model: one messages array (system message first) that every turn
+ * extends, and `runTurn`, which runs the agent loop for one user request and reports it.
+ */
+import type { App } from "@plugboard/bootstrap";
+import { type AgentLoopResult, PlugboardError, runAgentLoop } from "@plugboard/core";
+import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import type { Io } from "./io.ts";
+import type { ConnectedModel } from "./load-app.ts";
+import { describeModelFailure } from "./model-errors.ts";
+import { createReporter } from "./reporter.ts";
+
+export interface Session {
+  readonly app: App;
+  readonly model: ConnectedModel;
+  /** The whole conversation, kept across turns. */
+  readonly messages: ChatCompletionMessageParam[];
+}
+
+/** A new conversation, opened by the config's `systemPrompt` or a default naming the workspace. */
+export function createSession(app: App, model: ConnectedModel): Session {
+  const system =
+    app.config.systemPrompt ??
+    `You are a coding agent working in the folder ${app.workspace.root}. Use the tools to inspect and change files there; act rather than explain, and answer briefly.`;
+  return { app, model, messages: [{ role: "system", content: system }] };
+}
+
+/** How a turn reports: text (answer on stdout, trace on stderr) or JSON events. */
+export interface TurnOptions {
+  readonly signal: AbortSignal;
+  readonly json: boolean;
+}
+
+/**
+ * Runs one turn. A failing model endpoint becomes a `PlugboardError` (`MODEL_ENDPOINT`) whose
+ * message is one line; any other error propagates unchanged.
+ */
+export async function runTurn(session: Session, prompt: string, io: Io, options: TurnOptions): Promise<AgentLoopResult> {
+  const { app, model, messages } = session;
+  messages.push({ role: "user", content: prompt });
+  const reporter = createReporter(io, options.json);
+  const started = performance.now();
+  let inRequest = false;
+  try {
+    const result = await runAgentLoop({
+      messages,
+      runtime: app.runtime,
+      client: model.client,
+      model: app.config.model.name,
+      maxSteps: app.config.maxSteps,
+      signal: options.signal,
+      // Always streamed: the answer shows as it arrives, and there is one code path to test.
+      stream: true,
+      onEvent(event) {
+        if (event.type === "model_request") inRequest = true;
+        if (event.type === "assistant_message") inRequest = false;
+        reporter.event(event);
+      },
+    });
+    reporter.finish(result, Math.round(performance.now() - started));
+    return result;
+  } catch (error) {
+    reporter.abandon();
+    const line = describeModelFailure(error, model.endpoint, inRequest);
+    if (line === undefined) throw error;
+    throw new PlugboardError("MODEL_ENDPOINT", line, { cause: error });
+  }
+}

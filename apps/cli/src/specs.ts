@@ -1,0 +1,131 @@
+/**
+ * Every command and flag the CLI accepts, as data: the parser validates against it and
+ * `--help` is rendered from it, so the help can never drift from the code.
+ */
+
+/** A command name; `interactive` is what a bare `plugboard` runs. */
+export type CommandName = "interactive" | "run" | "tools" | "plugins" | "call" | "check";
+
+/** Flags that take a value or switch something on; `--help` and `--version` are global. */
+export type FlagName = "config" | "workspace" | "max-steps" | "model" | "base-url" | "json";
+
+export interface FlagSpec {
+  readonly type: "string" | "boolean";
+  /** The value's placeholder in help, for string flags. */
+  readonly value?: string;
+  readonly help: string;
+}
+
+export const FLAGS: Readonly<Record<FlagName, FlagSpec>> = {
+  config: {
+    type: "string",
+    value: "FILE",
+    help: "config file (default: ./plugboard.config.json if present, else the CLI's own plugboard.config.json)",
+  },
+  workspace: {
+    type: "string",
+    value: "DIR",
+    help: "the folder the tools work in (default: the config's workspace, else the current folder)",
+  },
+  "max-steps": {
+    type: "string",
+    value: "N",
+    help: "most model requests per turn, 1-1000 (default: the config's maxSteps, else 20)",
+  },
+  model: { type: "string", value: "NAME", help: "model name (default: $MODEL, the config's model.name, else gpt-4.1-mini)" },
+  "base-url": {
+    type: "string",
+    value: "URL",
+    help: "OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 (default: $BASE_URL, the config's model.baseURL)",
+  },
+  json: { type: "boolean", help: "print JSON instead of text" },
+};
+
+export interface CommandSpec {
+  readonly name: CommandName;
+  readonly usage: string;
+  readonly summary: string;
+  /** Longer explanation shown by `--help`. */
+  readonly details: readonly string[];
+  readonly flags: readonly FlagName[];
+  /** What `--json` does for this command, when it accepts it. */
+  readonly json?: string;
+  /** How many arguments follow the command name. */
+  readonly args: { readonly min: number; readonly max: number };
+}
+
+const MODEL_FLAGS: readonly FlagName[] = ["config", "workspace", "max-steps", "model", "base-url"];
+
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: "interactive",
+    usage: "plugboard [flags]",
+    summary: "chat with the model in a loop (the default command)",
+    details: [
+      "Reads one request per line at the `plugboard >> ` prompt and keeps the conversation across turns.",
+      "`q`, `exit`, an empty line or Ctrl-D quits; Ctrl-C cancels the turn in flight, and quits at the prompt.",
+    ],
+    flags: MODEL_FLAGS,
+    args: { min: 0, max: 0 },
+  },
+  {
+    name: "run",
+    usage: "plugboard run [flags] PROMPT...",
+    summary: "one turn: the answer on stdout, a trace of each tool call on stderr",
+    details: [
+      "The words after `run` are joined into the prompt; with none, the prompt is read from stdin (when it is not a terminal).",
+      "Exits 0 when answered, 1 when the step limit stops the turn, 3 when the model endpoint fails, 130 on Ctrl-C.",
+    ],
+    flags: [...MODEL_FLAGS, "json"],
+    json: 'one JSON event per line on stdout: {"type":"tool_call",…}, {"type":"tool_result",…}, {"type":"final",…}',
+    args: { min: 0, max: Number.POSITIVE_INFINITY },
+  },
+  {
+    name: "tools",
+    usage: "plugboard tools [flags]",
+    summary: "the tools as the model sees them",
+    details: ["Lists each enabled tool with its parameters (`?` marks optional ones) and description."],
+    flags: ["config", "workspace", "json"],
+    json: "print exactly the `tools` array sent to the model",
+    args: { min: 0, max: 0 },
+  },
+  {
+    name: "plugins",
+    usage: "plugboard plugins [flags]",
+    summary: "each plugin with its version, tools and permissions",
+    details: ["Lists the plugins the config enables, in config order, with the folder each was loaded from."],
+    flags: ["config", "workspace", "json"],
+    json: "print a JSON array of {name, version, tools, permissions, directory}",
+    args: { min: 0, max: 0 },
+  },
+  {
+    name: "call",
+    usage: "plugboard call [flags] TOOL [JSON]",
+    summary: "one tool call through the same runtime, no model",
+    details: [
+      "JSON is the tool's arguments as one JSON object (default: {}); quote it for the shell.",
+      "Prints the result on stdout; exits 1 when the result is an error (`Error: …`), 130 on Ctrl-C.",
+    ],
+    flags: ["config", "workspace", "json"],
+    json: 'print {"type":"tool_result","id","is_error","content"}',
+    args: { min: 1, max: 2 },
+  },
+  {
+    name: "check",
+    usage: "plugboard check [flags]",
+    summary: "validate the config and every plugin without running anything",
+    details: [
+      "Reads the config, then every plugin's manifest, options and tools, and opens the workspace; no model request, no tool call.",
+      "Prints a short summary and exits 0, or the problems and exits 2.",
+    ],
+    flags: MODEL_FLAGS,
+    args: { min: 0, max: 0 },
+  },
+];
+
+/** The spec of a command. */
+export function commandSpec(name: CommandName): CommandSpec {
+  const spec = COMMANDS.find((candidate) => candidate.name === name);
+  if (!spec) throw new Error(`No spec for command ${name}`);
+  return spec;
+}

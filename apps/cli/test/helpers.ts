@@ -1,0 +1,114 @@
+/**
+ * End-to-end helpers: run the real `plugboard` process (bun + src/main.ts) with a clean
+ * environment, in real temp folders, against real plugins.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
+const PLUGINS = fileURLToPath(new URL("../../../plugins/", import.meta.url));
+
+/** The five first-party plugins as config entries, by absolute path (a temp config has no node_modules). */
+export const FIRST_PARTY = [
+  { path: join(PLUGINS, "bash"), permissions: ["process.spawn"] },
+  { path: join(PLUGINS, "read-file"), permissions: ["fs.read"] },
+  { path: join(PLUGINS, "write-file"), permissions: ["fs.write"] },
+  { path: join(PLUGINS, "edit-file"), permissions: ["fs.read", "fs.write"] },
+  { path: join(PLUGINS, "glob"), permissions: ["fs.read"] },
+];
+
+/** What a finished CLI process left behind. */
+export interface Finished {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface SpawnOptions {
+  readonly cwd: string;
+  /** Added to a clean environment that has no model key or base URL. */
+  readonly env?: Record<string, string>;
+  /** Text for stdin; stdin is a pipe either way. */
+  readonly stdin?: string;
+}
+
+/** The environment every run starts from: no keys, no endpoint, no colours. */
+export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? tmpdir(), ...extra };
+}
+
+/** Starts `plugboard ARGS` with piped stdio. */
+export function spawnPlugboard(args: readonly string[], options: SpawnOptions) {
+  return Bun.spawn(["bun", MAIN, ...args], {
+    cwd: options.cwd,
+    env: cleanEnv(options.env),
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+}
+
+/** Runs `plugboard ARGS` to the end. */
+export async function plugboard(args: readonly string[], options: SpawnOptions): Promise<Finished> {
+  const child = spawnPlugboard(args, options);
+  if (options.stdin !== undefined) child.stdin.write(options.stdin);
+  await child.stdin.end();
+  return finished(child);
+}
+
+/** Waits for a spawned process and collects its output. */
+export async function finished(child: ReturnType<typeof spawnPlugboard>): Promise<Finished> {
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
+  return { code, stdout, stderr };
+}
+
+/** A temp folder with `files` (paths relative to it); `remove` (or `await using`) deletes it. */
+export async function tempFolder(files: Record<string, string> = {}) {
+  const dir = await mkdtemp(join(tmpdir(), "plugboard-cli-"));
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), content);
+  }
+  const remove = () => rm(dir, { recursive: true, force: true });
+  return { dir, remove, [Symbol.asyncDispose]: remove };
+}
+
+/** Writes a config file into `dir` (workspace `./workspace` unless given) and returns its path. */
+export async function writeConfig(dir: string, config: Record<string, unknown> = {}): Promise<string> {
+  const path = join(dir, "plugboard.config.json");
+  await writeFile(path, JSON.stringify({ workspace: "./workspace", plugins: FIRST_PARTY, ...config }, null, 2));
+  return path;
+}
+
+/** Stack frames look like `    at fn (file:1:2)`: a person-facing failure must not print one. */
+export const STACK_FRAME = "    at ";
+
+/** A spawned process whose output is read as it comes, so a test can wait for a prompt. */
+export function watch(child: ReturnType<typeof spawnPlugboard>) {
+  const text = { stdout: "", stderr: "" };
+  const read = async (name: "stdout" | "stderr") => {
+    const decoder = new TextDecoder();
+    for await (const chunk of child[name]) text[name] += decoder.decode(chunk, { stream: true });
+  };
+  const reading = Promise.all([read("stdout"), read("stderr")]);
+  return {
+    /** Resolves once `stream` has shown `needle` `times` times. */
+    async waitFor(name: "stdout" | "stderr", needle: string, times = 1): Promise<void> {
+      while (text[name].split(needle).length - 1 < times) {
+        if (child.exitCode !== null) throw new Error(`exited before "${needle}" appeared on ${name}: ${text[name]}`);
+        await Bun.sleep(10);
+      }
+    },
+    async finished(): Promise<Finished> {
+      const code = await child.exited;
+      await reading;
+      return { code, ...text };
+    },
+  };
+}

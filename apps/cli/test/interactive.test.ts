@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startScriptedModel } from "@plugboard/testing";
+import { plugboard, spawnPlugboard, tempFolder, watch, writeConfig } from "./helpers.ts";
+
+let dir = "";
+let remove = async () => {};
+let config = "";
+
+beforeAll(async () => {
+  ({ dir, remove } = await tempFolder({ "workspace/README.md": "# Demo\n" }));
+  config = await writeConfig(dir);
+});
+afterAll(() => remove());
+
+const PROMPT = "plugboard >> ";
+
+describe("plugboard (interactive)", () => {
+  test("keeps the conversation across turns and quits on exit", async () => {
+    await using model = await startScriptedModel([{ content: "first answer" }, { content: "second answer" }]);
+    const result = await plugboard(["--config", config, "--base-url", model.baseURL], {
+      cwd: dir,
+      stdin: "hello\nand again\nexit\nnever sent\n",
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`${PROMPT}first answer\n${PROMPT}second answer\n${PROMPT}`);
+    expect(model.requests).toHaveLength(2);
+    const messages = model.requests[1]?.body.messages?.map(({ role, content }) => ({ role, content }));
+    expect(messages?.slice(1)).toEqual([
+      { role: "user", content: "hello" },
+      { role: "assistant", content: "first answer" },
+      { role: "user", content: "and again" },
+    ]);
+    expect(messages?.[0]?.role).toBe("system");
+  });
+
+  test.each([["q\n"], ["\n"], [""]])("quits with 0 on %p", async (stdin) => {
+    await using model = await startScriptedModel();
+    const result = await plugboard(["--config", config, "--base-url", model.baseURL], { cwd: dir, stdin });
+    expect(result.code).toBe(0);
+    expect(model.requests).toHaveLength(0);
+  });
+
+  test("Ctrl-C cancels the turn in flight and the session goes on", async () => {
+    await using model = await startScriptedModel([{ hang: true }, { content: "after the cancel" }]);
+    const child = spawnPlugboard(["--config", config, "--base-url", model.baseURL], { cwd: dir });
+    const output = watch(child);
+    child.stdin.write("first\n");
+    await child.stdin.flush();
+    await model.waitForRequests(1);
+    child.kill("SIGINT");
+    await output.waitFor("stderr", "cancelled");
+    child.stdin.write("second\nexit\n");
+    await child.stdin.end();
+    const result = await output.finished();
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("after the cancel");
+    const roles = model.requests[1]?.body.messages?.map(({ role, content }) => `${role}:${String(content)}`);
+    expect(roles?.slice(1)).toEqual(["user:first", "user:second"]);
+  });
+
+  test("Ctrl-C at the prompt quits with 130", async () => {
+    await using model = await startScriptedModel();
+    const child = spawnPlugboard(["--config", config, "--base-url", model.baseURL], { cwd: dir });
+    const output = watch(child);
+    await output.waitFor("stdout", PROMPT);
+    child.kill("SIGINT");
+    expect((await output.finished()).code).toBe(130);
+  });
+
+  test("an endpoint failure ends only that turn, which is left out of the history", async () => {
+    await using model = await startScriptedModel([{ status: 400 }, { content: "fine now" }]);
+    const result = await plugboard(["--config", config, "--base-url", model.baseURL], {
+      cwd: dir,
+      stdin: "one\ntwo\nexit\n",
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`Model endpoint ${model.baseURL} answered 400`);
+    expect(result.stdout).toContain("fine now");
+    const contents = model.requests[1]?.body.messages?.slice(1).map(({ content }) => content);
+    expect(contents).toEqual(["two"]);
+  });
+});

@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { fileURLToPath } from "node:url";
+import { startScriptedModel } from "@plugboard/testing";
+import { type Finished, STACK_FRAME, finished, plugboard, spawnPlugboard, tempFolder, writeConfig } from "./helpers.ts";
+
+const README = "# Demo project\nsecond line\nthird line\n";
+let dir = "";
+let remove = async () => {};
+let config = "";
+
+beforeAll(async () => {
+  ({ dir, remove } = await tempFolder({ "workspace/README.md": README, "workspace/src/a.ts": "export {};\n" }));
+  config = await writeConfig(dir);
+});
+afterAll(() => remove());
+
+function run(args: string[], baseURL: string, env: Record<string, string> = {}, stdin?: string): Promise<Finished> {
+  return plugboard(["run", "--config", config, "--base-url", baseURL, ...args], {
+    cwd: dir,
+    env,
+    ...(stdin === undefined ? {} : { stdin }),
+  });
+}
+
+function oneLine(stderr: string): string {
+  const lines = stderr.trim().split("\n");
+  expect(lines).toHaveLength(1);
+  expect(stderr).not.toContain(STACK_FRAME);
+  return lines[0] ?? "";
+}
+
+describe("plugboard run", () => {
+  test("reads a file through the model's tool call, traces it and prints the answer", async () => {
+    await using model = await startScriptedModel([
+      { toolCalls: [{ id: "call_readme", name: "read_file", arguments: { path: "README.md", limit: 1 } }] },
+      { content: "The project is called Demo." },
+    ]);
+    const result = await run(["What is this project?"], model.baseURL);
+    expect(result).toMatchObject({ code: 0, stdout: "The project is called Demo.\n" });
+    expect(result.stderr).toContain('[tool] read_file {"path":"README.md","limit":1} → # Demo project');
+
+    const [first, second] = model.requests;
+    expect(first?.body.stream).toBe(true);
+    expect(first?.body.messages?.map((message) => message.role)).toEqual(["system", "user"]);
+    expect(first?.body.messages?.[1]?.content).toBe("What is this project?");
+    const toolMessage = second?.body.messages?.find((message) => message.role === "tool");
+    expect(toolMessage?.tool_call_id).toBe("call_readme");
+    expect(String(toolMessage?.content)).toStartWith("# Demo project");
+
+    const tools = await plugboard(["tools", "--json", "--config", config], { cwd: dir });
+    expect(tools.code).toBe(0);
+    expect(JSON.parse(tools.stdout)).toEqual(first?.body.tools ?? []);
+    expect((first?.body.tools ?? []).length).toBe(5);
+  });
+
+  test("--json prints one event per line and no trace", async () => {
+    await using model = await startScriptedModel([
+      {
+        toolCalls: [
+          { id: "c1", name: "glob", arguments: { pattern: "**/*.ts" } },
+          { id: "c2", name: "read_file", arguments: { path: "missing.txt" } },
+        ],
+      },
+      { content: "done" },
+    ]);
+    const result = await run(["--json", "look around"], model.baseURL);
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toContain("[tool]");
+    const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    expect(events.slice(0, 4)).toEqual([
+      { type: "tool_call", id: "c1", name: "glob", arguments: '{"pattern":"**/*.ts"}' },
+      { type: "tool_result", id: "c1", is_error: false, content: "src/a.ts" },
+      { type: "tool_call", id: "c2", name: "read_file", arguments: '{"path":"missing.txt"}' },
+      { type: "tool_result", id: "c2", is_error: true, content: expect.stringMatching(/^Error: /) },
+    ]);
+    expect(events[4]).toEqual({ type: "final", status: "answered", text: "done", steps: 2, duration_ms: expect.any(Number) });
+    expect(events).toHaveLength(5);
+  });
+
+  test("reads the prompt from stdin when there is no PROMPT", async () => {
+    await using model = await startScriptedModel([{ content: "hi" }]);
+    const result = await run([], model.baseURL, {}, "  a question from a pipe\n");
+    expect(result).toMatchObject({ code: 0, stdout: "hi\n" });
+    expect(model.requests[0]?.body.messages?.at(-1)?.content).toBe("a question from a pipe");
+  });
+
+  test("exits 1 when the step limit stops the turn", async () => {
+    const call = { toolCalls: [{ name: "glob", arguments: { pattern: "*" } }] };
+    await using model = await startScriptedModel([call, call, call]);
+    const result = await run(["--max-steps", "2", "loop"], model.baseURL);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("step limit");
+    expect(model.requests).toHaveLength(2);
+  });
+
+  test("a 500 is retried by the SDK and the turn succeeds", async () => {
+    await using model = await startScriptedModel([
+      { status: 500, headers: { "retry-after-ms": "10" } },
+      { content: "recovered" },
+    ]);
+    const result = await run(["hello"], model.baseURL);
+    expect(result).toMatchObject({ code: 0, stdout: "recovered\n" });
+    expect(model.requests).toHaveLength(2);
+  });
+
+  test("a refused API key exits 3 with one line and no stack", async () => {
+    await using model = await startScriptedModel([], { apiKey: "right-key" });
+    const result = await run(["hello"], model.baseURL, { MODEL_API_KEY: "wrong-key" });
+    expect(result.code).toBe(3);
+    const line = oneLine(result.stderr);
+    expect(line).toContain("401");
+    expect(line).toContain(model.baseURL);
+    expect(line).toContain("MODEL_API_KEY");
+  });
+
+  test.each([
+    ["a body that is no event stream", { raw: "this is not an event stream" }],
+    ["an event that is not JSON", { raw: "data: {not json\n\n" }],
+    ["a completion without choices", { raw: [{ id: "x", object: "chat.completion.chunk" }] }],
+  ])("%s exits 3 with one line and no stack", async (_name, reply) => {
+    await using model = await startScriptedModel([reply]);
+    const result = await run(["hello"], model.baseURL);
+    expect(result.code).toBe(3);
+    expect(oneLine(result.stderr)).toContain("Malformed model response");
+  });
+
+  test("an unreachable endpoint exits 3 after the SDK's retries", async () => {
+    const model = await startScriptedModel();
+    const { baseURL } = model;
+    await model.close();
+    const result = await run(["hello"], baseURL);
+    expect(result.code).toBe(3);
+    expect(oneLine(result.stderr)).toContain(`Cannot reach the model endpoint ${baseURL}`);
+  });
+
+  test("Ctrl-C while the model is thinking exits 130", async () => {
+    await using model = await startScriptedModel([{ hang: true }]);
+    const child = spawnPlugboard(["run", "--config", config, "--base-url", model.baseURL, "hello"], { cwd: dir });
+    await model.waitForRequests(1);
+    child.kill("SIGINT");
+    const result = await finished(child);
+    expect(result.code).toBe(130);
+    expect(result.stderr).toContain("interrupted");
+  });
+
+  test("a broken config exits 2 with the problem", async () => {
+    await using folder = await tempFolder({ "plugboard.config.json": '{ "plugins": [], "maxSteps": 0 }' });
+    const result = await plugboard(["run", "hello"], { cwd: folder.dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("maxSteps");
+    expect(result.stderr).not.toContain(STACK_FRAME);
+  });
+});
+
+describe("programming errors", () => {
+  test("a bug in a tool crashes with its stack and exit 1, not an endpoint or config error", async () => {
+    const buggy = fileURLToPath(new URL("./fixtures/buggy-plugin", import.meta.url));
+    await using folder = await tempFolder({ "workspace/.keep": "" });
+    const buggyConfig = await writeConfig(folder.dir, { plugins: [{ path: buggy, permissions: [] }] });
+    await using model = await startScriptedModel([{ toolCalls: [{ name: "crash", arguments: {} }] }]);
+    const result = await plugboard(["run", "--config", buggyConfig, "--base-url", model.baseURL, "go"], { cwd: folder.dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("TypeError: a bug in the crash tool");
+    expect(result.stderr).toContain(STACK_FRAME);
+  });
+});
