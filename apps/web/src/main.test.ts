@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { startScriptedModel } from "@plugboard/testing";
+import { bodyOf, chat, makeWorkspace, postChat } from "../test/helpers.ts";
+import { spawnWeb, type WebProcess } from "../test/process.ts";
+
+const cleanups: (() => Promise<unknown> | undefined)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function workspace(): Promise<string> {
+  const ws = await makeWorkspace({ "notes.txt": "alpha\n" });
+  cleanups.push(ws.remove);
+  return ws.dir;
+}
+
+function track(web: WebProcess): WebProcess {
+  cleanups.push(async () => {
+    if (web.proc.exitCode === null) web.proc.kill("SIGKILL");
+  });
+  return web;
+}
+
+describe("bun run web (the real process)", () => {
+  test("--help prints the flags and exits 0", async () => {
+    const web = track(spawnWeb(["--help"]));
+    expect(await web.exited).toBe(0);
+    const help = await new Response(web.proc.stdout).text();
+    for (const flag of ["--port", "--host", "--config", "--workspace", "--token", "PLUGBOARD_WEB_TOKEN"]) expect(help).toContain(flag);
+  });
+
+  test("bad usage and a missing config exit 2 with a message", async () => {
+    const unknown = track(spawnWeb(["--colour"]));
+    expect(await unknown.exited).toBe(2);
+    expect(unknown.stderr()).toContain("--colour");
+    const port = track(spawnWeb(["--port", "http"]));
+    expect(await port.exited).toBe(2);
+    expect(port.stderr()).toContain("--port must be a whole number");
+    const config = track(spawnWeb(["--config", "missing.json", "--port", "0"], {}, await workspace()));
+    expect(await config.exited).toBe(2);
+    expect(config.stderr()).toContain("missing.json");
+  });
+
+  test("without a key it says on stderr that the demo model answers, and serves from the current folder", async () => {
+    const dir = await workspace();
+    const web = track(spawnWeb(["--port", "0"], {}, dir));
+    const url = await web.listening;
+    expect(web.stderr()).toContain("offline demo model");
+    expect(web.stderr()).toContain(`Workspace: ${dir}`);
+    const body = await bodyOf(await postChat(url, chat("read notes.txt")));
+    expect(body.toolCalls).toEqual([{ name: "read_file", arguments: '{"path":"notes.txt"}', isError: false }]);
+    expect(body.reply).toContain("alpha");
+    web.proc.kill("SIGINT");
+    expect(await web.exited).toBe(0);
+  });
+
+  test("SIGTERM aborts the request in flight, and the process exits 0", async () => {
+    const model = await startScriptedModel([{ hang: true }]);
+    cleanups.push(() => model.close());
+    const web = track(spawnWeb(["--port", "0", "--workspace", await workspace()], { BASE_URL: model.baseURL }));
+    const url = await web.listening;
+    expect(web.stderr()).not.toContain("demo model");
+    const pending = postChat(url, chat("Take your time"));
+    await model.waitForRequests(1);
+
+    web.proc.kill("SIGTERM");
+    const response = await pending;
+    expect(response.status).toBe(503);
+    expect((await bodyOf(response)).error).toContain("shutting down");
+    expect(await web.exited).toBe(0);
+    expect(web.stderr()).toContain("SIGTERM: stopping (aborting 1 turn in flight)");
+  });
+
+  test("with a token from the environment it may listen beyond loopback, and the API requires the token", async () => {
+    const model = await startScriptedModel([{ content: "Hello." }]);
+    cleanups.push(() => model.close());
+    const env = { BASE_URL: model.baseURL, PLUGBOARD_WEB_TOKEN: "tok-123" };
+    const web = track(spawnWeb(["--port", "0", "--host", "0.0.0.0", "--workspace", await workspace()], env));
+    const listening = await web.listening;
+    const url = listening.replace("0.0.0.0", "127.0.0.1");
+    expect((await postChat(url, chat("hi"))).status).toBe(401);
+    const response = await postChat(url, chat("hi"), { authorization: "Bearer tok-123" });
+    expect(await bodyOf(response)).toMatchObject({ reply: "Hello.", status: "answered" });
+    web.proc.kill("SIGTERM");
+    expect(await web.exited).toBe(0);
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * The process entry of `bun run web`: parse the flags, start the app, print where it listens,
+ * and shut down cleanly on SIGINT/SIGTERM (exit 0). Usage, config and plugin errors exit 2.
+ */
+import { PlugboardError } from "@plugboard/core";
+import { HELP, parseWebArgs } from "./args.ts";
+import { startWebApp } from "./web-app.ts";
+
+const stderr = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+async function main(): Promise<void> {
+  const args = parseWebArgs(process.argv.slice(2), process.env);
+  if (args.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const web = await startWebApp({
+    ...(args.config === undefined ? {} : { configPath: args.config }),
+    ...(args.workspace === undefined ? {} : { workspace: args.workspace }),
+    // npm and yarn set INIT_CWD to the folder the user ran the script from.
+    cwd: process.env.INIT_CWD ?? process.cwd(),
+    port: args.port,
+    host: args.host,
+    token: args.token,
+    logger: { debug() {}, info: stderr, warn: stderr },
+  });
+  if (web.demo) {
+    stderr("No MODEL_API_KEY and no BASE_URL configured: the offline demo model answers (set them to use a real model).");
+  }
+  const tools = web.app.registry.names();
+  stderr(`Workspace: ${web.app.config.workspace}`);
+  stderr(`Tools: ${tools.length > 0 ? tools.join(", ") : "(none)"}`);
+  if (args.token !== undefined) stderr('The API requires "Authorization: Bearer TOKEN".');
+  stderr(`Plugboard web chat listening on ${web.server.url}`);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    const inFlight = web.server.stats.inFlight;
+    stderr(`${signal}: stopping${inFlight > 0 ? ` (aborting ${inFlight} turn${inFlight === 1 ? "" : "s"} in flight)` : ""}…`);
+    web.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        stderr(`Shutdown failed: ${String(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof PlugboardError) {
+    stderr(error.message);
+    process.exit(2);
+  }
+  if (isAddressInUse(error)) {
+    stderr(`Could not listen: ${(error as Error).message}. Choose another port with --port.`);
+    process.exit(2);
+  }
+  stderr(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exit(1);
+});
+
+function isAddressInUse(error: unknown): boolean {
+  return typeof error === "object" && error !== null && "code" in error && error.code === "EADDRINUSE";
+}

@@ -1,0 +1,86 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { startScriptedModel } from "@plugboard/testing";
+import { bodyOf, chat, makeWorkspace, postChat } from "../test/helpers.ts";
+import { startWebApp } from "./web-app.ts";
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function workspace(): Promise<string> {
+  const ws = await makeWorkspace({ "notes.txt": "alpha\n", "src/app.ts": "export {};\n" });
+  cleanups.push(ws.remove);
+  return ws.dir;
+}
+
+const quiet = { debug() {}, info() {}, warn() {} };
+
+describe("startWebApp", () => {
+  test("builds the runtime and the client once; every request uses them", async () => {
+    const model = await startScriptedModel([{ content: "one" }, { content: "two" }, { content: "three" }]);
+    cleanups.push(() => model.close());
+    const web = await startWebApp({ workspace: await workspace(), env: { BASE_URL: model.baseURL }, port: 0, logger: quiet });
+    cleanups.push(() => web.close());
+    expect(web.demo).toBe(false);
+    const replies = [];
+    for (const question of ["a", "b", "c"]) replies.push((await bodyOf(await postChat(web.server.url, chat(question)))).reply);
+    expect(replies).toEqual(["one", "two", "three"]);
+    expect(web.server.stats.turns).toBe(3);
+    expect([...web.server.stats.runtimes]).toEqual([web.app.runtime]);
+    expect([...web.server.stats.clients]).toEqual([web.client]);
+    expect(web.app.registry.names()).toEqual(["read_file", "glob"]);
+  });
+
+  test("with no API key and no base URL the offline demo model answers", async () => {
+    const web = await startWebApp({ workspace: await workspace(), env: {}, port: 0, logger: quiet });
+    cleanups.push(() => web.close());
+    expect(web.demo).toBe(true);
+    const body = await bodyOf(await postChat(web.server.url, chat("list *")));
+    expect(body.status).toBe("answered");
+    expect(body.toolCalls?.map((call) => call.name)).toContain("glob");
+    expect(body.reply).toContain("notes.txt");
+  });
+
+  test("close() aborts the model request in flight, answers 503 and stops listening", async () => {
+    // A model endpoint that never answers and records when the client hangs up on it.
+    let hungUp = 0;
+    const endpoint = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      idleTimeout: 0,
+      fetch: (request) =>
+        new Promise<Response>((resolve) => {
+          request.signal.addEventListener("abort", () => {
+            hungUp++;
+            resolve(new Response(null, { status: 499 }));
+          });
+        }),
+    });
+    cleanups.push(() => endpoint.stop(true));
+    const web = await startWebApp({
+      workspace: await workspace(),
+      env: { BASE_URL: `http://127.0.0.1:${endpoint.port}/v1` },
+      port: 0,
+      logger: quiet,
+    });
+    const pending = postChat(web.server.url, chat("Take your time"));
+    while (endpoint.pendingRequests < 1) await Bun.sleep(5);
+    expect(web.server.stats.inFlight).toBe(1);
+
+    await web.close();
+    const response = await pending;
+    expect(response.status).toBe(503);
+    expect((await bodyOf(response)).error).toContain("shutting down");
+    while (hungUp < 1) await Bun.sleep(5);
+    expect(web.server.stats).toMatchObject({ inFlight: 0, aborted: 1 });
+    await expect(postChat(web.server.url, chat("again"))).rejects.toThrow();
+  });
+
+  test("config and plugin problems are PlugboardErrors, before anything listens", async () => {
+    await expect(startWebApp({ configPath: "/nonexistent/plugboard.json", port: 0, logger: quiet })).rejects.toMatchObject({
+      code: "CONFIG_NOT_FOUND",
+    });
+    await expect(startWebApp({ host: "0.0.0.0", port: 0, logger: quiet })).rejects.toMatchObject({ code: "USAGE" });
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * The whole app as the process runs it: config read, plugins loaded and model client made
+ * once at start, one server sharing them, all of it released by `close()`.
+ */
+import { join } from "node:path";
+import { type App, buildApp, loadConfig } from "@plugboard/bootstrap";
+import type { Logger } from "@plugboard/core";
+import { createModelClient } from "@plugboard/demo-model";
+import type OpenAI from "openai";
+import { checkBinding } from "./binding.ts";
+import { startWebServer, type WebServer } from "./server.ts";
+
+/** The config file the web app uses when `--config` is not given. */
+export const DEFAULT_CONFIG_PATH = join(import.meta.dir, "../plugboard.config.json");
+
+/** Options of `startWebApp`, mostly from the command line. */
+export interface WebAppOptions {
+  /** @default DEFAULT_CONFIG_PATH */
+  readonly configPath?: string;
+  /** Overrides the config's workspace. */
+  readonly workspace?: string;
+  /** The folder relative paths start from, and the default workspace. @default process.cwd() */
+  readonly cwd?: string;
+  /** @default process.env */
+  readonly env?: Record<string, string | undefined>;
+  readonly port?: number;
+  readonly host?: string;
+  readonly token?: string | undefined;
+  /** Receives plugin logs and the server's failure reports. */
+  readonly logger?: Logger;
+}
+
+/** A running web app. */
+export interface WebApp {
+  readonly app: App;
+  readonly client: OpenAI;
+  /** True when the offline demo model answers (no API key and no base URL configured). */
+  readonly demo: boolean;
+  readonly server: WebServer;
+  /** Stops the server, aborting every turn in flight; the client is not used afterwards. */
+  close(): Promise<void>;
+}
+
+/**
+ * Loads the config, builds the app, creates the model client and starts the server.
+ * Throws `PlugboardError` for a bad binding, config or plugin.
+ *
+ * @example const web = await startWebApp({ port: 0 }); console.log(web.server.url);
+ */
+export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> {
+  checkBinding(options.host ?? "127.0.0.1", options.token);
+  const config = await loadConfig(options.configPath ?? DEFAULT_CONFIG_PATH, {
+    overrides: options.workspace === undefined ? {} : { workspace: options.workspace },
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  });
+  const app = await buildApp(config, options.logger ? { logger: options.logger } : {});
+  const { client, demo } = createModelClient(config.model);
+  const logger = options.logger;
+  const server = await startWebServer({
+    app,
+    client,
+    model: config.model.name,
+    ...(options.port === undefined ? {} : { port: options.port }),
+    ...(options.host === undefined ? {} : { host: options.host }),
+    token: options.token,
+    ...(logger ? { log: (line: string) => logger.warn(line) } : {}),
+  });
+  return { app, client, demo, server, close: () => server.close() };
+}
