@@ -1,5 +1,5 @@
 /** The process's streams, environment and folder, gathered once so commands take them explicitly. */
-import { isAbsolute } from "node:path";
+import { invocationCwd } from "@plugboard/bootstrap";
 import { createStyle, type Style } from "./output.ts";
 
 /** What a command reads from and writes to. */
@@ -25,19 +25,8 @@ export function processIo(): Io {
     stdout,
     stderr,
     env,
-    cwd: invocationCwd(env, process.cwd()),
+    cwd: invocationCwd(env, process.cwd(), "plugboard"),
     style,
     note: (message) => stderr.write(`${style.dim("plugboard:")} ${message}\n`),
   };
-}
-
-/**
- * The folder the user typed the command in. Package-manager scripts run in the package's
- * folder, so under the root `plugboard` script the original folder comes from the
- * variables npm (`INIT_CWD`) or bun (`npm_config_local_prefix`) set for it.
- */
-export function invocationCwd(env: Record<string, string | undefined>, cwd: string): string {
-  if (env.npm_lifecycle_event !== "plugboard") return cwd;
-  const origin = env.INIT_CWD ?? env.npm_config_local_prefix;
-  return origin !== undefined && isAbsolute(origin) ? origin : cwd;
 }

@@ -2,6 +2,7 @@
  * The process entry of `bun run web`: parse the flags, start the app, print where it listens,
  * and shut down cleanly on SIGINT/SIGTERM (exit 0). Usage, config and plugin errors exit 2.
  */
+import { invocationCwd } from "@plugboard/bootstrap";
 import { PlugboardError } from "@plugboard/core";
 import { HELP, parseWebArgs } from "./args.ts";
 import { startWebApp } from "./web-app.ts";
@@ -19,8 +20,7 @@ async function main(): Promise<void> {
   const web = await startWebApp({
     ...(args.config === undefined ? {} : { configPath: args.config }),
     ...(args.workspace === undefined ? {} : { workspace: args.workspace }),
-    // npm and yarn set INIT_CWD to the folder the user ran the script from.
-    cwd: process.env.INIT_CWD ?? process.cwd(),
+    cwd: invocationCwd(process.env, process.cwd(), "web"),
     port: args.port,
     host: args.host,
     token: args.token,

@@ -12,3 +12,4 @@ export {
 export type { LoadedPlugin } from "./load-plugin.ts";
 export { MANIFEST_FILE } from "./manifest.ts";
 export { PERMISSIONS, type Permission } from "./permissions.ts";
+export { invocationCwd } from "./invocation.ts";

@@ -1,9 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { invocationCwd } from "./io.ts";
+import { invocationCwd } from "./invocation.ts";
 
 describe("invocationCwd", () => {
-  test("is the process folder outside the root plugboard script", () => {
-    expect(invocationCwd({ INIT_CWD: "/elsewhere", npm_lifecycle_event: "test" }, "/here")).toBe("/here");
+  test("is the process folder outside the named root script", () => {
+    expect(invocationCwd({ INIT_CWD: "/elsewhere", npm_lifecycle_event: "test" }, "/here", "plugboard")).toBe("/here");
+    expect(invocationCwd({ INIT_CWD: "/elsewhere", npm_lifecycle_event: "plugboard" }, "/here", "web")).toBe("/here");
   });
 
   test.each([
@@ -12,6 +13,6 @@ describe("invocationCwd", () => {
     [{ npm_lifecycle_event: "plugboard" }, "/repo"],
     [{ npm_lifecycle_event: "plugboard", INIT_CWD: "relative" }, "/repo"],
   ])("under the root script, %p gives %p", (env, expected) => {
-    expect(invocationCwd(env, "/repo")).toBe(expected);
+    expect(invocationCwd(env, "/repo", "plugboard")).toBe(expected);
   });
 });
