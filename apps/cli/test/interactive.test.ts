@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { startScriptedModel } from "@plugboard/testing";
 import { plugboard, spawnPlugboard, tempFolder, watch, writeConfig } from "./helpers.ts";
 
@@ -58,6 +61,34 @@ describe("plugboard (interactive)", () => {
     expect(roles?.slice(1)).toEqual(["user:first", "user:second"]);
   });
 
+  test("Ctrl-C kills the running bash command's whole process group and the session goes on", async () => {
+    const command = "sleep 300 & echo $! > sleeper.pid; wait";
+    await using model = await startScriptedModel([
+      { toolCalls: [{ name: "bash", arguments: { command } }] },
+      { content: "after the cancel" },
+    ]);
+    const child = spawnPlugboard(["--config", config, "--base-url", model.baseURL], { cwd: dir });
+    const output = watch(child);
+    child.stdin.write("start a long command\n");
+    await child.stdin.flush();
+    const pidFile = join(dir, "workspace/sleeper.pid");
+    while ((await readFile(pidFile, "utf8").catch(() => "")).trim() === "") await Bun.sleep(10);
+    const sleeper = Number((await readFile(pidFile, "utf8")).trim());
+    expect(isRunning(sleeper)).toBe(true);
+    child.kill("SIGINT");
+    await output.waitFor("stderr", "cancelled");
+    child.stdin.write("second\nexit\n");
+    await child.stdin.end();
+    const result = await output.finished();
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("after the cancel");
+    expect(isRunning(sleeper)).toBe(false);
+    // The cancelled call still got its tool message, so the history stays valid for the next turn.
+    const second = model.requests[1]?.body.messages ?? [];
+    expect(second.map(({ role }) => role)).toEqual(["system", "user", "assistant", "tool", "user"]);
+    expect(String(second[3]?.content)).toStartWith("Error: Command cancelled");
+  });
+
   test("Ctrl-C at the prompt quits with 130", async () => {
     await using model = await startScriptedModel();
     const child = spawnPlugboard(["--config", config, "--base-url", model.baseURL], { cwd: dir });
@@ -80,3 +111,13 @@ describe("plugboard (interactive)", () => {
     expect(contents).toEqual(["two"]);
   });
 });
+
+/** Whether `pid` runs: a zombie (state Z) has ended and only waits to be reaped. */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return !/^Z|^X/.test(stat.slice(stat.lastIndexOf(")") + 2));
+  } catch {
+    return false;
+  }
+}
