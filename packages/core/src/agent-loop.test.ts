@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type ScriptedModel, type ScriptedReply, startScriptedModel } from "@plugboard/testing";
+import { type ScriptedModel, type ScriptedReply, startScriptedModel } from "@plugboard/scripted-model";
 import { Type } from "@sinclair/typebox";
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";

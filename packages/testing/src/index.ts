@@ -1,3 +1,5 @@
-export { type ErrorBody, defaultErrorBody, errorBody } from "./error-bodies.ts";
-export { type ScriptedModel, type ScriptedModelOptions, startScriptedModel } from "./scripted-model.ts";
-export type * from "./types.ts";
+export * from "@plugboard/scripted-model";
+export { type CheckPluginOptions, checkPlugin } from "./check-plugin.ts";
+export { CHECK_IDS, CHECKS, type CheckId, type CheckResult, type CheckStatus, type ConformanceReport } from "./checks.ts";
+export { formatCheck, formatReport } from "./report.ts";
+export { strictModeProblems } from "./strict-schema.ts";

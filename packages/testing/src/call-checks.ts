@@ -1,0 +1,124 @@
+/**
+ * The checks that call a plugin's tools through core's runtime, run inside the harness
+ * process: invalid arguments never reach a handler (each handler is wrapped to count its
+ * calls), unfit input gives results rather than exceptions, and calls stop when aborted.
+ */
+import type { App } from "@plugboard/bootstrap";
+import { type RegisteredTool, ToolRegistry, ToolRuntime } from "@plugboard/core";
+import { type CallOutcome, describeOutcome, settle } from "./call-outcome.ts";
+import type { Finding, HarnessInput } from "./harness-protocol.ts";
+import type { Observer } from "./observe.ts";
+import { invalidArguments, unfitArguments } from "./sample-arguments.ts";
+
+/** A tool under test: its name, its registration and the parameter schema the model sees. */
+interface Subject {
+  readonly name: string;
+  readonly registered: RegisteredTool;
+  readonly parameters: unknown;
+}
+
+/** Runs the three call-based checks over every tool of `app`, in turn. */
+export async function runCallChecks(app: App, input: HarnessInput, observer: Observer) {
+  const calls = new Map<string, number>();
+  const subjects: Subject[] = [];
+  for (const name of app.registry.names()) {
+    const registered = app.registry.get(name);
+    if (registered) subjects.push({ name, registered, parameters: registered.schema.function.parameters });
+  }
+  const counted = subjects.map(({ name, registered }) => ({
+    tool: { ...registered.tool, handler: countCalls(registered, () => calls.set(name, (calls.get(name) ?? 0) + 1)) },
+    owner: registered.owner,
+    options: registered.options,
+  }));
+  const runtime = new ToolRuntime(new ToolRegistry(counted), { workspace: app.workspace });
+  const findings = { invalidArguments: finding(), foreseeableErrors: finding(), abort: finding() };
+  for (const subject of subjects) {
+    observer.during = `calling ${subject.name}`;
+    await invalidCalls(runtime, subject, () => calls.get(subject.name) ?? 0, input, findings.invalidArguments);
+    await unfitCalls(runtime, subject, input, findings.foreseeableErrors);
+    await abortedCall(runtime, subject, input, findings.abort);
+  }
+  return findings;
+}
+
+async function invalidCalls(runtime: ToolRuntime, subject: Subject, count: () => number, input: HarnessInput, out: Finding) {
+  for (const { label, raw } of invalidArguments(subject.parameters)) {
+    const before = count();
+    const outcome = await settle(runtime.execute(subject.name, raw), input.callTimeoutMs);
+    if (count() > before) {
+      out.problems.push(`${subject.name}: its handler ran for arguments with ${label}: ${raw}`);
+    } else if (!(outcome.kind === "result" && outcome.value.content.startsWith("Error: Invalid arguments"))) {
+      out.problems.push(`${subject.name}: arguments with ${label} (${raw}) gave ${describeOutcome(outcome)}, not an "Error: Invalid arguments…" result`);
+    }
+  }
+}
+
+async function unfitCalls(runtime: ToolRuntime, subject: Subject, input: HarnessInput, out: Finding) {
+  const { name, registered } = subject;
+  const given = input.unfitInputs[name] ?? [];
+  for (const [index, args] of given.entries()) {
+    if (!registered.check.Check(args)) out.problems.push(`${name}: unfitInputs.${name}[${index}] does not match the tool's parameters, so it cannot reach the handler: ${JSON.stringify(args)}`);
+  }
+  const cases = [...unfitArguments(subject.parameters), ...given].filter((args) => registered.check.Check(args));
+  if (cases.length === 0) out.notes.push(`${name}: no generated input fits its parameters; pass unfitInputs to exercise it`);
+  for (const args of cases) {
+    const json = JSON.stringify(args);
+    const outcome = await settle(runtime.execute(name, json, { signal: AbortSignal.timeout(input.callTimeoutMs) }), input.callTimeoutMs + 1000);
+    const problem = unfitProblem(outcome, input.callTimeoutMs);
+    if (problem) out.problems.push(`${name} ${json}: ${problem}`);
+  }
+}
+
+function unfitProblem(outcome: CallOutcome, timeoutMs: number): string | undefined {
+  if (outcome.kind === "timeout") return `did not finish within ${timeoutMs} ms, even after its signal aborted`;
+  if (outcome.kind === "threw") {
+    const copy = outcome.name === "ToolError" ? " (a ToolError from a second copy of @plugboard/core: make core a peerDependency)" : "";
+    return `threw ${outcome.name}: ${outcome.message}${copy}`;
+  }
+  const { content, isError } = outcome.value;
+  if (isError && !content.startsWith("Error: ")) return `returned an error result that does not start with "Error: ": ${content.slice(0, 120)}`;
+  return undefined;
+}
+
+async function abortedCall(runtime: ToolRuntime, subject: Subject, input: HarnessInput, out: Finding) {
+  const { name, registered } = subject;
+  const slow = input.slowInputs[name];
+  if (slow !== undefined && !registered.check.Check(slow)) {
+    out.problems.push(`${name}: slowInputs.${name} does not match the tool's parameters: ${JSON.stringify(slow)}`);
+    return;
+  }
+  const args = slow ?? unfitArguments(subject.parameters).find((candidate) => registered.check.Check(candidate));
+  if (args === undefined) {
+    out.notes.push(`${name}: no input to call it with; pass slowInputs to check that it stops when aborted`);
+    return;
+  }
+  const json = JSON.stringify(args);
+  const controller = new AbortController();
+  const call = runtime.execute(name, json, { signal: controller.signal });
+  const early = await settle(call, input.abortAfterMs);
+  if (early.kind !== "timeout") {
+    if (slow === undefined) out.notes.push(`${name} finished before its signal aborted; give slowInputs (arguments that keep it busy) to see it stop`);
+    else out.notes.push(`${name}: slowInputs.${name} finished within ${input.abortAfterMs} ms, before the signal aborted`);
+    return;
+  }
+  controller.abort();
+  const late = await settle(call, input.abortWithinMs);
+  if (late.kind === "timeout") {
+    out.problems.push(`${name} ${json}: still running ${input.abortWithinMs} ms after its signal aborted`);
+  } else if (late.kind === "threw" && late.error !== controller.signal.reason && late.name !== "AbortError") {
+    out.problems.push(`${name} ${json}: threw ${late.name} when aborted (${late.message}); return a result, or rethrow the signal's reason`);
+  }
+}
+
+/** The handler, counting each call first; `this` stays the definition. */
+function countCalls(registered: RegisteredTool, onCall: () => void): RegisteredTool["tool"]["handler"] {
+  const { tool } = registered;
+  return (args, ctx) => {
+    onCall();
+    return tool.handler(args, ctx);
+  };
+}
+
+function finding(): Finding {
+  return { problems: [], notes: [] };
+}

@@ -1,0 +1,65 @@
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { PlugboardError } from "@plugboard/core";
+import { type CheckPluginOptions, checkPlugin } from "./check-plugin.ts";
+import { CHECK_IDS, type CheckId, type CheckStatus } from "./checks.ts";
+
+const fixture = (name: string) => join(import.meta.dir, "../test/fixtures", name);
+
+/** Each broken fixture (one behaviour each): the check it breaks, how, and a text its problems must contain. */
+const BROKEN: readonly [string, CheckId, CheckStatus, string, CheckPluginOptions][] = [
+  ["package-unpublishable", "package", "fail", 'the published package would not contain plugboard.plugin.json: add it to "files"', {}],
+  ["manifest-version-mismatch", "manifest", "fail", "its manifest says plugboard-plugin-manifest-version-mismatch@0.2.0 but its package.json says plugboard-plugin-manifest-version-mismatch@0.1.0", {}],
+  ["tools-undeclared", "tools", "fail", "extra: shout (returned, not in the manifest)", {}],
+  ["exits-on-load", "tools", "fail", "the process ended (exit code 3) while loading the plugin", {}],
+  ["strict-optional", "strict-schemas", "warn", "repeat: times: optional; strict mode requires every property", {}],
+  ["unchecked-arguments", "invalid-arguments", "fail", 'shout: its handler ran for arguments with text of the wrong type: {"text":12.5}', {}],
+  ["throws-on-missing-file", "foreseeable-errors", "fail", 'cat {"path":"missing/nothing-here.txt"}: threw Error: ENOENT', {}],
+  ["ignores-abort", "abort", "fail", 'nap {"seconds":5}: still running 300 ms after its signal aborted', { slowInputs: { nap: { seconds: 5 } }, abortWithinMs: 300 }],
+  ["prints-on-load", "quiet", "fail", 'printed while loading: "prints-on-load: hello from the plugin\\n"', {}],
+  ["writes-undeclared", "permissions", "fail", "changed files without asking for fs.write: created notes.txt (calling its tools)", {}],
+  ["writes-outside", "permissions", "fail", "changed files outside the workspace: created ../stray-notes.txt (calling its tools)", {}],
+  ["spawns-undeclared", "permissions", "fail", "started programs without asking for process.spawn: date +%F (calling today)", {}],
+  ["fetches-undeclared", "permissions", "fail", "opened connections without asking for network: http://127.0.0.1:9/ (calling ping)", {}],
+];
+
+describe("checkPlugin", () => {
+  test("a conforming plugin passes every check", async () => {
+    const report = await checkPlugin(fixture("conforming"));
+    expect(report.plugin).toBe("plugboard-plugin-conforming@0.1.0");
+    expect(report.checks.map((check) => [check.id, check.status])).toEqual(CHECK_IDS.map((id) => [id, "pass"]));
+    expect(report.ok).toBe(true);
+  });
+
+  test.each(BROKEN)("%s: %s is %s, naming the problem and the fix; no other check fails", async (name, id, status, text, options) => {
+    const report = await checkPlugin(fixture(name), options);
+    const check = report.checks.find((candidate) => candidate.id === id);
+    expect(check?.status).toBe(status);
+    expect(check?.problems.join("\n")).toContain(text);
+    expect(check?.fix).toBeString();
+    const others = report.checks.filter((candidate) => candidate.id !== id && candidate.status === "fail");
+    expect(others.map((other) => other.id)).toEqual([]);
+    expect(report.ok).toBe(status !== "fail");
+  });
+
+  test("checks that need a loaded plugin are skipped, saying why, when the manifest is invalid", async () => {
+    const report = await checkPlugin(fixture("manifest-version-mismatch"));
+    const skipped = report.checks.filter((check) => check.status === "skip");
+    expect(skipped.map((check) => check.id)).toEqual(["tools", "strict-schemas", "invalid-arguments", "foreseeable-errors", "abort", "quiet", "permissions"]);
+    expect(skipped[1]?.problems).toEqual(["the manifest is invalid, so no code ran"]);
+  });
+
+  test("unfitInputs that do not match the parameters are reported, not silently dropped", async () => {
+    const report = await checkPlugin(fixture("conforming"), { unfitInputs: { count_words: [{ file: "x" }] } });
+    const check = report.checks.find((candidate) => candidate.id === "foreseeable-errors");
+    expect(check?.status).toBe("fail");
+    expect(check?.problems[0]).toStartWith("count_words: unfitInputs.count_words[0] does not match the tool's parameters");
+  });
+
+  test("refuses a folder that does not exist", async () => {
+    const error = await checkPlugin(fixture("no-such-plugin")).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PlugboardError);
+    expect((error as PlugboardError).code).toBe("PLUGIN_NOT_FOUND");
+    expect((error as PlugboardError).message).toContain("does not exist or is not a folder");
+  });
+});

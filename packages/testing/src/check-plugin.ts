@@ -1,0 +1,121 @@
+/**
+ * `checkPlugin`: hold one plugin folder to the conformance checks, the way an app would meet
+ * it. The plugin's code runs only in child processes (the harness), in a temp sandbox whose
+ * files are compared before and after; the caller's process imports none of it.
+ */
+import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { PlugboardError } from "@plugboard/core";
+import { CHECK_IDS, type CheckId, type CheckResult, type ConformanceReport } from "./checks.ts";
+import type { HarnessInput } from "./harness-protocol.ts";
+import { checkPackage } from "./package-check.ts";
+import { type HarnessRun, runHarness } from "./run-harness.ts";
+import { changes, snapshot } from "./snapshot.ts";
+import { type FileChange, callVerdicts, loadVerdicts, permissionsVerdict, quietVerdict, skipped, strictVerdict } from "./verdicts.ts";
+
+/** How to check a plugin; every field is optional. */
+export interface CheckPluginOptions {
+  /** The plugin's options, as a config entry would give them. @default {} */
+  readonly options?: unknown;
+  /** More schema-valid arguments per tool that it should answer without throwing (an `Error:` result is fine). */
+  readonly unfitInputs?: Readonly<Record<string, readonly Record<string, unknown>[]>>;
+  /** Arguments per tool that keep it busy for a while, so the `abort` check sees it stop. */
+  readonly slowInputs?: Readonly<Record<string, Record<string, unknown>>>;
+  /** How long a call may take to settle once its signal aborts. @default 2000 */
+  readonly abortWithinMs?: number;
+  /** How long a call with unfit input may take. @default 10000 */
+  readonly callTimeoutMs?: number;
+}
+
+/** The files the sandbox workspace starts with; `UNFIT_TEXTS` name some of them. */
+const WORKSPACE_FILES: Readonly<Record<string, string>> = {
+  "README.md": "# Conformance workspace\n\nA small project for the checks to work in.\n",
+  "docs/guide.md": "# Guide\n\nLine one.\nLine two.\n",
+};
+
+/**
+ * Runs every check over the plugin in `directory` (its package root) and reports each one.
+ * Throws a `PlugboardError` (`PLUGIN_NOT_FOUND`) when `directory` is not a folder.
+ *
+ * @example
+ * const report = await checkPlugin(".", { slowInputs: { bash: { command: "sleep 30" } } });
+ * if (!report.ok) console.error(formatReport(report));
+ */
+export async function checkPlugin(directory: string, options: CheckPluginOptions = {}): Promise<ConformanceReport> {
+  const root = await pluginFolder(directory);
+  const temp = await realpath(await mkdtemp(join(tmpdir(), "plugboard-check-")));
+  try {
+    const sandbox = join(temp, "sandbox");
+    const workspace = join(sandbox, "workspace");
+    const ioDir = join(temp, "io");
+    await mkdir(ioDir);
+    for (const [path, content] of Object.entries(WORKSPACE_FILES)) {
+      await mkdir(join(workspace, path, ".."), { recursive: true });
+      await writeFile(join(workspace, path), content);
+    }
+    const configPath = join(ioDir, "plugboard.config.json");
+    const entry = { path: root, permissions: ["fs.read", "fs.write", "process.spawn", "network"], options: options.options ?? {} };
+    await writeFile(configPath, JSON.stringify({ workspace, plugins: [entry] }));
+
+    const input = (mode: HarnessInput["mode"]): HarnessInput => ({
+      mode,
+      configPath,
+      reportPath: join(ioDir, `${mode}-report.json`),
+      unfitInputs: options.unfitInputs ?? {},
+      slowInputs: options.slowInputs ?? {},
+      callTimeoutMs: options.callTimeoutMs ?? 10_000,
+      abortAfterMs: 100,
+      abortWithinMs: options.abortWithinMs ?? 2000,
+    });
+    const place = { cwd: workspace, ioDir };
+    const files: FileChange[] = [];
+    const watched = async (mode: HarnessInput["mode"], timeoutMs: number): Promise<HarnessRun> => {
+      const before = await snapshot(sandbox);
+      const run = await runHarness(input(mode), { ...place, timeoutMs });
+      const during = mode === "load" ? "loading" : "calling its tools";
+      files.push(...changes(before, await snapshot(sandbox)).map((found) => ({ ...found, during })));
+      return run;
+    };
+
+    const pkg = await checkPackage(root);
+    const loading = await watched("load", 60_000);
+    const { manifest, tools, loaded } = loadVerdicts(loading);
+    const results: Partial<Record<CheckId, CheckResult>> = { package: pkg, manifest, tools };
+    if (loaded === undefined) {
+      const why = manifest.status === "fail" ? "the manifest is invalid, so no code ran" : "the plugin did not load";
+      for (const id of ["strict-schemas", "invalid-arguments", "foreseeable-errors", "abort", "permissions"] as const) results[id] = skipped(id, why);
+      results.quiet = manifest.status === "fail" ? skipped("quiet", why) : quietVerdict({ loading });
+    } else {
+      const calling = await watched("calls", 120_000 + loaded.tools.length * 60_000);
+      results["strict-schemas"] = strictVerdict(loaded);
+      const [invalid, foreseeable, abort] = callVerdicts(calling);
+      Object.assign(results, { "invalid-arguments": invalid, "foreseeable-errors": foreseeable, abort });
+      results.quiet = quietVerdict({ loading, calling });
+      const effects = [...(loading.report?.effects ?? []), ...(calling.report?.effects ?? [])];
+      results.permissions = permissionsVerdict(loaded.permissions, effects, files);
+    }
+    const checks = CHECK_IDS.map((id) => results[id] ?? skipped(id, "not run"));
+    return { directory: root, plugin: await pluginLabel(root), checks, ok: checks.every((check) => check.status !== "fail") };
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
+}
+
+async function pluginFolder(directory: string): Promise<string> {
+  const absolute = resolve(directory);
+  const info = await stat(absolute).catch(() => undefined);
+  if (!info?.isDirectory()) {
+    throw new PlugboardError("PLUGIN_NOT_FOUND", `Plugin folder ${directory} does not exist or is not a folder (${absolute}).`);
+  }
+  return realpath(absolute);
+}
+
+/** `name@version` from package.json, else from the manifest. */
+async function pluginLabel(root: string): Promise<string | undefined> {
+  for (const file of ["package.json", "plugboard.plugin.json"]) {
+    const json = await readFile(join(root, file), "utf8").then(JSON.parse, () => undefined);
+    if (typeof json?.name === "string") return typeof json.version === "string" ? `${json.name}@${json.version}` : json.name;
+  }
+  return undefined;
+}

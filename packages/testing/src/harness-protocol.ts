@@ -1,0 +1,62 @@
+/**
+ * What `checkPlugin` and its harness process (which loads and calls the plugin, so that the
+ * plugin's code never runs in the caller's process) tell each other, as JSON files.
+ */
+
+/** The harness's instructions. */
+export interface HarnessInput {
+  /** `load`: build the app only; `calls`: build it, then run the checks that call tools. */
+  readonly mode: "load" | "calls";
+  /** A config file that lists only the plugin under test, granting every permission. */
+  readonly configPath: string;
+  /** Where the harness writes its `HarnessReport`. */
+  readonly reportPath: string;
+  readonly unfitInputs: Readonly<Record<string, readonly unknown[]>>;
+  readonly slowInputs: Readonly<Record<string, unknown>>;
+  readonly callTimeoutMs: number;
+  readonly abortAfterMs: number;
+  readonly abortWithinMs: number;
+}
+
+/** Something plugin code did that needs a permission: started a program or opened a connection. */
+export interface SideEffect {
+  readonly kind: "spawn" | "network";
+  /** The command line or the address. */
+  readonly detail: string;
+  /** `loading`, or `calling TOOL`. */
+  readonly during: string;
+}
+
+/** A tool as the model sees it. */
+export interface LoadedTool {
+  readonly name: string;
+  readonly parameters: unknown;
+}
+
+/** Whether the bootstrap built an app from the plugin, and what it found. */
+export type LoadOutcome =
+  | {
+      readonly ok: true;
+      readonly name: string;
+      readonly version: string;
+      readonly permissions: readonly string[];
+      readonly tools: readonly LoadedTool[];
+    }
+  | { readonly ok: false; readonly code: string; readonly message: string };
+
+/** One call-based check's problems and notes. */
+export interface Finding {
+  readonly problems: string[];
+  readonly notes: string[];
+}
+
+/** What the harness observed. */
+export interface HarnessReport {
+  readonly load: LoadOutcome;
+  readonly calls?: {
+    readonly invalidArguments: Finding;
+    readonly foreseeableErrors: Finding;
+    readonly abort: Finding;
+  };
+  readonly effects: readonly SideEffect[];
+}

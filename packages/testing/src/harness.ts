@@ -1,0 +1,44 @@
+/**
+ * The conformance harness: a child process `checkPlugin` starts with the path of a
+ * `HarnessInput`. It watches for side effects, builds an app from a config that lists only
+ * the plugin under test (through the real bootstrap), runs the call-based checks when asked,
+ * writes a `HarnessReport` and exits. It never writes to stdout itself, so anything there
+ * came from the plugin.
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { type App, buildApp, loadConfig } from "@plugboard/bootstrap";
+import { runCallChecks } from "./call-checks.ts";
+import type { HarnessInput, HarnessReport, LoadOutcome } from "./harness-protocol.ts";
+import { observeSideEffects } from "./observe.ts";
+
+if (import.meta.main) {
+  const input = JSON.parse(await readFile(process.argv[2] ?? "", "utf8")) as HarnessInput;
+  const observer = observeSideEffects();
+  const { app, outcome } = await load(input.configPath);
+  const calls = input.mode === "calls" && app ? await runCallChecks(app, input, observer) : undefined;
+  const report: HarnessReport = { load: outcome, effects: observer.effects, ...(calls ? { calls } : {}) };
+  await writeFile(input.reportPath, JSON.stringify(report));
+  // A handler that ignored its abort may still be running: the report is all that matters now.
+  process.exit(0);
+}
+
+/** Builds the app; a failure becomes the outcome (with the bootstrap's message), not a crash. */
+async function load(configPath: string): Promise<{ app?: App; outcome: LoadOutcome }> {
+  try {
+    const app = await buildApp(await loadConfig(configPath, { env: {}, cwd: dirname(configPath) }));
+    const [plugin] = app.plugins;
+    if (!plugin) throw new Error(`the harness config lists no plugin: ${configPath}`);
+    const tools = app.runtime.schemas().map((tool) => ({ name: tool.function.name, parameters: tool.function.parameters }));
+    return { app, outcome: { ok: true, name: plugin.name, version: plugin.version, permissions: plugin.permissions, tools } };
+  } catch (error) {
+    // By shape: the plugin under test may bring its own copy of core.
+    const code = error instanceof Error ? Reflect.get(error, "code") : undefined;
+    if (error instanceof Error && error.name === "PlugboardError" && typeof code === "string") {
+      return { outcome: { ok: false, code, message: error.message } };
+    }
+    // Past loading, only registering the tools (compiling their schemas) can still throw.
+    const message = error instanceof Error ? error.message : String(error);
+    return { outcome: { ok: false, code: "PLUGIN_TOOLS", message: `Registering the plugin's tools threw: ${message}\nGive each tool a TypeBox object schema the compiler accepts.` } };
+  }
+}
