@@ -1,21 +1,17 @@
 import { expect, test } from "bun:test";
 import { tmpdir } from "node:os";
-import { CONTRACT_VERSION, Workspace, silentLogger } from "@plugboard/core";
+import { join } from "node:path";
+import { silentLogger, Workspace } from "@plugboard/core";
+import { conformanceSuite } from "@plugboard/testing/suite";
 import { Value } from "@sinclair/typebox/value";
-import pkg from "../package.json";
 import manifest from "../plugboard.plugin.json";
 import plugin from "./index.ts";
 import { TOOL_NAME } from "./write-file.ts";
 
-test("the manifest agrees with package.json", () => {
-  expect([manifest.name, manifest.version]).toEqual([pkg.name, pkg.version]);
-  expect(Bun.semver.satisfies(CONTRACT_VERSION, manifest.contract)).toBe(true);
-  expect(pkg.exports["."]).toBe(manifest.entry);
-  expect(pkg.exports["./plugboard.plugin.json"]).toBe("./plugboard.plugin.json");
-  expect(pkg.files).toContain("plugboard.plugin.json");
-});
+// The shared conformance suite first (package, manifest, tools, calls, permissions), then this plugin's own cases.
+conformanceSuite(join(import.meta.dir, ".."));
 
-test("the manifest lists exactly the tools, permissions and options of the plugin", async () => {
+test("the manifest names the tool constant, its permissions and the options schema", async () => {
   const workspace = await Workspace.open(tmpdir());
   const tools = plugin.tools(Value.Parse(plugin.options, {}), { workspace, logger: silentLogger });
   expect(tools.map((tool) => tool.name)).toEqual([TOOL_NAME]);
