@@ -28,4 +28,15 @@ describe("parseCliArgs", () => {
   test.each([["--max-steps", "1.5"], ["--max-steps", "1001"], ["--model", " "]])("refuses run %s %p", (flag, value) => {
     expect(() => parseCliArgs(["run", flag, value, "hi"])).toThrow(UsageError);
   });
+
+  test("plugin new and plugin check are two-word commands; --dir belongs to plugin new", () => {
+    expect(parseCliArgs(["plugin", "new", "notes", "--dir", "out"])).toMatchObject({ command: "plugin new", args: ["notes"], flags: { dir: "out" } });
+    expect(parseCliArgs(["plugin", "check", ".", "--json"])).toMatchObject({ command: "plugin check", args: ["."], flags: { json: true } });
+    expect(parseCliArgs(["help", "plugin", "check"])).toMatchObject({ command: "plugin check", help: true });
+    expect(() => parseCliArgs(["plugin", "check", ".", "--dir", "x"])).toThrow("--dir does not apply to 'plugboard plugin check' (see plugboard plugin check --help)");
+  });
+
+  test("a plugin command's usage mistake points at its own help", () => {
+    expect(() => parseCliArgs(["plugin", "new", "--dir"])).toThrow("--dir needs a value (see plugboard plugin new --help)");
+  });
 });

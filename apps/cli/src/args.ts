@@ -4,7 +4,7 @@
  */
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
 import { PlugboardError } from "@plugboard/core";
-import { COMMANDS, type CommandName, FLAGS, type FlagName, commandSpec } from "./specs.ts";
+import { COMMAND_GROUPS, COMMANDS, type CommandName, FLAGS, type FlagName, commandSpec } from "./specs.ts";
 
 /** A command line the user got wrong; exits 2. */
 export class UsageError extends PlugboardError {
@@ -22,6 +22,7 @@ export interface Flags {
   readonly model?: string;
   readonly baseURL?: string;
   readonly json: boolean;
+  readonly dir?: string;
 }
 
 export interface ParsedArgs {
@@ -41,7 +42,7 @@ const OPTIONS = {
 
 /**
  * Parses `argv` (without the runtime and script). `plugboard help [COMMAND]` is the same as
- * `plugboard [COMMAND] --help`.
+ * `plugboard [COMMAND] --help`; a two-word command (`plugin new`) takes two positionals.
  */
 export function parseCliArgs(argv: readonly string[]): ParsedArgs {
   let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
@@ -51,9 +52,9 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
     throw new UsageError(parseProblem(error), commandIn(argv));
   }
   const { values } = parsed;
-  const [first, ...rest] = parsed.positionals;
-  if (first === "help") return { ...helpFor(rest[0]), flags: { json: false } };
-  const command = first === undefined ? "interactive" : toCommand(first);
+  const [first, ...others] = parsed.positionals;
+  if (first === "help") return { ...helpFor(others), flags: { json: false } };
+  const { command, rest } = first === undefined ? { command: "interactive" as const, rest: others } : toCommand(first, others);
   const spec = commandSpec(command);
   const help = values.help === true;
   const version = values.version === true;
@@ -67,14 +68,29 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
   return { command, args: rest, flags: toFlags(values, command), help, version };
 }
 
-function toCommand(word: string): CommandName {
-  const command = COMMANDS.find((spec) => spec.name === word && spec.name !== "interactive");
-  if (command) return command.name;
+/** The command `word` (with the next word, for a group such as `plugin`) names, and the arguments after it. */
+function toCommand(word: string, after: readonly string[]): { command: CommandName; rest: string[] } {
+  if (isGroup(word)) {
+    const [sub, ...rest] = after;
+    const found = COMMANDS.find((spec) => spec.name === `${word} ${sub}`);
+    if (found) return { command: found.name, rest };
+    const choices = COMMANDS.filter((spec) => spec.name.startsWith(`${word} `)).map((spec) => spec.usage.replace(" [flags]", ""));
+    throw new UsageError(
+      sub === undefined ? `'plugboard ${word}' needs a command: ${choices.join(" or ")}` : `unknown command '${word} ${sub}'; use ${choices.join(" or ")}`,
+    );
+  }
+  const command = COMMANDS.find((spec) => spec.name === word && spec.name !== "interactive" && !spec.name.includes(" "));
+  if (command) return { command: command.name, rest: [...after] };
   throw new UsageError(`unknown command '${word}'; to ask the model, use: plugboard run "${word} …"`);
 }
 
-function helpFor(word: string | undefined): Omit<ParsedArgs, "flags"> {
-  return { command: word === undefined ? "interactive" : toCommand(word), args: [], help: true, version: false };
+function helpFor(words: readonly string[]): Omit<ParsedArgs, "flags"> {
+  const [word, ...after] = words;
+  return { command: word === undefined ? "interactive" : toCommand(word, after).command, args: [], help: true, version: false };
+}
+
+function isGroup(word: string): boolean {
+  return (COMMAND_GROUPS as readonly string[]).includes(word);
 }
 
 function checkArgCount(command: CommandName, count: number): void {
@@ -99,6 +115,7 @@ function toFlags(values: Record<string, string | boolean | undefined>, command: 
     model: text("model"),
     baseURL: baseURL === undefined ? undefined : toURL(baseURL, command),
     json: values.json === true,
+    dir: text("dir"),
   };
 }
 
@@ -130,8 +147,9 @@ function parseProblem(error: unknown): string {
 
 /** The command named in a command line that did not parse, for the help hint. */
 function commandIn(argv: readonly string[]): CommandName | undefined {
-  const word = argv.find((arg) => !arg.startsWith("-"));
-  return COMMANDS.find((spec) => spec.name === word && spec.name !== "interactive")?.name;
+  const [word, next] = argv.filter((arg) => !arg.startsWith("-"));
+  const name = word !== undefined && isGroup(word) ? `${word} ${next}` : word;
+  return COMMANDS.find((spec) => spec.name === name && spec.name !== "interactive")?.name;
 }
 
 function describe(command: CommandName): string {

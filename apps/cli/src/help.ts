@@ -10,7 +10,7 @@ const ENVIRONMENT = [
 
 const EXIT_CODES = [
   ["0", "answered (or the command succeeded)"],
-  ["1", "step limit reached, or `call` returned an error result"],
+  ["1", "step limit reached, `call` returned an error result, or `plugin check` found a failing check"],
   ["2", "usage, config or plugin error"],
   ["3", "model endpoint failure"],
   ["130", "interrupted (Ctrl-C)"],

@@ -10,6 +10,8 @@ import { type ParsedArgs, parseCliArgs } from "./args.ts";
 import { callCommand } from "./commands/call.ts";
 import { checkCommand } from "./commands/check.ts";
 import { interactiveCommand } from "./commands/interactive.ts";
+import { pluginCheckCommand } from "./commands/plugin-check.ts";
+import { pluginNewCommand } from "./commands/plugin-new.ts";
 import { pluginsCommand } from "./commands/plugins.ts";
 import { runCommand } from "./commands/run.ts";
 import { toolsCommand } from "./commands/tools.ts";
@@ -24,6 +26,8 @@ const COMMANDS: Readonly<Record<CommandName, (parsed: ParsedArgs, io: Io) => Pro
   plugins: pluginsCommand,
   call: callCommand,
   check: checkCommand,
+  "plugin new": pluginNewCommand,
+  "plugin check": pluginCheckCommand,
 };
 
 /** Exit codes for person-facing failures: 3 for the model endpoint, 2 for everything else. */

@@ -3,11 +3,11 @@
  * `--help` is rendered from it, so the help can never drift from the code.
  */
 
-/** A command name; `interactive` is what a bare `plugboard` runs. */
-export type CommandName = "interactive" | "run" | "tools" | "plugins" | "call" | "check";
+/** A command name; `interactive` is what a bare `plugboard` runs; `plugin …` commands are two words. */
+export type CommandName = "interactive" | "run" | "tools" | "plugins" | "call" | "check" | "plugin new" | "plugin check";
 
 /** Flags that take a value or switch something on; `--help` and `--version` are global. */
-export type FlagName = "config" | "workspace" | "max-steps" | "model" | "base-url" | "json";
+export type FlagName = "config" | "workspace" | "max-steps" | "model" | "base-url" | "json" | "dir";
 
 export interface FlagSpec {
   readonly type: "string" | "boolean";
@@ -39,6 +39,7 @@ export const FLAGS: Readonly<Record<FlagName, FlagSpec>> = {
     help: "OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 (default: $BASE_URL, the config's model.baseURL)",
   },
   json: { type: "boolean", help: "print JSON instead of text" },
+  dir: { type: "string", value: "DIR", help: "the folder to create (default: ./plugboard-plugin-NAME)" },
 };
 
 export interface CommandSpec {
@@ -121,7 +122,34 @@ export const COMMANDS: readonly CommandSpec[] = [
     flags: MODEL_FLAGS,
     args: { min: 0, max: 0 },
   },
+  {
+    name: "plugin new",
+    usage: "plugboard plugin new [flags] NAME",
+    summary: "scaffold a plugin package, ready to test and publish",
+    details: [
+      "Creates the package plugboard-plugin-NAME (@scope/plugboard-plugin-NAME for NAME @scope/NAME): package.json, manifest, README, an example tool and its tests.",
+      "NAME is lower-case letters and digits in words joined by single dashes, starting with a letter. A folder that is not empty is refused (exit 2).",
+      "Then: cd into the folder, bun install, bun test.",
+    ],
+    flags: ["dir"],
+    args: { min: 1, max: 1 },
+  },
+  {
+    name: "plugin check",
+    usage: "plugboard plugin check [flags] DIR",
+    summary: "run the conformance checks on a plugin folder",
+    details: [
+      "Loads and calls the plugin in child processes, in a temp workspace, and prints each check with ✓ or ✗ and what to fix.",
+      "Exits 0 when no check failed (a warning passes), 1 when one failed, 2 when DIR is not a folder.",
+    ],
+    flags: ["json"],
+    json: "print the report as JSON: {directory, plugin, checks: [{id, title, status, problems, fix, notes}], ok}",
+    args: { min: 1, max: 1 },
+  },
 ];
+
+/** The first word of the two-word commands (`plugboard plugin new`). */
+export const COMMAND_GROUPS = ["plugin"] as const;
 
 /** The spec of a command. */
 export function commandSpec(name: CommandName): CommandSpec {

@@ -1,0 +1,52 @@
+/** `plugboard plugin new NAME [--dir DIR]`: scaffold a plugin package in a new (or empty) folder. */
+import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
+import { dirname, join, relative, resolve } from "node:path";
+import { PlugboardError } from "@plugboard/core";
+import type { ParsedArgs } from "../args.ts";
+import type { Io } from "../io.ts";
+import { pluginNames } from "../plugin-names.ts";
+import { installedVersions, pluginTemplate, TEMPLATE_PERMISSIONS } from "../plugin-template.ts";
+
+/** Writes the package and says what to do next; a folder that is not empty is refused (exit 2). */
+export async function pluginNewCommand(parsed: ParsedArgs, io: Io): Promise<number> {
+  const names = pluginNames(parsed.args[0] ?? "");
+  const folder = resolve(io.cwd, parsed.flags.dir ?? names.folder);
+  await checkFolder(folder);
+  const files = pluginTemplate(names, installedVersions());
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(folder, path)), { recursive: true });
+    // "wx": never overwrite, even if something appeared since the check.
+    await writeFile(join(folder, path), content, { flag: "wx" });
+  }
+  const shown = relative(io.cwd, folder) || ".";
+  const entry = `{ "package": "${names.packageName}", "permissions": [${TEMPLATE_PERMISSIONS.map((name) => `"${name}"`).join(", ")}] }`;
+  io.stdout.write(
+    [
+      `Created ${names.packageName} in ${folder}:`,
+      ...Object.keys(files).map((path) => `  ${path}`),
+      "",
+      "Next:",
+      `  cd ${shown.includes(" ") ? JSON.stringify(shown) : shown}`,
+      "  bun install",
+      "  bun test",
+      "",
+      `An app enables it with this entry in its config's "plugins": ${entry}`,
+      "",
+    ].join("\n"),
+  );
+  return 0;
+}
+
+async function checkFolder(folder: string): Promise<void> {
+  const info = await stat(folder).catch(() => undefined);
+  if (info === undefined) return;
+  if (!info.isDirectory()) {
+    throw new PlugboardError("USAGE", `${folder} is a file. Pick a new folder for the plugin with --dir DIR.`);
+  }
+  if ((await readdir(folder)).length > 0) {
+    throw new PlugboardError(
+      "USAGE",
+      `${folder} is not empty, and plugboard plugin new writes only into a new or empty folder. Pick another with --dir DIR, or empty it first.`,
+    );
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * The names of a new plugin, from the NAME given to `plugboard plugin new`: the npm package
+ * follows the convention `plugboard-plugin-NAME` (or `@scope/plugboard-plugin-NAME`), so
+ * people can find plugins by name and an app's config says what it enables.
+ */
+import { UsageError } from "./args.ts";
+
+/** Every name the scaffold uses. */
+export interface PluginNames {
+  /** The npm package: `plugboard-plugin-notes` or `@acme/plugboard-plugin-notes`. */
+  readonly packageName: string;
+  /** NAME without scope or prefix: `notes`, `word-count`. */
+  readonly shortName: string;
+  /** The example tool as the model sees it: `notes`, `word_count`. */
+  readonly toolName: string;
+  /** For code: `Notes`, `WordCount`. */
+  readonly pascalName: string;
+  /** The folder created by default: `plugboard-plugin-notes`. */
+  readonly folder: string;
+}
+
+/** The prefix every plugin package name carries. */
+export const PACKAGE_PREFIX = "plugboard-plugin-";
+
+const SHORT = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+const SCOPE = /^@[a-z0-9][a-z0-9._-]*$/;
+/** Keeps the tool name within the 64 characters a tool name may have. */
+const MAX_SHORT = 50;
+
+/**
+ * Reads NAME: `notes`, `@acme/notes`, or the full `plugboard-plugin-notes` /
+ * `@acme/plugboard-plugin-notes`. Throws a `UsageError` (exit 2) for anything else.
+ *
+ * @example pluginNames("@acme/word-count").packageName // "@acme/plugboard-plugin-word-count"
+ */
+export function pluginNames(name: string): PluginNames {
+  const slash = name.indexOf("/");
+  const scope = name.startsWith("@") && slash > 0 ? name.slice(0, slash) : undefined;
+  const rest = scope === undefined ? name : name.slice(slash + 1);
+  const shortName = rest.startsWith(PACKAGE_PREFIX) ? rest.slice(PACKAGE_PREFIX.length) : rest;
+  if ((scope !== undefined && !SCOPE.test(scope)) || !SHORT.test(shortName) || shortName.length > MAX_SHORT) {
+    throw new UsageError(
+      `NAME must be lower-case letters and digits in words joined by single dashes, starting with a letter, at most ${MAX_SHORT} characters, optionally with a scope (notes, word-count, @acme/notes); got '${name}'`,
+      "plugin new",
+    );
+  }
+  const packageBase = `${PACKAGE_PREFIX}${shortName}`;
+  return {
+    packageName: scope === undefined ? packageBase : `${scope}/${packageBase}`,
+    shortName,
+    toolName: shortName.replaceAll("-", "_"),
+    pascalName: shortName
+      .split("-")
+      .map((word) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`)
+      .join(""),
+    folder: packageBase,
+  };
+}

@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { CONTRACT_VERSION } from "@plugboard/core";
+import rootPackage from "../../../package.json" with { type: "json" };
+import { TOOLING } from "../src/plugin-template.ts";
+import { STACK_FRAME, plugboard, tempFolder } from "./helpers.ts";
+
+const PLUGINS = fileURLToPath(new URL("../../../plugins/", import.meta.url));
+const BUGGY = fileURLToPath(new URL("./fixtures/buggy-plugin", import.meta.url));
+let dir = "";
+let remove = async () => {};
+
+beforeAll(async () => {
+  ({ dir, remove } = await tempFolder({ "occupied/keep.txt": "mine\n", "a-file": "" }));
+});
+afterAll(() => remove());
+
+const readJson = async (path: string) => JSON.parse(await readFile(path, "utf8"));
+
+describe("plugboard plugin new", () => {
+  test("scaffolds plugboard-plugin-NAME with package.json, manifest, README, an example tool and tests", async () => {
+    const result = await plugboard(["plugin", "new", "notes"], { cwd: dir });
+    const folder = join(dir, "plugboard-plugin-notes");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`Created plugboard-plugin-notes in ${folder}:`);
+    expect(result.stdout).toContain("Next:\n  cd plugboard-plugin-notes\n  bun install\n  bun test\n");
+    expect(result.stdout).toContain('{ "package": "plugboard-plugin-notes", "permissions": ["fs.read"] }');
+    const files = (await readdir(folder, { recursive: true })).sort();
+    expect(files).toEqual(
+      [".gitignore", "README.md", "package.json", "plugboard.plugin.json", "src", "src/index.test.ts", "src/index.ts"]
+        .concat(["src/notes.test.ts", "src/notes.ts", "src/options.ts", "tsconfig.json"])
+        .sort(),
+    );
+
+    const pkg = await readJson(join(folder, "package.json"));
+    expect(pkg).toMatchObject({
+      name: "plugboard-plugin-notes",
+      version: "0.1.0",
+      type: "module",
+      exports: { ".": "./src/index.ts", "./plugboard.plugin.json": "./plugboard.plugin.json" },
+      files: ["src", "!src/**/*.test.ts", "plugboard.plugin.json", "README.md"],
+      peerDependencies: { "@plugboard/core": "^0.1.0", "@sinclair/typebox": "^0.34.0" },
+      devDependencies: { "@plugboard/core": "^0.1.0", "@plugboard/testing": "^0.1.0", "@sinclair/typebox": "0.34.52" },
+    });
+    expect(pkg.dependencies).toBeUndefined();
+    const manifest = await readJson(join(folder, "plugboard.plugin.json"));
+    expect(manifest).toMatchObject({ name: pkg.name, version: pkg.version, contract: "^1.0.0", entry: "./src/index.ts", permissions: ["fs.read"] });
+    expect(Bun.semver.satisfies(CONTRACT_VERSION, manifest.contract)).toBe(true);
+    expect(manifest.tools.map((tool: { name: string }) => tool.name)).toEqual(["notes"]);
+    expect(await readFile(join(folder, "src/notes.ts"), "utf8")).toContain('export const TOOL_NAME = "notes";');
+    expect(await readFile(join(folder, "src/index.test.ts"), "utf8")).toContain('from "@plugboard/testing/suite"');
+    expect(await readFile(join(folder, "README.md"), "utf8")).toStartWith("# plugboard-plugin-notes\n");
+  });
+
+  test("a scoped NAME gets a scoped package, and --dir picks the folder; dashes become _ in the tool name", async () => {
+    const result = await plugboard(["plugin", "new", "@acme/word-count", "--dir", "custom"], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect((await readJson(join(dir, "custom/package.json"))).name).toBe("@acme/plugboard-plugin-word-count");
+    const manifest = await readJson(join(dir, "custom/plugboard.plugin.json"));
+    expect(manifest.tools[0].name).toBe("word_count");
+    expect(await readFile(join(dir, "custom/src/index.ts"), "utf8")).toContain('import { createWordCountTool } from "./word-count.ts";');
+  });
+
+  test("the full package name is accepted as NAME too", async () => {
+    const result = await plugboard(["plugin", "new", "plugboard-plugin-lint", "--dir", "lint"], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect((await readJson(join(dir, "lint/package.json"))).name).toBe("plugboard-plugin-lint");
+  });
+
+  test("refuses a folder that is not empty, exit 2, and leaves it alone", async () => {
+    const result = await plugboard(["plugin", "new", "notes", "--dir", "occupied"], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `plugboard: ${join(dir, "occupied")} is not empty, and plugboard plugin new writes only into a new or empty folder. Pick another with --dir DIR, or empty it first.\n`,
+    );
+    expect(await readdir(join(dir, "occupied"))).toEqual(["keep.txt"]);
+  });
+
+  test("refuses a --dir that is a file, exit 2", async () => {
+    const result = await plugboard(["plugin", "new", "notes", "--dir", "a-file"], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("is a file. Pick a new folder for the plugin with --dir DIR.");
+  });
+
+  test.each(["Notes", "my_tool", "-x", "a--b", "1st", "@/notes", "@Acme/notes", "x".repeat(51)])("refuses NAME %p, exit 2, with one line", async (name) => {
+    const result = await plugboard(["plugin", "new", "--", name], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toContain(`NAME must be lower-case letters and digits in words joined by single dashes`);
+    expect(result.stderr).toContain(`got '${name}' (see plugboard plugin new --help)`);
+  });
+
+  test("its tooling versions are the repository's own", () => {
+    const root: Record<string, string> = rootPackage.devDependencies;
+    const tooling: Record<string, string> = { ...TOOLING };
+    expect(tooling).toEqual({ "bun-types": root["bun-types"] ?? "", typescript: root.typescript ?? "" });
+  });
+});
+
+describe("plugboard plugin check", () => {
+  test("passes a first-party plugin: each check with ✓ (or ! for a warning), exit 0", async () => {
+    const result = await plugboard(["plugin", "check", join(PLUGINS, "read-file")], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toStartWith(`Conformance of @plugboard/plugin-read-file@0.1.0 (${join(PLUGINS, "read-file")}):\n`);
+    expect(result.stdout).toContain("✓ invalid arguments never reach a handler\n");
+    expect(result.stdout).toContain("! parameter schemas fit OpenAI strict mode (optional)\n");
+    expect(result.stdout).toEndWith("8 passed, 1 with warnings.\n");
+  });
+
+  test("fails a broken plugin with ✗, the problem and the fix, exit 1", async () => {
+    const result = await plugboard(["plugin", "check", BUGGY], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("✗ bad input gives Error: results, not exceptions\n    crash {}: threw TypeError: a bug in the crash tool\n    fix: Throw ToolError");
+    expect(result.stdout).toContain('✗ package.json is ready to publish\n    "exports" lacks "./plugboard.plugin.json"');
+    expect(result.stderr).not.toContain(STACK_FRAME);
+  });
+
+  test("--json prints the report", async () => {
+    const result = await plugboard(["plugin", "check", "--json", BUGGY], { cwd: dir });
+    const report = JSON.parse(result.stdout);
+    expect(report).toMatchObject({ directory: BUGGY, plugin: "buggy-plugin@0.1.0", ok: false });
+    expect(report.checks.find((check: { id: string }) => check.id === "foreseeable-errors").status).toBe("fail");
+  });
+
+  test("a folder that does not exist exits 2", async () => {
+    const result = await plugboard(["plugin", "check", "no-such-folder"], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`plugboard: Plugin folder ${join(dir, "no-such-folder")} does not exist or is not a folder (${join(dir, "no-such-folder")}).\n`);
+  });
+});
+
+describe("plugboard plugin usage", () => {
+  test.each([
+    [["plugin"], "'plugboard plugin' needs a command: plugboard plugin new NAME or plugboard plugin check DIR"],
+    [["plugin", "publish"], "unknown command 'plugin publish'; use plugboard plugin new NAME or plugboard plugin check DIR"],
+    [["plugin", "new"], "missing arguments; usage: plugboard plugin new [flags] NAME"],
+    [["plugin", "check", "a", "b"], "too many arguments; usage: plugboard plugin check [flags] DIR"],
+    [["plugin", "new", "x", "--json"], "--json does not apply to 'plugboard plugin new'"],
+    [["run", "--dir", "x", "hi"], "--dir does not apply to 'plugboard run'"],
+  ])("%p exits 2 with one line", async (args, message) => {
+    const result = await plugboard(args, { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toContain(message);
+  });
+
+  test("help lists both commands, and each has its own help", async () => {
+    const overview = await plugboard(["help"], { cwd: dir });
+    expect(overview.stdout).toContain("plugboard plugin new NAME");
+    expect(overview.stdout).toContain("plugboard plugin check DIR");
+    const help = await plugboard(["help", "plugin", "new"], { cwd: dir });
+    expect(help.stdout).toStartWith("Usage: plugboard plugin new [flags] NAME\n");
+    expect(help.stdout).toContain("--dir DIR");
+    const check = await plugboard(["plugin", "check", "--help"], { cwd: dir });
+    expect(check.stdout).toStartWith("Usage: plugboard plugin check [flags] DIR\n");
+    expect(check.stdout).toContain("--json");
+  });
+});
