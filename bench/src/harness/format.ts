@@ -1,0 +1,34 @@
+/** Number formatting shared by the table and BENCHMARKS.md. */
+import { describeTarget, type Figure } from "./figures.ts";
+
+/** Three significant digits, without exponent notation; thousands keep every digit. */
+export function formatNumber(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  const magnitude = Math.abs(value);
+  if (magnitude >= 1000) return Math.round(value).toLocaleString("en-US");
+  if (magnitude >= 100) return value.toFixed(0);
+  if (magnitude >= 10) return value.toFixed(1);
+  if (magnitude >= 1) return value.toFixed(2);
+  return value.toPrecision(3);
+}
+
+/** The figure's value with its unit: `812 µs/step`, `1.02×`. */
+export function formatValue(figure: Figure): string {
+  const number = formatNumber(figure.value);
+  return figure.unit === "×" ? `${number}×` : `${number} ${figure.unit}`;
+}
+
+/** `p25–p75 (n = 10)` for a measurement, empty otherwise. */
+export function formatSpread(figure: Figure): string {
+  const spread = figure.spread;
+  if (!spread) return "";
+  return `${formatNumber(spread.p25)}–${formatNumber(spread.p75)} (n = ${spread.samples})`;
+}
+
+/** `≤ 1.5× ✓`, `< 1× ✗ (missed by 12%)`, or empty for a figure without target. */
+export function formatVerdict(figure: Figure): string {
+  if (!figure.target) return "";
+  if (figure.met) return `${describeTarget(figure.target)} met`;
+  const over = (figure.value / figure.target.limit - 1) * 100;
+  return `${describeTarget(figure.target)} MISSED by ${formatNumber(over)}%`;
+}

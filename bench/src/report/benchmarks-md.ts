@@ -1,0 +1,99 @@
+/**
+ * BENCHMARKS.md, rendered from `bench/results/latest.json`: the run's environment, every
+ * target with its result, then one section per benchmark with what it measures, its
+ * figures and a reading of them.
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describeTarget, type Figure } from "../harness/figures.ts";
+import { formatNumber, formatSpread, formatValue, formatVerdict } from "../harness/format.ts";
+import { REPO_ROOT } from "../harness/paths.ts";
+import type { Environment } from "./environment.ts";
+import { FigureIndex } from "./lookup.ts";
+import type { Results } from "./results-file.ts";
+import { LOOP_SECTIONS } from "./sections-loops.ts";
+import { TOOL_SECTIONS } from "./sections-tools.ts";
+
+/** Where the report is written. */
+export const BENCHMARKS_PATH = join(REPO_ROOT, "BENCHMARKS.md");
+
+/** Writes BENCHMARKS.md from `results`. */
+export async function writeBenchmarksMd(results: Results): Promise<void> {
+  await writeFile(BENCHMARKS_PATH, renderBenchmarksMd(results));
+}
+
+/** The whole document. */
+export function renderBenchmarksMd({ environment, figures }: Results): string {
+  const index = new FigureIndex(figures);
+  const sections = [...LOOP_SECTIONS, ...TOOL_SECTIONS].map((section) => {
+    const rows = section.groups.flatMap((group) => index.inGroup(group));
+    return [
+      `## ${section.title}`,
+      "",
+      `**What is measured.** ${section.measured(environment)}`,
+      "",
+      figureTable(rows),
+      "",
+      ...section.reading(index, environment).flatMap((paragraph) => [paragraph, ""]),
+    ].join("\n");
+  });
+  return `${[
+    "# Benchmarks",
+    "",
+    "Written by `bun run bench` from `bench/results/latest.json`; every run rewrites both. `bun run bench` is the full",
+    "run (under ten minutes); `bun run bench --quick` uses smaller inputs and fewer samples (under a minute). These are",
+    "benchmarks, not tests: nothing in `bun run test` asserts a time. Each measurement is the median of its samples with",
+    "their spread (25th–75th percentile and the sample count; min and max are in latest.json); ratios divide medians.",
+    "",
+    environmentTable(environment),
+    "",
+    "## Targets",
+    "",
+    targetTable(figures),
+    "",
+    ...sections,
+  ].join("\n").trimEnd()}\n`;
+}
+
+function environmentTable(env: Environment): string {
+  const load = (values: readonly number[]) => values.map((value) => value.toFixed(2)).join(" / ");
+  const minutes = Math.floor(env.durationSeconds / 60);
+  return [
+    "| run | |",
+    "|---|---|",
+    `| date | ${env.date.replace("T", " ").slice(0, 16)} UTC |`,
+    `| mode | ${env.mode === "full" ? "full" : "**quick** (smaller inputs, fewer samples: not the reference figures)"} |`,
+    `| machine | ${env.cpu}, ${env.cores} cores, ${env.memoryGiB} GiB, ${env.os} |`,
+    `| Bun | ${env.bun} |`,
+    `| load average (1 / 5 / 15 min) | ${load(env.loadAtStart)} at the start, ${load(env.loadAtEnd)} at the end |`,
+    `| duration | ${minutes} min ${env.durationSeconds % 60} s |`,
+    `| packages | ${Object.entries(env.packages)
+      .map(([name, version]) => `${name} ${version}`)
+      .join(", ")} |`,
+  ].join("\n");
+}
+
+function targetTable(figures: readonly Figure[]): string {
+  const rows = figures
+    .filter((figure) => figure.target)
+    .map((figure) => {
+      const target = figure.target ? describeTarget(figure.target) : "";
+      const verdict = figure.met ? "met" : `**missed** by ${formatNumber(((figure.value / (figure.target?.limit ?? 1)) - 1) * 100)}%`;
+      return `| ${figure.group}: ${figure.name} | ${target} | ${formatValue(figure)} | ${verdict} |`;
+    });
+  return ["| ratio | target | result | |", "|---|---|---|---|", ...rows].join("\n");
+}
+
+function figureTable(figures: readonly Figure[]): string {
+  const rows: string[] = [];
+  let group: string | undefined;
+  for (const figure of figures) {
+    if (figure.group !== group) {
+      group = figure.group;
+      rows.push(`| **${group}** | | | |`);
+    }
+    const note = figure.note ? `<br><sub>${figure.note}</sub>` : "";
+    rows.push(`| ${figure.name}${note} | ${formatValue(figure)} | ${formatSpread(figure)} | ${formatVerdict(figure)} |`);
+  }
+  return ["| benchmark | median / value | spread (p25–p75, n) | target |", "|---|---:|---:|---|", ...rows].join("\n");
+}
