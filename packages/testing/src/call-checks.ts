@@ -4,10 +4,11 @@
  * calls), unfit input gives results rather than exceptions, and calls stop when aborted.
  */
 import type { App } from "@plugboard/bootstrap";
-import { type RegisteredTool, ToolRegistry, ToolRuntime } from "@plugboard/core";
+import type { RegisteredTool, ToolRuntime } from "@plugboard/core";
 import { type CallOutcome, describeOutcome, settle } from "./call-outcome.ts";
 import type { Finding, HarnessInput } from "./harness-protocol.ts";
 import type { Observer } from "./observe.ts";
+import type { Plugboard } from "./plugboard-for.ts";
 import { invalidArguments, unfitArguments } from "./sample-arguments.ts";
 
 /** A tool under test: its name, its registration and the parameter schema the model sees. */
@@ -17,8 +18,8 @@ interface Subject {
   readonly parameters: unknown;
 }
 
-/** Runs the three call-based checks over every tool of `app`, in turn. */
-export async function runCallChecks(app: App, input: HarnessInput, observer: Observer) {
+/** Runs the three call-based checks over every tool of `app`, in turn, with `core`'s runtime (the app's). */
+export async function runCallChecks(core: Plugboard["core"], app: App, input: HarnessInput, observer: Observer) {
   const calls = new Map<string, number>();
   const subjects: Subject[] = [];
   for (const name of app.registry.names()) {
@@ -30,7 +31,7 @@ export async function runCallChecks(app: App, input: HarnessInput, observer: Obs
     owner: registered.owner,
     options: registered.options,
   }));
-  const runtime = new ToolRuntime(new ToolRegistry(counted), { workspace: app.workspace });
+  const runtime = new core.ToolRuntime(new core.ToolRegistry(counted), { workspace: app.workspace });
   const findings = { invalidArguments: finding(), foreseeableErrors: finding(), abort: finding() };
   for (const subject of subjects) {
     observer.during = `calling ${subject.name}`;

@@ -60,6 +60,7 @@ export async function checkPlugin(directory: string, options: CheckPluginOptions
 
     const input = (mode: HarnessInput["mode"]): HarnessInput => ({
       mode,
+      pluginDir: root,
       configPath,
       reportPath: join(ioDir, `${mode}-report.json`),
       unfitInputs: options.unfitInputs ?? {},

@@ -7,6 +7,8 @@
 export interface HarnessInput {
   /** `load`: build the app only; `calls`: build it, then run the checks that call tools. */
   readonly mode: "load" | "calls";
+  /** The plugin's folder: the harness prefers the `@plugboard/*` copies the plugin resolves. */
+  readonly pluginDir: string;
   /** A config file that lists only the plugin under test, granting every permission. */
   readonly configPath: string;
   /** Where the harness writes its `HarnessReport`. */

@@ -7,16 +7,18 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { type App, buildApp, loadConfig } from "@plugboard/bootstrap";
+import type { App } from "@plugboard/bootstrap";
 import { runCallChecks } from "./call-checks.ts";
 import type { HarnessInput, HarnessReport, LoadOutcome } from "./harness-protocol.ts";
+import { type Plugboard, plugboardFor } from "./plugboard-for.ts";
 import { observeSideEffects } from "./observe.ts";
 
 if (import.meta.main) {
   const input = JSON.parse(await readFile(process.argv[2] ?? "", "utf8")) as HarnessInput;
   const observer = observeSideEffects();
-  const { app, outcome } = await load(input.configPath);
-  const calls = input.mode === "calls" && app ? await runCallChecks(app, input, observer) : undefined;
+  const plugboard = await plugboardFor(input.pluginDir);
+  const { app, outcome } = await load(plugboard, input.configPath);
+  const calls = input.mode === "calls" && app ? await runCallChecks(plugboard.core, app, input, observer) : undefined;
   const report: HarnessReport = { load: outcome, effects: observer.effects, ...(calls ? { calls } : {}) };
   await writeFile(input.reportPath, JSON.stringify(report));
   // A handler that ignored its abort may still be running: the report is all that matters now.
@@ -24,9 +26,9 @@ if (import.meta.main) {
 }
 
 /** Builds the app; a failure becomes the outcome (with the bootstrap's message), not a crash. */
-async function load(configPath: string): Promise<{ app?: App; outcome: LoadOutcome }> {
+async function load({ bootstrap }: Plugboard, configPath: string): Promise<{ app?: App; outcome: LoadOutcome }> {
   try {
-    const app = await buildApp(await loadConfig(configPath, { env: {}, cwd: dirname(configPath) }));
+    const app = await bootstrap.buildApp(await bootstrap.loadConfig(configPath, { env: {}, cwd: dirname(configPath) }));
     const [plugin] = app.plugins;
     if (!plugin) throw new Error(`the harness config lists no plugin: ${configPath}`);
     const tools = app.runtime.schemas().map((tool) => ({ name: tool.function.name, parameters: tool.function.parameters }));

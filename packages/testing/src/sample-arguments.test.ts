@@ -22,6 +22,16 @@ describe("unfitArguments", () => {
     expect(sets).toHaveLength(UNFIT_TEXTS.length * 2);
     for (const args of sets) expect(Value.Check(params, args)).toBe(true);
   });
+
+  test("a nullable property is also given null, so a pattern the texts miss does not hide the tool", () => {
+    const nullable = Type.Object(
+      { text: Type.String(), due: Type.Union([Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$" }), Type.Null()]) },
+      { additionalProperties: false },
+    );
+    const valid = unfitArguments(JSON.parse(JSON.stringify(nullable))).filter((args) => Value.Check(nullable, args));
+    expect(valid).toContainEqual({ text: "missing/nothing-here.txt", due: null });
+    expect(valid).toHaveLength(UNFIT_TEXTS.length);
+  });
 });
 
 describe("invalidArguments", () => {

@@ -24,19 +24,29 @@ export const UNFIT_TEXTS = [
 ] as const;
 
 /**
- * Argument objects in which every string is one of `UNFIT_TEXTS`, each once with only the
- * required properties and once with all of them; numbers sit at their minimum. Not yet
- * checked against the schema's other keywords (a pattern, a maximum): the caller filters.
+ * Argument objects in which every string is one of `UNFIT_TEXTS`, each with only the
+ * required properties and with all of them, and with each union's first non-null choice
+ * and with null where a union allows it; numbers sit at their minimum. Not yet checked
+ * against the schema's other keywords (a pattern, a maximum): the caller filters.
  */
 export function unfitArguments(parameters: unknown): Record<string, Json>[] {
   const sets = new Map<string, Record<string, Json>>();
-  for (const text of UNFIT_TEXTS) {
-    for (const every of [false, true]) {
-      const value = sample(parameters, text, every, 0);
-      if (isRecord(value)) sets.set(JSON.stringify(value), value);
+  for (const preferNull of [false, true]) {
+    for (const text of UNFIT_TEXTS) {
+      for (const every of [false, true]) {
+        const value = sample(parameters, { text, every, preferNull }, 0);
+        if (isRecord(value)) sets.set(JSON.stringify(value), value);
+      }
     }
   }
   return [...sets.values()];
+}
+
+/** How to fill in values: the text for strings, all properties or the required ones, null first in unions or last. */
+interface Fill {
+  readonly text: string;
+  readonly every: boolean;
+  readonly preferNull: boolean;
 }
 
 /** One call the runtime must refuse: what is wrong with it, and the raw arguments text. */
@@ -55,7 +65,7 @@ export function invalidArguments(parameters: unknown): InvalidCase[] {
     { label: "text that is not JSON", raw: '{"unterminated' },
     { label: "a JSON array instead of an object", raw: "[]" },
   ];
-  const base = sample(parameters, "README.md", true, 0);
+  const base = sample(parameters, { text: "README.md", every: true, preferNull: false }, 0);
   if (!isSchema(parameters) || !isRecord(base)) return cases;
   const properties = isSchema(parameters.properties) ? parameters.properties : {};
   const required = Array.isArray(parameters.required) ? parameters.required.filter((name) => typeof name === "string") : [];
@@ -73,41 +83,42 @@ export function invalidArguments(parameters: unknown): InvalidCase[] {
   return cases;
 }
 
-/** A value for `schema`: `text` for strings, the minimum for numbers; all properties or only the required ones. */
-function sample(schema: unknown, text: string, every: boolean, depth: number): Json | undefined {
+/** A value for `schema`, filled in as `fill` says. */
+function sample(schema: unknown, fill: Fill, depth: number): Json | undefined {
   if (!isSchema(schema) || depth > 8) return undefined;
   if ("const" in schema) return schema.const as Json;
   if (Array.isArray(schema.enum)) return schema.enum[0] as Json;
+  const types = typesOf(schema);
   if (Array.isArray(schema.anyOf)) {
     const branches = schema.anyOf.filter(isSchema);
-    const nonNull = branches.filter((branch) => branch.type !== "null");
-    for (const branch of [...nonNull, ...branches]) {
-      const value = sample(branch, text, every, depth + 1);
+    const nulls = branches.filter((branch) => branch.type === "null");
+    const others = branches.filter((branch) => branch.type !== "null");
+    for (const branch of fill.preferNull ? [...nulls, ...others] : [...others, ...nulls]) {
+      const value = sample(branch, fill, depth + 1);
       if (value !== undefined) return value;
     }
     return undefined;
   }
-  const types = typesOf(schema);
-  const type = types.find((name) => name !== "null") ?? types[0];
+  const type = fill.preferNull && types.includes("null") ? "null" : (types.find((name) => name !== "null") ?? types[0]);
   if (type === "integer" || type === "number") return numberIn(schema, type === "integer");
-  if (type === "boolean") return every;
+  if (type === "boolean") return fill.every;
   if (type === "null") return null;
   if (type === "array") {
-    const item = sample(schema.items, text, every, depth + 1);
-    const count = Math.max(typeof schema.minItems === "number" ? schema.minItems : 0, every ? 1 : 0);
+    const item = sample(schema.items, fill, depth + 1);
+    const count = Math.max(typeof schema.minItems === "number" ? schema.minItems : 0, fill.every ? 1 : 0);
     return item === undefined ? [] : Array.from({ length: count }, () => item);
   }
-  if (type === "object") return sampleObject(schema, text, every, depth);
-  return text;
+  if (type === "object") return sampleObject(schema, fill, depth);
+  return fill.text;
 }
 
-function sampleObject(schema: Schema, text: string, every: boolean, depth: number): Json | undefined {
+function sampleObject(schema: Schema, fill: Fill, depth: number): Json | undefined {
   const properties = isSchema(schema.properties) ? schema.properties : {};
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   const value: Record<string, Json> = {};
   for (const [name, property] of Object.entries(properties)) {
-    if (!every && !required.has(name)) continue;
-    const item = sample(property, text, every, depth + 1);
+    if (!fill.every && !required.has(name)) continue;
+    const item = sample(property, fill, depth + 1);
     if (item !== undefined) value[name] = item;
     else if (required.has(name)) return undefined;
   }
