@@ -9,7 +9,8 @@ import type { Workspace } from "./workspace.ts";
  * The version of this contract. A plugin states the range it supports in its manifest
  * (`"contract": "^1.0.0"`). Breaking changes (a field removed or renamed in
  * `ToolDefinition`, `ToolContext`, `PluginContext` or `Plugin`, or a change in what the
- * runtime passes to a handler) bump the major version; additions bump the minor.
+ * runtime passes to a handler) bump the major version; additions bump the minor. The full
+ * rules, and how a plugin picks its range: docs/plugins.md, "Versioning".
  */
 export const CONTRACT_VERSION = "1.0.0";
 
