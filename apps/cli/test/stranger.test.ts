@@ -136,8 +136,12 @@ async function addToPackageJson(folder: string, fields: Record<string, unknown>)
   await writeFile(path, JSON.stringify({ ...JSON.parse(await readFile(path, "utf8")), ...fields }, null, 2));
 }
 
+/** Install settings a CI may set (bun's cache, a registry mirror, a proxy) carry over to the children. */
+const INSTALL_SETTINGS = ["BUN_INSTALL", "BUN_INSTALL_CACHE_DIR", "BUN_CONFIG_REGISTRY", "NPM_CONFIG_REGISTRY", "npm_config_registry", "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY"];
+
 async function run(cmd: readonly string[], cwd: string): Promise<Finished> {
-  const child = Bun.spawn([...cmd], { cwd, env: cleanEnv(), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const settings = Object.fromEntries(INSTALL_SETTINGS.flatMap((key) => (process.env[key] ? [[key, process.env[key]]] : [])));
+  const child = Bun.spawn([...cmd], { cwd, env: cleanEnv(settings), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   return { code, stdout, stderr };
 }
