@@ -5,7 +5,7 @@
  */
 import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { PlugboardError } from "@plugboard/core";
 import { CHECK_IDS, type CheckId, type CheckResult, type ConformanceReport } from "./checks.ts";
 import type { HarnessInput } from "./harness-protocol.ts";
@@ -51,7 +51,7 @@ export async function checkPlugin(directory: string, options: CheckPluginOptions
     const ioDir = join(temp, "io");
     await mkdir(ioDir);
     for (const [path, content] of Object.entries(WORKSPACE_FILES)) {
-      await mkdir(join(workspace, path, ".."), { recursive: true });
+      await mkdir(dirname(join(workspace, path)), { recursive: true });
       await writeFile(join(workspace, path), content);
     }
     const configPath = join(ioDir, "plugboard.config.json");

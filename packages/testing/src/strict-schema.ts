@@ -8,6 +8,12 @@
 
 type Schema = Readonly<Record<string, unknown>>;
 
+/** Counts over the whole schema, for strict mode's size limits. */
+interface Totals {
+  properties: number;
+  enumValues: number;
+}
+
 /** Keywords any schema may carry. */
 const COMMON = ["type", "description", "title", "enum", "const", "anyOf", "$ref"];
 /** Keywords strict mode supports per type; anything else is refused. */
@@ -42,7 +48,7 @@ const INSTEAD: Readonly<Record<string, string>> = {
 export function strictModeProblems(parameters: unknown): string[] {
   const root: unknown = JSON.parse(JSON.stringify(parameters ?? null));
   const problems: string[] = [];
-  const totals = { properties: 0, enumValues: 0 };
+  const totals: Totals = { properties: 0, enumValues: 0 };
   if (!isSchema(root) || root.type !== "object") {
     return ["(parameters): the root must be an object schema (type: object), not a union or another type"];
   }
@@ -52,7 +58,7 @@ export function strictModeProblems(parameters: unknown): string[] {
   return problems;
 }
 
-function walk(schema: Schema, path: string, depth: number, problems: string[], totals: { properties: number; enumValues: number }, isRoot = false): void {
+function walk(schema: Schema, path: string, depth: number, problems: string[], totals: Totals, isRoot = false): void {
   const at = path === "" ? "(parameters)" : path;
   const types = typesOf(schema);
   const allowed = new Set([...COMMON, ...types.flatMap((type) => BY_TYPE[type] ?? []), ...(isRoot ? ["$defs", "definitions"] : [])]);
@@ -81,7 +87,7 @@ function walk(schema: Schema, path: string, depth: number, problems: string[], t
   }
 }
 
-function checkObject(schema: Schema, path: string, depth: number, problems: string[], totals: { properties: number; enumValues: number }): void {
+function checkObject(schema: Schema, path: string, depth: number, problems: string[], totals: Totals): void {
   const at = path === "" ? "(parameters)" : path;
   if (depth > LIMITS.depth) problems.push(`${at}: nested ${depth} objects deep, over strict mode's ${LIMITS.depth}`);
   if (schema.additionalProperties !== false) problems.push(`${at}: set additionalProperties: false`);
