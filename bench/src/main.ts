@@ -20,7 +20,11 @@ const environment = startEnvironment(mode.quick);
 const log = new FigureLog();
 mode.progress(`${mode.quick ? "quick" : "full"} run; 1-minute load average ${environment.loadAtStart[0]?.toFixed(2)}`);
 
-for (const suite of [inProcessLoop, httpLoop, dispatch, coldStart, scale, bigInputs]) await suite(mode, log);
+for (const suite of [inProcessLoop, httpLoop, dispatch, coldStart, scale, bigInputs]) {
+  // Each suite starts with the garbage of the previous one collected.
+  Bun.gc(true);
+  await suite(mode, log);
+}
 
 process.stdout.write(`\n${renderTable(log.figures)}\n\n`);
 await writeResults({ environment: environment.finish(), figures: log.figures });

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { FigureLog } from "../harness/figures.ts";
 import { timeInRounds, timeRuns, timingFigure } from "../harness/measure.ts";
 import { runProcess } from "../harness/process.ts";
+import { flushToDisk } from "../harness/temp.ts";
 import { LINE_BYTES, writeNumberedLines } from "./inputs.ts";
 import { callTool, toolRuntime } from "./tool-runtime.ts";
 
@@ -16,6 +17,7 @@ export async function editFileBench(folder: string, bytes: number, samples: numb
   const lines = Math.floor(bytes / LINE_BYTES);
   const path = join(folder, "edit.txt");
   await writeNumberedLines(path, lines, { number: Math.floor(lines / 2), text: MARKERS[0] });
+  await flushToDisk();
   const runtime = await toolRuntime(folder);
   let current = 0;
   const swap = () => {

@@ -3,12 +3,14 @@ import fg from "fast-glob";
 import type { FigureLog } from "../harness/figures.ts";
 import { timeInRounds, timeRuns, timingFigure } from "../harness/measure.ts";
 import { runProcess } from "../harness/process.ts";
+import { flushToDisk } from "../harness/temp.ts";
 import { writeFileTree } from "./inputs.ts";
 import { callTool, toolRuntime } from "./tool-runtime.ts";
 
 /** Measures the three on a tree of `count` files generated in `folder`. */
 export async function globBench(folder: string, count: number, samples: number, log: FigureLog, group: string): Promise<void> {
   const matches = await writeFileTree(folder, count);
+  await flushToDisk();
   const runtime = await toolRuntime(folder);
   const args = { pattern: "**/*.ts" };
 

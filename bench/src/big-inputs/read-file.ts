@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { FigureLog } from "../harness/figures.ts";
 import { timeInRounds, timeRuns, timingFigure } from "../harness/measure.ts";
 import { runProcess } from "../harness/process.ts";
+import { flushToDisk } from "../harness/temp.ts";
 import { LINE_BYTES, lineText, writeNumberedLines } from "./inputs.ts";
 import { callTool, toolRuntime } from "./tool-runtime.ts";
 
@@ -17,6 +18,7 @@ export async function readFileBench(folder: string, bytes: number, samples: numb
   const lines = Math.floor(bytes / LINE_BYTES);
   const path = join(folder, "big.txt");
   await writeNumberedLines(path, lines);
+  await flushToDisk();
   const runtime = await toolRuntime(folder);
   const args = { path: "big.txt", offset: LINE, limit: 2 };
 

@@ -20,6 +20,13 @@ export class FigureIndex {
     return this.find(group, name)?.value ?? Number.NaN;
   }
 
+  /** Whether the p25–p75 spreads of two measurements in `group` overlap. */
+  overlap(group: string, first: string, second: string): boolean {
+    const a = this.find(group, first)?.spread;
+    const b = this.find(group, second)?.spread;
+    return a !== undefined && b !== undefined && a.p25 <= b.p75 && b.p25 <= a.p75;
+  }
+
   /** Whether the figure's target was missed (false when it was met or not measured). */
   missed(group: string, name: string): boolean {
     return this.find(group, name)?.met === false;

@@ -8,7 +8,7 @@ import type { FigureLog } from "../harness/figures.ts";
 import { summarize, timingFigure } from "../harness/measure.ts";
 import type { RunMode } from "../harness/mode.ts";
 import { runProcess } from "../harness/process.ts";
-import { withTempDir } from "../harness/temp.ts";
+import { flushToDisk, withTempDir } from "../harness/temp.ts";
 import type { BootstrapSample } from "./bootstrap-child.ts";
 import { generatePlugins } from "./generate-plugins.ts";
 
@@ -26,6 +26,7 @@ export async function scale(mode: RunMode, log: FigureLog): Promise<void> {
     mode.progress(`scale: bootstrap of ${size} plugins × ${samples}`);
     const runs = await withTempDir(`scale-${size}`, async (folder) => {
       const configPath = await generatePlugins(folder, size);
+      await flushToDisk();
       // One untimed run: the files are then in the page cache for every sample.
       await bootstrapOnce(configPath, size);
       const collected: BootstrapSample[] = [];
