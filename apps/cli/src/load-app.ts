@@ -7,11 +7,8 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type App, buildApp, loadConfig } from "@plugboard/bootstrap";
 import type { Logger } from "@plugboard/core";
-import { createModelClient } from "@plugboard/demo-model";
-import type OpenAI from "openai";
 import type { Flags } from "./args.ts";
 import type { Io } from "./io.ts";
-import type { Endpoint } from "./model-errors.ts";
 
 /** The config the CLI ships with: the five first-party plugins. */
 export const SHIPPED_CONFIG = fileURLToPath(new URL("../plugboard.config.json", import.meta.url));
@@ -43,23 +40,6 @@ export async function loadApp(flags: Flags, io: Io, options: { announceWorkspace
     io.note(`workspace: ${app.workspace.root} (the current folder; --workspace DIR picks another)`);
   }
   return app;
-}
-
-/** A model client for the app, and where it sends requests. */
-export interface ConnectedModel {
-  readonly client: OpenAI;
-  readonly demo: boolean;
-  readonly endpoint: Endpoint;
-}
-
-/** Creates the model client; says on stderr when it is the offline demo model. */
-export function connectModel(app: App, io: Io): ConnectedModel {
-  const { client, demo } = createModelClient(app.config.model);
-  if (demo) {
-    io.note("no MODEL_API_KEY or BASE_URL is set, so an offline demo model answers (it understands a few fixed requests).");
-    io.note("To use a real model, set MODEL_API_KEY (OpenAI), or BASE_URL / --base-url URL for any OpenAI-compatible endpoint.");
-  }
-  return { client, demo, endpoint: { baseURL: client.baseURL, model: app.config.model.name } };
 }
 
 function stderrLogger(io: Io): Logger {

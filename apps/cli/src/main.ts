@@ -7,27 +7,22 @@
 import { CONTRACT_VERSION, PlugboardError } from "@plugboard/core";
 import packageJson from "../package.json" with { type: "json" };
 import { type ParsedArgs, parseCliArgs } from "./args.ts";
-import { callCommand } from "./commands/call.ts";
-import { checkCommand } from "./commands/check.ts";
-import { interactiveCommand } from "./commands/interactive.ts";
-import { pluginCheckCommand } from "./commands/plugin-check.ts";
-import { pluginNewCommand } from "./commands/plugin-new.ts";
-import { pluginsCommand } from "./commands/plugins.ts";
-import { runCommand } from "./commands/run.ts";
-import { toolsCommand } from "./commands/tools.ts";
 import { helpText } from "./help.ts";
 import { type Io, processIo } from "./io.ts";
 import type { CommandName } from "./specs.ts";
 
-const COMMANDS: Readonly<Record<CommandName, (parsed: ParsedArgs, io: Io) => Promise<number>>> = {
-  interactive: interactiveCommand,
-  run: runCommand,
-  tools: toolsCommand,
-  plugins: pluginsCommand,
-  call: callCommand,
-  check: checkCommand,
-  "plugin new": pluginNewCommand,
-  "plugin check": pluginCheckCommand,
+type Command = (parsed: ParsedArgs, io: Io) => Promise<number>;
+
+/** Each command is imported when it runs, so `tools` or `call` never load the model SDK or the conformance kit. */
+const COMMANDS: Readonly<Record<CommandName, () => Promise<Command>>> = {
+  interactive: async () => (await import("./commands/interactive.ts")).interactiveCommand,
+  run: async () => (await import("./commands/run.ts")).runCommand,
+  tools: async () => (await import("./commands/tools.ts")).toolsCommand,
+  plugins: async () => (await import("./commands/plugins.ts")).pluginsCommand,
+  call: async () => (await import("./commands/call.ts")).callCommand,
+  check: async () => (await import("./commands/check.ts")).checkCommand,
+  "plugin new": async () => (await import("./commands/plugin-new.ts")).pluginNewCommand,
+  "plugin check": async () => (await import("./commands/plugin-check.ts")).pluginCheckCommand,
 };
 
 /** Exit codes for person-facing failures: 3 for the model endpoint, 2 for everything else. */
@@ -49,7 +44,8 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       io.stdout.write(`${helpText(parsed.command)}\n`);
       return 0;
     }
-    return await COMMANDS[parsed.command](parsed, io);
+    const command = await COMMANDS[parsed.command]();
+    return await command(parsed, io);
   } catch (error) {
     if (!(error instanceof PlugboardError)) throw error;
     io.note(error.message);

@@ -6,7 +6,7 @@ import type { App } from "@plugboard/bootstrap";
 import { type AgentLoopResult, PlugboardError, runAgentLoop } from "@plugboard/core";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { Io } from "./io.ts";
-import type { ConnectedModel } from "./load-app.ts";
+import type { ConnectedModel } from "./connect-model.ts";
 import { describeModelFailure } from "./model-errors.ts";
 import { createReporter } from "./reporter.ts";
 

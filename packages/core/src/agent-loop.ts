@@ -3,7 +3,7 @@
  * id with exactly one `role: "tool"` message, and repeat until the model answers, the step
  * limit is reached or the signal aborts. Every dependency is passed in.
  */
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionCreateParamsBase,
@@ -83,7 +83,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     try {
       turn = await requestTurn(options, tools, emit);
     } catch (error) {
-      if (signal?.aborted || error instanceof OpenAI.APIUserAbortError) return { status: "aborted", text, steps: step };
+      // The SDK rejects with its APIUserAbortError only when our signal aborted it.
+      if (signal?.aborted) return { status: "aborted", text, steps: step };
       throw error;
     }
     text = turn.content ?? "";

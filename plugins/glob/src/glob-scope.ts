@@ -6,7 +6,7 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, join, sep } from "node:path";
 import { PathEscapeError, ToolError, type Workspace } from "@plugboard/core";
-import fg from "fast-glob";
+import { loadFastGlob } from "./fast-glob.ts";
 
 /** The real folder fast-glob starts in, and the pattern relative to it. */
 export interface GlobScope {
@@ -21,7 +21,8 @@ export interface GlobScope {
 export async function globScope(workspace: Workspace, pattern: string, path: string): Promise<GlobScope> {
   if (hasParentSegment(pattern)) throw new PathEscapeError(pattern);
   const scope = isAbsolute(pattern) ? insideRoot(workspace, pattern) : { cwd: await baseFolder(workspace, path), pattern };
-  for (const task of fg.generateTasks(scope.pattern, { cwd: scope.cwd })) {
+  const fastGlob = await loadFastGlob();
+  for (const task of fastGlob.generateTasks(scope.pattern, { cwd: scope.cwd })) {
     if (task.patterns.some(hasParentSegment)) throw new PathEscapeError(pattern);
     // fast-glob reads a pattern's static part (`link/` in `link/*`) with readdir, which
     // follows symlinks, so that part must resolve inside the workspace.

@@ -6,7 +6,8 @@ import { realpath, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { type Workspace, defineTool, textResult, toolErrors } from "@plugboard/core";
 import { Type } from "@sinclair/typebox";
-import fg from "fast-glob";
+import type fg from "fast-glob";
+import { loadFastGlob } from "./fast-glob.ts";
 import { type GlobScope, globScope } from "./glob-scope.ts";
 
 /** The tool name the model sees; the manifest lists the same name. */
@@ -62,7 +63,8 @@ async function findFiles(
   settings: GlobSettings,
   signal: AbortSignal,
 ): Promise<string[] | undefined> {
-  const entries = fg.stream(scope.pattern, {
+  const fastGlob = await loadFastGlob();
+  const entries = fastGlob.stream(scope.pattern, {
     cwd: scope.cwd,
     dot: settings.dot,
     ignore: [...settings.ignore],
@@ -73,19 +75,23 @@ async function findFiles(
     objectMode: true,
     suppressErrors: true,
   }) as AsyncIterable<fg.Entry>; // objectMode makes every chunk an Entry
+  // Entries are relative to the search folder, which lies inside the workspace, and no
+  // symlink is followed while scanning: a regular file's path needs no resolving.
+  const base = workspace.relative(scope.cwd);
+  const prefix = base === "." ? "" : `${base}/`;
   const found: string[] = [];
   for await (const entry of entries) {
     if (signal.aborted) return undefined;
-    const absolute = resolve(scope.cwd, entry.path);
-    if (await isFileInside(workspace, absolute, entry.dirent)) found.push(workspace.relative(absolute));
+    if (entry.dirent.isFile()) found.push(prefix + entry.path);
+    else if (entry.dirent.isSymbolicLink() && (await isLinkToFileInside(workspace, resolve(scope.cwd, entry.path)))) {
+      found.push(prefix + entry.path);
+    }
   }
   return signal.aborted ? undefined : found;
 }
 
-async function isFileInside(workspace: Workspace, absolute: string, dirent: fg.Entry["dirent"]): Promise<boolean> {
-  if (!workspace.contains(absolute)) return false;
-  if (dirent.isFile()) return true;
-  if (!dirent.isSymbolicLink()) return false;
+/** A symlink is listed only when its real target is a file inside the workspace. */
+async function isLinkToFileInside(workspace: Workspace, absolute: string): Promise<boolean> {
   const real = await realpath(absolute).catch(() => undefined);
   if (real === undefined || !workspace.contains(real)) return false;
   return (await stat(real).catch(() => undefined))?.isFile() ?? false;

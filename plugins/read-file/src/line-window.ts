@@ -27,7 +27,8 @@ export interface LineWindow {
   readonly capped: boolean;
 }
 
-const CHUNK_BYTES = 64 * 1024;
+// Large chunks: counting the newlines of a huge file is bound by the number of reads.
+export const CHUNK_BYTES = 1024 * 1024;
 /** A NUL byte this close to the start marks a binary file. */
 const SNIFF_BYTES = 8192;
 const NEWLINE = 0x0a;

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { silentLogger, type ToolResult, ToolRegistry, ToolRuntime, Workspace } from "@plugboard/core";
 import plugin, { type Options } from "./index.ts";
+import { CHUNK_BYTES } from "./line-window.ts";
 
 let dir: string;
 let root: string;
@@ -79,9 +80,10 @@ describe("read_file: lines", () => {
   });
 
   test("decodes characters split across read chunks", async () => {
-    const line = `${"a".repeat(65_535)}é€😀 end`;
+    // "é" starts on the last byte of the first chunk and ends on the first byte of the second.
+    const line = `${"a".repeat(CHUNK_BYTES - 1)}é€😀 end`;
     await file("split.txt", `${line}\nnext\n`);
-    const options = { maxLineChars: 70_000, maxOutputChars: 80_000 };
+    const options = { maxLineChars: CHUNK_BYTES + 100, maxOutputChars: CHUNK_BYTES + 200 };
     expect(await read({ path: "split.txt", limit: 1 }, options)).toEqual(ok(`${line}\n... (1 more lines)`));
   });
 });

@@ -7,7 +7,8 @@ import { PlugboardError } from "@plugboard/core";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { createLineReader } from "../line-reader.ts";
-import { connectModel, loadApp } from "../load-app.ts";
+import { connectModel } from "../connect-model.ts";
+import { loadApp } from "../load-app.ts";
 import { createSession, runTurn, type Session } from "../session.ts";
 
 /** The prompt shown before each request. */

@@ -3,7 +3,8 @@ import type { ParsedArgs } from "../args.ts";
 import { UsageError } from "../args.ts";
 import { onInterrupt } from "../interrupt.ts";
 import type { Io } from "../io.ts";
-import { connectModel, loadApp } from "../load-app.ts";
+import { connectModel } from "../connect-model.ts";
+import { loadApp } from "../load-app.ts";
 import { createSession, runTurn } from "../session.ts";
 
 /** Runs the prompt (from the arguments, else stdin) and returns the exit code. */
