@@ -26,8 +26,6 @@ const coldStart: Section = {
     const plugboard = index.value(g, "plugboard tools");
     const openai = index.value(g, "bun -e \"await import('openai')\"");
     const phase = (name: string) => index.value(PHASES_GROUP, name);
-    const openaiPhase = phase("import openai");
-    const fastGlob = phase("import fast-glob");
     const ours =
       phase("import @sinclair/typebox/compiler") +
       phase("import @plugboard/core") +
@@ -37,10 +35,9 @@ const coldStart: Section = {
       phase("buildApp") +
       phase("runtime.schemas");
     if (!index.missed(g, "plugboard tools / import")) return [];
-    const without = plugboard - fastGlob - openaiPhase;
     return [
-      `**Missed: plugboard tools ≤ 1.5× import('openai')**, by ${percentOver(plugboard / openai / 1.5)} (${n(plugboard)} ms against a target of ${n(1.5 * openai)} ms). The \`openai\` SDK itself is in both (${n(openaiPhase)} ms of module loading); on top of it \`plugboard tools\` loads fast-glob (${n(fastGlob)} ms, CommonJS with micromatch and picomatch, only for the glob plugin) and ${n(ours)} ms of its own: the TypeBox compiler, core, valibot and the bootstrap, then the five plugins imported, their options checked and their schemas compiled — some seventy TypeScript modules of ours (with the CLI's) transpiled at every start.`,
-      `What would close part of it: (1) the glob plugin importing fast-glob when the tool first runs instead of at load time saves the ${n(fastGlob)} ms for every command; (2) commands that never call a model (\`tools\`, \`plugins\`, \`check\`, \`call\`) need not load the \`openai\` SDK at all, if core's agent loop recognised the SDK's abort error by name instead of importing the SDK for an \`instanceof\`, and the CLI imported its model-facing commands lazily. Together those leave about ${n(without)} ms, ${n(without / openai)}× import('openai'); the rest is TypeBox's compiler, valibot and our own modules, which no small change removes.`,
+      `**Missed: plugboard tools ≤ 1.5× import('openai')**, by ${percentOver(plugboard / openai / 1.5)} (${n(plugboard)} ms against a target of ${n(1.5 * openai)} ms). \`plugboard tools\` loads neither the \`openai\` SDK (core imports only its types; the CLI imports \`run\` and the interactive session, which need it, only when they run) nor fast-glob (the glob plugin imports it on its first call). What is left, ${n(ours)} ms in the phase rows, is the TypeBox compiler, core, valibot and the bootstrap, then the five plugins imported, their options checked and their schemas compiled — some fifty TypeScript modules of ours (with the CLI's) transpiled by Bun at every start, plus the process itself (${n(index.value(g, 'bun -e "0"'))} ms).`,
+      "What would close it: shipping the CLI, core and bootstrap prebuilt as one JavaScript file (`bun build --target=bun`), so that a start no longer transpiles our modules one by one; the plugins, loaded from their own packages, would still be. That is a packaging change (a build step for published packages), not a code fix, and is not made yet.",
     ];
   },
 };
@@ -102,7 +99,7 @@ const bigInputs: Section = {
       const fastGlob = index.value(glob, "fast-glob(");
       const find = index.value(glob, "find .");
       paragraphs.push(
-        `**Missed: \`glob\` within 2× of \`find\`**, by ${percentOver(globRatio / 2)}. Raw fast-glob alone is ${n(fastGlob / find)}× \`find\` on this tree${fastGlob / find > 2 ? ", so no tool built on fast-glob can meet the target here" : ", most of the 2× budget"}; the tool adds ${n(index.value(glob, "glob / raw fast-glob"))}× on top (its ignore patterns for .git and node_modules, entries as objects to classify symlinks, the workspace check of every path, the sort). Bun's native walker, \`Bun.Glob\`, scans the same tree in ${n(index.value(glob, "Bun.Glob"))} ms: replacing fast-glob with it would close the gap, but DESIGN.md names fast-glob for this tool, so that is a design decision rather than a fix.`,
+        `**Missed: \`glob\` within 2× of \`find\`**, by ${percentOver(globRatio / 2)}. Raw fast-glob alone is ${n(fastGlob / find)}× \`find\` on this tree${fastGlob / find > 2 ? ", so no tool built on fast-glob can meet the target here" : ", most of the 2× budget"}; the tool adds ${n(index.value(glob, "glob / raw fast-glob"))}× on top (its ignore patterns for .git and node_modules, entries as objects so that symlinks can be classified, a stream so that a cancel stops the scan, the sort). Bun's native walker, \`Bun.Glob\`, scans the same tree in ${n(index.value(glob, "Bun.Glob"))} ms: replacing fast-glob with it would close the gap, but DESIGN.md names fast-glob for this tool, so that is a design decision rather than a fix.`,
       );
     }
     const bash = BIG_INPUT_GROUPS.bash;
