@@ -1,0 +1,50 @@
+/**
+ * One tool call in a fresh `bun` process, to measure the memory it costs: the child's peak
+ * resident size (VmHWM in /proc/self/status, so Linux only) is the call's plus a bare
+ * runtime's, with nothing of the test runner in it.
+ */
+import { fileURLToPath } from "node:url";
+import type { ToolResult } from "@plugboard/core";
+
+const CHILD = fileURLToPath(new URL("./peak-rss-child.ts", import.meta.url));
+
+/** The call to make in the child. */
+export interface ChildToolCall {
+  /** The workspace folder. */
+  readonly root: string;
+  /** The plugin's options, as a config entry would give them. @default {} */
+  readonly options?: unknown;
+  readonly tool: string;
+  readonly args: Readonly<Record<string, unknown>>;
+}
+
+/** What the call returned, and the child's peak resident size in KiB. */
+export interface ToolCallPeak {
+  readonly result: ToolResult;
+  readonly peakKb: number;
+}
+
+/** What the child is given, as JSON in its first argument. */
+export interface ChildInput extends ChildToolCall {
+  /** The absolute path of the plugin's entry module (its default export is the plugin). */
+  readonly entry: string;
+}
+
+/**
+ * Runs `pluginRuntime(plugin, { root, options }).call(tool, args)` in a new `bun` process,
+ * where `plugin` is the default export of the module at `entry`. Throws when the child
+ * writes to stderr, exits with another code than 0, or reports no peak (not Linux).
+ *
+ * @example
+ * const { result, peakKb } = await peakRssOfToolCall(join(import.meta.dir, "index.ts"), { root, tool: "read_file", args: { path: "huge.txt", limit: 2 } });
+ * expect(peakKb).toBeLessThan(90 * 1024);
+ */
+export async function peakRssOfToolCall(entry: string, call: ChildToolCall): Promise<ToolCallPeak> {
+  const input: ChildInput = { entry, ...call };
+  const child = Bun.spawn([process.execPath, CHILD, JSON.stringify(input)], { cwd: call.root, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  if (code !== 0 || stderr !== "") throw new Error(`the child process exited with code ${code}; its stderr:\n${stderr}`);
+  const report = JSON.parse(stdout) as ToolCallPeak;
+  if (!(report.peakKb > 0)) throw new Error(`the child process reported no peak resident size (VmHWM): ${stdout.slice(0, 200)}`);
+  return report;
+}
