@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { silentLogger, ToolRegistry, ToolRuntime, Workspace } from "@plugboard/core";
+import { Workspace } from "@plugboard/core";
+import { pluginRuntime } from "@plugboard/testing";
 import plugin, { type Options } from "./index.ts";
 
 let dir: string;
@@ -16,14 +17,11 @@ beforeAll(async () => {
 
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-/** A runtime with the bash plugin enabled with `options`. */
-function runtimeWith(options: Options = {}): ToolRuntime {
-  const tools = plugin.tools(options, { workspace, logger: silentLogger });
-  return new ToolRuntime(new ToolRegistry(tools), { workspace });
-}
+/** The bash plugin's tool, enabled with `options`, in the test's workspace. */
+const bashWith = (options: Options = {}) => pluginRuntime(plugin, { workspace, options });
 
-const bash = (command: string, extra: Record<string, unknown> = {}, signal?: AbortSignal) =>
-  runtimeWith().execute("bash", JSON.stringify({ command, ...extra }), { signal });
+const bash = async (command: string, extra: Record<string, unknown> = {}, signal?: AbortSignal) =>
+  (await bashWith()).call("bash", { command, ...extra }, { signal });
 
 /** Whether `pid` is still running; a zombie has ended and only waits to be reaped. */
 function isAlive(pid: number): boolean {
@@ -109,7 +107,7 @@ describe("bash: results", () => {
     const low = await bash("true", { timeout_ms: 0 });
     expect(low.isError).toBe(true);
     expect(low.content).toStartWith("Error: Invalid arguments for bash: timeout_ms:");
-    const high = await runtimeWith({ timeoutMs: 1000, maxTimeoutMs: 5000 }).execute("bash", '{"command":"true","timeout_ms":5001}');
+    const high = await (await bashWith({ timeoutMs: 1000, maxTimeoutMs: 5000 })).call("bash", { command: "true", timeout_ms: 5001 });
     expect(high.content).toStartWith("Error: Invalid arguments for bash: timeout_ms:");
   });
 });
@@ -118,9 +116,8 @@ test("bash: a workspace folder that vanished is a clear error", async () => {
   const gone = await mkdtemp(join(tmpdir(), "plugboard-bash-gone-"));
   const goneWorkspace = await Workspace.open(gone);
   await rm(gone, { recursive: true });
-  const tools = plugin.tools({}, { workspace: goneWorkspace, logger: silentLogger });
-  const runtime = new ToolRuntime(new ToolRegistry(tools), { workspace: goneWorkspace });
-  expect(await runtime.execute("bash", '{"command":"echo hi"}')).toEqual({
+  const { call } = await pluginRuntime(plugin, { workspace: goneWorkspace });
+  expect(await call("bash", { command: "echo hi" })).toEqual({
     content: `Error: Could not start the command: the workspace folder ${goneWorkspace.root} does not exist`,
     isError: true,
   });
@@ -131,7 +128,7 @@ describe("bash: output cap", () => {
   const printDigits = "seq 1 400 | tr -d '\\n'";
 
   test("keeps the head and the tail and counts the characters cut", async () => {
-    const result = await runtimeWith({ maxOutputChars: 100 }).execute("bash", JSON.stringify({ command: printDigits }));
+    const result = await (await bashWith({ maxOutputChars: 100 })).call("bash", { command: printDigits });
     expect(result.content).toBe(
       `${digits.slice(0, 50)}\n... (992 characters cut) ...\n${digits.slice(-50)}\nexit code: 0`,
     );
@@ -139,7 +136,7 @@ describe("bash: output cap", () => {
 
   test("stdout and stderr share the cap, each keeping its own head and tail", async () => {
     const command = `${printDigits}; ${printDigits} >&2`;
-    const result = await runtimeWith({ maxOutputChars: 100 }).execute("bash", JSON.stringify({ command }));
+    const result = await (await bashWith({ maxOutputChars: 100 })).call("bash", { command });
     const half = `${digits.slice(0, 25)}\n... (1042 characters cut) ...\n${digits.slice(-25)}`;
     expect(result.content).toBe(`${half}\n[stderr]\n${half}\nexit code: 0`);
   });

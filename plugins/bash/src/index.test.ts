@@ -11,13 +11,9 @@ import plugin from "./index.ts";
 // The shared conformance suite first, then this plugin's own cases; `sleep 30` lets the abort check see a command killed.
 conformanceSuite(join(import.meta.dir, ".."), { slowInputs: { bash: { command: "sleep 30" } } });
 
-test("the manifest names the tool constant, its permissions and the options schema", async () => {
-  const workspace = await Workspace.open(tmpdir());
-  const tools = plugin.tools({}, { workspace, logger: silentLogger });
-  expect(tools.map((tool) => tool.name)).toEqual([BASH_TOOL_NAME]);
+test("the manifest names the tool constant and its permissions", () => {
   expect(manifest.tools.map((tool) => tool.name)).toEqual([BASH_TOOL_NAME]);
   expect(manifest.permissions).toEqual(["process.spawn"]);
-  expect(manifest.options).toEqual(JSON.parse(JSON.stringify(plugin.options)));
 });
 
 test("options default to the documented limits and refuse bad values", async () => {

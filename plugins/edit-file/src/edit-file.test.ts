@@ -1,36 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmod, lstat, mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { afterAll, describe, expect, test } from "bun:test";
+import { chmod, lstat, mkdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ToolRegistry, ToolRuntime, Workspace, silentLogger } from "@plugboard/core";
-import { Value } from "@sinclair/typebox/value";
+import { escapeFixture, escapePaths, pluginRuntime } from "@plugboard/testing";
 import { TOOL_NAME } from "./edit-file.ts";
-import plugin from "./index.ts";
+import plugin, { type Options } from "./index.ts";
 
-let base: string;
-let root: string;
-let outside: string;
+const fixture = await escapeFixture("plugboard-edit-file");
+const { root, outside } = fixture;
+await mkdir(join(root, "folder"));
+afterAll(() => fixture.remove());
 
-beforeAll(async () => {
-  base = await realpath(await mkdtemp(join(tmpdir(), "plugboard-edit-file-")));
-  root = join(base, "root");
-  outside = join(base, "outside");
-  await mkdir(join(root, "folder"), { recursive: true });
-  await mkdir(outside);
-  await writeFile(join(outside, "secret.txt"), "secret");
-  await symlink(join(outside, "secret.txt"), join(root, "secret-link"));
-  await symlink(outside, join(root, "outside-dir"));
-  await symlink(join(outside, "planted.txt"), join(root, "dangling-out"));
-});
-
-afterAll(() => rm(base, { recursive: true, force: true }));
-
-async function editor(options: unknown = {}) {
-  const workspace = await Workspace.open(root);
-  const tools = plugin.tools(Value.Parse(plugin.options, options), { workspace, logger: silentLogger });
-  const runtime = new ToolRuntime(new ToolRegistry(tools), { workspace });
-  return (args: Record<string, unknown>) => runtime.execute(TOOL_NAME, JSON.stringify(args));
-}
+const editor = async (options: Options = {}) => (await pluginRuntime(plugin, { root, options })).tool(TOOL_NAME);
 
 async function file(path: string, content: string | Uint8Array): Promise<string> {
   await writeFile(join(root, path), content);
@@ -175,12 +155,7 @@ describe("edit_file", () => {
 });
 
 describe("edit_file refuses paths that leave the workspace", () => {
-  test.each([
-    ["a parent climb", "../outside/secret.txt"],
-    ["a symlinked file", "secret-link"],
-    ["a symlinked parent folder", "outside-dir/secret.txt"],
-    ["a dangling symlink to a not-yet-existing file", "dangling-out"],
-  ])("%s", async (_, path) => {
+  test.each(escapePaths())("%s", async (_, path) => {
     const edit = await editor();
     expect(await edit({ path, old_text: "secret", new_text: "leaked" })).toEqual({
       content: `Error: Path escapes workspace: ${path}`,

@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { ToolRegistry, ToolRuntime, Workspace, silentLogger } from "@plugboard/core";
-import { Value } from "@sinclair/typebox/value";
+import { pluginRuntime } from "@plugboard/testing";
 import { TOOL_NAME } from "./glob.ts";
-import plugin from "./index.ts";
+import plugin, { type Options } from "./index.ts";
 
 let base: string;
 let root: string;
@@ -46,13 +45,7 @@ beforeAll(async () => {
 
 afterAll(() => rm(base, { recursive: true, force: true }));
 
-async function globber(options: unknown = {}) {
-  const workspace = await Workspace.open(root);
-  const tools = plugin.tools(Value.Parse(plugin.options, options), { workspace, logger: silentLogger });
-  const runtime = new ToolRuntime(new ToolRegistry(tools), { workspace });
-  return (args: Record<string, unknown>, signal?: AbortSignal) =>
-    runtime.execute(TOOL_NAME, JSON.stringify(args), signal ? { signal } : {});
-}
+const globber = async (options: Options = {}) => (await pluginRuntime(plugin, { root, options })).tool(TOOL_NAME);
 
 const lines = (...paths: string[]) => paths.join("\n");
 
@@ -126,7 +119,7 @@ describe("glob", () => {
 
   test("answers a cancelled call with the cancellation error", async () => {
     const glob = await globber();
-    expect(await glob({ pattern: "**" }, AbortSignal.abort())).toEqual({
+    expect(await glob({ pattern: "**" }, { signal: AbortSignal.abort() })).toEqual({
       content: "Error: Cancelled before the tool finished",
       isError: true,
     });

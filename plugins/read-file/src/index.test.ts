@@ -8,16 +8,12 @@ import manifest from "../plugboard.plugin.json";
 import plugin from "./index.ts";
 import { READ_FILE_TOOL_NAME } from "./read-file.ts";
 
-// The shared conformance suite first (package, manifest, tools, calls, permissions), then this plugin's own cases.
+// The shared conformance suite first (its manifest check holds the manifest's options to the schema), then this plugin's own cases.
 conformanceSuite(join(import.meta.dir, ".."));
 
-test("the manifest names the tool constant, its permissions and the options schema", async () => {
-  const workspace = await Workspace.open(tmpdir());
-  const tools = plugin.tools({}, { workspace, logger: silentLogger });
-  expect(tools.map((tool) => tool.name)).toEqual([READ_FILE_TOOL_NAME]);
+test("the manifest names the tool constant and its permissions", () => {
   expect(manifest.tools.map((tool) => tool.name)).toEqual([READ_FILE_TOOL_NAME]);
   expect(manifest.permissions).toEqual(["fs.read"]);
-  expect(manifest.options).toEqual(JSON.parse(JSON.stringify(plugin.options)));
 });
 
 test("options default to the documented limits and refuse bad values", async () => {

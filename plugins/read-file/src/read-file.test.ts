@@ -1,34 +1,23 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { silentLogger, type ToolResult, ToolRegistry, ToolRuntime, Workspace } from "@plugboard/core";
+import type { ToolResult } from "@plugboard/core";
+import { escapeFixture, escapePaths, pluginRuntime } from "@plugboard/testing";
 import plugin, { type Options } from "./index.ts";
 import { CHUNK_BYTES } from "./line-window.ts";
 
-let dir: string;
-let root: string;
-let workspace: Workspace;
+const fixture = await escapeFixture("plugboard-read-file");
+const { root, outside } = fixture;
+await mkdir(join(root, "sub"));
+afterAll(() => fixture.remove());
 
 const numbered = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}`).join("\n");
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "plugboard-read-file-"));
-  root = join(dir, "workspace");
-  await mkdir(join(root, "sub"), { recursive: true });
-  await mkdir(join(dir, "outside"));
-  await writeFile(join(dir, "outside", "secret.txt"), "secret\n");
-  workspace = await Workspace.open(root);
-});
-
-afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** Writes `content` to `name` in the workspace. */
 const file = (name: string, content: string | Uint8Array) => writeFile(join(root, name), content);
 
-function read(args: Record<string, unknown>, options: Options = {}): Promise<ToolResult> {
-  const tools = plugin.tools(options, { workspace, logger: silentLogger });
-  return new ToolRuntime(new ToolRegistry(tools), { workspace }).execute("read_file", JSON.stringify(args));
+async function read(args: Record<string, unknown>, options: Options = {}): Promise<ToolResult> {
+  return (await pluginRuntime(plugin, { root, options })).call("read_file", args);
 }
 
 const ok = (content: string) => ({ content, isError: false });
@@ -156,13 +145,10 @@ describe("read_file: failures", () => {
   });
 
   test("refuses paths and symlinks that leave the workspace", async () => {
-    await symlink(join(dir, "outside", "secret.txt"), join(root, "link.txt"));
-    await symlink(join(dir, "outside"), join(root, "out-folder"));
-    await symlink(join(dir, "outside", "not-yet.txt"), join(root, "dangling.txt"));
-    for (const path of ["link.txt", "out-folder/secret.txt", "dangling.txt", "../outside/secret.txt"]) {
+    for (const [, path] of escapePaths()) {
       expect(await read({ path })).toEqual(error(`Path escapes workspace: ${path}`));
     }
-    const absolute = join(dir, "outside", "secret.txt");
+    const absolute = join(outside, "secret.txt");
     expect(await read({ path: absolute })).toEqual(error(`Path escapes workspace: ${absolute}`));
   });
 
