@@ -12,7 +12,8 @@ import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../test/helpers.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
-const SCREENSHOT = join(import.meta.dir, "../test/screenshots/chat.png");
+/** The committed screenshot is rewritten only on request, so a test run leaves the tree clean. */
+const COMMITTED_SCREENSHOT = join(import.meta.dir, "../test/screenshots/chat.png");
 const ARGS = [
   "--headless",
   "--no-sandbox",
@@ -116,7 +117,9 @@ describe("the chat page", () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("prompt");
 
     expect(cspViolations).toEqual([]);
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    const screenshot = process.env.UPDATE_SCREENSHOTS === "1" ? COMMITTED_SCREENSHOT : join(profile, "chat.png");
+    await page.screenshot({ path: screenshot, fullPage: true });
+    expect(Bun.file(screenshot).size).toBeGreaterThan(10_000);
   }, 30_000);
 
   test("an error from the server is shown in the conversation", async () => {
