@@ -36,11 +36,7 @@ export const OptionsSchema = Type.Object(
 export type Options = Static<typeof OptionsSchema>;
 
 /** The limits the tool runs with: the options with every default filled in. */
-export interface BashLimits {
-  readonly timeoutMs: number;
-  readonly maxTimeoutMs: number;
-  readonly maxOutputChars: number;
-}
+export type BashLimits = Readonly<Required<Options>>;
 
 /** Fills in the defaults of the options a config entry left out. */
 export function limitsOf(options: Options): BashLimits {
