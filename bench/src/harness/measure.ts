@@ -25,14 +25,7 @@ export interface SampleCount {
 /** Times `run` exactly `samples` times. */
 export async function timeRuns(run: () => unknown, { samples, warmup = 0 }: SampleCount): Promise<Timing> {
   for (let index = 0; index < warmup; index++) await run();
-  const stats = await measure(run, {
-    min_samples: samples,
-    max_samples: samples,
-    min_cpu_time: 0,
-    warmup_samples: 0,
-    // Slow work is never batched: each sample is one run.
-    batch_threshold: 0,
-  });
+  const stats = await measure(run, exactly(samples));
   return timingOf(stats);
 }
 
@@ -51,14 +44,13 @@ export async function timeRunsWithSetup<T>(
   const benchmark = function* () {
     yield { 0: setup, bench: run };
   } as unknown as () => Generator<() => unknown>;
-  const stats = await measure(benchmark, {
-    min_samples: samples,
-    max_samples: samples,
-    min_cpu_time: 0,
-    warmup_samples: 0,
-    batch_threshold: 0,
-  });
+  const stats = await measure(benchmark, exactly(samples));
   return timingOf(stats);
+}
+
+/** mitata's options for exactly `samples` samples, each one run: slow work is never batched. */
+function exactly(samples: number) {
+  return { min_samples: samples, max_samples: samples, min_cpu_time: 0, warmup_samples: 0, batch_threshold: 0 };
 }
 
 /** Takes `samples` samples of one contender (a closure over `timeRuns` or `timeRunsWithSetup`). */
