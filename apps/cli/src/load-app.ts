@@ -10,14 +10,23 @@ import type { Logger } from "@plugboard/core";
 import type { Flags } from "./args.ts";
 import type { Io } from "./io.ts";
 
+/** The CLI's own package folder: plugins it ships resolve from here when the config's folder has none. */
+export const CLI_FOLDER = fileURLToPath(new URL("..", import.meta.url));
 /** The config the CLI ships with: the five first-party plugins. */
-export const SHIPPED_CONFIG = fileURLToPath(new URL("../plugboard.config.json", import.meta.url));
+export const SHIPPED_CONFIG = join(CLI_FOLDER, "plugboard.config.json");
 
-/** `--config` (relative to the user's folder), else `./plugboard.config.json`, else the shipped one. */
+/** The config file names looked for in the current folder, in order. */
+export const LOCAL_CONFIG_NAMES = ["plugboard.config.json", "plugboard.config.jsonc"] as const;
+
+/** `./plugboard.config.json` or `./plugboard.config.jsonc` in `cwd`, when there is one. */
+export function localConfig(cwd: string): string | undefined {
+  return LOCAL_CONFIG_NAMES.map((name) => join(cwd, name)).find((path) => existsSync(path));
+}
+
+/** `--config` (relative to the user's folder), else `./plugboard.config.json` or `.jsonc`, else the shipped one. */
 export function configPath(flag: string | undefined, cwd: string): string {
   if (flag !== undefined) return resolve(cwd, flag);
-  const local = join(cwd, "plugboard.config.json");
-  return existsSync(local) ? local : SHIPPED_CONFIG;
+  return localConfig(cwd) ?? SHIPPED_CONFIG;
 }
 
 /**
@@ -35,7 +44,7 @@ export async function loadApp(flags: Flags, io: Io, options: { announceWorkspace
     env: io.env,
     cwd: io.cwd,
   });
-  const app = await buildApp(config, { logger: stderrLogger(io) });
+  const app = await buildApp(config, { logger: stderrLogger(io), appFolder: CLI_FOLDER });
   if (options.announceWorkspace && config.workspaceSource === "default") {
     io.note(`workspace: ${app.workspace.root} (the current folder; --workspace DIR picks another)`);
   }

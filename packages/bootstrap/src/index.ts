@@ -11,5 +11,6 @@ export {
 } from "./config.ts";
 export type { LoadedPlugin } from "./load-plugin.ts";
 export { MANIFEST_FILE } from "./manifest.ts";
+export type { PluginOrigin } from "./resolve-plugin.ts";
 export { PERMISSIONS, type Permission } from "./permissions.ts";
 export { invocationCwd } from "./invocation.ts";
