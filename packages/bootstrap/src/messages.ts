@@ -6,6 +6,13 @@
 import { CONTRACT_VERSION, PlugboardError, type PlugboardErrorCode } from "@plugboard/core";
 import { PERMISSION_EFFECTS, type Permission } from "./permissions.ts";
 
+/** A command-line flag with a value the app cannot use (`USAGE`); an app may add its own `--help` hint. */
+export class FlagError extends PlugboardError {
+  constructor(message: string) {
+    super("USAGE", message);
+  }
+}
+
 /** Where a plugin is listed: its index in `plugins` and the config file. */
 export interface EntryLocation {
   readonly index: number;
@@ -25,8 +32,8 @@ export const configErrors = {
     ),
   invalid: (path: string, problems: readonly string[]) =>
     new PlugboardError("CONFIG_INVALID", [`Invalid config file ${path}:`, ...problems.map(indent)].join("\n")),
-  flag: (flag: string, expected: string, got: unknown) =>
-    new PlugboardError("USAGE", `${flag} must be ${expected}, got ${JSON.stringify(got)}.`),
+  flag: (flag: string, expected: string, got: string | undefined) =>
+    new FlagError(`${flag} must be ${expected}, got '${got}'`),
   envURL: (name: string, source: string, got: string) =>
     new PlugboardError(
       "CONFIG_INVALID",

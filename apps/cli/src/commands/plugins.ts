@@ -12,7 +12,7 @@ const ORIGINS: Readonly<Record<PluginOrigin, string>> = {
 
 /** Prints the plugins in config order; returns the exit code. */
 export async function pluginsCommand(parsed: ParsedArgs, io: Io): Promise<number> {
-  const app = await loadApp(parsed.flags, io, { announceWorkspace: false });
+  const app = await loadApp(parsed, io, { announceWorkspace: false });
   const plugins = app.plugins.map((plugin) => ({
     name: plugin.name,
     version: plugin.version,
