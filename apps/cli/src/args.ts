@@ -24,6 +24,10 @@ export interface Flags {
   readonly baseURL?: string;
   readonly json: boolean;
   readonly dir?: string;
+  /** `plugboard mcp --http`. */
+  readonly http?: true;
+  readonly port?: string;
+  readonly host?: string;
 }
 
 export interface ParsedArgs {
@@ -115,6 +119,9 @@ function toFlags(values: Record<string, string | boolean | undefined>, command: 
     baseURL: text("base-url"),
     json: values.json === true,
     dir: text("dir"),
+    ...(values.http === true ? { http: true } : {}),
+    port: text("port"),
+    host: text("host"),
   };
 }
 

@@ -41,6 +41,21 @@ export interface PluginEntry {
   options: unknown;
 }
 
+/** How to reach an MCP server: a command started over stdio, or a Streamable HTTP URL. */
+export type McpServerConfig =
+  | { command: string; args: string[]; env: Record<string, string> }
+  | { url: string; headers: Record<string, string> };
+
+/** An MCP server whose tools the config mounts as if a plugin provided them. */
+export interface McpEntry {
+  mcp: McpServerConfig;
+  /** Names the server in messages and listings. */
+  name: string;
+  /** Put before each of its tool names, to resolve a clash. */
+  prefix: string | undefined;
+  permissions: Permission[];
+}
+
 /** The validated, merged config of an app. */
 export interface AppConfig {
   /** Absolute path of the config file. */
@@ -52,7 +67,8 @@ export interface AppConfig {
   model: ModelSettings;
   maxSteps: number;
   systemPrompt: string | undefined;
-  plugins: PluginEntry[];
+  /** In config order: plugins and MCP servers. */
+  plugins: (PluginEntry | McpEntry)[];
 }
 
 /** Inputs of `loadConfig` besides the file; each defaults to the process's own. */
@@ -103,13 +119,21 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
     },
     maxSteps: flags.maxSteps ?? file.maxSteps ?? DEFAULT_MAX_STEPS,
     systemPrompt: file.systemPrompt,
-    plugins: file.plugins.map(({ package: name, path: folderPath, permissions, options: pluginOptions }) => ({
-      ...(name === undefined ? {} : { package: name }),
-      ...(folderPath === undefined ? {} : { path: folderPath }),
-      permissions,
-      options: pluginOptions,
-    })),
+    plugins: file.plugins.map(({ package: name, path: folderPath, mcp, name: serverName, prefix, permissions, options: pluginOptions }) => {
+      if (mcp !== undefined) return { mcp: mcpServer(mcp), name: serverName ?? "", prefix, permissions };
+      return {
+        ...(name === undefined ? {} : { package: name }),
+        ...(folderPath === undefined ? {} : { path: folderPath }),
+        permissions,
+        options: pluginOptions ?? {},
+      };
+    }),
   };
+}
+
+function mcpServer(server: NonNullable<ConfigFile["plugins"][number]["mcp"]>): McpServerConfig {
+  if (server.command !== undefined) return { command: server.command, args: server.args ?? [], env: server.env ?? {} };
+  return { url: server.url ?? "", headers: server.headers ?? {} };
 }
 
 async function readConfigFile(path: string): Promise<ConfigFile> {

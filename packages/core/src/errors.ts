@@ -103,6 +103,7 @@ export type PlugboardErrorCode =
   | "WORKSPACE_INVALID"
   | "MODEL_RESPONSE"
   | "MODEL_ENDPOINT"
+  | "MCP_SERVER"
   | "USAGE";
 
 /**

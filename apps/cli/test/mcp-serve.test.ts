@@ -1,0 +1,109 @@
+/**
+ * `plugboard mcp` driven by the MCP SDK's own `Client`, over stdio and over Streamable HTTP,
+ * against the real process and the five first-party plugins.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { cleanEnv, plugboard, spawnPlugboard, tempFolder, watch, writeConfig } from "./helpers.ts";
+
+const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
+
+let dir = "";
+let remove = async () => {};
+let config = "";
+
+beforeAll(async () => {
+  ({ dir, remove } = await tempFolder({ "workspace/README.md": "# Demo\nsecond line\n" }));
+  config = await writeConfig(dir);
+});
+afterAll(() => remove());
+
+/** What every transport must show: the five tools, their schemas and annotations, and calls through the runtime. */
+async function checkServed(client: Client): Promise<void> {
+  const { tools } = await client.listTools();
+  expect(tools.map((tool) => tool.name)).toEqual(["bash", "read_file", "write_file", "edit_file", "glob"]);
+  const readFile = tools.find((tool) => tool.name === "read_file");
+  expect(readFile?.inputSchema).toMatchObject({ type: "object", properties: { path: { type: "string" } }, required: ["path"] });
+  expect(Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations]))).toEqual({
+    bash: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+    read_file: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+    write_file: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+    edit_file: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+    glob: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+  });
+
+  const read = await client.callTool({ name: "read_file", arguments: { path: "README.md" } });
+  expect(read.isError).toBe(false);
+  expect(read.content).toEqual([{ type: "text", text: expect.stringContaining("# Demo\nsecond line") }]);
+
+  const missing = await client.callTool({ name: "read_file", arguments: { path: "nope.md" } });
+  expect(missing.isError).toBe(true);
+  expect(missing.content).toEqual([{ type: "text", text: expect.stringMatching(/^Error: .*nope\.md/) }]);
+
+  const unknown = await client.callTool({ name: "no_such_tool", arguments: {} });
+  expect(unknown).toEqual({
+    content: [{ type: "text", text: "Error: Unknown tool: no_such_tool (available: bash, read_file, write_file, edit_file, glob)" }],
+    isError: true,
+  });
+}
+
+describe("plugboard mcp", () => {
+  test("over stdio: the SDK's client lists and calls the tools", async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [MAIN, "mcp", "--config", config], cwd: dir, env: cleanEnv(), stderr: "pipe" });
+    const client = new Client({ name: "test", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      await checkServed(client);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("over Streamable HTTP: the SDK's client lists and calls the tools; Ctrl-C stops it", async () => {
+    const child = spawnPlugboard(["mcp", "--http", "--port", "0", "--config", config], { cwd: dir });
+    const output = watch(child);
+    const url = await servedUrl(output);
+    const client = new Client({ name: "test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    try {
+      await checkServed(client);
+    } finally {
+      await client.close();
+      child.kill("SIGINT");
+    }
+    expect((await output.finished()).code).toBe(130);
+  });
+
+  test("with PLUGBOARD_MCP_TOKEN, HTTP clients must send it", async () => {
+    const child = spawnPlugboard(["mcp", "--http", "--port", "0", "--config", config], { cwd: dir, env: { PLUGBOARD_MCP_TOKEN: "s3cret-token" } });
+    const output = watch(child);
+    try {
+      const url = new URL(await servedUrl(output));
+      await expect(new Client({ name: "test", version: "1.0.0" }).connect(new StreamableHTTPClientTransport(url))).rejects.toThrow();
+      const client = new Client({ name: "test", version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: "Bearer s3cret-token" } } }));
+      expect((await client.listTools()).tools).toHaveLength(5);
+      await client.close();
+    } finally {
+      child.kill("SIGINT");
+      await output.finished();
+    }
+  });
+
+  test("refuses a non-loopback address without a token", async () => {
+    const result = await plugboard(["mcp", "--http", "--host", "0.0.0.0", "--config", config], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("refusing to serve on 0.0.0.0 without PLUGBOARD_MCP_TOKEN");
+  });
+});
+
+/** The URL the server announces on stderr. */
+async function servedUrl(output: ReturnType<typeof watch>): Promise<string> {
+  await output.waitFor("stderr", "/mcp ");
+  const found = output.text().stderr.match(/at (http:\/\/\S+\/mcp) /);
+  if (!found?.[1]) throw new Error("plugboard mcp --http never said where it serves");
+  return found[1];
+}
