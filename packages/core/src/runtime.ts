@@ -4,8 +4,6 @@
  * handler and records the call. Every expected failure is a result the model can read;
  * programming errors propagate unchanged.
  */
-import type { TObject } from "@sinclair/typebox";
-import type { TypeCheck } from "@sinclair/typebox/compiler";
 import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
 import type { Approver } from "./approval.ts";
 import type { AuditSink } from "./audit.ts";
@@ -78,7 +76,8 @@ export class ToolRuntime {
       return toolErrors.invalidJson((error as SyntaxError).message);
     }
     if (typeof args !== "object" || args === null || Array.isArray(args)) return toolErrors.notAnObject();
-    if (!registered.check.Check(args)) return toolErrors.invalidArguments(name, describeErrors(registered.check, args));
+    const problems = registered.validate(args);
+    if (problems.length > 0) return toolErrors.invalidArguments(name, problems);
 
     const callId = options.callId ?? "direct";
     const signal = options.signal ?? NEVER;
@@ -110,20 +109,11 @@ export class ToolRuntime {
 
   async #run(registered: RegisteredTool, args: unknown, ctx: ToolContext): Promise<ToolResult> {
     try {
-      return await registered.tool.handler(args as never, ctx);
+      // Validated by the runtime against the tool's own schema.
+      return await registered.tool.handler(args as Record<string, unknown>, ctx);
     } catch (error) {
       if (error instanceof ToolError) return errorResult(error.message);
       throw error;
     }
   }
-}
-
-/** One entry per failing field, `path: problem`: the first problem of each path, in schema order. */
-function describeErrors(check: TypeCheck<TObject>, value: unknown): string[] {
-  const seen = new Map<string, string>();
-  for (const error of check.Errors(value)) {
-    const path = error.path === "" ? "(arguments)" : error.path.slice(1).replaceAll("/", ".");
-    if (!seen.has(path)) seen.set(path, error.message);
-  }
-  return [...seen].map(([path, message]) => `${path}: ${message.charAt(0).toLowerCase()}${message.slice(1)}`);
 }
