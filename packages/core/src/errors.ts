@@ -86,3 +86,22 @@ export class ModelResponseError extends PlugboardError {
     super("MODEL_RESPONSE", `Malformed model response: ${message}`);
   }
 }
+
+const PLUGIN_OPTIONS_ERROR = Symbol.for("plugboard.PluginOptionsError");
+
+/**
+ * Options a plugin refuses although its schema accepts them (limits that contradict each
+ * other): thrown by its `tools` function, reported by the app as the config entry's invalid
+ * options, naming the plugin. The message says what to change.
+ *
+ * @example throw new PluginOptionsError(`timeoutMs (${timeoutMs}) must not exceed maxTimeoutMs (${maxTimeoutMs}). Lower timeoutMs or raise maxTimeoutMs.`)
+ */
+export class PluginOptionsError extends Error {
+  override readonly name = "PluginOptionsError";
+  readonly [PLUGIN_OPTIONS_ERROR] = true;
+
+  /** By brand, not prototype: a plugin developed in its own folder may bring its own copy of core. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && Reflect.get(value, PLUGIN_OPTIONS_ERROR) === true;
+  }
+}
