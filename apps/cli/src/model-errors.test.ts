@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createModelClient } from "@plugboard/demo-model";
+import OpenAI from "openai";
 import { type FaultReply, startScriptedModel } from "@plugboard/testing";
 import { describeModelFailure } from "./model-errors.ts";
 
@@ -8,7 +8,7 @@ const endpoint = { baseURL: "http://127.0.0.1:9/v1", model: "some-model" };
 /** The real SDK error for a fault the endpoint keeps answering (retries included). */
 async function failureFor(reply: FaultReply): Promise<unknown> {
   await using model = await startScriptedModel([reply, reply, reply]);
-  const { client } = createModelClient({ baseURL: model.baseURL, apiKey: "k" });
+  const client = new OpenAI({ baseURL: model.baseURL, apiKey: "k", maxRetries: 2, logLevel: "off" });
   return await client.chat.completions.create({ model: "some-model", messages: [{ role: "user", content: "hi" }] }).then(
     () => undefined,
     (error: unknown) => error,

@@ -18,14 +18,34 @@ export function textResult(content: string): ToolResult {
 }
 
 /**
+ * Brands in the global symbol registry, so that `instanceof ToolError` and
+ * `instanceof PlugboardError` hold across copies of core: a plugin installed with its own
+ * copy throws errors of that copy's classes, and the app's runtime must still recognise them.
+ */
+const TOOL_ERROR = Symbol.for("@plugboard/core.ToolError");
+const PLUGBOARD_ERROR = Symbol.for("@plugboard/core.PlugboardError");
+
+/** `instanceof` for a branded class: by brand for the class itself, by prototype for its subclasses. */
+function branded(asked: object, base: object, value: unknown, brand: symbol): boolean {
+  if (asked !== base) return Function.prototype[Symbol.hasInstance].call(asked, value);
+  return typeof value === "object" && value !== null && Reflect.get(value, brand) === true;
+}
+
+/**
  * An expected failure that a handler (or a core helper such as `Workspace.resolve`) throws
  * and the runtime turns into an `Error: …` result. Anything else a handler throws is a
- * programming error and propagates unchanged.
+ * programming error and propagates unchanged. Recognised across copies of core.
  *
  * @example throw new ToolError(`File not found: ${path}`)
  */
 export class ToolError extends Error {
   override readonly name = "ToolError";
+  readonly [TOOL_ERROR] = true;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass `instanceof` was asked about
+    return branded(this, ToolError, value, TOOL_ERROR);
+  }
 }
 
 /** Thrown by `Workspace.resolve` when a path would leave the root. */
@@ -68,9 +88,17 @@ export type PlugboardErrorCode =
 /**
  * A failure a person (not the model) must fix: a bad config, a broken plugin, an endpoint
  * that refuses. Its message is one readable paragraph that says what to change.
+ * Recognised across copies of core.
  */
 export class PlugboardError extends Error {
   override readonly name = "PlugboardError";
+  readonly [PLUGBOARD_ERROR] = true;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass `instanceof` was asked about
+    return branded(this, PlugboardError, value, PLUGBOARD_ERROR);
+  }
+
   constructor(
     readonly code: PlugboardErrorCode,
     message: string,

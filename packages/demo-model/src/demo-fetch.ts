@@ -5,6 +5,9 @@
 import type { ChatCompletionCreateParams } from "openai/resources/chat/completions";
 import { type DemoReply, demoReply } from "./demo-reply.ts";
 
+/** The base URL a client of the demo model uses; requests never leave the process. */
+export const DEMO_BASE_URL = "http://demo-model.invalid/v1";
+
 /** Answers one chat-completions request like an OpenAI-compatible server would. */
 export async function demoFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   const request = input instanceof Request ? new Request(input, init) : new Request(input.toString(), init);
