@@ -67,6 +67,26 @@ export const toolErrors = {
   cancelled: () => errorResult("Cancelled before the tool finished"),
 } as const;
 
+/** A failing field: `path` is a JSON Pointer into the arguments (`/a/0/b`, `""` for the whole). */
+export interface FieldProblem {
+  readonly path: string;
+  readonly message: string;
+}
+
+/**
+ * One `path: problem` text per failing field, the first problem of each path in the order
+ * given: `a.0.b: expected string`, `(arguments): …` for the whole object. Every validator's
+ * problems pass through here, so they read the same whichever validator found them.
+ */
+export function fieldProblems(problems: Iterable<FieldProblem>): string[] {
+  const seen = new Map<string, string>();
+  for (const { path, message } of problems) {
+    const field = path === "" ? "(arguments)" : path.slice(1).replaceAll("/", ".");
+    if (!seen.has(field)) seen.set(field, message);
+  }
+  return [...seen].map(([field, message]) => `${field}: ${message.charAt(0).toLowerCase()}${message.slice(1)}`);
+}
+
 /** Stable codes for failures a person must act on. */
 export type PlugboardErrorCode =
   | "CONFIG_INVALID"
