@@ -24,6 +24,7 @@ export function textResult(content: string): ToolResult {
  */
 const TOOL_ERROR = Symbol.for("@plugboard/core.ToolError");
 const PLUGBOARD_ERROR = Symbol.for("@plugboard/core.PlugboardError");
+const PLUGIN_OPTIONS_ERROR = Symbol.for("@plugboard/core.PluginOptionsError");
 
 /** `instanceof` for a branded class: by brand for the class itself, by prototype for its subclasses. */
 function branded(asked: object, base: object, value: unknown, brand: symbol): boolean {
@@ -132,5 +133,22 @@ export class PlugboardError extends Error {
 export class ModelResponseError extends PlugboardError {
   constructor(message: string) {
     super("MODEL_RESPONSE", `Malformed model response: ${message}`);
+  }
+}
+
+/**
+ * Options a plugin refuses although its schema accepts them (limits that contradict each
+ * other): thrown by its `tools` function, reported by the app as the config entry's invalid
+ * options, naming the plugin. The message says what to change.
+ *
+ * @example throw new PluginOptionsError(`timeoutMs (${timeoutMs}) must not exceed maxTimeoutMs (${maxTimeoutMs}). Lower timeoutMs or raise maxTimeoutMs.`)
+ */
+export class PluginOptionsError extends Error {
+  override readonly name = "PluginOptionsError";
+  readonly [PLUGIN_OPTIONS_ERROR] = true;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass `instanceof` was asked about
+    return branded(this, PluginOptionsError, value, PLUGIN_OPTIONS_ERROR);
   }
 }
