@@ -1,7 +1,8 @@
 /**
  * Building an app from its config: open the workspace, check every plugin's manifest, load
- * the plugins, start the MCP servers, then build the registry and runtime. All or nothing:
- * the first failure throws, nothing is registered and no server is left running.
+ * the plugins, open the audit log, start the MCP servers, then build the registry and runtime
+ * (with the policy). All or nothing: the first failure throws, nothing is registered and no
+ * server is left running.
  */
 import {
   type Logger,
@@ -12,6 +13,7 @@ import {
   ToolRuntime,
   Workspace,
 } from "@plugboard/core";
+import { openAuditLog } from "./audit-log.ts";
 import type { AppConfig, McpEntry, PluginEntry } from "./config.ts";
 import { type LoadedPlugin, loadPlugin } from "./load-plugin.ts";
 import { mcpErrors, type PluginAt, pluginErrors } from "./messages.ts";
@@ -74,6 +76,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     loaded.set(plugin.where.index, { grants: plugin.entry.permissions, entries: load.entries });
     logger.debug(`loaded plugin ${load.plugin.name}@${load.plugin.version}: ${load.plugin.tools.map((t) => t.name).join(", ")}`);
   }
+  const audit = config.audit === undefined ? {} : { audit: openAuditLog(config.audit, config.configPath) };
   const mounts = await mountServers(config, { workspace, logger, launcher: options.mcpLauncher });
   const close = async () => {
     await Promise.all(mounts.map(({ mount }) => mount.close()));
@@ -85,7 +88,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     const entries = ordered.flatMap(([, load]) => load.entries);
     const toolGrants = new Map(ordered.flatMap(([, load]) => load.entries.map(({ tool }) => [tool.name, load.grants] as const)));
     const registry = new ToolRegistry(entries);
-    const runtime = new ToolRuntime(registry, { workspace, logger });
+    const runtime = new ToolRuntime(registry, { workspace, logger, policy: config.policy, ...audit });
     return { config, workspace, registry, runtime, plugins, servers: mounts.map(({ server }) => server), toolGrants, close };
   } catch (error) {
     await close();
