@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Workspace } from "@plugboard/core";
-import { pluginRuntime } from "@plugboard/testing";
+import { pluginRuntime, waitFor } from "@plugboard/testing";
 import plugin, { type Options } from "./index.ts";
 
 let dir: string;
@@ -154,7 +154,7 @@ describe("bash: timeout and cancellation", () => {
   test("cancelling kills the whole process group", async () => {
     const controller = new AbortController();
     const running = bash(sleepers("abort.pids"), {}, controller.signal);
-    while ((await pidsIn("abort.pids")).length < 3) await Bun.sleep(10);
+    await waitFor("the command wrote its three pids to abort.pids", async () => (await pidsIn("abort.pids")).length === 3);
     controller.abort();
     expect(await running).toEqual({ content: "Error: Command cancelled", isError: true });
     expect(await survivors(await pidsIn("abort.pids"))).toEqual([]);
