@@ -10,13 +10,22 @@ import type { Logger } from "@plugboard/core";
 import { type ParsedArgs, UsageError } from "./args.ts";
 import type { Io } from "./io.ts";
 
+/** The CLI's own package folder: plugins it ships resolve from here when the config's folder has none. */
+export const CLI_FOLDER = fileURLToPath(new URL("..", import.meta.url));
 /** The config the CLI ships with: the five first-party plugins. */
-export const SHIPPED_CONFIG = fileURLToPath(new URL("../plugboard.config.json", import.meta.url));
+export const SHIPPED_CONFIG = join(CLI_FOLDER, "plugboard.config.json");
 
-/** The config used without `--config`: `./plugboard.config.json`, else the shipped one. */
+/** The config file names looked for in the current folder, in order. */
+export const LOCAL_CONFIG_NAMES = ["plugboard.config.json", "plugboard.config.jsonc"] as const;
+
+/** `./plugboard.config.json` or `./plugboard.config.jsonc` in `cwd`, when there is one. */
+export function localConfig(cwd: string): string | undefined {
+  return LOCAL_CONFIG_NAMES.map((name) => join(cwd, name)).find((path) => existsSync(path));
+}
+
+/** The config used without `--config`: `./plugboard.config.json` or `.jsonc`, else the shipped one. */
 export function defaultConfig(cwd: string): string {
-  const local = join(cwd, "plugboard.config.json");
-  return existsSync(local) ? local : SHIPPED_CONFIG;
+  return localConfig(cwd) ?? SHIPPED_CONFIG;
 }
 
 /** Options of `loadApp`. */
@@ -38,6 +47,7 @@ export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOption
     cwd: io.cwd,
     env: io.env,
     logger: stderrLogger(io),
+    appFolder: CLI_FOLDER,
     model: options.model === true,
   }).catch((error: unknown) => {
     throw error instanceof FlagError ? new UsageError(error.message, parsed.command) : error;

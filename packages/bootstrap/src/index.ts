@@ -14,6 +14,7 @@ export type { LoadedPlugin } from "./load-plugin.ts";
 export { MANIFEST_FILE } from "./manifest.ts";
 export { FlagError } from "./messages.ts";
 export type { ModelClient } from "./model-client.ts";
+export type { PluginOrigin } from "./resolve-plugin.ts";
 export { PERMISSIONS, type Permission } from "./permissions.ts";
 export { invocationCwd } from "./invocation.ts";
 export { type AppFlags, type StartAppOptions, type StartedApp, startApp } from "./start-app.ts";

@@ -32,11 +32,6 @@ export const configErrors = {
     ),
   invalid: (path: string, problems: readonly string[]) =>
     new PlugboardError("CONFIG_INVALID", [`Invalid config file ${path}:`, ...problems.map(indent)].join("\n")),
-  dotEnvLine: (path: string, line: number) =>
-    new PlugboardError(
-      "CONFIG_INVALID",
-      `Invalid line ${line} in ${path}: expected KEY=VALUE, a # comment or an empty line.\nFix or remove that line.`,
-    ),
   flag: (flag: string, expected: string, got: string | undefined) =>
     new FlagError(`${flag} must be ${expected}, got '${got}'`),
   envURL: (name: string, source: string, got: string) =>
@@ -48,9 +43,9 @@ export const configErrors = {
 
 /** Problems with one plugin, found before or while loading it. */
 export const pluginErrors = {
-  packageNotFound: (name: string, where: EntryLocation, from: string) =>
+  packageNotFound: (name: string, where: EntryLocation, from: string, appFolder: string | undefined) =>
     failure("PLUGIN_NOT_FOUND", where, {
-      problem: `Plugin ${name} is not installed: no node_modules/${name} in ${from} or any folder above it.`,
+      problem: `Plugin ${name} is not installed: no node_modules/${name} in ${from} or any folder above it${appFolder === undefined ? "" : `, nor in the app's own installation (${appFolder})`}.`,
       fix: `Install it in the app's folder (bun add ${name}), or check the "package" name.`,
     }),
   pathNotFound: (path: string, resolved: string, where: EntryLocation) =>

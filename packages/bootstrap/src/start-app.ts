@@ -26,6 +26,8 @@ export interface StartAppOptions {
   readonly env?: Record<string, string | undefined>;
   /** Given to every plugin and tool; silent by default. */
   readonly logger?: Logger;
+  /** The app's own package folder, whose plugins serve `package` entries the config's folder lacks (see `buildApp`). */
+  readonly appFolder?: string;
   /** Also create the model client (this loads the `openai` SDK). @default false */
   readonly model?: boolean;
 }
@@ -52,7 +54,10 @@ export async function startApp(options: StartAppOptions): Promise<StartedApp> {
     cwd,
     ...(options.env ? { env: options.env } : {}),
   });
-  const app = await buildApp(config, options.logger ? { logger: options.logger } : {});
+  const app = await buildApp(config, {
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.appFolder ? { appFolder: options.appFolder } : {}),
+  });
   if (!options.model) return { ...app, model: undefined };
   const { createModelClient } = await import("./model-client.ts");
   return { ...app, model: createModelClient(config.model) };

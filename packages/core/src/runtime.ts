@@ -3,8 +3,6 @@
  * the model's raw arguments, then calls the handler. Every expected failure is a result
  * the model can read; programming errors propagate unchanged.
  */
-import type { TObject } from "@sinclair/typebox";
-import type { TypeCheck } from "@sinclair/typebox/compiler";
 import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
 import { type Logger, silentLogger, type ToolContext, type ToolResult } from "./contract.ts";
 import { ToolError, errorResult, toolErrors } from "./errors.ts";
@@ -57,7 +55,8 @@ export class ToolRuntime {
       return toolErrors.invalidJson((error as SyntaxError).message);
     }
     if (typeof args !== "object" || args === null || Array.isArray(args)) return toolErrors.notAnObject();
-    if (!registered.check.Check(args)) return toolErrors.invalidArguments(name, describeErrors(registered.check, args));
+    const problems = registered.validate(args);
+    if (problems.length > 0) return toolErrors.invalidArguments(name, problems);
 
     const ctx: ToolContext = {
       workspace: this.workspace,
@@ -67,20 +66,11 @@ export class ToolRuntime {
       logger: this.#logger,
     };
     try {
-      return await registered.tool.handler(args, ctx);
+      // Validated above against the tool's own schema.
+      return await registered.tool.handler(args as Record<string, unknown>, ctx);
     } catch (error) {
       if (error instanceof ToolError) return errorResult(error.message);
       throw error;
     }
   }
-}
-
-/** One entry per failing field, `path: problem`: the first problem of each path, in schema order. */
-function describeErrors(check: TypeCheck<TObject>, value: unknown): string[] {
-  const seen = new Map<string, string>();
-  for (const error of check.Errors(value)) {
-    const path = error.path === "" ? "(arguments)" : error.path.slice(1).replaceAll("/", ".");
-    if (!seen.has(path)) seen.set(path, error.message);
-  }
-  return [...seen].map(([path, message]) => `${path}: ${message.charAt(0).toLowerCase()}${message.slice(1)}`);
 }
