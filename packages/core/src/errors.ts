@@ -66,6 +66,10 @@ export const toolErrors = {
   invalidArguments: (name: string, problems: readonly string[]) =>
     errorResult(`Invalid arguments for ${name}: ${problems.join("; ")}`),
   cancelled: () => errorResult("Cancelled before the tool finished"),
+  deniedByPolicy: (rule: string) => errorResult(`Denied by policy: ${rule}`),
+  deniedByUser: (reason: string | undefined) => errorResult(`Denied by the user${reason ? `: ${reason}` : ""}`),
+  noOneToAsk: () =>
+    errorResult("Denied: approval required and no one to ask (allow it in the config's policy, or run with --yes)"),
 } as const;
 
 /** A failing field: `path` is a JSON Pointer into the arguments (`/a/0/b`, `""` for the whole). */
