@@ -2,8 +2,8 @@
  * A conversation with the model: one messages array (system message first) that every turn
  * extends, and `runTurn`, which runs the agent loop for one user request and reports it.
  */
-import type { App } from "@plugboard/bootstrap";
-import { type AgentLoopResult, PlugboardError, runAgentLoop } from "@plugboard/core";
+import { type App, PlugboardError } from "@plugboard/bootstrap";
+import { type AgentLoopResult, runAgentLoop } from "@plugboard/core";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { Io } from "./io.ts";
 import type { ConnectedModel } from "./connect-model.ts";

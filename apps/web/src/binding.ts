@@ -3,7 +3,7 @@
  * loopback is allowed: anyone who can reach the port could otherwise spend the model and
  * run the tools.
  */
-import { PlugboardError } from "@plugboard/core";
+import { PlugboardError } from "@plugboard/bootstrap";
 
 /** True for `localhost`, `127.x.x.x` and `::1` (bracketed or not). */
 export function isLoopbackHost(host: string): boolean {

@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { join } from "node:path";
-import { PlugboardError } from "@plugboard/core";
+import { PlugboardError } from "./errors.ts";
 import { removeTempDirs, tempDir } from "../test/temp-app.ts";
 import { parseDotEnv, readDotEnv } from "./env.ts";
 

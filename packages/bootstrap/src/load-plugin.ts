@@ -3,10 +3,10 @@
  * options, ask it for its tools and check they are exactly the manifest's list.
  */
 import { pathToFileURL } from "node:url";
-import type { AnyToolDefinition, Plugin, PluginContext, RegistryEntry } from "@plugboard/core";
+import type { AnyToolDefinition, Permission, Plugin, PluginContext } from "@plugboard/core";
+import type { RegistryEntry } from "@plugboard/core/internal";
 import { KindGuard } from "@sinclair/typebox";
 import { pluginErrors } from "./messages.ts";
-import type { Permission } from "./permissions.ts";
 import { checkOptions } from "./plugin-options.ts";
 import type { ResolvedPlugin } from "./resolve-plugin.ts";
 
@@ -49,8 +49,8 @@ export async function loadPlugin(resolved: ResolvedPlugin, context: PluginContex
   try {
     returned = plugin.tools(options, context);
   } catch (error) {
-    // A plugin that checks its options beyond its schema reports that with PLUGIN_OPTIONS.
-    if (isPlugboardError(error) && error.code === "PLUGIN_OPTIONS") throw pluginErrors.options(manifest.name, [error.message], where);
+    // A plugin that checks its options beyond its schema reports that with core's OptionsError.
+    if (isOptionsError(error)) throw pluginErrors.options(manifest.name, [error.message], where);
     throw pluginErrors.toolsFailed(manifest.name, entryPath, error, where);
   }
   const tools = toolsOf(returned);
@@ -73,7 +73,7 @@ export async function loadPlugin(resolved: ResolvedPlugin, context: PluginContex
       permissions: manifest.permissions,
       tools: manifest.tools,
     },
-    entries: tools.map((tool) => ({ tool, owner: manifest.name, options })),
+    entries: tools.map((tool) => ({ tool, owner: manifest.name })),
   };
 }
 
@@ -102,9 +102,9 @@ function toolsOf(returned: unknown): AnyToolDefinition[] | string {
   return returned as AnyToolDefinition[];
 }
 
-/** By shape, not class: a plugin may bring its own copy of core. */
-function isPlugboardError(error: unknown): error is Error & { code: string } {
-  return error instanceof Error && error.name === "PlugboardError" && typeof Reflect.get(error, "code") === "string";
+/** By name, not class: a plugin may bring its own copy of core. */
+function isOptionsError(error: unknown): error is Error {
+  return error instanceof Error && error.name === "OptionsError";
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

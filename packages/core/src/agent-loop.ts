@@ -167,18 +167,7 @@ async function readStream(
 }
 
 async function executeCall(runtime: ToolRuntime, call: FunctionCall, signal: AbortSignal | undefined): Promise<ToolResult> {
-  try {
-    return await runtime.execute(call.name, call.arguments, { callId: call.id, ...(signal ? { signal } : {}) });
-  } catch (error) {
-    // A handler that stops by rethrowing the abort (as fetch or a spawned process does) was
-    // cancelled, not broken: its call id still gets a result and the turn ends as aborted.
-    if (signal?.aborted && (error === signal.reason || isAbortError(error))) return toolErrors.cancelled();
-    throw error;
-  }
-}
-
-function isAbortError(error: unknown): boolean {
-  return typeof error === "object" && error !== null && "name" in error && error.name === "AbortError";
+  return runtime.execute(call.name, call.arguments, { callId: call.id, ...(signal ? { signal } : {}) });
 }
 
 function functionCall(call: ChatCompletionMessageToolCall): FunctionCall {

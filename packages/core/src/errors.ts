@@ -1,6 +1,6 @@
 /**
- * Every text the model sees on failure and every message a person sees is built here,
- * so wording stays consistent and tests can assert it in one place.
+ * Every text the model sees on failure is built here, so wording stays consistent and tests
+ * can assert it in one place; and the errors core throws for a person to act on.
  */
 import type { ToolResult } from "./contract.ts";
 
@@ -47,42 +47,61 @@ export const toolErrors = {
   cancelled: () => errorResult("Cancelled before the tool finished"),
 } as const;
 
-/** Stable codes for failures a person must act on. */
-export type PlugboardErrorCode =
-  | "CONFIG_INVALID"
-  | "CONFIG_NOT_FOUND"
-  | "PLUGIN_NOT_FOUND"
-  | "PLUGIN_MANIFEST"
-  | "PLUGIN_VERSION"
-  | "PLUGIN_CONTRACT"
-  | "PLUGIN_PERMISSION"
-  | "PLUGIN_TOOLS"
-  | "PLUGIN_DUPLICATE_TOOL"
-  | "PLUGIN_IMPORT"
-  | "PLUGIN_OPTIONS"
-  | "WORKSPACE_INVALID"
-  | "MODEL_RESPONSE"
-  | "MODEL_ENDPOINT"
-  | "USAGE";
+/**
+ * Thrown by a plugin's `tools(options, ctx)` when its options are wrong in a way its schema
+ * cannot say (two options that contradict each other, a path that does not exist). The app
+ * reports it as the plugin's invalid options, naming the plugin and the config entry.
+ *
+ * @example throw new OptionsError("maxBytes must be at least maxLineBytes")
+ */
+export class OptionsError extends Error {
+  override readonly name = "OptionsError";
+}
+
+/** Where a plugin's code failed. */
+export interface PluginErrorOrigin {
+  readonly tool: string;
+  /** The plugin that provided the tool, when the registry knows it. */
+  readonly plugin: string | undefined;
+  /** What the plugin was doing: `handler` for a tool call. */
+  readonly phase: "handler";
+  /** What the plugin's code threw. */
+  readonly cause: unknown;
+}
 
 /**
- * A failure a person (not the model) must fix: a bad config, a broken plugin, an endpoint
- * that refuses. Its message is one readable paragraph that says what to change.
+ * A programming error inside a plugin (anything but a `ToolError`), wrapped so it names where
+ * it happened: `Tool crash (plugin buggy-plugin) failed in its handler: TypeError: …`. The
+ * original error is its `cause`.
  */
-export class PlugboardError extends Error {
-  override readonly name = "PlugboardError";
-  constructor(
-    readonly code: PlugboardErrorCode,
-    message: string,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
+export class PluginError extends Error {
+  override readonly name = "PluginError";
+  readonly tool: string;
+  readonly plugin: string | undefined;
+  readonly phase: "handler";
+
+  constructor(origin: PluginErrorOrigin) {
+    const by = origin.plugin === undefined ? "" : ` (plugin ${origin.plugin})`;
+    super(`Tool ${origin.tool}${by} failed in its ${origin.phase}: ${describeThrown(origin.cause)}`, { cause: origin.cause });
+    this.tool = origin.tool;
+    this.plugin = origin.plugin;
+    this.phase = origin.phase;
   }
 }
 
+/** Thrown by `Workspace.open` when the root is relative, missing or a file; says what to change. */
+export class WorkspaceError extends Error {
+  override readonly name = "WorkspaceError";
+}
+
 /** The model endpoint answered something that is not a usable chat completion. */
-export class ModelResponseError extends PlugboardError {
+export class ModelResponseError extends Error {
+  override readonly name = "ModelResponseError";
   constructor(message: string) {
-    super("MODEL_RESPONSE", `Malformed model response: ${message}`);
+    super(`Malformed model response: ${message}`);
   }
+}
+
+function describeThrown(thrown: unknown): string {
+  return thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown);
 }

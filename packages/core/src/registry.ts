@@ -8,20 +8,17 @@ import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
 import type { AnyToolDefinition } from "./contract.ts";
 
-/** A tool together with who provided it and the options it runs with. */
+/** A tool together with who provided it. */
 export interface RegistryEntry {
   readonly tool: AnyToolDefinition;
-  /** Who provided the tool (a plugin name), used in duplicate-name errors. */
+  /** Who provided the tool (a plugin name), named in duplicate-name errors and handler failures. */
   readonly owner?: string;
-  /** Passed to the handler as `ctx.options`. */
-  readonly options?: unknown;
 }
 
 /** A registered tool: its definition, its compiled validator and its model-facing schema. */
 export interface RegisteredTool {
   readonly tool: AnyToolDefinition;
   readonly owner: string | undefined;
-  readonly options: unknown;
   readonly check: TypeCheck<TObject>;
   readonly schema: ChatCompletionFunctionTool;
 }
@@ -80,7 +77,6 @@ function register(entry: RegistryEntry): RegisteredTool {
   return {
     tool,
     owner: entry.owner,
-    options: entry.options,
     check: TypeCompiler.Compile(parameters),
     schema: {
       type: "function",

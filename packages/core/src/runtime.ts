@@ -1,14 +1,14 @@
 /**
  * The runtime: one tool call in, one result out. Looks the tool up, parses and validates
  * the model's raw arguments, then calls the handler. Every expected failure is a result
- * the model can read; programming errors propagate unchanged.
+ * the model can read; a programming error propagates wrapped in a `PluginError` naming the
+ * tool and its plugin.
  */
-import type { TObject } from "@sinclair/typebox";
-import type { TypeCheck } from "@sinclair/typebox/compiler";
 import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
 import { type Logger, silentLogger, type ToolContext, type ToolResult } from "./contract.ts";
-import { ToolError, errorResult, toolErrors } from "./errors.ts";
+import { PluginError, ToolError, errorResult, toolErrors } from "./errors.ts";
 import type { ToolRegistry } from "./registry.ts";
+import { formatSchemaErrors, typeBoxProblems } from "./schema-errors.ts";
 import type { Workspace } from "./workspace.ts";
 
 export interface RuntimeOptions {
@@ -57,30 +57,25 @@ export class ToolRuntime {
       return toolErrors.invalidJson((error as SyntaxError).message);
     }
     if (typeof args !== "object" || args === null || Array.isArray(args)) return toolErrors.notAnObject();
-    if (!registered.check.Check(args)) return toolErrors.invalidArguments(name, describeErrors(registered.check, args));
+    if (!registered.check.Check(args)) {
+      const problems = formatSchemaErrors(typeBoxProblems(registered.check.Errors(args)), { root: "(arguments)" });
+      return toolErrors.invalidArguments(name, problems);
+    }
 
-    const ctx: ToolContext = {
-      workspace: this.workspace,
-      signal: options.signal ?? NEVER,
-      callId: options.callId ?? "direct",
-      options: registered.options,
-      logger: this.#logger,
-    };
+    const signal = options.signal ?? NEVER;
+    const ctx: ToolContext = { workspace: this.workspace, signal, callId: options.callId ?? "direct", logger: this.#logger };
     try {
       return await registered.tool.handler(args, ctx);
     } catch (error) {
       if (error instanceof ToolError) return errorResult(error.message);
-      throw error;
+      // A handler that stops by rethrowing the abort (as fetch or a spawned process does) was
+      // cancelled, not broken: its call still gets a result.
+      if (signal.aborted && (error === signal.reason || isAbortError(error))) return toolErrors.cancelled();
+      throw new PluginError({ tool: name, plugin: registered.owner, phase: "handler", cause: error });
     }
   }
 }
 
-/** One entry per failing field, `path: problem`: the first problem of each path, in schema order. */
-function describeErrors(check: TypeCheck<TObject>, value: unknown): string[] {
-  const seen = new Map<string, string>();
-  for (const error of check.Errors(value)) {
-    const path = error.path === "" ? "(arguments)" : error.path.slice(1).replaceAll("/", ".");
-    if (!seen.has(path)) seen.set(path, error.message);
-  }
-  return [...seen].map(([path, message]) => `${path}: ${message.charAt(0).toLowerCase()}${message.slice(1)}`);
+function isAbortError(error: unknown): boolean {
+  return typeof error === "object" && error !== null && "name" in error && error.name === "AbortError";
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { PlugboardError } from "@plugboard/core";
+import { PlugboardError } from "@plugboard/bootstrap";
 import { type CheckPluginOptions, checkPlugin } from "./check-plugin.ts";
 import { CHECK_IDS, type CheckId, type CheckStatus } from "./checks.ts";
 

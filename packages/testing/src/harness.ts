@@ -36,7 +36,7 @@ async function load({ bootstrap }: Plugboard, configPath: string): Promise<{ app
     const options = await manifestOptions(plugin);
     return { app, outcome: { ok: true, name: plugin.name, version: plugin.version, permissions: plugin.permissions, tools, ...(options ? { options } : {}) } };
   } catch (error) {
-    // By shape: the plugin under test may bring its own copy of core.
+    // By shape: the plugin under test may bring its own copy of bootstrap.
     const code = error instanceof Error ? Reflect.get(error, "code") : undefined;
     if (error instanceof Error && error.name === "PlugboardError" && typeof code === "string") {
       return { outcome: { ok: false, code, message: error.message } };

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PlugboardError, silentLogger, Workspace } from "@plugboard/core";
+import { OptionsError, silentLogger, Workspace } from "@plugboard/core";
 import { conformanceSuite } from "@plugboard/testing/suite";
 import { Value } from "@sinclair/typebox/value";
 import manifest from "../plugboard.plugin.json";
@@ -23,8 +23,7 @@ test("options default to the documented limits and refuse bad values", async () 
   expect(Value.Check(plugin.options, { timeout: 100 })).toBe(false);
   const workspace = await Workspace.open(tmpdir());
   expect(() => plugin.tools({ timeoutMs: 700000 }, { workspace, logger: silentLogger })).toThrow(
-    new PlugboardError(
-      "PLUGIN_OPTIONS",
+    new OptionsError(
       "timeoutMs (700000) must not exceed maxTimeoutMs (600000). Lower timeoutMs or raise maxTimeoutMs.",
     ),
   );

@@ -2,7 +2,7 @@
  * `@plugboard/plugin-bash`: the `bash` tool. Exports the plugin (default) and its `Options`
  * type; the manifest is `@plugboard/plugin-bash/plugboard.plugin.json`.
  */
-import { definePlugin, PlugboardError } from "@plugboard/core";
+import { definePlugin, OptionsError } from "@plugboard/core";
 import { createBashTool } from "./bash.ts";
 import { limitsOf, OptionsSchema } from "./options.ts";
 
@@ -18,8 +18,7 @@ export default definePlugin({
   tools: (options) => {
     const limits = limitsOf(options);
     if (limits.timeoutMs > limits.maxTimeoutMs) {
-      throw new PlugboardError(
-        "PLUGIN_OPTIONS",
+      throw new OptionsError(
         `timeoutMs (${limits.timeoutMs}) must not exceed maxTimeoutMs (${limits.maxTimeoutMs}). Lower timeoutMs or raise maxTimeoutMs.`,
       );
     }

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PlugboardError, silentLogger, Workspace } from "@plugboard/core";
+import { OptionsError, silentLogger, Workspace } from "@plugboard/core";
 import { conformanceSuite } from "@plugboard/testing/suite";
 import { Value } from "@sinclair/typebox/value";
 import manifest from "../plugboard.plugin.json";
@@ -23,8 +23,7 @@ test("options default to the documented limits and refuse bad values", async () 
   expect(Value.Check(plugin.options, { maxBytes: 100 })).toBe(false);
   const workspace = await Workspace.open(tmpdir());
   expect(() => plugin.tools({ maxLineChars: 500, maxOutputChars: 100 }, { workspace, logger: silentLogger })).toThrow(
-    new PlugboardError(
-      "PLUGIN_OPTIONS",
+    new OptionsError(
       "maxLineChars (500) must not exceed maxOutputChars (100). Lower maxLineChars or raise maxOutputChars.",
     ),
   );

@@ -2,7 +2,7 @@
  * `@plugboard/plugin-read-file`: the `read_file` tool. Exports the plugin (default) and its
  * `Options` type; the manifest is `@plugboard/plugin-read-file/plugboard.plugin.json`.
  */
-import { definePlugin, PlugboardError } from "@plugboard/core";
+import { definePlugin, OptionsError } from "@plugboard/core";
 import { limitsOf, OptionsSchema } from "./options.ts";
 import { createReadFileTool } from "./read-file.ts";
 
@@ -18,8 +18,7 @@ export default definePlugin({
   tools: (options) => {
     const limits = limitsOf(options);
     if (limits.maxLineChars > limits.maxOutputChars) {
-      throw new PlugboardError(
-        "PLUGIN_OPTIONS",
+      throw new OptionsError(
         `maxLineChars (${limits.maxLineChars}) must not exceed maxOutputChars (${limits.maxOutputChars}). Lower maxLineChars or raise maxOutputChars.`,
       );
     }

@@ -3,7 +3,7 @@
  * flight (the loop's signal; a running bash tool kills its process group) and quits with
  * 130 at the prompt. Works the same when stdin is a pipe.
  */
-import { PlugboardError } from "@plugboard/core";
+import { PlugboardError } from "@plugboard/bootstrap";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { createLineReader } from "../line-reader.ts";

@@ -1,0 +1,7 @@
+/**
+ * Internals shared by Plugboard's own packages (bootstrap, the testing kit, the apps): not
+ * part of the contract plugins are written against, and free to change in any release.
+ */
+export { ERROR_PREFIX, toolErrors } from "./errors.ts";
+export { DuplicateToolError, type RegistryEntry } from "./registry.ts";
+export { formatPath, formatSchemaErrors, type SchemaProblem, typeBoxProblems } from "./schema-errors.ts";
