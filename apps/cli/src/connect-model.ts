@@ -1,9 +1,8 @@
 /** The model client of `run` and the interactive session, kept apart so other commands never load the SDK. */
 import type { App } from "@plugboard/bootstrap";
-import { createModelClient } from "@plugboard/demo-model";
+import { createModelClient, type Endpoint } from "@plugboard/bootstrap/model";
 import type OpenAI from "openai";
 import type { Io } from "./io.ts";
-import type { Endpoint } from "./model-errors.ts";
 
 /** A model client for the app, and where it sends requests. */
 export interface ConnectedModel {

@@ -3,11 +3,11 @@
  * extends, and `runTurn`, which runs the agent loop for one user request and reports it.
  */
 import { type App, PlugboardError } from "@plugboard/bootstrap";
+import { describeModelFailure } from "@plugboard/bootstrap/model";
 import { type AgentLoopResult, runAgentLoop } from "@plugboard/core";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { Io } from "./io.ts";
 import type { ConnectedModel } from "./connect-model.ts";
-import { describeModelFailure } from "./model-errors.ts";
 import { createReporter } from "./reporter.ts";
 
 export interface Session {
@@ -61,8 +61,8 @@ export async function runTurn(session: Session, prompt: string, io: Io, options:
     return result;
   } catch (error) {
     reporter.abandon();
-    const line = describeModelFailure(error, model.endpoint, inRequest);
-    if (line === undefined) throw error;
-    throw new PlugboardError("MODEL_ENDPOINT", line, { cause: error });
+    const failure = describeModelFailure(error, model.endpoint, inRequest);
+    if (failure === undefined) throw error;
+    throw new PlugboardError("MODEL_ENDPOINT", failure.message, { cause: error });
   }
 }

@@ -3,6 +3,7 @@
  * strictly. The client sends only user and assistant messages; the server adds its own
  * system message, and tool messages exist only inside one turn.
  */
+import { formatSchemaErrors } from "@plugboard/core/internal";
 import * as v from "valibot";
 import { HttpError } from "./http.ts";
 
@@ -49,7 +50,10 @@ export async function readChatRequest(request: Request, maxBytes: number): Promi
   }
   const parsed = v.safeParse(ChatRequestSchema, json);
   if (parsed.success) return parsed.output;
-  const problems = parsed.issues.map((issue) => `${pathOf(issue.path)}: ${problemOf(issue)}`);
+  const problems = formatSchemaErrors(
+    parsed.issues.map((issue) => ({ path: issue.path?.map((item) => item.key) ?? [], message: problemOf(issue) })),
+    { root: "body" },
+  );
   throw new HttpError(400, `Invalid chat request: ${problems.join("; ")}`);
 }
 
@@ -79,18 +83,6 @@ async function readLimited(request: Request, maxBytes: number): Promise<string> 
 
 function tooLarge(maxBytes: number): HttpError {
   return new HttpError(400, `The request body is larger than ${maxBytes} bytes`);
-}
-
-type IssuePath = v.BaseIssue<unknown>["path"];
-
-/** `messages[1].role`, or `body` for the top level. */
-function pathOf(path: IssuePath): string {
-  let text = "";
-  for (const item of path ?? []) {
-    const key = (item as { key: unknown }).key;
-    text += typeof key === "number" ? `[${key}]` : `${text === "" ? "" : "."}${String(key)}`;
-  }
-  return text === "" ? "body" : text;
 }
 
 function problemOf(issue: v.BaseIssue<unknown>): string {

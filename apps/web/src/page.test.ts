@@ -129,7 +129,7 @@ describe("the chat page", () => {
     await prompt.press("Enter");
     const alert = page.getByRole("alert");
     await alert.waitFor({ timeout: 10_000 });
-    expect(await alert.textContent()).toContain("answered HTTP 401: Incorrect API key provided");
+    expect(await alert.textContent()).toContain("answered 401 (Incorrect API key provided)");
   }, 15_000);
 
   test("on a narrow screen the page fits without sideways scrolling", async () => {

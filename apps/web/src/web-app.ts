@@ -4,8 +4,8 @@
  */
 import { join } from "node:path";
 import { type App, buildApp, loadConfig } from "@plugboard/bootstrap";
+import { createModelClient } from "@plugboard/bootstrap/model";
 import type { Logger } from "@plugboard/core";
-import { createModelClient } from "@plugboard/demo-model";
 import type OpenAI from "openai";
 import { checkBinding } from "./binding.ts";
 import { startWebServer, type WebServer } from "./server.ts";

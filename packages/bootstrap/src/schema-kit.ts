@@ -39,9 +39,5 @@ export function oneOf<const T extends readonly [string, ...string[]]>(options: T
 
 /** Each problem as `path: message`, in the order valibot found them. */
 export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string[] {
-  return formatSchemaErrors(issues.map((issue) => ({ path: issue.path?.map((item) => keyOf(item.key)) ?? [], message: issue.message })));
-}
-
-function keyOf(key: unknown): PropertyKey {
-  return typeof key === "number" || typeof key === "symbol" ? key : String(key);
+  return formatSchemaErrors(issues.map((issue) => ({ path: issue.path?.map((item) => item.key) ?? [], message: issue.message })));
 }

@@ -6,14 +6,15 @@
 
 /** A key path (`["plugins", 2, "options", "max"]`) and what is wrong there. */
 export interface SchemaProblem {
-  readonly path: readonly PropertyKey[];
+  /** Numbers are array indices; anything else is named by its string form. */
+  readonly path: readonly unknown[];
   readonly message: string;
 }
 
 /** How `formatSchemaErrors` names paths. */
 export interface FormatOptions {
   /** Keys put in front of every path (where the checked value sits in a larger document). */
-  readonly prefix?: readonly PropertyKey[];
+  readonly prefix?: readonly unknown[];
   /** The name of the value itself, when a problem concerns it as a whole. */
   readonly root?: string;
 }
@@ -34,7 +35,7 @@ export function formatSchemaErrors(problems: Iterable<SchemaProblem>, options: F
 }
 
 /** `["plugins", 2, "permissions", 0]` → `plugins[2].permissions[0]`; odd keys are quoted. */
-export function formatPath(keys: readonly PropertyKey[]): string {
+export function formatPath(keys: readonly unknown[]): string {
   let path = "";
   for (const key of keys) {
     if (typeof key === "number") path += `[${key}]`;
@@ -53,7 +54,7 @@ export function typeBoxProblems(errors: Iterable<{ readonly path: string; readon
   return [...errors].map((error) => ({ path: pointerKeys(error.path), message: error.message }));
 }
 
-function pointerKeys(pointer: string): PropertyKey[] {
+function pointerKeys(pointer: string): (string | number)[] {
   if (pointer === "") return [];
   return pointer
     .slice(1)

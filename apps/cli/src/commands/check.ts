@@ -2,7 +2,7 @@
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { loadApp } from "../load-app.ts";
-import { DEFAULT_BASE_URL } from "@plugboard/demo-model";
+import { DEFAULT_BASE_URL } from "@plugboard/bootstrap/model";
 
 /** Validates the config, every plugin and the workspace; returns 0 (problems throw, exit 2). */
 export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> {

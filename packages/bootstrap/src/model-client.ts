@@ -2,14 +2,9 @@
  * One place that turns model settings into an `openai` client: a real endpoint when a key
  * or a base URL is configured, the in-process demo model otherwise.
  */
+import { DEMO_BASE_URL, demoFetch } from "@plugboard/demo-model";
 import OpenAI from "openai";
-import { demoFetch } from "./demo-fetch.ts";
-
-/** The model settings the client needs (structurally the bootstrap's `ModelSettings`). */
-export interface ModelClientSettings {
-  readonly baseURL: string | undefined;
-  readonly apiKey: string | undefined;
-}
+import type { ModelSettings } from "./config.ts";
 
 /** A client and whether it talks to the offline demo model. */
 export interface ModelClient {
@@ -20,18 +15,15 @@ export interface ModelClient {
 /** The endpoint used when only an API key is configured. */
 export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
-/** The base URL the demo client reports; requests never leave the process. */
-export const DEMO_BASE_URL = "http://demo-model.invalid/v1";
-
 /**
- * With no API key and no base URL: a client whose `fetch` answers chat completions from an
+ * With no API key and no base URL: a client whose `fetch` answers chat completions from the
  * offline, deterministic demo model. Otherwise a normal client that retries 429, 5xx and
  * network failures twice with the SDK's own backoff.
  *
  * @example
- * const { client, demo } = createModelClient({ baseURL: undefined, apiKey: undefined });
+ * const { client, demo } = createModelClient(config.model);
  */
-export function createModelClient(model: ModelClientSettings): ModelClient {
+export function createModelClient(model: Pick<ModelSettings, "baseURL" | "apiKey">): ModelClient {
   if (model.apiKey === undefined && model.baseURL === undefined) {
     return { client: new OpenAI({ apiKey: "demo", baseURL: DEMO_BASE_URL, fetch: demoFetch, maxRetries: 0 }), demo: true };
   }

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import OpenAI from "openai";
-import { DEFAULT_BASE_URL, createModelClient } from "./create-model-client.ts";
+import { DEFAULT_BASE_URL, createModelClient } from "./model-client.ts";
 
 const seen: { authorization: string | null }[] = [];
 let failuresLeft = 0;
@@ -29,6 +29,12 @@ async function complete(client: OpenAI) {
   const completion = await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "hi" }] });
   return completion.choices[0]?.message.content;
 }
+
+test("with no key and no base URL it is the offline demo model, answering in-process", async () => {
+  const { client, demo } = createModelClient({ baseURL: undefined, apiKey: undefined });
+  expect(demo).toBe(true);
+  expect(await complete(client)).toContain("offline demo model");
+});
 
 describe("createModelClient with an endpoint", () => {
   test("sends the API key to the configured base URL", async () => {
