@@ -73,7 +73,7 @@ describe("a third-party plugin, from scaffold to a running app", () => {
     const called = await installed(["call", "word_count", '{"path":"notes.txt"}']);
     expect(called).toMatchObject({ code: 0, stdout: `${COUNT}\n` });
     const plugins = JSON.parse((await installed(["plugins", "--json"])).stdout);
-    expect(plugins).toEqual([{ name: PLUGIN, version: "0.1.0", tools: ["word_count"], permissions: ["fs.read"], directory: join(app, "node_modules", PLUGIN) }]);
+    expect(plugins).toEqual([{ name: PLUGIN, version: "0.1.0", tools: ["word_count"], permissions: ["fs.read"], directory: join(app, "node_modules", PLUGIN), origin: "config" }]);
     // Installed copies, not links into this repository.
     for (const name of ["@plugboard/cli", "@plugboard/core", "@plugboard/bootstrap"]) {
       expect(await realpath(join(app, "node_modules", name))).toStartWith(join(app, "node_modules"));

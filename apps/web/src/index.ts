@@ -1,4 +1,3 @@
-export { bearerMatches } from "./auth.ts";
 export { checkBinding, isLoopbackHost } from "./binding.ts";
 export { type ChatMessage, type ChatRequest, ChatRequestSchema, DEFAULT_MAX_BODY_BYTES } from "./chat-request.ts";
 export type { ChatTurnResult, ToolCallSummary } from "./chat-turn.ts";

@@ -1,58 +1,34 @@
 /// <reference lib="dom" />
 /**
- * The chat page in a real headless Chromium (Debian's, at /usr/bin/chromium) against the
+ * The chat page in a real headless Chromium (see test/chromium.ts for which one) against the
  * server in-process and a scripted model.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
+import { launchChromium, type TestBrowser } from "../test/chromium.ts";
 import { startTestServer, type TestServer } from "../test/helpers.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 /** The committed screenshot is rewritten only on request, so a test run leaves the tree clean. */
 const COMMITTED_SCREENSHOT = join(import.meta.dir, "../test/screenshots/chat.png");
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 let t: TestServer;
-let profile: string;
-let context: BrowserContext;
+let browser: TestBrowser;
 let page: Page;
 const cspViolations: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`The browser test needs Chromium at ${CHROMIUM}: install it with "apt-get install -y chromium" (.ci/setup does this in CI).`);
-  }
   t = await startTestServer({ files: { "notes.txt": "alpha\nbeta\n" } });
-  profile = await mkdtemp(join(tmpdir(), "plugboard-chromium-"));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ARGS,
-    viewport: { width: 900, height: 820 },
-  });
-  page = context.pages()[0] ?? (await context.newPage());
+  browser = await launchChromium({ width: 900, height: 820 });
+  page = browser.context.pages()[0] ?? (await browser.context.newPage());
   page.on("console", (message) => {
     if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
   });
-}, 30_000);
+}, 60_000);
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await t?.close();
-  if (profile) await rm(profile, { recursive: true, force: true });
 });
 
 describe("the chat page", () => {
@@ -117,7 +93,7 @@ describe("the chat page", () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("prompt");
 
     expect(cspViolations).toEqual([]);
-    const screenshot = process.env.UPDATE_SCREENSHOTS === "1" ? COMMITTED_SCREENSHOT : join(profile, "chat.png");
+    const screenshot = process.env.UPDATE_SCREENSHOTS === "1" ? COMMITTED_SCREENSHOT : join(browser.profile, "chat.png");
     await page.screenshot({ path: screenshot, fullPage: true });
     expect(Bun.file(screenshot).size).toBeGreaterThan(10_000);
   }, 30_000);

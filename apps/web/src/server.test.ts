@@ -148,14 +148,25 @@ describe("other routes", () => {
     const { server } = await start();
     const response = await fetch(`${server.url}/`);
     expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(response.headers.get("content-type")?.toLowerCase()).toBe("text/html; charset=utf-8");
     const csp = response.headers.get("content-security-policy") ?? "";
     expect(csp).toContain("default-src 'none'");
     expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/);
     expect(csp).not.toContain("unsafe-inline");
     expect(csp).toContain("connect-src 'self'");
+    expect(response.headers.get("x-frame-options")).toBe("DENY");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(response.headers.get("cache-control")).toBe("no-store");
     const html = await response.text();
     expect(html).toContain('<textarea id="prompt"');
+    const head = await fetch(`${server.url}/`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
+    // The API's answers carry the same protective headers, and are never cached.
+    const health = await fetch(`${server.url}/api/health`);
+    expect(health.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(health.headers.get("cache-control")).toBe("no-store");
     expect(html).not.toMatch(/\b(src|href)="(https?:)?\/\//);
   });
 });

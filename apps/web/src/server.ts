@@ -10,9 +10,8 @@ import { checkBinding } from "./binding.ts";
 import type { ChatHandlerContext, TurnInput } from "./chat-handler.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./chat-request.ts";
 import { type ChatTurnResult, runChatTurn } from "./chat-turn.ts";
-import { errorResponse } from "./http.ts";
+import { createHttpApp } from "./http-app.ts";
 import { loadChatPage } from "./page.ts";
-import { route } from "./routes.ts";
 
 /** The port used when none is given. */
 export const DEFAULT_PORT = 8787;
@@ -114,16 +113,13 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     log,
   };
 
+  const http = createHttpApp({ page, token: options.token, chat, log });
   const server = Bun.serve({
     hostname: host,
     port: options.port ?? DEFAULT_PORT,
     // A turn may think for minutes before its first byte; the SDK's own timeout bounds it.
     idleTimeout: 0,
-    fetch: (request) => route(request, { page, token: options.token, chat }),
-    error(error) {
-      log(`plugboard web: ${error.stack ?? error.message}`);
-      return errorResponse(500, "Internal server error (details are in the server log)");
-    },
+    fetch: http.fetch,
   });
 
   let closing: Promise<void> | undefined;

@@ -84,11 +84,11 @@ describe("buildApp: each failure names the plugin, the file and the fix, and bui
     const dir = await tempDir();
     const manifest = join(dir, "plugin/plugboard.plugin.json");
     await mkdir(join(dir, "plugin"));
-    await writeFile(manifest, '{\n  "name": "broken",\n  "tools": [{ "name": "x", "description": "X." },],\n}\n');
+    await writeFile(manifest, '{\n  "name": "broken",\n  "tools": [{ "name": "x" "description": "X." }],\n}\n');
     const error = await buildFails(await configWith([{ path: "./plugin" }], dir));
     expect(error.code).toBe("PLUGIN_MANIFEST");
     expect(error.message).toContain(
-      `Plugin ./plugin: ${manifest} is not valid JSON: line 3, column 50: unexpected ] (JSON allows no comma before ])`,
+      `Plugin ./plugin: ${manifest} is not valid JSON: line 3, column 27: expected ",", found "\\"description\\""`,
     );
   });
 

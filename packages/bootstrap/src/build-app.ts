@@ -25,6 +25,11 @@ export interface App {
 export interface BuildAppOptions {
   /** Given to every plugin and tool; silent by default. */
   logger?: Logger;
+  /**
+   * The running app's own package folder: `package` entries not installed for the config's
+   * folder are resolved from there (the plugins the app ships). None by default.
+   */
+  appFolder?: string;
 }
 
 /**
@@ -40,7 +45,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
 
   const resolved: ResolvedPlugin[] = [];
   for (const [index, entry] of config.plugins.entries()) {
-    resolved.push(await resolvePlugin(entry, { index, configPath: config.configPath }));
+    resolved.push(await resolvePlugin(entry, { index, configPath: config.configPath }, options.appFolder));
   }
   checkToolNames(resolved, config.configPath);
 

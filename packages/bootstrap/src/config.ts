@@ -12,12 +12,18 @@ import { configErrors } from "./messages.ts";
 import type { Permission } from "./permissions.ts";
 import { describeIssues } from "./schema-kit.ts";
 
-/** Values from command-line flags; each wins over everything else. */
+/**
+ * Values from command-line flags, as the person typed them; each wins over everything else.
+ * They are checked here and nowhere else (`USAGE` errors naming the flag).
+ */
 export interface ConfigOverrides {
+  /** Relative to `cwd`. */
   workspace?: string;
   model?: string;
+  /** An http(s) URL. */
   baseURL?: string;
-  maxSteps?: number;
+  /** A whole number from 1 to 1000. */
+  maxSteps?: string;
 }
 
 /** Which model to talk to, and how. */
@@ -60,6 +66,8 @@ export interface LoadConfigOptions {
 export const DEFAULT_MODEL = "gpt-4.1-mini";
 /** The step limit used when no flag or config key sets one. */
 export const DEFAULT_MAX_STEPS = 20;
+/** The endpoint used when only an API key is configured. */
+export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
 /**
  * Reads and validates the config file (and the `.env` beside it).
@@ -117,18 +125,32 @@ async function readConfigFile(path: string): Promise<ConfigFile> {
   return parsed.output;
 }
 
-function checkOverrides(flags: ConfigOverrides): ConfigOverrides {
+/** The flags after checking: the step limit as a number. */
+interface CheckedOverrides {
+  readonly workspace?: string;
+  readonly model?: string;
+  readonly baseURL?: string;
+  readonly maxSteps?: number;
+}
+
+function checkOverrides(flags: ConfigOverrides): CheckedOverrides {
   const { min, max } = MAX_STEPS_RANGE;
-  const steps = flags.maxSteps;
-  if (steps !== undefined && !(Number.isInteger(steps) && steps >= min && steps <= max)) {
-    throw configErrors.flag("--max-steps", `an integer from ${min} to ${max}`, steps);
+  const steps = flags.maxSteps === undefined ? undefined : /^\d+$/.test(flags.maxSteps) ? Number(flags.maxSteps) : Number.NaN;
+  if (steps !== undefined && !(steps >= min && steps <= max)) {
+    throw configErrors.flag("--max-steps", `a whole number from ${min} to ${max}`, flags.maxSteps);
   }
-  if (flags.baseURL !== undefined && !URL.canParse(flags.baseURL)) {
-    throw configErrors.flag("--base-url", "a URL such as https://api.openai.com/v1", flags.baseURL);
+  if (flags.baseURL !== undefined && !isHttpURL(flags.baseURL)) {
+    throw configErrors.flag("--base-url", "an http(s) URL such as http://localhost:11434/v1", flags.baseURL);
   }
   if (flags.model === "") throw configErrors.flag("--model", "a model name", flags.model);
   if (flags.workspace === "") throw configErrors.flag("--workspace", "a folder path", flags.workspace);
-  return flags;
+  const { maxSteps: _typed, ...rest } = flags;
+  return { ...rest, ...(steps === undefined ? {} : { maxSteps: steps }) };
+}
+
+function isHttpURL(text: string): boolean {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  return url?.protocol === "http:" || url?.protocol === "https:";
 }
 
 interface Found {

@@ -8,7 +8,7 @@ import type { RegistryEntry } from "@plugboard/core/internal";
 import { KindGuard } from "@sinclair/typebox";
 import { pluginErrors } from "./messages.ts";
 import { checkOptions } from "./plugin-options.ts";
-import type { ResolvedPlugin } from "./resolve-plugin.ts";
+import type { PluginOrigin, ResolvedPlugin } from "./resolve-plugin.ts";
 
 /** A plugin that is loaded and whose tools are ready to register. */
 export interface LoadedPlugin {
@@ -16,6 +16,8 @@ export interface LoadedPlugin {
   version: string;
   /** The real path of the plugin's folder. */
   directory: string;
+  /** Where it was found: a config `path`, installed for the config's folder, or shipped with the app. */
+  origin: PluginOrigin;
   manifestPath: string;
   /** The contract range its manifest states. */
   contract: string;
@@ -68,6 +70,7 @@ export async function loadPlugin(resolved: ResolvedPlugin, context: PluginContex
       name: manifest.name,
       version: manifest.version,
       directory: resolved.directory,
+      origin: resolved.origin,
       manifestPath: resolved.manifestPath,
       contract: manifest.contract,
       permissions: manifest.permissions,

@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { DEMO_BASE_URL } from "@plugboard/demo-model";
 import OpenAI from "openai";
-import { DEFAULT_BASE_URL, createModelClient } from "./model-client.ts";
+import { DEFAULT_BASE_URL } from "./config.ts";
+import { createModelClient } from "./model-client.ts";
 
 const seen: { authorization: string | null }[] = [];
 let failuresLeft = 0;
@@ -30,16 +32,21 @@ async function complete(client: OpenAI) {
   return completion.choices[0]?.message.content;
 }
 
-test("with no key and no base URL it is the offline demo model, answering in-process", async () => {
-  const { client, demo } = createModelClient({ baseURL: undefined, apiKey: undefined });
-  expect(demo).toBe(true);
-  expect(await complete(client)).toContain("offline demo model");
+describe("createModelClient without a key or base URL", () => {
+  test("answers from the offline demo model, without any request leaving the process", async () => {
+    seen.length = 0;
+    const { client, demo, endpoint } = createModelClient({ name: "m", baseURL: undefined, apiKey: undefined });
+    expect(demo).toBe(true);
+    expect(endpoint).toEqual({ baseURL: DEMO_BASE_URL, model: "m" });
+    expect(await complete(client)).toContain("offline demo model");
+    expect(seen).toEqual([]);
+  });
 });
 
 describe("createModelClient with an endpoint", () => {
   test("sends the API key to the configured base URL", async () => {
     seen.length = 0;
-    const { client, demo } = createModelClient({ baseURL, apiKey: "sk-test" });
+    const { client, demo } = createModelClient({ name: "m", baseURL, apiKey: "sk-test" });
     expect(demo).toBe(false);
     expect(await complete(client)).toBe("hello");
     expect(seen).toEqual([{ authorization: "Bearer sk-test" }]);
@@ -47,13 +54,13 @@ describe("createModelClient with an endpoint", () => {
 
   test("works with a base URL and no key (local servers)", async () => {
     seen.length = 0;
-    const { client } = createModelClient({ baseURL, apiKey: undefined });
+    const { client } = createModelClient({ name: "m", baseURL, apiKey: undefined });
     expect(await complete(client)).toBe("hello");
     expect(seen.length).toBe(1);
   });
 
   test("uses the OpenAI endpoint when only a key is set", () => {
-    const { client, demo } = createModelClient({ baseURL: undefined, apiKey: "sk-test" });
+    const { client, demo } = createModelClient({ name: "m", baseURL: undefined, apiKey: "sk-test" });
     expect(demo).toBe(false);
     expect(client.baseURL).toBe(DEFAULT_BASE_URL);
   });
@@ -61,7 +68,7 @@ describe("createModelClient with an endpoint", () => {
   test("retries server errors twice, then succeeds", async () => {
     seen.length = 0;
     failuresLeft = 2;
-    const { client } = createModelClient({ baseURL, apiKey: "k" });
+    const { client } = createModelClient({ name: "m", baseURL, apiKey: "k" });
     expect(await complete(client)).toBe("hello");
     expect(seen.length).toBe(3);
   });
@@ -69,7 +76,7 @@ describe("createModelClient with an endpoint", () => {
   test("gives up after two retries with the SDK's error", async () => {
     seen.length = 0;
     failuresLeft = 5;
-    const { client } = createModelClient({ baseURL, apiKey: "k" });
+    const { client } = createModelClient({ name: "m", baseURL, apiKey: "k" });
     await expect(complete(client)).rejects.toBeInstanceOf(OpenAI.InternalServerError);
     expect(seen.length).toBe(3);
     failuresLeft = 0;

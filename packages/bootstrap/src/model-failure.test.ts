@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { type FaultReply, startScriptedModel } from "@plugboard/scripted-model";
-import { createModelClient } from "./model-client.ts";
+import OpenAI from "openai";
 import { describeModelFailure } from "./model-failure.ts";
 
 const endpoint = { baseURL: "http://127.0.0.1:9/v1", model: "some-model" };
@@ -8,7 +8,7 @@ const endpoint = { baseURL: "http://127.0.0.1:9/v1", model: "some-model" };
 /** The real SDK error for a fault the endpoint keeps answering (retries included). */
 async function failureFor(reply: FaultReply): Promise<unknown> {
   await using model = await startScriptedModel([reply, reply, reply]);
-  const { client } = createModelClient({ baseURL: model.baseURL, apiKey: "k" });
+  const client = new OpenAI({ baseURL: model.baseURL, apiKey: "k", maxRetries: 2, logLevel: "off" });
   return await client.chat.completions.create({ model: "some-model", messages: [{ role: "user", content: "hi" }] }).then(
     () => undefined,
     (error: unknown) => error,

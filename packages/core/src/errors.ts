@@ -18,14 +18,34 @@ export function textResult(content: string): ToolResult {
 }
 
 /**
+ * Brands in the global symbol registry, so that `instanceof ToolError` and
+ * `instanceof OptionsError` hold across copies of core: a plugin installed with its own
+ * copy throws errors of that copy's classes, and the app's runtime must still recognise them.
+ */
+const TOOL_ERROR = Symbol.for("@plugboard/core.ToolError");
+const OPTIONS_ERROR = Symbol.for("@plugboard/core.OptionsError");
+
+/** `instanceof` for a branded class: by brand for the class itself, by prototype for its subclasses. */
+function branded(asked: object, base: object, value: unknown, brand: symbol): boolean {
+  if (asked !== base) return Function.prototype[Symbol.hasInstance].call(asked, value);
+  return typeof value === "object" && value !== null && Reflect.get(value, brand) === true;
+}
+
+/**
  * An expected failure that a handler (or a core helper such as `Workspace.resolve`) throws
  * and the runtime turns into an `Error: …` result. Anything else a handler throws is a
- * programming error and propagates unchanged.
+ * programming error and propagates as a `PluginError`. Recognised across copies of core.
  *
  * @example throw new ToolError(`File not found: ${path}`)
  */
 export class ToolError extends Error {
   override readonly name = "ToolError";
+  readonly [TOOL_ERROR] = true;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass `instanceof` was asked about
+    return branded(this, ToolError, value, TOOL_ERROR);
+  }
 }
 
 /** Thrown by `Workspace.resolve` when a path would leave the root. */
@@ -51,11 +71,18 @@ export const toolErrors = {
  * Thrown by a plugin's `tools(options, ctx)` when its options are wrong in a way its schema
  * cannot say (two options that contradict each other, a path that does not exist). The app
  * reports it as the plugin's invalid options, naming the plugin and the config entry.
+ * Recognised across copies of core.
  *
  * @example throw new OptionsError("maxBytes must be at least maxLineBytes")
  */
 export class OptionsError extends Error {
   override readonly name = "OptionsError";
+  readonly [OPTIONS_ERROR] = true;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass `instanceof` was asked about
+    return branded(this, OptionsError, value, OPTIONS_ERROR);
+  }
 }
 
 /** Where a plugin's code failed. */

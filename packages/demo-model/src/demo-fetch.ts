@@ -6,7 +6,7 @@ import type { ChatCompletionCreateParams } from "openai/resources/chat/completio
 import { sseResponse } from "@plugboard/scripted-model/sse";
 import { type DemoReply, demoReply } from "./demo-reply.ts";
 
-/** A base URL for a client using `demoFetch`; requests never leave the process. */
+/** The base URL a client of the demo model uses; requests never leave the process. */
 export const DEMO_BASE_URL = "http://demo-model.invalid/v1";
 
 /** Answers one chat-completions request like an OpenAI-compatible server would. */

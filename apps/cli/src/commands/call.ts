@@ -8,7 +8,7 @@ import { jsonLine } from "../output.ts";
 /** Executes the call and prints its result; 1 for an error result, 130 when interrupted. */
 export async function callCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const [tool = "", json = "{}"] = parsed.args;
-  const app = await loadApp(parsed.flags, io, { announceWorkspace: true });
+  const app = await loadApp(parsed, io, { announceWorkspace: true });
   const controller = new AbortController();
   const release = onInterrupt(() => controller.abort());
   try {

@@ -7,7 +7,6 @@ import { PlugboardError } from "@plugboard/bootstrap";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { createLineReader } from "../line-reader.ts";
-import { connectModel } from "../connect-model.ts";
 import { loadApp } from "../load-app.ts";
 import { createSession, runTurn, type Session } from "../session.ts";
 
@@ -18,8 +17,8 @@ const QUIT = new Set(["", "q", "exit"]);
 
 /** Runs the session until the user quits; returns the exit code. */
 export async function interactiveCommand(parsed: ParsedArgs, io: Io): Promise<number> {
-  const app = await loadApp(parsed.flags, io, { announceWorkspace: true });
-  const session = createSession(app, connectModel(app, io));
+  const app = await loadApp(parsed, io, { announceWorkspace: true, model: true });
+  const session = createSession(app, app.model);
   const lines = createLineReader(io.stdin, io.stdout, PROMPT);
   let turn: AbortController | undefined;
   let exitCode = 0;

@@ -3,15 +3,14 @@ import type { ParsedArgs } from "../args.ts";
 import { UsageError } from "../args.ts";
 import { onInterrupt } from "../interrupt.ts";
 import type { Io } from "../io.ts";
-import { connectModel } from "../connect-model.ts";
 import { loadApp } from "../load-app.ts";
 import { createSession, runTurn } from "../session.ts";
 
 /** Runs the prompt (from the arguments, else stdin) and returns the exit code. */
 export async function runCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const prompt = await promptOf(parsed.args, io);
-  const app = await loadApp(parsed.flags, io, { announceWorkspace: true });
-  const session = createSession(app, connectModel(app, io));
+  const app = await loadApp(parsed, io, { announceWorkspace: true, model: true });
+  const session = createSession(app, app.model);
   const controller = new AbortController();
   const release = onInterrupt(() => controller.abort());
   try {
