@@ -3,7 +3,7 @@
  * options, ask it for its tools and check they are exactly the manifest's list.
  */
 import { pathToFileURL } from "node:url";
-import type { AnyToolDefinition, Permission, Plugin, PluginContext } from "@plugboard/core";
+import { type AnyToolDefinition, OptionsError, type Permission, type Plugin, type PluginContext } from "@plugboard/core";
 import type { RegistryEntry } from "@plugboard/core/internal";
 import { KindGuard } from "@sinclair/typebox";
 import { pluginErrors } from "./messages.ts";
@@ -52,7 +52,7 @@ export async function loadPlugin(resolved: ResolvedPlugin, context: PluginContex
     returned = plugin.tools(options, context);
   } catch (error) {
     // A plugin that checks its options beyond its schema reports that with core's OptionsError.
-    if (isOptionsError(error)) throw pluginErrors.options(manifest.name, [error.message], where);
+    if (error instanceof OptionsError) throw pluginErrors.options(manifest.name, [error.message], where);
     throw pluginErrors.toolsFailed(manifest.name, entryPath, error, where);
   }
   const tools = toolsOf(returned);
@@ -103,11 +103,6 @@ function toolsOf(returned: unknown): AnyToolDefinition[] | string {
     if (!valid) return `item ${index} is not a tool definition (name, description, parameters, handler)`;
   }
   return returned as AnyToolDefinition[];
-}
-
-/** By name, not class: a plugin may bring its own copy of core. */
-function isOptionsError(error: unknown): error is Error {
-  return error instanceof Error && error.name === "OptionsError";
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
