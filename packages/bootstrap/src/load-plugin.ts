@@ -3,7 +3,7 @@
  * options, ask it for its tools and check they are exactly the manifest's list.
  */
 import { pathToFileURL } from "node:url";
-import { type AnyToolDefinition, OptionsError, type Permission, type Plugin, type PluginContext } from "@plugboard/core";
+import { type AnyToolDefinition, type Permission, type Plugin, type PluginContext, PluginOptionsError } from "@plugboard/core";
 import type { RegistryEntry } from "@plugboard/core/internal";
 import { KindGuard } from "@sinclair/typebox";
 import { pluginErrors } from "./messages.ts";
@@ -51,8 +51,8 @@ export async function loadPlugin(resolved: ResolvedPlugin, context: PluginContex
   try {
     returned = plugin.tools(options, context);
   } catch (error) {
-    // A plugin that checks its options beyond its schema reports that with core's OptionsError.
-    if (error instanceof OptionsError) throw pluginErrors.options(manifest.name, [error.message], where);
+    // A plugin that checks its options beyond its schema throws core's PluginOptionsError.
+    if (error instanceof PluginOptionsError) throw pluginErrors.options(manifest.name, [error.message], where);
     throw pluginErrors.toolsFailed(manifest.name, entryPath, error, where);
   }
   const tools = toolsOf(returned);

@@ -2,7 +2,7 @@
  * A plugin's options from the config, checked against the plugin's own TypeBox schema:
  * defaults filled in first, then every problem reported with its key path.
  */
-import { formatSchemaErrors, typeBoxProblems } from "@plugboard/core/internal";
+import { formatSchemaErrors, pointerProblems } from "@plugboard/core/internal";
 import { Kind, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { Value } from "@sinclair/typebox/value";
@@ -10,8 +10,9 @@ import { type EntryLocation, pluginErrors } from "./messages.ts";
 
 /**
  * Returns the options with the schema's defaults applied (the config's value is not
- * changed). Keys the schema does not declare are refused unless it allows extra
- * properties, so a misspelt option never passes silently. Throws `PLUGIN_OPTIONS`.
+ * changed), so the plugin receives every option a default exists for. Keys the schema does
+ * not declare are refused unless it allows extra properties, so a misspelt option never
+ * passes silently. Throws `PLUGIN_OPTIONS`.
  */
 export function checkOptions(schema: TSchema, input: unknown, plugin: string, where: EntryLocation): unknown {
   const value = Value.Default(schema, Value.Clone(input));
@@ -19,7 +20,7 @@ export function checkOptions(schema: TSchema, input: unknown, plugin: string, wh
   const problems = formatSchemaErrors(
     [
       ...unknownKeys(schema, value).map((key) => ({ path: [key], message: `unknown option (${known(schema)})` })),
-      ...typeBoxProblems(TypeCompiler.Compile(schema).Errors(value)),
+      ...pointerProblems(TypeCompiler.Compile(schema).Errors(value)),
     ],
     { prefix },
   );
@@ -28,7 +29,7 @@ export function checkOptions(schema: TSchema, input: unknown, plugin: string, wh
 }
 
 function unknownKeys(schema: TSchema, value: unknown): string[] {
-  if (schema[Kind] !== "Object" || schema.additionalProperties !== undefined) return [];
+  if (schema[Kind] !== "Object" || (schema.additionalProperties !== undefined && schema.additionalProperties !== false)) return [];
   if (typeof value !== "object" || value === null || Array.isArray(value)) return [];
   const declared = Object.keys(schema.properties ?? {});
   return Object.keys(value).filter((key) => !declared.includes(key));

@@ -19,11 +19,11 @@ export function textResult(content: string): ToolResult {
 
 /**
  * Brands in the global symbol registry, so that `instanceof ToolError` and
- * `instanceof OptionsError` hold across copies of core: a plugin installed with its own
+ * `instanceof PluginOptionsError` hold across copies of core: a plugin installed with its own
  * copy throws errors of that copy's classes, and the app's runtime must still recognise them.
  */
 const TOOL_ERROR = Symbol.for("@plugboard/core.ToolError");
-const OPTIONS_ERROR = Symbol.for("@plugboard/core.OptionsError");
+const PLUGIN_OPTIONS_ERROR = Symbol.for("@plugboard/core.PluginOptionsError");
 
 /** `instanceof` for a branded class: by brand for the class itself, by prototype for its subclasses. */
 function branded(asked: object, base: object, value: unknown, brand: symbol): boolean {
@@ -68,20 +68,19 @@ export const toolErrors = {
 } as const;
 
 /**
- * Thrown by a plugin's `tools(options, ctx)` when its options are wrong in a way its schema
- * cannot say (two options that contradict each other, a path that does not exist). The app
- * reports it as the plugin's invalid options, naming the plugin and the config entry.
- * Recognised across copies of core.
+ * Options a plugin refuses although its schema accepts them (limits that contradict each
+ * other): thrown by its `tools` function, reported by the app as the config entry's invalid
+ * options, naming the plugin. The message says what to change.
  *
- * @example throw new OptionsError("maxBytes must be at least maxLineBytes")
+ * @example throw new PluginOptionsError(`timeoutMs (${timeoutMs}) must not exceed maxTimeoutMs (${maxTimeoutMs}). Lower timeoutMs or raise maxTimeoutMs.`)
  */
-export class OptionsError extends Error {
-  override readonly name = "OptionsError";
-  readonly [OPTIONS_ERROR] = true;
+export class PluginOptionsError extends Error {
+  override readonly name = "PluginOptionsError";
+  readonly [PLUGIN_OPTIONS_ERROR] = true;
 
   static override [Symbol.hasInstance](value: unknown): boolean {
     // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass `instanceof` was asked about
-    return branded(this, OptionsError, value, OPTIONS_ERROR);
+    return branded(this, PluginOptionsError, value, PLUGIN_OPTIONS_ERROR);
   }
 }
 

@@ -28,7 +28,7 @@ export {
 export {
   errorResult,
   ModelResponseError,
-  OptionsError,
+  PluginOptionsError,
   PathEscapeError,
   PluginError,
   textResult,

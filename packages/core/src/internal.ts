@@ -3,5 +3,12 @@
  * part of the contract plugins are written against, and free to change in any release.
  */
 export { ERROR_PREFIX, toolErrors } from "./errors.ts";
-export { DuplicateToolError, type RegistryEntry } from "./registry.ts";
-export { formatPath, formatSchemaErrors, type SchemaProblem, typeBoxProblems } from "./schema-errors.ts";
+export { type ArgumentsValidator, DuplicateToolError, type RegistryEntry } from "./registry.ts";
+export {
+  fieldProblems,
+  formatPath,
+  formatSchemaErrors,
+  type PointerProblem,
+  pointerProblems,
+  type SchemaProblem,
+} from "./schema-errors.ts";

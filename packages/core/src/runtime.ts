@@ -8,7 +8,6 @@ import type { ChatCompletionFunctionTool } from "openai/resources/chat/completio
 import { type Logger, silentLogger, type ToolContext, type ToolResult } from "./contract.ts";
 import { PluginError, ToolError, errorResult, toolErrors } from "./errors.ts";
 import type { ToolRegistry } from "./registry.ts";
-import { formatSchemaErrors, typeBoxProblems } from "./schema-errors.ts";
 import type { Workspace } from "./workspace.ts";
 
 export interface RuntimeOptions {
@@ -57,15 +56,14 @@ export class ToolRuntime {
       return toolErrors.invalidJson((error as SyntaxError).message);
     }
     if (typeof args !== "object" || args === null || Array.isArray(args)) return toolErrors.notAnObject();
-    if (!registered.check.Check(args)) {
-      const problems = formatSchemaErrors(typeBoxProblems(registered.check.Errors(args)), { root: "(arguments)" });
-      return toolErrors.invalidArguments(name, problems);
-    }
+    const problems = registered.validate(args);
+    if (problems.length > 0) return toolErrors.invalidArguments(name, problems);
 
     const signal = options.signal ?? NEVER;
     const ctx: ToolContext = { workspace: this.workspace, signal, callId: options.callId ?? "direct", logger: this.#logger };
     try {
-      return await registered.tool.handler(args, ctx);
+      // Validated above against the tool's own schema.
+      return await registered.tool.handler(args as Record<string, unknown>, ctx);
     } catch (error) {
       if (error instanceof ToolError) return errorResult(error.message);
       // A handler that stops by rethrowing the abort (as fetch or a spawned process does) was

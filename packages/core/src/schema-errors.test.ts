@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
-import { formatPath, formatSchemaErrors, typeBoxProblems } from "./schema-errors.ts";
+import { fieldProblems, formatPath, formatSchemaErrors } from "./schema-errors.ts";
 
 describe("formatSchemaErrors", () => {
   test("one line per path, the first problem of each, lower-cased to read on after the colon", () => {
@@ -33,7 +33,7 @@ describe("formatSchemaErrors", () => {
     const check = TypeCompiler.Compile(
       Type.Object({ limits: Type.Array(Type.Object({ "a/b~c": Type.Integer() })) }, { additionalProperties: false }),
     );
-    const lines = formatSchemaErrors(typeBoxProblems(check.Errors({ limits: [{ "a/b~c": "x" }] })));
-    expect(lines).toEqual(['limits[0]["a/b~c"]: expected integer']);
+    expect(fieldProblems(check.Errors({ limits: [{ "a/b~c": "x" }] }))).toEqual(['limits[0]["a/b~c"]: expected integer']);
+    expect(fieldProblems([{ path: "", message: "Expected object" }])).toEqual(["(arguments): expected object"]);
   });
 });

@@ -45,13 +45,29 @@ export function formatPath(keys: readonly unknown[]): string {
   return path;
 }
 
+/** A problem whose path is a JSON Pointer (`/limits/0/max`, `""` for the whole value), as TypeBox and Ajv report them. */
+export interface PointerProblem {
+  readonly path: string;
+  readonly message: string;
+}
+
 /**
- * TypeBox's errors (JSON Pointer paths) as problems: `/limits/0/max` → `["limits", 0, "max"]`.
+ * Problems with JSON Pointer paths as key paths: `/limits/0/max` → `["limits", 0, "max"]`.
  *
- * @example formatSchemaErrors(typeBoxProblems(check.Errors(value)))
+ * @example formatSchemaErrors(pointerProblems(check.Errors(value)))
  */
-export function typeBoxProblems(errors: Iterable<{ readonly path: string; readonly message: string }>): SchemaProblem[] {
+export function pointerProblems(errors: Iterable<PointerProblem>): SchemaProblem[] {
   return [...errors].map((error) => ({ path: pointerKeys(error.path), message: error.message }));
+}
+
+/**
+ * A tool call's failing arguments, whichever validator found them (TypeBox for plugins' tools,
+ * Ajv for an MCP server's): `items[0].name: expected string`, `(arguments): …` for the whole.
+ *
+ * @example fieldProblems(check.Errors(args)) // ["path: expected required property"]
+ */
+export function fieldProblems(errors: Iterable<PointerProblem>): string[] {
+  return formatSchemaErrors(pointerProblems(errors), { root: "(arguments)" });
 }
 
 function pointerKeys(pointer: string): (string | number)[] {

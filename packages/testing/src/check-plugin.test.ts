@@ -10,7 +10,6 @@ const fixture = (name: string) => join(import.meta.dir, "../test/fixtures", name
 const BROKEN: readonly [string, CheckId, CheckStatus, string, CheckPluginOptions][] = [
   ["package-unpublishable", "package", "fail", 'the published package would not contain plugboard.plugin.json: add it to "files"', {}],
   ["manifest-version-mismatch", "manifest", "fail", "its manifest says plugboard-plugin-manifest-version-mismatch@0.2.0 but its package.json says plugboard-plugin-manifest-version-mismatch@0.1.0", {}],
-  ["manifest-options-differ", "manifest", "fail", "its manifest's options differ from the options schema its entry exports: options.properties.maxChars.default: the manifest has 40, the schema has 80", {}],
   ["tools-undeclared", "tools", "fail", "extra: shout (returned, not in the manifest)", {}],
   ["exits-on-load", "tools", "fail", "the process ended (exit code 3) while loading the plugin", {}],
   ["strict-optional", "strict-schemas", "warn", "repeat: times: optional; strict mode requires every property", {}],

@@ -5,7 +5,6 @@
  */
 import { type CheckId, type CheckResult, failIfAny, result } from "./checks.ts";
 import type { Finding, LoadOutcome, SideEffect } from "./harness-protocol.ts";
-import { manifestOptionsProblems, OPTIONS_FIX } from "./manifest-options.ts";
 import type { HarnessRun } from "./run-harness.ts";
 import { strictModeProblems } from "./strict-schema.ts";
 
@@ -24,7 +23,7 @@ export function loadVerdicts(run: HarnessRun): { manifest: CheckResult; tools: C
   if (load === undefined) {
     return { manifest: result("manifest", "pass"), tools: result("tools", "fail", [died(run, "loading the plugin")], { fix: DIED_FIX }) };
   }
-  if (load.ok) return { manifest: optionsVerdict(load), tools: result("tools", "pass"), loaded: load };
+  if (load.ok) return { manifest: result("manifest", "pass"), tools: result("tools", "pass"), loaded: load };
   const { problems, fix } = splitMessage(load.message);
   if (!MANIFEST_CODES.has(load.code)) return { manifest: result("manifest", "pass"), tools: result("tools", "fail", problems, { fix }) };
   const contractFix = 'Set "contract" to a semver range that includes the contract of the Plugboard you build against (e.g. ^1.0.0).';
@@ -32,12 +31,6 @@ export function loadVerdicts(run: HarnessRun): { manifest: CheckResult; tools: C
     manifest: result("manifest", "fail", problems, { fix: load.code === "PLUGIN_CONTRACT" ? contractFix : fix }),
     tools: skipped("tools", "the manifest is invalid, so the entry was not loaded"),
   };
-}
-
-/** `manifest` for a plugin the bootstrap loaded: its manifest's `options`, when given, must be its schema's JSON. */
-function optionsVerdict(loaded: Loaded): CheckResult {
-  const problems = loaded.options ? manifestOptionsProblems(loaded.options.manifest, loaded.options.schema) : [];
-  return problems.length === 0 ? result("manifest", "pass") : result("manifest", "fail", problems, { fix: OPTIONS_FIX });
 }
 
 /** `strict-schemas`: `warn` with every reason, since strict mode is optional. */

@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** The bash plugin's tool, enabled with `options`, in the test's workspace. */
-const bashWith = (options: Options = {}) => pluginRuntime(plugin, { workspace, options });
+const bashWith = (options: Partial<Options> = {}) => pluginRuntime(plugin, { workspace, options });
 
 const bash = async (command: string, extra: Record<string, unknown> = {}, signal?: AbortSignal) =>
   (await bashWith()).call("bash", { command, ...extra }, { signal });
