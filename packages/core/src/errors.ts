@@ -65,6 +65,10 @@ export const toolErrors = {
   invalidArguments: (name: string, problems: readonly string[]) =>
     errorResult(`Invalid arguments for ${name}: ${problems.join("; ")}`),
   cancelled: () => errorResult("Cancelled before the tool finished"),
+  deniedByPolicy: (rule: string) => errorResult(`Denied by policy: ${rule}`),
+  deniedByUser: (reason: string | undefined) => errorResult(`Denied by the user${reason ? `: ${reason}` : ""}`),
+  noOneToAsk: () =>
+    errorResult("Denied: approval required and no one to ask (allow it in the config's policy, or run with --yes)"),
 } as const;
 
 /**
@@ -126,6 +130,12 @@ export class ModelResponseError extends Error {
   constructor(message: string) {
     super(`Malformed model response: ${message}`);
   }
+}
+
+/** Whether `error` is `signal`'s own abort, rethrown after it aborted (as fetch or a spawned process do). */
+export function isCancellation(error: unknown, signal: AbortSignal): boolean {
+  if (!signal.aborted) return false;
+  return error === signal.reason || (typeof error === "object" && error !== null && "name" in error && error.name === "AbortError");
 }
 
 function describeThrown(thrown: unknown): string {

@@ -28,9 +28,9 @@ export {
 export {
   errorResult,
   ModelResponseError,
-  PluginOptionsError,
   PathEscapeError,
   PluginError,
+  PluginOptionsError,
   textResult,
   ToolError,
   WorkspaceError,
@@ -40,3 +40,14 @@ export { type Permission, PERMISSIONS } from "./permissions.ts";
 export { type RegisteredTool, ToolRegistry } from "./registry.ts";
 export { type ExecuteOptions, type RuntimeOptions, ToolRuntime } from "./runtime.ts";
 export { Workspace } from "./workspace.ts";
+export type { ApprovalAnswer, ApprovalRequest, Approver } from "./approval.ts";
+export type { AuditDecision, AuditRecord, AuditSink } from "./audit.ts";
+export {
+  ALLOW_ALL,
+  PATH_ARGUMENTS,
+  type Policy,
+  type PolicyAction,
+  type PolicyRule,
+  describeRule,
+  wildcardMatch,
+} from "./policy.ts";
