@@ -8,6 +8,8 @@ import { ToolRuntime } from "./runtime.ts";
 import { Workspace } from "./workspace.ts";
 
 const calls: unknown[] = [];
+/** Called by the `failing` tool's `aborts` kind once it waits for its signal. */
+let started = () => {};
 let seenContext: ToolContext | undefined;
 
 const readFile = defineTool({
@@ -32,6 +34,7 @@ const failing = defineTool({
   handler: async ({ kind }, ctx) => {
     if (kind === "expected") throw new ToolError("File not found: nope.txt");
     if (kind === "aborts") {
+      started();
       await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
       throw ctx.signal.reason;
     }
@@ -129,7 +132,11 @@ describe("ToolRuntime.execute", () => {
 
   test("a handler that rethrows the abort of its signal was cancelled: that is a result, not a bug", async () => {
     const controller = new AbortController();
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
     const call = runtime.execute("failing", '{"kind":"aborts"}', { signal: controller.signal });
+    await running;
     controller.abort();
     expect(await call).toEqual({ content: "Error: Cancelled before the tool finished", isError: true });
   });
