@@ -4,17 +4,11 @@
  * (with the policy). All or nothing: the first failure throws, nothing is registered and no
  * server is left running.
  */
-import {
-  type Logger,
-  PlugboardError,
-  type RegistryEntry,
-  silentLogger,
-  ToolRegistry,
-  ToolRuntime,
-  Workspace,
-} from "@plugboard/core";
+import { type Logger, silentLogger, ToolRegistry, ToolRuntime, Workspace, WorkspaceError } from "@plugboard/core";
+import type { RegistryEntry } from "@plugboard/core/internal";
 import { openAuditLog } from "./audit-log.ts";
 import type { AppConfig, McpEntry, PluginEntry } from "./config.ts";
+import { PlugboardError } from "./errors.ts";
 import { type LoadedPlugin, loadPlugin } from "./load-plugin.ts";
 import { mcpErrors, type PluginAt, pluginErrors } from "./messages.ts";
 import { type McpLauncher, type MountContext, type MountedServer, mountServer, type ServerMount } from "./mount-server.ts";
@@ -118,10 +112,9 @@ async function openWorkspace(config: AppConfig): Promise<Workspace> {
   try {
     return await Workspace.open(config.workspace);
   } catch (error) {
-    if (!(error instanceof PlugboardError) || config.workspaceSource !== "config") throw error;
-    throw new PlugboardError(error.code, `${error.message}\nThe workspace is set by "workspace" in ${config.configPath}.`, {
-      cause: error,
-    });
+    if (!(error instanceof WorkspaceError)) throw error;
+    const source = config.workspaceSource === "config" ? `\nThe workspace is set by "workspace" in ${config.configPath}.` : "";
+    throw new PlugboardError("WORKSPACE_INVALID", `${error.message}${source}`, { cause: error });
   }
 }
 

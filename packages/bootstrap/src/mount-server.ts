@@ -3,7 +3,8 @@
  * turn them into registry entries. `@plugboard/mcp` (and the MCP SDK) is imported only when
  * a config has such an entry, so other apps start no faster or slower for it.
  */
-import type { Logger, RegistryEntry, Workspace } from "@plugboard/core";
+import type { Logger, Workspace } from "@plugboard/core";
+import type { RegistryEntry } from "@plugboard/core/internal";
 import type { Launch, McpMount } from "@plugboard/mcp";
 import type { McpEntry } from "./config.ts";
 import { type EntryLocation, mcpErrors } from "./messages.ts";
