@@ -13,6 +13,9 @@ const EVERYTHING = join(dirname(require.resolve("@modelcontextprotocol/server-ev
 const MARKER = `plugboard-mcp-test-${crypto.randomUUID()}`;
 const everything = { mcp: { command: process.execPath, args: [EVERYTHING, "stdio"], env: { PLUGBOARD_TEST_MARKER: MARKER } }, name: "everything" };
 
+/** Each test starts real processes (plugboard, the server); a busy machine needs more than bun's default 5 s. */
+const TIMEOUT = 60_000;
+
 let dir = "";
 let remove = async () => {};
 let config = "";
@@ -51,20 +54,20 @@ describe("mounting @modelcontextprotocol/server-everything", () => {
     const echo = (JSON.parse(result.stdout) as { function: { name: string; parameters: unknown } }[]).find((tool) => tool.function.name === "echo");
     expect(echo?.function.parameters).toMatchObject({ type: "object", properties: { message: { type: "string" } }, required: ["message"] });
     expect(markedProcesses()).toEqual([]);
-  });
+  }, TIMEOUT);
 
   test("plugboard plugins lists the server like a plugin", async () => {
     const result = await plugboard(["plugins", "--config", config], { cwd: dir });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/\n\neverything \S+\n {2}tools: {7}echo, .*get-sum.*\n {2}permissions: \(none\)\n {2}from: {8}\S+ \S+ stdio \(an MCP server over stdio\)\n$/);
-  });
+  }, TIMEOUT);
 
   test("plugboard call echo returns its text; {} is refused before the call", async () => {
     expect(await call(["echo", '{"message":"hi"}'])).toMatchObject({ code: 0, stdout: "Echo: hi\n" });
     const refused = await call(["echo", "{}"]);
     expect(refused).toMatchObject({ code: 1, stdout: "Error: Invalid arguments for echo: message: expected required property\n" });
     expect(markedProcesses()).toEqual([]);
-  });
+  }, TIMEOUT);
 
   test("the server does not see the app's model key (only a minimal environment is passed)", async () => {
     const result = await call(["get-env"], { MODEL_API_KEY: "sk-must-not-leak", PLUGBOARD_MCP_TOKEN: "tok-must-not-leak" });
@@ -72,7 +75,7 @@ describe("mounting @modelcontextprotocol/server-everything", () => {
     expect(result.stdout).toContain(MARKER);
     expect(result.stdout).not.toContain("sk-must-not-leak");
     expect(result.stdout).not.toContain("tok-must-not-leak");
-  });
+  }, TIMEOUT);
 
   test("the scripted model drives plugboard run through one of its tools", async () => {
     await using model = await startScriptedModel([
@@ -85,7 +88,7 @@ describe("mounting @modelcontextprotocol/server-everything", () => {
     expect(String(toolMessage?.content)).toContain("The sum of 2 and 3 is 5.");
     expect(result.stderr).toContain("[tool] get-sum");
     expect(markedProcesses()).toEqual([]);
-  });
+  }, TIMEOUT);
 
   test("Ctrl-C during a long call ends the CLI and leaves no server process behind", async () => {
     await using model = await startScriptedModel([
@@ -105,7 +108,7 @@ describe("mounting @modelcontextprotocol/server-everything", () => {
     expect(result.code).toBe(130);
     expect(model.requests).toHaveLength(1);
     expect(markedProcesses()).toEqual([]);
-  });
+  }, TIMEOUT);
 
   test("a server that fails to start is a config error naming it, with its stderr (exit 2)", async () => {
     await using folder = await tempFolder({ "workspace/.keep": "" });
@@ -117,5 +120,5 @@ describe("mounting @modelcontextprotocol/server-everything", () => {
     expect(result.stderr).toContain("    need GITHUB_TOKEN\n");
     expect(result.stderr).toContain(`config: plugins[0] in ${path}`);
     expect(result.stderr).not.toContain(STACK_FRAME);
-  });
+  }, TIMEOUT);
 });

@@ -11,6 +11,9 @@ import { cleanEnv, plugboard, spawnPlugboard, tempFolder, watch, writeConfig } f
 
 const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 
+/** Each test starts real processes (plugboard, the server); a busy machine needs more than bun's default 5 s. */
+const TIMEOUT = 60_000;
+
 let dir = "";
 let remove = async () => {};
 let config = "";
@@ -60,7 +63,7 @@ describe("plugboard mcp", () => {
     } finally {
       await client.close();
     }
-  });
+  }, TIMEOUT);
 
   test("over Streamable HTTP: the SDK's client lists and calls the tools; Ctrl-C stops it", async () => {
     const child = spawnPlugboard(["mcp", "--http", "--port", "0", "--config", config], { cwd: dir });
@@ -75,7 +78,7 @@ describe("plugboard mcp", () => {
       child.kill("SIGINT");
     }
     expect((await output.finished()).code).toBe(130);
-  });
+  }, TIMEOUT);
 
   test("with PLUGBOARD_MCP_TOKEN, HTTP clients must send it", async () => {
     const child = spawnPlugboard(["mcp", "--http", "--port", "0", "--config", config], { cwd: dir, env: { PLUGBOARD_MCP_TOKEN: "s3cret-token" } });
@@ -91,13 +94,13 @@ describe("plugboard mcp", () => {
       child.kill("SIGINT");
       await output.finished();
     }
-  });
+  }, TIMEOUT);
 
   test("refuses a non-loopback address without a token", async () => {
     const result = await plugboard(["mcp", "--http", "--host", "0.0.0.0", "--config", config], { cwd: dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("refusing to serve on 0.0.0.0 without PLUGBOARD_MCP_TOKEN");
-  });
+  }, TIMEOUT);
 });
 
 /** The URL the server announces on stderr. */

@@ -1,7 +1,10 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { buildFails, configWith, fixture, loadFails, removeTempDirs, tempDir, writeConfig } from "../test/temp-app.ts";
 import { type App, buildApp } from "./index.ts";
+
+// Real server processes: a busy machine needs more than bun's default 5 s per test.
+setDefaultTimeout(30_000);
 
 /** A small MCP server of @plugboard/mcp's tests, started with this very Bun. */
 const SERVER = join(import.meta.dir, "../../mcp/test/fixture-server.ts");

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { tmpdir } from "node:os";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -7,6 +7,9 @@ import { Type } from "@sinclair/typebox";
 import { McpMount } from "./mount.ts";
 import { annotationsFor } from "./serve.ts";
 import { mcpHttpHandler } from "./serve-http.ts";
+
+// Real server processes: a busy machine needs more than bun's default 5 s per test.
+setDefaultTimeout(30_000);
 
 const seen: AbortSignal[] = [];
 const tools = [
