@@ -21,6 +21,8 @@ test("the manifest names the tool constant and its permissions", () => {
 });
 
 test("options default to the documented limits and refuse bad values", async () => {
+  // Required in the schema, each with its default: tools() receives every option, never undefined.
+  expect<readonly string[] | undefined>(plugin.options.required).toEqual(["timeoutMs", "maxTimeoutMs", "maxOutputChars"]);
   expect(Value.Parse(plugin.options, {})).toEqual({ timeoutMs: 120000, maxTimeoutMs: 600000, maxOutputChars: 50000 });
   expect(Value.Check(plugin.options, { timeoutMs: 0 })).toBe(false);
   expect(Value.Check(plugin.options, { maxOutputChars: 1.5 })).toBe(false);

@@ -21,6 +21,8 @@ test("the manifest names the tool constant and its permissions", () => {
 });
 
 test("options default to the documented limits and refuse bad values", async () => {
+  // Required in the schema, each with its default: tools() receives every option, never undefined.
+  expect<readonly string[] | undefined>(plugin.options.required).toEqual(["maxFileBytes", "maxLineChars", "maxOutputChars"]);
   expect(Value.Parse(plugin.options, {})).toEqual({ maxFileBytes: 1048576, maxLineChars: 2000, maxOutputChars: 100000 });
   expect(Value.Check(plugin.options, { maxFileBytes: 0 })).toBe(false);
   expect(Value.Check(plugin.options, { maxLineChars: 1.5 })).toBe(false);
