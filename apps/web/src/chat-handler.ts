@@ -3,6 +3,7 @@
  * or, when the client accepts `text/event-stream`, as server-sent events while it runs.
  */
 import type { AgentEvent } from "@plugboard/core";
+import { describeModelFailure } from "@plugboard/bootstrap/model";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { streamSSE } from "hono/streaming";
@@ -10,7 +11,6 @@ import type { PendingApprovals } from "./approvals.ts";
 import { parseChatRequest } from "./chat-request.ts";
 import type { ChatTurnOptions, ChatTurnResult } from "./chat-turn.ts";
 import { requireJson } from "./json-body.ts";
-import { describeModelFailure } from "./model-failure.ts";
 
 /** The per-request part of a turn. */
 export type TurnInput = Pick<ChatTurnOptions, "history" | "signal" | "stream" | "onEvent" | "approve">;
@@ -18,8 +18,8 @@ export type TurnInput = Pick<ChatTurnOptions, "history" | "signal" | "stream" | 
 /** What the handler needs from the server that owns the runtime and the client. */
 export interface ChatHandlerContext {
   readonly maxBodyBytes: number;
-  /** The model endpoint, for error messages. */
-  readonly baseURL: string;
+  /** The model endpoint and model name, for error messages. */
+  readonly endpoint: { readonly baseURL: string; readonly model: string };
   /** Calls waiting for the person; only streamed turns can ask (a JSON request has no one to ask). */
   readonly approvals: PendingApprovals;
   /** Aborted when the server shuts down. */
@@ -101,8 +101,8 @@ function stoppedBody(ctx: ChatHandlerContext): { error: string } {
 
 /** 502 when the model endpoint is to blame, 500 (logged) for our own failure. */
 function failureOf(ctx: ChatHandlerContext, error: unknown): { status: 500 | 502; body: { error: string } } {
-  const failure = describeModelFailure(error, ctx.baseURL);
-  if (failure) return { status: 502, body: failure };
+  const failure = describeModelFailure(error, ctx.endpoint);
+  if (failure) return { status: 502, body: { error: failure.message, ...(failure.status === undefined ? {} : { endpointStatus: failure.status }) } };
   ctx.log(`plugboard web: a chat turn failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return { status: 500, body: { error: "Internal server error: the turn failed (details are in the server log)" } };
 }
