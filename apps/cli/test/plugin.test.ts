@@ -157,6 +157,17 @@ describe("plugboard plugin check", () => {
     expect(report.checks.find((check: { id: string }) => check.id === "foreseeable-errors").status).toBe("fail");
   });
 
+  test("a scaffolded plugin checked before bun install: its dependencies are not installed, and what to run", async () => {
+    expect((await plugboard(["plugin", "new", "fresh"], { cwd: dir })).code).toBe(0);
+    const folder = join(dir, "plugboard-plugin-fresh");
+    const result = await plugboard(["plugin", "check", folder], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      `✗ the entry loads and returns exactly the manifest's tools\n    its dependencies are not installed: @plugboard/core, @sinclair/typebox (no node_modules/NAME in ${folder} or any folder above it), so its entry cannot load\n    fix: Install the plugin's dependencies: run bun install in ${folder}, then check again.\n`,
+    );
+    expect(result.stdout).not.toContain("Cannot find package");
+  });
+
   test("a folder that does not exist exits 2", async () => {
     const result = await plugboard(["plugin", "check", "no-such-folder"], { cwd: dir });
     expect(result.code).toBe(2);
