@@ -8,7 +8,7 @@ import { bodyLimit } from "hono/body-limit";
 import { streamSSE } from "hono/streaming";
 import { parseChatRequest } from "./chat-request.ts";
 import type { ChatTurnOptions, ChatTurnResult } from "./chat-turn.ts";
-import { describeModelFailure } from "./model-failure.ts";
+import { describeModelFailure } from "@plugboard/bootstrap/model";
 
 /** The per-request part of a turn. */
 export type TurnInput = Pick<ChatTurnOptions, "history" | "signal" | "stream" | "onEvent">;
@@ -16,8 +16,8 @@ export type TurnInput = Pick<ChatTurnOptions, "history" | "signal" | "stream" | 
 /** What the handler needs from the server that owns the runtime and the client. */
 export interface ChatHandlerContext {
   readonly maxBodyBytes: number;
-  /** The model endpoint, for error messages. */
-  readonly baseURL: string;
+  /** The model endpoint and model name, for error messages. */
+  readonly endpoint: { readonly baseURL: string; readonly model: string };
   /** Aborted when the server shuts down. */
   readonly shutdown: AbortSignal;
   /** Runs one turn on the shared runtime and client, counted and awaited at shutdown. */
@@ -102,8 +102,8 @@ function stoppedBody(ctx: ChatHandlerContext): { error: string } {
 
 /** 502 when the model endpoint is to blame, 500 (logged) for our own failure. */
 function failureOf(ctx: ChatHandlerContext, error: unknown): { status: 500 | 502; body: { error: string } } {
-  const failure = describeModelFailure(error, ctx.baseURL);
-  if (failure) return { status: 502, body: failure };
+  const failure = describeModelFailure(error, ctx.endpoint);
+  if (failure) return { status: 502, body: { error: failure.message, ...(failure.status === undefined ? {} : { endpointStatus: failure.status }) } };
   ctx.log(`plugboard web: a chat turn failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return { status: 500, body: { error: "Internal server error: the turn failed (details are in the server log)" } };
 }

@@ -228,7 +228,7 @@ describe("the chat page", () => {
     await ask("Hello?");
     const alert = page.getByRole("alert");
     await alert.waitFor({ timeout: 10_000 });
-    expect(await alert.textContent()).toContain("answered HTTP 401: Incorrect API key provided");
+    expect(await alert.textContent()).toContain("answered 401 (Incorrect API key provided)");
   }, 15_000);
 
   test("at 375 px in the dark theme the page fits without sideways scrolling", async () => {

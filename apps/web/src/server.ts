@@ -107,7 +107,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const chat: ChatHandlerContext = {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    baseURL: client.baseURL,
+    endpoint: { baseURL: client.baseURL, model },
     shutdown: shutdown.signal,
     runTurn,
     log,
