@@ -2,12 +2,15 @@
  * The approval prompt as a person meets it: the real CLI in a pseudo-terminal, answered key
  * by key, against the scripted model; what the model read comes from its recorded requests.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type ScriptedModel, startScriptedModel } from "@plugboard/testing";
 import { spawnInTerminal, tempFolder, writeConfig } from "./helpers.ts";
+
+// Each test runs one to three CLI processes: a busy machine can outlast bun's default 5 s.
+setDefaultTimeout(30_000);
 
 const ASK = { default: "allow", rules: [{ tool: "bash", action: "ask" }, { tool: "write_file", action: "ask" }, { tool: "edit_file", action: "ask" }] };
 const KEYS = "[y] yes  [a] always";

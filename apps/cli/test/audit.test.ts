@@ -53,7 +53,8 @@ describe("the audit log", () => {
     expect(Object.keys(sample).sort()).toEqual(["args", "callId", "decision", "durationMs", "isError", "resultBytes", "session", "tool", "ts"]);
     expect(sample.args.content).toBe(content);
     expect(sample.resultBytes).toBe(Buffer.byteLength(`Wrote 20000 bytes to ${sample.args.path}`));
-  });
+    // Four CLI processes and 100 writes of 20 KB outlast bun's default 5 s on a busy machine.
+  }, 60_000);
 
   test("an audit file that cannot be opened exits 2 before any model request", async () => {
     await using folder = await tempFolder({ "workspace/.keep": "" });

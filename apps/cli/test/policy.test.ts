@@ -2,11 +2,14 @@
  * The policy end to end: real CLI processes, the scripted model over real HTTP, real files.
  * What the model reads is taken from the requests the scripted model recorded.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type ScriptedModel, startScriptedModel } from "@plugboard/testing";
 import { plugboard, tempFolder, writeConfig } from "./helpers.ts";
+
+// Each test runs one to three CLI processes: a busy machine can outlast bun's default 5 s.
+setDefaultTimeout(30_000);
 
 const NO_ONE = "Error: Denied: approval required and no one to ask (allow it in the config's policy, or run with --yes)";
 
