@@ -3,11 +3,12 @@
  * against the real process and the five first-party plugins.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { cleanEnv, plugboard, spawnPlugboard, tempFolder, watch, writeConfig } from "./helpers.ts";
+import { cleanEnv, FIRST_PARTY, plugboard, spawnPlugboard, tempFolder, watch, writeConfig } from "./helpers.ts";
 
 const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 
@@ -55,14 +56,7 @@ async function checkServed(client: Client): Promise<void> {
 
 describe("plugboard mcp", () => {
   test("over stdio: the SDK's client lists and calls the tools", async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [MAIN, "mcp", "--config", config], cwd: dir, env: cleanEnv(), stderr: "pipe" });
-    const client = new Client({ name: "test", version: "1.0.0" });
-    await client.connect(transport);
-    try {
-      await checkServed(client);
-    } finally {
-      await client.close();
-    }
+    await withStdioClient(["--config", config], checkServed);
   }, TIMEOUT);
 
   test("over Streamable HTTP: the SDK's client lists and calls the tools; Ctrl-C stops it", async () => {
@@ -96,12 +90,58 @@ describe("plugboard mcp", () => {
     }
   }, TIMEOUT);
 
+  test("the config's policy and audit log apply: deny, ask without --yes, ask with --yes", async () => {
+    const policy = {
+      default: "allow",
+      rules: [
+        { tool: "write_file", args: { path: "secrets/*" }, action: "deny" },
+        { tool: "bash", action: "ask" },
+      ],
+    };
+    const policed = join(dir, "policed.json");
+    await Bun.write(policed, JSON.stringify({ workspace: "./workspace", plugins: FIRST_PARTY, policy, audit: "audit.jsonl" }));
+    const denied = { content: [{ type: "text" as const, text: "Error: Denied by policy: write_file path=secrets/*" }], isError: true };
+    await withStdioClient(["--config", policed], async (client) => {
+      expect(await client.callTool({ name: "write_file", arguments: { path: "secrets/key.txt", content: "x" } })).toEqual(denied);
+      expect(await client.callTool({ name: "bash", arguments: { command: "echo asked" } })).toEqual({
+        content: [{ type: "text", text: "Error: Denied: approval required and no one to ask (allow it in the config's policy, or run with --yes)" }],
+        isError: true,
+      });
+    });
+    await withStdioClient(["--config", policed, "--yes"], async (client) => {
+      const approved = await client.callTool({ name: "bash", arguments: { command: "echo asked" } });
+      expect(approved.isError).toBe(false);
+      expect(approved.content).toEqual([{ type: "text", text: expect.stringContaining("asked") }]);
+      expect(await client.callTool({ name: "write_file", arguments: { path: "secrets/key.txt", content: "x" } })).toEqual(denied);
+    });
+    const records = (await Bun.file(join(dir, "audit.jsonl")).text()).trim().split("\n").map((line) => JSON.parse(line));
+    expect(records.map((record) => [record.tool, record.decision])).toEqual([
+      ["write_file", "deny"],
+      ["bash", "ask:no"],
+      ["bash", "ask:yes"],
+      ["write_file", "deny"],
+    ]);
+    expect(await Bun.file(join(dir, "workspace/secrets/key.txt")).exists()).toBe(false);
+  }, TIMEOUT);
+
   test("refuses a non-loopback address without a token", async () => {
     const result = await plugboard(["mcp", "--http", "--host", "0.0.0.0", "--config", config], { cwd: dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("refusing to serve on 0.0.0.0 without PLUGBOARD_MCP_TOKEN");
   }, TIMEOUT);
 });
+
+/** Runs `plugboard mcp ARGS` as the SDK's stdio client does, and `use`s the connected client. */
+async function withStdioClient(args: string[], use: (client: Client) => Promise<void>): Promise<void> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [MAIN, "mcp", ...args], cwd: dir, env: cleanEnv(), stderr: "pipe" });
+  const client = new Client({ name: "test", version: "1.0.0" });
+  await client.connect(transport);
+  try {
+    await use(client);
+  } finally {
+    await client.close();
+  }
+}
 
 /** The URL the server announces on stderr. */
 async function servedUrl(output: ReturnType<typeof watch>): Promise<string> {

@@ -1,8 +1,10 @@
 /**
  * `plugboard mcp`: the config's tools served to MCP clients, over stdio (the client starts
- * plugboard) or Streamable HTTP (`--http`). Every call goes through the app's runtime.
+ * plugboard) or Streamable HTTP (`--http`). Every call goes through the app's runtime, so
+ * its policy and audit log apply.
  */
 import { annotationsFor, isLoopbackHost, mcpHttpHandler, serveStdio } from "@plugboard/mcp";
+import { approveAll } from "../approvals.ts";
 import { type ParsedArgs, UsageError } from "../args.ts";
 import { onInterrupt } from "../interrupt.ts";
 import type { Io } from "../io.ts";
@@ -25,7 +27,11 @@ export async function mcpCommand(parsed: ParsedArgs, io: Io): Promise<number> {
     );
   }
   const app = await loadApp(parsed, io, { announceWorkspace: false });
-  const options = { annotations: (tool: string) => annotationsFor(app.toolGrants.get(tool) ?? []) };
+  const options = {
+    annotations: (tool: string) => annotationsFor(app.toolGrants.get(tool) ?? []),
+    // No one can be asked through MCP: an ask is refused, unless --yes approves it (a deny still applies).
+    callOptions: parsed.flags.yes ? { approve: approveAll } : {},
+  };
   if (!http) {
     io.note(`serving ${app.registry.size} tools over MCP on stdio (workspace: ${app.workspace.root})`);
     await serveStdio(app.runtime, { ...options, stdin: io.stdin, stdout: io.stdout });
