@@ -35,7 +35,8 @@ beforeAll(async () => {
   const tarballs = await Promise.all(PACKED.map((folder) => pack(join(REPO, folder), join(root, "tarballs"))));
   overrides = Object.fromEntries(tarballs.map(({ name, tarball }) => [name, `file:${tarball}`]));
 }, 60_000);
-afterAll(() => remove());
+// The app folder holds installed packages (the MCP SDK among them): removing it can take a while on a busy machine.
+afterAll(() => remove(), 60_000);
 
 describe("a third-party plugin, from scaffold to a running app", () => {
   test("plugboard plugin new makes a package that passes its own tests once installed", async () => {
