@@ -26,8 +26,11 @@ export interface ScriptedModel extends AsyncDisposable {
   readonly pending: number;
   /** Appends replies to the script; throws a `TypeError` for a malformed one. */
   enqueue(...replies: ScriptedReply[]): void;
-  /** Resolves once at least `count` requests have been received. */
-  waitForRequests(count: number): Promise<readonly RecordedRequest[]>;
+  /**
+   * Resolves once at least `count` requests have been received; rejects after `timeoutMs`
+   * (default 10 000) with a message saying how many arrived.
+   */
+  waitForRequests(count: number, timeoutMs?: number): Promise<readonly RecordedRequest[]>;
   /** Stops the server, releasing held (`hang`) requests. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -111,11 +114,26 @@ export async function startScriptedModel(
       for (const reply of replies) checkReply(reply);
       queue.push(...replies);
     },
-    waitForRequests(count) {
+    waitForRequests(count, timeoutMs = 10_000) {
       if (requests.length >= count) return Promise.resolve(requests);
       if (closed) return Promise.reject(new Error("The scripted model is closed"));
       return new Promise((resolve, reject) => {
-        waiters.add({ count, resolve: () => resolve(requests), reject });
+        const waiter = {
+          count,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve(requests);
+          },
+          reject: (error: Error) => {
+            clearTimeout(timer);
+            reject(error);
+          },
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          reject(new Error(`The scripted model received ${requests.length} of ${count} requests within ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiters.add(waiter);
       });
     },
     close,
