@@ -75,7 +75,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: "one turn: the answer on stdout, a trace of each tool call on stderr",
     details: [
       "The words after `run` are joined into the prompt; with none, the prompt is read from stdin (when it is not a terminal).",
-      "Exits 0 when answered, 1 when the step limit stops the turn, 3 when the model endpoint fails, 130 on Ctrl-C.",
+      "Exits 0 when answered, 1 when the step limit stops the turn, 3 when the model endpoint fails or answers with neither text nor a tool call, 130 on Ctrl-C.",
     ],
     flags: [...MODEL_FLAGS, "json"],
     json: 'one JSON event per line on stdout: {"type":"tool_call",…}, {"type":"tool_result",…}, {"type":"final",…}',

@@ -14,6 +14,12 @@ export interface ScriptedModelOptions {
   readonly models?: readonly string[];
   /** When set, requests must send `Authorization: Bearer <apiKey>`; others get a 401 and use no reply. @default undefined */
   readonly apiKey?: string;
+  /**
+   * Like DeepSeek's thinking mode: a request with an assistant tool-call message that has no
+   * `reasoning_content` gets a 400 (`The \`reasoning_content\` in the thinking mode must be
+   * passed back to the API.`) and uses no reply. @default false
+   */
+  readonly requireReasoning?: boolean;
 }
 
 /** A running scripted model. */
@@ -91,7 +97,7 @@ export async function startScriptedModel(
         }
       }
       const headers = { "x-request-id": `req_scripted_${requests.length}` };
-      return route(request, record, { source, models, apiKey: options.apiKey, headers });
+      return route(request, record, { source, models, apiKey: options.apiKey, requireReasoning: options.requireReasoning ?? false, headers });
     },
   });
 

@@ -4,7 +4,7 @@ import { UsageError } from "../args.ts";
 import { onInterrupt } from "../interrupt.ts";
 import type { Io } from "../io.ts";
 import { loadApp } from "../load-app.ts";
-import { createSession, runTurn } from "../session.ts";
+import { createSession, EMPTY_ANSWER, runTurn } from "../session.ts";
 
 /** Runs the prompt (from the arguments, else stdin) and returns the exit code. */
 export async function runCommand(parsed: ParsedArgs, io: Io): Promise<number> {
@@ -20,6 +20,10 @@ export async function runCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   try {
     const result = await runTurn(session, prompt, io, { signal: controller.signal, json: parsed.flags.json });
     if (result.status === "answered") return 0;
+    if (result.status === "empty") {
+      io.note(EMPTY_ANSWER);
+      return 3;
+    }
     if (result.status === "aborted") {
       io.note("interrupted");
       return interrupted;
