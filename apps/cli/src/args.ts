@@ -3,7 +3,7 @@
  * Every mistake becomes a `UsageError` whose message is one line ending with a `--help` hint.
  */
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
-import { PlugboardError } from "@plugboard/core";
+import { PlugboardError } from "@plugboard/bootstrap";
 import { COMMAND_GROUPS, COMMANDS, type CommandName, FLAGS, type FlagName, commandSpec } from "./specs.ts";
 
 /** A command line the user got wrong; exits 2. */
@@ -18,7 +18,8 @@ export class UsageError extends PlugboardError {
 export interface Flags {
   readonly config?: string;
   readonly workspace?: string;
-  readonly maxSteps?: number;
+  /** As typed; checked by bootstrap when the app starts. */
+  readonly maxSteps?: string;
   readonly model?: string;
   readonly baseURL?: string;
   readonly json: boolean;
@@ -106,29 +107,15 @@ function toFlags(values: Record<string, string | boolean | undefined>, command: 
     if (value.trim() === "") throw new UsageError(`--${name} needs a value`, command);
     return value;
   };
-  const maxSteps = text("max-steps");
-  const baseURL = text("base-url");
   return {
     config: text("config"),
     workspace: text("workspace"),
-    maxSteps: maxSteps === undefined ? undefined : toSteps(maxSteps, command),
+    maxSteps: text("max-steps"),
     model: text("model"),
-    baseURL: baseURL === undefined ? undefined : toURL(baseURL, command),
+    baseURL: text("base-url"),
     json: values.json === true,
     dir: text("dir"),
   };
-}
-
-function toSteps(value: string, command: CommandName): number {
-  const steps = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (steps >= 1 && steps <= 1000) return steps;
-  throw new UsageError(`--max-steps must be a whole number from 1 to 1000, got '${value}'`, command);
-}
-
-function toURL(value: string, command: CommandName): string {
-  const url = URL.canParse(value) ? new URL(value) : undefined;
-  if (url && (url.protocol === "http:" || url.protocol === "https:")) return value;
-  throw new UsageError(`--base-url must be an http(s) URL such as http://localhost:11434/v1, got '${value}'`, command);
 }
 
 function parseProblem(error: unknown): string {

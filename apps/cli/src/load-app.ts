@@ -1,43 +1,63 @@
 /**
- * From flags to a running app: find the config, load it with the flag overrides, build the
- * plugins, and connect the model. Everything the commands share before they differ.
+ * From flags to a running app through bootstrap's `startApp`: the CLI adds only where its
+ * config is looked for, its notes on stderr, and the `--help` hint on a bad flag.
  */
 import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type App, buildApp, loadConfig } from "@plugboard/bootstrap";
+import { FlagError, type ModelClient, type StartedApp, startApp } from "@plugboard/bootstrap";
 import type { Logger } from "@plugboard/core";
-import type { Flags } from "./args.ts";
+import { type ParsedArgs, UsageError } from "./args.ts";
 import type { Io } from "./io.ts";
 
+/** The CLI's own package folder: plugins it ships resolve from here when the config's folder has none. */
+export const CLI_FOLDER = fileURLToPath(new URL("..", import.meta.url));
 /** The config the CLI ships with: the five first-party plugins. */
-export const SHIPPED_CONFIG = fileURLToPath(new URL("../plugboard.config.json", import.meta.url));
+export const SHIPPED_CONFIG = join(CLI_FOLDER, "plugboard.config.json");
 
-/** `--config` (relative to the user's folder), else `./plugboard.config.json`, else the shipped one. */
-export function configPath(flag: string | undefined, cwd: string): string {
-  if (flag !== undefined) return resolve(cwd, flag);
-  const local = join(cwd, "plugboard.config.json");
-  return existsSync(local) ? local : SHIPPED_CONFIG;
+/** The config file names looked for in the current folder, in order. */
+export const LOCAL_CONFIG_NAMES = ["plugboard.config.json", "plugboard.config.jsonc"] as const;
+
+/** `./plugboard.config.json` or `./plugboard.config.jsonc` in `cwd`, when there is one. */
+export function localConfig(cwd: string): string | undefined {
+  return LOCAL_CONFIG_NAMES.map((name) => join(cwd, name)).find((path) => existsSync(path));
 }
 
-/**
- * Loads the config and builds the app. With `announceWorkspace`, says on stderr when the
- * workspace is the current folder only because nothing else was given.
- */
-export async function loadApp(flags: Flags, io: Io, options: { announceWorkspace: boolean }): Promise<App> {
-  const config = await loadConfig(configPath(flags.config, io.cwd), {
-    overrides: {
-      ...(flags.workspace !== undefined ? { workspace: resolve(io.cwd, flags.workspace) } : {}),
-      ...(flags.model !== undefined ? { model: flags.model } : {}),
-      ...(flags.baseURL !== undefined ? { baseURL: flags.baseURL } : {}),
-      ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
-    },
-    env: io.env,
+/** The config used without `--config`: `./plugboard.config.json` or `.jsonc`, else the shipped one. */
+export function defaultConfig(cwd: string): string {
+  return localConfig(cwd) ?? SHIPPED_CONFIG;
+}
+
+/** Options of `loadApp`. */
+export interface LoadAppOptions {
+  /** Say on stderr when the workspace is the current folder only because nothing else was given. */
+  readonly announceWorkspace: boolean;
+  /** Also connect the model, saying on stderr when it is the offline demo model. */
+  readonly model?: boolean;
+}
+
+/** Loads the config with the command's flags and builds the app (and its model client, when asked for). */
+export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOptions & { model: true }): Promise<StartedApp & { model: ModelClient }>;
+export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOptions): Promise<StartedApp>;
+export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOptions): Promise<StartedApp> {
+  const { config, workspace, model, baseURL, maxSteps } = parsed.flags;
+  const app = await startApp({
+    defaultConfig: defaultConfig(io.cwd),
+    flags: { config, workspace, model, baseURL, maxSteps },
     cwd: io.cwd,
+    env: io.env,
+    logger: stderrLogger(io),
+    appFolder: CLI_FOLDER,
+    model: options.model === true,
+  }).catch((error: unknown) => {
+    throw error instanceof FlagError ? new UsageError(error.message, parsed.command) : error;
   });
-  const app = await buildApp(config, { logger: stderrLogger(io) });
-  if (options.announceWorkspace && config.workspaceSource === "default") {
+  if (options.announceWorkspace && app.config.workspaceSource === "default") {
     io.note(`workspace: ${app.workspace.root} (the current folder; --workspace DIR picks another)`);
+  }
+  if (app.model?.demo) {
+    io.note("no MODEL_API_KEY or BASE_URL is set, so an offline demo model answers (it understands a few fixed requests).");
+    io.note("To use a real model, set MODEL_API_KEY (OpenAI), or BASE_URL / --base-url URL for any OpenAI-compatible endpoint.");
   }
   return app;
 }

@@ -2,23 +2,22 @@
  * A conversation with the model: one messages array (system message first) that every turn
  * extends, and `runTurn`, which runs the agent loop for one user request and reports it.
  */
-import type { App } from "@plugboard/bootstrap";
-import { type AgentLoopResult, PlugboardError, runAgentLoop } from "@plugboard/core";
+import { type App, type ModelClient, PlugboardError } from "@plugboard/bootstrap";
+import { describeModelFailure } from "@plugboard/bootstrap/model";
+import { type AgentLoopResult, runAgentLoop } from "@plugboard/core";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { Io } from "./io.ts";
-import type { ConnectedModel } from "./connect-model.ts";
-import { describeModelFailure } from "./model-errors.ts";
 import { createReporter } from "./reporter.ts";
 
 export interface Session {
   readonly app: App;
-  readonly model: ConnectedModel;
+  readonly model: ModelClient;
   /** The whole conversation, kept across turns. */
   readonly messages: ChatCompletionMessageParam[];
 }
 
 /** A new conversation, opened by the config's `systemPrompt` or a default naming the workspace. */
-export function createSession(app: App, model: ConnectedModel): Session {
+export function createSession(app: App, model: ModelClient): Session {
   const system =
     app.config.systemPrompt ??
     `You are a coding agent working in the folder ${app.workspace.root}. Use the tools to inspect and change files there; act rather than explain, and answer briefly.`;
@@ -61,8 +60,8 @@ export async function runTurn(session: Session, prompt: string, io: Io, options:
     return result;
   } catch (error) {
     reporter.abandon();
-    const line = describeModelFailure(error, model.endpoint, inRequest);
-    if (line === undefined) throw error;
-    throw new PlugboardError("MODEL_ENDPOINT", line, { cause: error });
+    const failure = describeModelFailure(error, model.endpoint, inRequest);
+    if (failure === undefined) throw error;
+    throw new PlugboardError("MODEL_ENDPOINT", failure.message, { cause: error });
   }
 }

@@ -20,7 +20,7 @@ export const FLAGS: Readonly<Record<FlagName, FlagSpec>> = {
   config: {
     type: "string",
     value: "FILE",
-    help: "config file (default: ./plugboard.config.json if present, else the CLI's own plugboard.config.json)",
+    help: "config file, JSON with comments allowed (default: ./plugboard.config.json or ./plugboard.config.jsonc if present, else the CLI's own plugboard.config.json)",
   },
   workspace: {
     type: "string",
@@ -94,9 +94,12 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: "plugins",
     usage: "plugboard plugins [flags]",
     summary: "each plugin with its version, tools and permissions",
-    details: ["Lists the plugins the config enables, in config order, with the folder each was loaded from."],
+    details: [
+      "Lists the plugins the config enables, in config order, with the folder each was loaded from and why:",
+      "a package is looked up beside the config first (its node_modules, then each parent's), then among the plugins shipped with plugboard.",
+    ],
     flags: ["config", "workspace", "json"],
-    json: "print a JSON array of {name, version, tools, permissions, directory}",
+    json: 'print a JSON array of {name, version, tools, permissions, directory, origin} (origin: "config", "app" or "path")',
     args: { min: 0, max: 0 },
   },
   {

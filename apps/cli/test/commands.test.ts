@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { FIRST_PARTY, STACK_FRAME, plugboard, spawnPlugboard, tempFolder, watch, writeConfig } from "./helpers.ts";
 
 const SHIPPED = fileURLToPath(new URL("../plugboard.config.json", import.meta.url));
+const PLUGINS = fileURLToPath(new URL("../../../plugins/", import.meta.url));
 const README = "# Demo project\nsecond line\nthird line\n";
 let dir = "";
 let workspace = "";
@@ -134,6 +135,31 @@ describe("plugboard check, tools and plugins", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toStartWith("glob(pattern, path?)\n");
     expect(result.stdout).not.toContain("read_file");
+  });
+
+  test("a plugboard.config.jsonc with comments and trailing commas in the current folder is used", async () => {
+    await using folder = await tempFolder({
+      "plugboard.config.jsonc": `// only the glob tool\n{ "plugins": [${JSON.stringify(FIRST_PARTY[4])},], }\n`,
+    });
+    const result = await plugboard(["tools"], { cwd: folder.dir });
+    expect(result).toMatchObject({ code: 0, stderr: "" });
+    expect(result.stdout).toStartWith("glob(pattern, path?)\n");
+    expect(result.stdout).not.toContain("read_file");
+  });
+
+  test("a config in an empty folder naming first-party plugins by package resolves them from the CLI's installation", async () => {
+    const entries = [
+      { package: "@plugboard/plugin-read-file", permissions: ["fs.read"] },
+      { package: "@plugboard/plugin-glob", permissions: ["fs.read"] },
+    ];
+    await using folder = await tempFolder({ "plugboard.config.json": JSON.stringify({ plugins: entries }), "notes.txt": "hello\n" });
+    const called = await plugboard(["call", "read_file", '{"path":"notes.txt"}'], { cwd: folder.dir });
+    expect(called).toMatchObject({ code: 0, stdout: "hello\n" });
+    const listed = await plugboard(["plugins"], { cwd: folder.dir });
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(`  from:        ${join(PLUGINS, "read-file")} (shipped with plugboard)\n`);
+    const json = JSON.parse((await plugboard(["plugins", "--json"], { cwd: folder.dir })).stdout) as { origin: string }[];
+    expect(json.map((plugin) => plugin.origin)).toEqual(["app", "app"]);
   });
 
   test("plugins lists each plugin with version, tools and permissions", async () => {

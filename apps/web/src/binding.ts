@@ -3,7 +3,12 @@
  * loopback is allowed: anyone who can reach the port could otherwise spend the model and
  * run the tools.
  */
-import { PlugboardError } from "@plugboard/core";
+import { PlugboardError } from "@plugboard/bootstrap";
+import type { MiddlewareHandler } from "hono";
+import { createMiddleware } from "hono/factory";
+
+/** The token syntax of a bearer credential (RFC 6750 `b64token`), as clients can send it. */
+const TOKEN_SYNTAX = /^[A-Za-z0-9._~+/-]+=*$/;
 
 /** True for `localhost`, `127.x.x.x` and `::1` (bracketed or not). */
 export function isLoopbackHost(host: string): boolean {
@@ -19,6 +24,13 @@ export function checkBinding(host: string, token: string | undefined): void {
   if (token !== undefined && token === "") {
     throw new PlugboardError("USAGE", "The access token is empty: give --token (or PLUGBOARD_WEB_TOKEN) a secret value.");
   }
+  if (token !== undefined && !TOKEN_SYNTAX.test(token)) {
+    throw new PlugboardError(
+      "USAGE",
+      "The access token may hold only letters, digits and - . _ ~ + / (then = signs), as an Authorization header can carry it: " +
+        "generate one with, for example, openssl rand -hex 32.",
+    );
+  }
   if (isLoopbackHost(host) || token !== undefined) return;
   throw new PlugboardError(
     "USAGE",
@@ -29,12 +41,20 @@ export function checkBinding(host: string, token: string | undefined): void {
 }
 
 /**
- * True when a request's `Host` header names a loopback address. Without a token the server
- * answers only those, so a foreign web page cannot reach it through DNS rebinding.
+ * Answers 403 to any request whose `Host` header is not a loopback name. Used when no token
+ * is set, so a foreign web page cannot reach the server through DNS rebinding.
  */
-export function hostHeaderIsLoopback(request: Request): boolean {
-  const header = request.headers.get("host");
-  if (header === null) return false;
+export function loopbackHostOnly(): MiddlewareHandler {
+  return createMiddleware(async (c, next) => {
+    if (!hostHeaderIsLoopback(c.req.header("host"))) {
+      return c.json({ error: "This server answers only requests addressed to a loopback host (localhost, 127.0.0.1, [::1])" }, 403);
+    }
+    await next();
+  });
+}
+
+function hostHeaderIsLoopback(header: string | undefined): boolean {
+  if (header === undefined) return false;
   try {
     return isLoopbackHost(new URL(`http://${header}`).hostname);
   } catch {

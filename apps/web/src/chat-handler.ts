@@ -3,19 +3,25 @@
  * or, when the client accepts `text/event-stream`, as server-sent events while it runs.
  */
 import type { AgentEvent } from "@plugboard/core";
-import { type ChatRequest, readChatRequest } from "./chat-request.ts";
+import { describeModelFailure } from "@plugboard/bootstrap/model";
+import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { streamSSE } from "hono/streaming";
+import type { PendingApprovals } from "./approvals.ts";
+import { parseChatRequest } from "./chat-request.ts";
 import type { ChatTurnOptions, ChatTurnResult } from "./chat-turn.ts";
-import { errorResponse, HttpError, jsonResponse } from "./http.ts";
-import { describeModelFailure } from "./model-failure.ts";
+import { requireJson } from "./json-body.ts";
 
 /** The per-request part of a turn. */
-export type TurnInput = Pick<ChatTurnOptions, "history" | "signal" | "stream" | "onEvent">;
+export type TurnInput = Pick<ChatTurnOptions, "history" | "signal" | "stream" | "onEvent" | "approve">;
 
 /** What the handler needs from the server that owns the runtime and the client. */
 export interface ChatHandlerContext {
   readonly maxBodyBytes: number;
-  /** The model endpoint, for error messages. */
-  readonly baseURL: string;
+  /** The model endpoint and model name, for error messages. */
+  readonly endpoint: { readonly baseURL: string; readonly model: string };
+  /** Calls waiting for the person; only streamed turns can ask (a JSON request has no one to ask). */
+  readonly approvals: PendingApprovals;
   /** Aborted when the server shuts down. */
   readonly shutdown: AbortSignal;
   /** Runs one turn on the shared runtime and client, counted and awaited at shutdown. */
@@ -24,75 +30,59 @@ export interface ChatHandlerContext {
   readonly log: (line: string) => void;
 }
 
-/** Answers one chat request. */
-export async function handleChat(request: Request, ctx: ChatHandlerContext): Promise<Response> {
-  if (!/^application\/json\b/i.test(request.headers.get("content-type") ?? "")) {
-    // Also keeps other web pages out: a cross-site JSON POST needs a CORS preflight we never grant.
-    return errorResponse(415, 'Send the chat request as JSON, with "Content-Type: application/json"');
-  }
-  let chat: ChatRequest;
-  try {
-    chat = await readChatRequest(request, ctx.maxBodyBytes);
-  } catch (error) {
-    if (error instanceof HttpError) return errorResponse(error.status, error.message);
-    throw error;
-  }
-  if (ctx.shutdown.aborted) return errorResponse(503, stoppedBody(ctx).error);
-  const own = new AbortController();
-  // The turn stops when the server shuts down or the client goes away.
-  const signal = AbortSignal.any([ctx.shutdown, request.signal, own.signal]);
-  const input = { history: chat.messages, signal };
-  const wantsEvents = (request.headers.get("accept") ?? "").includes("text/event-stream");
-  return wantsEvents ? streamTurn(ctx, input, own) : answerTurn(ctx, input);
+/** The chat routes, to mount under `/api`. */
+export function chatRoutes(ctx: ChatHandlerContext): Hono {
+  const routes = new Hono();
+  routes.post(
+    "/chat",
+    requireJson("the chat request"),
+    bodyLimit({
+      maxSize: ctx.maxBodyBytes,
+      onError: (c) => c.json({ error: `The request body is larger than ${ctx.maxBodyBytes} bytes` }, 400),
+    }),
+    async (c) => {
+      const chat = parseChatRequest(await c.req.arrayBuffer());
+      if (ctx.shutdown.aborted) return c.json(stoppedBody(ctx), 503);
+      const own = new AbortController();
+      // The turn stops when the server shuts down or the client goes away.
+      const signal = AbortSignal.any([ctx.shutdown, c.req.raw.signal, own.signal]);
+      const input = { history: chat.messages, signal };
+      const wantsEvents = (c.req.header("accept") ?? "").includes("text/event-stream");
+      return wantsEvents ? streamTurn(c, ctx, input, own) : answerTurn(c, ctx, input);
+    },
+  );
+  return routes;
 }
 
-async function answerTurn(ctx: ChatHandlerContext, input: Pick<TurnInput, "history" | "signal">): Promise<Response> {
+async function answerTurn(c: Context, ctx: ChatHandlerContext, input: Pick<TurnInput, "history" | "signal">): Promise<Response> {
   try {
     const result = await ctx.runTurn({ ...input, stream: false });
-    if (result.status === "aborted") return errorResponse(503, stoppedBody(ctx).error);
-    return jsonResponse(200, result);
+    if (result.status === "aborted") return c.json(stoppedBody(ctx), 503);
+    return c.json(result);
   } catch (error) {
     const failure = failureOf(ctx, error);
-    return jsonResponse(failure.status, failure.body);
+    return c.json(failure.body, failure.status);
   }
 }
 
-function streamTurn(ctx: ChatHandlerContext, input: Pick<TurnInput, "history" | "signal">, own: AbortController): Response {
-  const encoder = new TextEncoder();
-  let open = true;
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      const send = (event: string, data: unknown): void => {
-        if (!open) return;
-        try {
-          controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
-        } catch {
-          open = false;
-        }
-      };
-      // A comment first, so the status and headers go out before the model's first word.
-      controller.enqueue(encoder.encode(": stream open\n\n"));
-      ctx
-        .runTurn({ ...input, stream: true, onEvent: (event) => forward(event, send) })
-        .then((result) => (result.status === "aborted" ? send("error", stoppedBody(ctx)) : send("done", result)))
-        .catch((error: unknown) => send("error", failureOf(ctx, error).body))
-        .finally(() => {
-          if (!open) return;
-          open = false;
-          controller.close();
-        });
-    },
-    cancel() {
-      open = false;
-      own.abort();
-    },
-  });
-  return new Response(body, {
-    headers: {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-store",
-      "x-content-type-options": "nosniff",
-    },
+function streamTurn(c: Context, ctx: ChatHandlerContext, input: Pick<TurnInput, "history" | "signal">, own: AbortController): Response {
+  return streamSSE(c, async (stream) => {
+    stream.onAbort(() => own.abort());
+    // Events are written in order, one after the other, however fast the loop emits them.
+    let queue = Promise.resolve();
+    const send = (event: string, data: unknown): void => {
+      queue = queue.then(() => stream.writeSSE({ event, data: JSON.stringify(data) }));
+    };
+    // A comment first, so the status and headers go out before the model's first word.
+    await stream.write(": stream open\n\n");
+    try {
+      const approve = ctx.approvals.approver((request) => send("approval", request));
+      const result = await ctx.runTurn({ ...input, stream: true, approve, onEvent: (event) => forward(event, send) });
+      send(result.status === "aborted" ? "error" : "done", result.status === "aborted" ? stoppedBody(ctx) : result);
+    } catch (error) {
+      send("error", failureOf(ctx, error).body);
+    }
+    await queue;
   });
 }
 
@@ -111,8 +101,8 @@ function stoppedBody(ctx: ChatHandlerContext): { error: string } {
 
 /** 502 when the model endpoint is to blame, 500 (logged) for our own failure. */
 function failureOf(ctx: ChatHandlerContext, error: unknown): { status: 500 | 502; body: { error: string } } {
-  const failure = describeModelFailure(error, ctx.baseURL);
-  if (failure) return { status: 502, body: failure };
+  const failure = describeModelFailure(error, ctx.endpoint);
+  if (failure) return { status: 502, body: { error: failure.message, ...(failure.status === undefined ? {} : { endpointStatus: failure.status }) } };
   ctx.log(`plugboard web: a chat turn failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return { status: 500, body: { error: "Internal server error: the turn failed (details are in the server log)" } };
 }

@@ -1,10 +1,11 @@
 /**
- * Reading `POST /api/chat`: the body is size-capped before it is parsed, then validated
- * strictly. The client sends only user and assistant messages; the server adds its own
+ * Reading `POST /api/chat`: the body (already size-capped by the route) is decoded, parsed and
+ * validated strictly. The client sends only user and assistant messages; the server adds its own
  * system message, and tool messages exist only inside one turn.
  */
+import { formatSchemaErrors } from "@plugboard/core/internal";
 import * as v from "valibot";
-import { HttpError } from "./http.ts";
+import { HTTPException } from "hono/http-exception";
 
 /** The largest request body accepted by default: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -32,65 +33,36 @@ export type ChatRequest = v.InferOutput<typeof ChatRequestSchema>;
 export type ChatMessage = ChatRequest["messages"][number];
 
 /**
- * Reads, parses and validates a chat request. Throws `HttpError` 400 for a body over
- * `maxBytes` (checked while reading, before any parsing), invalid UTF-8, bad JSON or a
- * wrong shape, naming every problem with its path.
+ * Decodes, parses and validates a chat request body. Throws `HTTPException` 400 for invalid
+ * UTF-8, bad JSON or a wrong shape, naming every problem with its path.
  */
-export async function readChatRequest(request: Request, maxBytes: number): Promise<ChatRequest> {
-  const text = await readLimited(request, maxBytes);
+export function parseChatRequest(body: ArrayBuffer): ChatRequest {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(body);
+  } catch {
+    throw badRequest("The request body is not valid UTF-8");
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new HttpError(400, `The request body is not valid JSON: ${(error as Error).message}`);
+    throw badRequest(`The request body is not valid JSON: ${(error as Error).message}`);
   }
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
-    throw new HttpError(400, 'Invalid chat request: body: expected a JSON object such as {"messages": [...]}');
+    throw badRequest('Invalid chat request: body: expected a JSON object such as {"messages": [...]}');
   }
   const parsed = v.safeParse(ChatRequestSchema, json);
   if (parsed.success) return parsed.output;
-  const problems = parsed.issues.map((issue) => `${pathOf(issue.path)}: ${problemOf(issue)}`);
-  throw new HttpError(400, `Invalid chat request: ${problems.join("; ")}`);
+  const problems = formatSchemaErrors(
+    parsed.issues.map((issue) => ({ path: issue.path?.map((item) => item.key) ?? [], message: problemOf(issue) })),
+    { root: "body" },
+  );
+  throw badRequest(`Invalid chat request: ${problems.join("; ")}`);
 }
 
-async function readLimited(request: Request, maxBytes: number): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
-  if (declared > maxBytes) throw tooLarge(maxBytes);
-  if (request.body === null) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
-  } catch {
-    throw new HttpError(400, "The request body is not valid UTF-8");
-  }
-}
-
-function tooLarge(maxBytes: number): HttpError {
-  return new HttpError(400, `The request body is larger than ${maxBytes} bytes`);
-}
-
-type IssuePath = v.BaseIssue<unknown>["path"];
-
-/** `messages[1].role`, or `body` for the top level. */
-function pathOf(path: IssuePath): string {
-  let text = "";
-  for (const item of path ?? []) {
-    const key = (item as { key: unknown }).key;
-    text += typeof key === "number" ? `[${key}]` : `${text === "" ? "" : "."}${String(key)}`;
-  }
-  return text === "" ? "body" : text;
+function badRequest(message: string): HTTPException {
+  return new HTTPException(400, { message });
 }
 
 function problemOf(issue: v.BaseIssue<unknown>): string {

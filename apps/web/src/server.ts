@@ -6,13 +6,13 @@
 import type { App } from "@plugboard/bootstrap";
 import type { ToolRuntime } from "@plugboard/core";
 import type OpenAI from "openai";
+import { PendingApprovals } from "./approvals.ts";
 import { checkBinding } from "./binding.ts";
 import type { ChatHandlerContext, TurnInput } from "./chat-handler.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./chat-request.ts";
 import { type ChatTurnResult, runChatTurn } from "./chat-turn.ts";
-import { errorResponse } from "./http.ts";
+import { createHttpApp } from "./http-app.ts";
 import { loadChatPage } from "./page.ts";
-import { route } from "./routes.ts";
 
 /** The port used when none is given. */
 export const DEFAULT_PORT = 8787;
@@ -58,6 +58,8 @@ export interface WebServerStats {
   readonly runtimes: ReadonlySet<ToolRuntime>;
   /** Every model client a turn used (one, when the client is shared). */
   readonly clients: ReadonlySet<OpenAI>;
+  /** Tool calls waiting now for an answer from the page. */
+  readonly approvalsWaiting: number;
 }
 
 /** A running web server. */
@@ -80,7 +82,17 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   checkBinding(host, options.token);
   const page = await loadChatPage();
   const shutdown = new AbortController();
-  const stats = { turns: 0, inFlight: 0, aborted: 0, runtimes: new Set<ToolRuntime>(), clients: new Set<OpenAI>() };
+  const approvals = new PendingApprovals();
+  const stats = {
+    turns: 0,
+    inFlight: 0,
+    aborted: 0,
+    runtimes: new Set<ToolRuntime>(),
+    clients: new Set<OpenAI>(),
+    get approvalsWaiting() {
+      return approvals.size;
+    },
+  };
   const tasks = new Set<Promise<unknown>>();
   const turn = {
     runtime: app.runtime,
@@ -108,22 +120,20 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const chat: ChatHandlerContext = {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    baseURL: client.baseURL,
+    endpoint: { baseURL: client.baseURL, model },
+    approvals,
     shutdown: shutdown.signal,
     runTurn,
     log,
   };
 
+  const http = createHttpApp({ page, token: options.token, chat, log });
   const server = Bun.serve({
     hostname: host,
     port: options.port ?? DEFAULT_PORT,
     // A turn may think for minutes before its first byte; the SDK's own timeout bounds it.
     idleTimeout: 0,
-    fetch: (request) => route(request, { page, token: options.token, chat }),
-    error(error) {
-      log(`plugboard web: ${error.stack ?? error.message}`);
-      return errorResponse(500, "Internal server error (details are in the server log)");
-    },
+    fetch: http.fetch,
   });
 
   let closing: Promise<void> | undefined;

@@ -3,11 +3,9 @@
  * once at start, one server sharing them, all of it released by `close()`.
  */
 import { join } from "node:path";
-import { type App, buildApp, loadConfig } from "@plugboard/bootstrap";
+import { type App, startApp } from "@plugboard/bootstrap";
 import type { Logger } from "@plugboard/core";
-import { createModelClient } from "@plugboard/demo-model";
 import type OpenAI from "openai";
-import { checkBinding } from "./binding.ts";
 import { startWebServer, type WebServer } from "./server.ts";
 
 /** The config file the web app uses when `--config` is not given. */
@@ -42,25 +40,26 @@ export interface WebApp {
 }
 
 /**
- * Loads the config, builds the app, creates the model client and starts the server.
- * Throws `PlugboardError` for a bad binding, config or plugin.
+ * Starts the app (config, plugins, model client) and the server.
+ * Throws `PlugboardError` for a bad config, plugin or binding.
  *
  * @example const web = await startWebApp({ port: 0 }); console.log(web.server.url);
  */
 export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> {
-  checkBinding(options.host ?? "127.0.0.1", options.token);
-  const config = await loadConfig(options.configPath ?? DEFAULT_CONFIG_PATH, {
-    overrides: options.workspace === undefined ? {} : { workspace: options.workspace },
+  const { model, ...app } = await startApp({
+    defaultConfig: DEFAULT_CONFIG_PATH,
+    flags: { config: options.configPath, workspace: options.workspace },
+    model: true,
     ...(options.env ? { env: options.env } : {}),
     ...(options.cwd ? { cwd: options.cwd } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
   });
-  const app = await buildApp(config, options.logger ? { logger: options.logger } : {});
-  const { client, demo } = createModelClient(config.model);
+  const { client, demo } = model;
   const logger = options.logger;
   const server = await startWebServer({
     app,
     client,
-    model: config.model.name,
+    model: app.config.model.name,
     ...(options.port === undefined ? {} : { port: options.port }),
     ...(options.host === undefined ? {} : { host: options.host }),
     token: options.token,

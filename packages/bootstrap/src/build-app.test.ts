@@ -21,7 +21,8 @@ describe("buildApp: success", () => {
     expect(app.runtime.schemas().map((tool) => tool.function.name)).toEqual(["shout", "whisper", "echo"]);
     expect(app.registry.get("shout")?.owner).toBe("@fixture/voices");
     expect(app.registry.get("echo")?.owner).toBe("@fixture/echo");
-    expect(app.registry.get("echo")?.options).toEqual({ prefix: "" });
+    // echo's prefix defaults to "": filled in before the plugin built its tool.
+    expect((await app.runtime.execute("echo", '{"text":"hi"}')).content).toBe("hi");
     expect(app.plugins.map((plugin) => [plugin.name, plugin.version, plugin.permissions])).toEqual([
       ["@fixture/voices", "0.1.0", ["fs.read"]],
       ["@fixture/echo", "0.1.0", []],
@@ -72,7 +73,7 @@ describe("buildApp: each failure names the plugin, the file and the fix, and bui
       "  version: required",
       '  tools[0].name: expected 1-64 letters, digits, "_" or "-", got "bad name!"',
       '  permissions[1]: expected one of fs.read, fs.write, process.spawn, network, got "fs.delete"',
-      "  permision: unknown key (allowed keys: $schema, name, version, contract, entry, tools, permissions, options)",
+      "  permision: unknown key (allowed keys: $schema, name, version, contract, entry, tools, permissions)",
       `  config: plugins[0] in ${config.configPath}`,
       "Fix these keys in the manifest (or ask the plugin's author to).",
     ]);
@@ -83,11 +84,11 @@ describe("buildApp: each failure names the plugin, the file and the fix, and bui
     const dir = await tempDir();
     const manifest = join(dir, "plugin/plugboard.plugin.json");
     await mkdir(join(dir, "plugin"));
-    await writeFile(manifest, '{\n  "name": "broken",\n  "tools": [{ "name": "x", "description": "X." },],\n}\n');
+    await writeFile(manifest, '{\n  "name": "broken",\n  "tools": [{ "name": "x" "description": "X." }],\n}\n');
     const error = await buildFails(await configWith([{ path: "./plugin" }], dir));
     expect(error.code).toBe("PLUGIN_MANIFEST");
     expect(error.message).toContain(
-      `Plugin ./plugin: ${manifest} is not valid JSON: line 3, column 50: unexpected ] (JSON allows no comma before ])`,
+      `Plugin ./plugin: ${manifest} is not valid JSON: line 3, column 27: expected ",", found "\\"description\\""`,
     );
   });
 
@@ -171,13 +172,23 @@ describe("buildApp: each failure names the plugin, the file and the fix, and bui
     ]);
   });
 
+  test("a closed options schema (additionalProperties: false) names an undeclared key once, as an unknown option", async () => {
+    const config = await configWith([{ path: fixture("refuses-options"), options: { mni: 1 } }]);
+    const error = await buildFails(config);
+    expect(error.message.split("\n").slice(0, 3)).toEqual([
+      "Plugin @fixture/refuses-options has invalid options:",
+      "  plugins[0].options.mni: unknown option (known options: min, max)",
+      `  config: plugins[0] in ${config.configPath}`,
+    ]);
+  });
+
   test("options outside the plugin's schema bounds", async () => {
     const config = await configWith([{ path: fixture("voices"), permissions: ["fs.read"], options: { exclamations: -1 } }]);
     const error = await buildFails(config);
     expect(error.message).toContain("plugins[0].options.exclamations: expected integer to be greater or equal to 0");
   });
 
-  test("options the plugin itself refuses (PLUGIN_OPTIONS from its tools function)", async () => {
+  test("options the plugin itself refuses (a PluginOptionsError from its tools function)", async () => {
     const config = await configWith([{ path: fixture("refuses-options"), options: { min: 5, max: 1 } }]);
     const error = await buildFails(config);
     expect(error.code).toBe("PLUGIN_OPTIONS");

@@ -1,18 +1,13 @@
 /**
  * Building an app from its config: open the workspace, check every plugin's manifest, load
- * the plugins, then build the registry and runtime. All or nothing: the first failure
+ * the plugins, open the audit log, then build the registry and runtime (with the policy). All or nothing: the first failure
  * throws and nothing is registered.
  */
-import {
-  type Logger,
-  PlugboardError,
-  type RegistryEntry,
-  silentLogger,
-  ToolRegistry,
-  ToolRuntime,
-  Workspace,
-} from "@plugboard/core";
+import { type Logger, silentLogger, ToolRegistry, ToolRuntime, Workspace, WorkspaceError } from "@plugboard/core";
+import type { RegistryEntry } from "@plugboard/core/internal";
+import { openAuditLog } from "./audit-log.ts";
 import type { AppConfig } from "./config.ts";
+import { PlugboardError } from "./errors.ts";
 import { type LoadedPlugin, loadPlugin } from "./load-plugin.ts";
 import { type PluginAt, pluginErrors } from "./messages.ts";
 import { type ResolvedPlugin, resolvePlugin } from "./resolve-plugin.ts";
@@ -31,6 +26,11 @@ export interface App {
 export interface BuildAppOptions {
   /** Given to every plugin and tool; silent by default. */
   logger?: Logger;
+  /**
+   * The running app's own package folder: `package` entries not installed for the config's
+   * folder are resolved from there (the plugins the app ships). None by default.
+   */
+  appFolder?: string;
 }
 
 /**
@@ -46,7 +46,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
 
   const resolved: ResolvedPlugin[] = [];
   for (const [index, entry] of config.plugins.entries()) {
-    resolved.push(await resolvePlugin(entry, { index, configPath: config.configPath }));
+    resolved.push(await resolvePlugin(entry, { index, configPath: config.configPath }, options.appFolder));
   }
   checkToolNames(resolved, config.configPath);
 
@@ -59,7 +59,9 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     logger.debug(`loaded plugin ${load.plugin.name}@${load.plugin.version}: ${load.plugin.tools.map((t) => t.name).join(", ")}`);
   }
   const registry = new ToolRegistry(entries);
-  return { config, workspace, registry, runtime: new ToolRuntime(registry, { workspace, logger }), plugins };
+  const audit = config.audit === undefined ? {} : { audit: openAuditLog(config.audit, config.configPath) };
+  const runtime = new ToolRuntime(registry, { workspace, logger, policy: config.policy, ...audit });
+  return { config, workspace, registry, runtime, plugins };
 }
 
 /** Opens the workspace; when the config file chose it, the message says so. */
@@ -67,10 +69,9 @@ async function openWorkspace(config: AppConfig): Promise<Workspace> {
   try {
     return await Workspace.open(config.workspace);
   } catch (error) {
-    if (!(error instanceof PlugboardError) || config.workspaceSource !== "config") throw error;
-    throw new PlugboardError(error.code, `${error.message}\nThe workspace is set by "workspace" in ${config.configPath}.`, {
-      cause: error,
-    });
+    if (!(error instanceof WorkspaceError)) throw error;
+    const source = config.workspaceSource === "config" ? `\nThe workspace is set by "workspace" in ${config.configPath}.` : "";
+    throw new PlugboardError("WORKSPACE_INVALID", `${error.message}${source}`, { cause: error });
   }
 }
 

@@ -3,6 +3,7 @@
  * command-line flags, merged with the precedence flag > environment > config file > default.
  */
 import { readFile } from "node:fs/promises";
+import { ALLOW_ALL, type Policy } from "@plugboard/core";
 import { dirname, join, resolve } from "node:path";
 import * as v from "valibot";
 import { ConfigFileSchema, type ConfigFile, MAX_STEPS_RANGE } from "./config-schema.ts";
@@ -12,12 +13,18 @@ import { configErrors } from "./messages.ts";
 import type { Permission } from "./permissions.ts";
 import { describeIssues } from "./schema-kit.ts";
 
-/** Values from command-line flags; each wins over everything else. */
+/**
+ * Values from command-line flags, as the person typed them; each wins over everything else.
+ * They are checked here and nowhere else (`USAGE` errors naming the flag).
+ */
 export interface ConfigOverrides {
+  /** Relative to `cwd`. */
   workspace?: string;
   model?: string;
+  /** An http(s) URL. */
   baseURL?: string;
-  maxSteps?: number;
+  /** A whole number from 1 to 1000. */
+  maxSteps?: string;
 }
 
 /** Which model to talk to, and how. */
@@ -47,6 +54,10 @@ export interface AppConfig {
   maxSteps: number;
   systemPrompt: string | undefined;
   plugins: PluginEntry[];
+  /** Allow, ask or deny each call; every call is allowed when the file sets none. */
+  policy: Policy;
+  /** Absolute path of the audit log (`audit`, relative to the config file), if any. */
+  audit: string | undefined;
 }
 
 /** Inputs of `loadConfig` besides the file; each defaults to the process's own. */
@@ -60,6 +71,8 @@ export interface LoadConfigOptions {
 export const DEFAULT_MODEL = "gpt-4.1-mini";
 /** The step limit used when no flag or config key sets one. */
 export const DEFAULT_MAX_STEPS = 20;
+/** The endpoint used when only an API key is configured. */
+export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
 /**
  * Reads and validates the config file (and the `.env` beside it).
@@ -101,6 +114,8 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
       permissions,
       options: pluginOptions,
     })),
+    policy: file.policy ?? ALLOW_ALL,
+    audit: file.audit === undefined ? undefined : resolve(folder, file.audit),
   };
 }
 
@@ -117,18 +132,32 @@ async function readConfigFile(path: string): Promise<ConfigFile> {
   return parsed.output;
 }
 
-function checkOverrides(flags: ConfigOverrides): ConfigOverrides {
+/** The flags after checking: the step limit as a number. */
+interface CheckedOverrides {
+  readonly workspace?: string;
+  readonly model?: string;
+  readonly baseURL?: string;
+  readonly maxSteps?: number;
+}
+
+function checkOverrides(flags: ConfigOverrides): CheckedOverrides {
   const { min, max } = MAX_STEPS_RANGE;
-  const steps = flags.maxSteps;
-  if (steps !== undefined && !(Number.isInteger(steps) && steps >= min && steps <= max)) {
-    throw configErrors.flag("--max-steps", `an integer from ${min} to ${max}`, steps);
+  const steps = flags.maxSteps === undefined ? undefined : /^\d+$/.test(flags.maxSteps) ? Number(flags.maxSteps) : Number.NaN;
+  if (steps !== undefined && !(steps >= min && steps <= max)) {
+    throw configErrors.flag("--max-steps", `a whole number from ${min} to ${max}`, flags.maxSteps);
   }
-  if (flags.baseURL !== undefined && !URL.canParse(flags.baseURL)) {
-    throw configErrors.flag("--base-url", "a URL such as https://api.openai.com/v1", flags.baseURL);
+  if (flags.baseURL !== undefined && !isHttpURL(flags.baseURL)) {
+    throw configErrors.flag("--base-url", "an http(s) URL such as http://localhost:11434/v1", flags.baseURL);
   }
   if (flags.model === "") throw configErrors.flag("--model", "a model name", flags.model);
   if (flags.workspace === "") throw configErrors.flag("--workspace", "a folder path", flags.workspace);
-  return flags;
+  const { maxSteps: _typed, ...rest } = flags;
+  return { ...rest, ...(steps === undefined ? {} : { maxSteps: steps }) };
+}
+
+function isHttpURL(text: string): boolean {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  return url?.protocol === "http:" || url?.protocol === "https:";
 }
 
 interface Found {

@@ -2,6 +2,7 @@ export { type App, type BuildAppOptions, buildApp } from "./build-app.ts";
 export {
   type AppConfig,
   type ConfigOverrides,
+  DEFAULT_BASE_URL,
   DEFAULT_MAX_STEPS,
   DEFAULT_MODEL,
   type LoadConfigOptions,
@@ -9,7 +10,12 @@ export {
   type ModelSettings,
   type PluginEntry,
 } from "./config.ts";
+export { PlugboardError, type PlugboardErrorCode } from "./errors.ts";
 export type { LoadedPlugin } from "./load-plugin.ts";
 export { MANIFEST_FILE } from "./manifest.ts";
+export { FlagError } from "./messages.ts";
+export type { ModelClient } from "./model-client.ts";
+export type { PluginOrigin } from "./resolve-plugin.ts";
 export { PERMISSIONS, type Permission } from "./permissions.ts";
 export { invocationCwd } from "./invocation.ts";
+export { type AppFlags, type StartAppOptions, type StartedApp, startApp } from "./start-app.ts";

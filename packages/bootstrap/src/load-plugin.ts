@@ -3,12 +3,12 @@
  * options, ask it for its tools and check they are exactly the manifest's list.
  */
 import { pathToFileURL } from "node:url";
-import type { AnyToolDefinition, Plugin, PluginContext, RegistryEntry } from "@plugboard/core";
+import { type AnyToolDefinition, type Permission, type Plugin, type PluginContext, PluginOptionsError } from "@plugboard/core";
+import type { RegistryEntry } from "@plugboard/core/internal";
 import { KindGuard } from "@sinclair/typebox";
 import { pluginErrors } from "./messages.ts";
-import type { Permission } from "./permissions.ts";
 import { checkOptions } from "./plugin-options.ts";
-import type { ResolvedPlugin } from "./resolve-plugin.ts";
+import type { PluginOrigin, ResolvedPlugin } from "./resolve-plugin.ts";
 
 /** A plugin that is loaded and whose tools are ready to register. */
 export interface LoadedPlugin {
@@ -16,6 +16,8 @@ export interface LoadedPlugin {
   version: string;
   /** The real path of the plugin's folder. */
   directory: string;
+  /** Where it was found: a config `path`, installed for the config's folder, or shipped with the app. */
+  origin: PluginOrigin;
   manifestPath: string;
   /** The contract range its manifest states. */
   contract: string;
@@ -49,8 +51,8 @@ export async function loadPlugin(resolved: ResolvedPlugin, context: PluginContex
   try {
     returned = plugin.tools(options, context);
   } catch (error) {
-    // A plugin that checks its options beyond its schema reports that with PLUGIN_OPTIONS.
-    if (isPlugboardError(error) && error.code === "PLUGIN_OPTIONS") throw pluginErrors.options(manifest.name, [error.message], where);
+    // A plugin that checks its options beyond its schema throws core's PluginOptionsError.
+    if (error instanceof PluginOptionsError) throw pluginErrors.options(manifest.name, [error.message], where);
     throw pluginErrors.toolsFailed(manifest.name, entryPath, error, where);
   }
   const tools = toolsOf(returned);
@@ -68,12 +70,13 @@ export async function loadPlugin(resolved: ResolvedPlugin, context: PluginContex
       name: manifest.name,
       version: manifest.version,
       directory: resolved.directory,
+      origin: resolved.origin,
       manifestPath: resolved.manifestPath,
       contract: manifest.contract,
       permissions: manifest.permissions,
       tools: manifest.tools,
     },
-    entries: tools.map((tool) => ({ tool, owner: manifest.name, options })),
+    entries: tools.map((tool) => ({ tool, owner: manifest.name })),
   };
 }
 
@@ -100,11 +103,6 @@ function toolsOf(returned: unknown): AnyToolDefinition[] | string {
     if (!valid) return `item ${index} is not a tool definition (name, description, parameters, handler)`;
   }
   return returned as AnyToolDefinition[];
-}
-
-/** By shape, not class: a plugin may bring its own copy of core. */
-function isPlugboardError(error: unknown): error is Error & { code: string } {
-  return error instanceof Error && error.name === "PlugboardError" && typeof Reflect.get(error, "code") === "string";
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -3,8 +3,16 @@
  * A plugin message has the same shape: what is wrong (naming the plugin), where (the
  * config entry and the file), then what to change.
  */
-import { CONTRACT_VERSION, PlugboardError, type PlugboardErrorCode } from "@plugboard/core";
+import { CONTRACT_VERSION } from "@plugboard/core";
+import { PlugboardError, type PlugboardErrorCode } from "./errors.ts";
 import { PERMISSION_EFFECTS, type Permission } from "./permissions.ts";
+
+/** A command-line flag with a value the app cannot use (`USAGE`); an app may add its own `--help` hint. */
+export class FlagError extends PlugboardError {
+  constructor(message: string) {
+    super("USAGE", message);
+  }
+}
 
 /** Where a plugin is listed: its index in `plugins` and the config file. */
 export interface EntryLocation {
@@ -25,13 +33,13 @@ export const configErrors = {
     ),
   invalid: (path: string, problems: readonly string[]) =>
     new PlugboardError("CONFIG_INVALID", [`Invalid config file ${path}:`, ...problems.map(indent)].join("\n")),
-  dotEnvLine: (path: string, line: number) =>
+  flag: (flag: string, expected: string, got: string | undefined) =>
+    new FlagError(`${flag} must be ${expected}, got '${got}'`),
+  auditLog: (path: string, configPath: string, reason: string) =>
     new PlugboardError(
       "CONFIG_INVALID",
-      `Invalid line ${line} in ${path}: expected KEY=VALUE, a # comment or an empty line.\nFix or remove that line.`,
+      `Cannot open the audit log ${path} (${reason}), set by "audit" in ${configPath}.\nPoint "audit" at a file in a folder that exists and that this user may write.`,
     ),
-  flag: (flag: string, expected: string, got: unknown) =>
-    new PlugboardError("USAGE", `${flag} must be ${expected}, got ${JSON.stringify(got)}.`),
   envURL: (name: string, source: string, got: string) =>
     new PlugboardError(
       "CONFIG_INVALID",
@@ -41,9 +49,9 @@ export const configErrors = {
 
 /** Problems with one plugin, found before or while loading it. */
 export const pluginErrors = {
-  packageNotFound: (name: string, where: EntryLocation, from: string) =>
+  packageNotFound: (name: string, where: EntryLocation, from: string, appFolder: string | undefined) =>
     failure("PLUGIN_NOT_FOUND", where, {
-      problem: `Plugin ${name} is not installed: no node_modules/${name} in ${from} or any folder above it.`,
+      problem: `Plugin ${name} is not installed: no node_modules/${name} in ${from} or any folder above it${appFolder === undefined ? "" : `, nor in the app's own installation (${appFolder})`}.`,
       fix: `Install it in the app's folder (bun add ${name}), or check the "package" name.`,
     }),
   pathNotFound: (path: string, resolved: string, where: EntryLocation) =>

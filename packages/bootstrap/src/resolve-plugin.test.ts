@@ -53,6 +53,39 @@ describe("package entries resolve from the config file's folder", () => {
     ]);
   });
 
+  test("a package installed for the config's folder has origin config", async () => {
+    const app = await tempDir();
+    await install(app, "echo");
+    const built = await buildApp(await configWith([{ package: "@fixture/echo" }], app));
+    expect(built.plugins[0]?.origin).toBe("config");
+  });
+
+  test("then from the app's own installation, when the config's folder has none", async () => {
+    const [app, shipped] = [await tempDir(), await tempDir()];
+    await install(shipped, "echo");
+    const built = await buildApp(await configWith([{ package: "@fixture/echo" }], app), { appFolder: shipped });
+    expect(built.registry.names()).toEqual(["echo"]);
+    expect(built.plugins[0]).toMatchObject({ directory: fixture("echo"), origin: "app" });
+  });
+
+  test("a copy installed for the config's folder wins over the app's own", async () => {
+    const [app, shipped] = [await tempDir(), await tempDir()];
+    // The app's copy is broken: if it were used, the build would fail on its missing manifest.
+    await mkdir(join(shipped, "node_modules/@fixture/echo"), { recursive: true });
+    await writeFile(join(shipped, "node_modules/@fixture/echo/package.json"), '{"name":"@fixture/echo","version":"9.9.9"}');
+    await install(app, "echo");
+    const built = await buildApp(await configWith([{ package: "@fixture/echo" }], app), { appFolder: shipped });
+    expect(built.plugins[0]).toMatchObject({ version: "0.1.0", origin: "config" });
+  });
+
+  test("in neither place: both are named", async () => {
+    const [app, shipped] = [await tempDir(), await tempDir()];
+    const error = await buildFails(await configWith([{ package: "@fixture/missing" }], app), { appFolder: shipped });
+    expect(error.message).toStartWith(
+      `Plugin @fixture/missing is not installed: no node_modules/@fixture/missing in ${app} or any folder above it, nor in the app's own installation (${shipped}).\n`,
+    );
+  });
+
   test("a package without a manifest is not a plugin", async () => {
     const app = await tempDir();
     await mkdir(join(app, "node_modules/left-pad"), { recursive: true });

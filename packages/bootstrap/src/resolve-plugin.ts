@@ -9,12 +9,19 @@ import { parseJson } from "./json.ts";
 import { type Manifest, readManifest } from "./manifest.ts";
 import { type EntryLocation, pluginErrors } from "./messages.ts";
 
+/**
+ * Where a plugin was found: `path`, a folder the config names; `config`, a package installed
+ * for the config's folder; `app`, a package of the running app's own installation.
+ */
+export type PluginOrigin = "path" | "config" | "app";
+
 /** A plugin whose files and manifest passed every check; none of its code has run. */
 export interface ResolvedPlugin {
   readonly entry: PluginEntry;
   readonly where: EntryLocation;
   /** The real path of the plugin's folder. */
   readonly directory: string;
+  readonly origin: PluginOrigin;
   readonly manifestPath: string;
   readonly manifest: Manifest;
   /** The absolute path of the module to import. */
@@ -23,12 +30,14 @@ export interface ResolvedPlugin {
 
 /**
  * Locates the plugin of config entry `entry` and validates it. `package` entries are npm
- * packages resolved from the config file's folder (its `node_modules`, then each parent's);
- * `path` entries are folders relative to it. Throws a `PlugboardError` naming the plugin.
+ * packages resolved from the config file's folder (its `node_modules`, then each parent's),
+ * then from `appFolder` (the running app's own installation, which ships the first-party
+ * plugins); `path` entries are folders relative to the config file. Throws a
+ * `PlugboardError` naming the plugin.
  */
-export async function resolvePlugin(entry: PluginEntry, where: EntryLocation): Promise<ResolvedPlugin> {
+export async function resolvePlugin(entry: PluginEntry, where: EntryLocation, appFolder?: string): Promise<ResolvedPlugin> {
   const label = entry.package ?? entry.path ?? `plugins[${where.index}]`;
-  const directory = await locate(entry, where);
+  const { directory, origin } = await locate(entry, where, appFolder);
   const { path: manifestPath, manifest } = await readManifest(directory, label, where);
   await checkPackageJson(directory, manifest, manifestPath, where);
   const entryPath = await entryFile(directory, manifest, manifestPath, where);
@@ -37,22 +46,24 @@ export async function resolvePlugin(entry: PluginEntry, where: EntryLocation): P
   if (missing.length > 0) {
     throw pluginErrors.permission(manifest.name, missing, [...new Set(entry.permissions)], manifestPath, where);
   }
-  return { entry, where, directory, manifestPath, manifest, entryPath };
+  return { entry, where, directory, origin, manifestPath, manifest, entryPath };
 }
 
-async function locate(entry: PluginEntry, where: EntryLocation): Promise<string> {
+async function locate(entry: PluginEntry, where: EntryLocation, appFolder: string | undefined): Promise<{ directory: string; origin: PluginOrigin }> {
   const configFolder = dirname(where.configPath);
   if (entry.package !== undefined) {
-    const found = await findPackage(entry.package, configFolder);
-    if (found === undefined) throw pluginErrors.packageNotFound(entry.package, where, configFolder);
-    return found;
+    const local = await findPackage(entry.package, configFolder);
+    if (local !== undefined) return { directory: local, origin: "config" };
+    const shipped = appFolder === undefined ? undefined : await findPackage(entry.package, appFolder);
+    if (shipped !== undefined) return { directory: shipped, origin: "app" };
+    throw pluginErrors.packageNotFound(entry.package, where, configFolder, appFolder);
   }
   const path = entry.path ?? ".";
   const folder = resolve(configFolder, path);
   const info = await stat(folder).catch(() => undefined);
   if (info === undefined) throw pluginErrors.pathNotFound(path, folder, where);
   if (!info.isDirectory()) throw pluginErrors.pathNotFolder(path, folder, where);
-  return realpath(folder);
+  return { directory: await realpath(folder), origin: "path" };
 }
 
 /**

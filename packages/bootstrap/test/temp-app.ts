@@ -6,8 +6,8 @@ import { expect } from "bun:test";
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PlugboardError } from "@plugboard/core";
-import { type AppConfig, buildApp, loadConfig } from "../src/index.ts";
+import { PlugboardError } from "../src/errors.ts";
+import { type AppConfig, type BuildAppOptions, buildApp, loadConfig } from "../src/index.ts";
 
 const made: string[] = [];
 
@@ -43,8 +43,8 @@ export async function configWith(plugins: unknown[], dir?: string): Promise<AppC
 }
 
 /** Runs `buildApp`, asserts it built no App, and returns the `PlugboardError` it threw. */
-export async function buildFails(config: AppConfig): Promise<PlugboardError> {
-  const outcome = await buildApp(config).then(
+export async function buildFails(config: AppConfig, options?: BuildAppOptions): Promise<PlugboardError> {
+  const outcome = await buildApp(config, options).then(
     (app) => ({ app, error: undefined }),
     (error: unknown) => ({ app: undefined, error }),
   );

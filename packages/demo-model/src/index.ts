@@ -1,1 +1,1 @@
-export * from "./create-model-client.ts";
+export { DEMO_BASE_URL, demoFetch } from "./demo-fetch.ts";

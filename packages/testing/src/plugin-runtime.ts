@@ -21,8 +21,8 @@ export type PluginRuntimeOptions<S extends TSchema> = (
   | { readonly root: string; readonly workspace?: undefined }
   | { readonly workspace: Workspace; readonly root?: undefined }
 ) & {
-  /** The plugin's options, as a config entry would give them. @default {} */
-  readonly options?: Static<S>;
+  /** The plugin's options, as a config entry would give them (any with a default may be left out). @default {} */
+  readonly options?: Partial<Static<S>>;
   /** Given to the plugin and its tools. @default silentLogger */
   readonly logger?: Logger;
 };
@@ -39,8 +39,8 @@ export interface PluginRuntime {
 
 /**
  * Builds `plugin`'s tools and a runtime for them. The options get the schema's defaults and
- * are checked, as the bootstrap does (TypeBox's `AssertError` when invalid); the runtime
- * passes them to each handler as `ctx.options`.
+ * are checked, as the bootstrap does (TypeBox's `AssertError` when invalid), then given to
+ * the plugin's `tools`.
  *
  * @example
  * const { call } = await pluginRuntime(plugin, { root, options: { maxBytes: 6 } });
@@ -51,7 +51,7 @@ export async function pluginRuntime<S extends TSchema>(plugin: Plugin<S>, place:
   const logger = place.logger ?? silentLogger;
   const options = Value.Parse(["Clone", "Default", "Assert"], plugin.options, place.options ?? {}) as Static<S>;
   const tools = plugin.tools(options, { workspace, logger });
-  const runtime = new ToolRuntime(new ToolRegistry(tools.map((tool) => ({ tool, options }))), { workspace, logger });
+  const runtime = new ToolRuntime(new ToolRegistry(tools), { workspace, logger });
   const call: PluginRuntime["call"] = (tool, args, execute) => runtime.execute(tool, JSON.stringify(args), execute);
   return { runtime, workspace, call, tool: (name) => (args, execute) => call(name, args, execute) };
 }

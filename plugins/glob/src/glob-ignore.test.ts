@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pluginRuntime } from "@plugboard/testing";
-import { TOOL_NAME } from "./glob.ts";
+import { GLOB } from "./glob.ts";
 import plugin from "./index.ts";
 
 let root: string;
@@ -53,7 +53,7 @@ beforeAll(async () => {
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 const glob = async (args: Record<string, unknown>) =>
-  (await (await pluginRuntime(plugin, { root })).call(TOOL_NAME, args)).content.split("\n");
+  (await (await pluginRuntime(plugin, { root })).call(GLOB, args)).content.split("\n");
 
 describe("glob honours .gitignore and .ignore", () => {
   test.each([

@@ -5,45 +5,43 @@
  */
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { ToolError, type Workspace, defineTool, textResult, toolErrors } from "@plugboard/core";
+import { ToolError, type Workspace, defineTool, textResult } from "@plugboard/core";
 import { Type } from "@sinclair/typebox";
 import { sortByCodePoint } from "./code-point-order.ts";
-import { type Scan, type ScanSettings, scanFiles } from "./glob-scan.ts";
+import { type Scan, scanFiles } from "./glob-scan.ts";
 import { type GlobScope, globScope } from "./glob-scope.ts";
 import { IgnoreRules, foldersToProbe, foldersWithIgnoreFiles } from "./ignore-rules.ts";
+import type { Options } from "./index.ts";
 
 /** The tool name the model sees; the manifest lists the same name. */
-export const TOOL_NAME = "glob";
+export const GLOB = "glob";
 
-/** Default cap on the paths one call returns. */
-export const DEFAULT_MAX_RESULTS = 1000;
+/**
+ * How one glob tool searches: the plugin's options. `ignore` holds fast-glob patterns never
+ * matched nor descended into, relative to the search folder.
+ */
+export type GlobSettings = Readonly<Options>;
 
-/** Folders skipped unless the plugin's `ignore` option says otherwise. */
-export const DEFAULT_IGNORE: readonly string[] = ["**/.git/**", "**/node_modules/**"];
-
-const GlobParams = Type.Object({
-  pattern: Type.String({
-    minLength: 1,
-    description: 'A glob pattern such as "**/*.ts" or "src/*.{js,json}"; `**` matches any depth.',
-  }),
-  path: Type.Optional(
-    Type.String({ description: "Folder to search from, relative to the workspace root (default: the root)." }),
-  ),
-  include_ignored: Type.Optional(
-    Type.Boolean({ description: "Also list files that .gitignore or .ignore files exclude (default: false)." }),
-  ),
-});
-
-/** How one glob tool searches. */
-export interface GlobSettings extends ScanSettings {
-  /** The most paths listed; the rest are counted. */
-  readonly maxResults: number;
-}
+const GlobParams = Type.Object(
+  {
+    pattern: Type.String({
+      minLength: 1,
+      description: 'A glob pattern such as "**/*.ts" or "src/*.{js,json}"; `**` matches any depth.',
+    }),
+    path: Type.Optional(
+      Type.String({ description: "Folder to search from, relative to the workspace root (default: the root)." }),
+    ),
+    include_ignored: Type.Optional(
+      Type.Boolean({ description: "Also list files that .gitignore or .ignore files exclude (default: false)." }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 /** Builds the glob tool. */
 export function globTool(settings: GlobSettings) {
   return defineTool({
-    name: TOOL_NAME,
+    name: GLOB,
     description:
       "Find files by glob pattern. Returns matching file paths relative to the workspace root, sorted, " +
       "one per line. Skips .git, node_modules and what .gitignore or .ignore files exclude " +
@@ -53,7 +51,7 @@ export function globTool(settings: GlobSettings) {
     handler: async ({ pattern, path, include_ignored = false }, ctx) => {
       const scope = await globScope(ctx.workspace, pattern, path ?? ".");
       const scan = await scanFiles(ctx.workspace, scope, settings, ctx.signal);
-      if (scan === undefined) return toolErrors.cancelled();
+      if (scan === undefined) throw ctx.signal.reason;
       const files = include_ignored ? scan.files : await withoutIgnored(ctx.workspace, scan);
       const literal = await literalFile(ctx.workspace, scope);
       if (literal !== undefined && !files.includes(literal)) files.push(literal);

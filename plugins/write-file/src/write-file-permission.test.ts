@@ -3,7 +3,7 @@ import { chmod, chown, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/pr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { toolCallInChild } from "@plugboard/testing";
-import { TOOL_NAME } from "./write-file.ts";
+import { WRITE_FILE } from "./write-file.ts";
 
 // Root may write any file, so the rule is checked as `nobody`, in a child process that calls
 // the tool through the runtime. The folder is nobody's: a rename over the file would succeed.
@@ -21,7 +21,7 @@ test("a file the process may not write is refused and keeps its content, as a no
   const { result } = await toolCallInChild(join(import.meta.dir, "index.ts"), {
     root,
     user: "nobody",
-    tool: TOOL_NAME,
+    tool: WRITE_FILE,
     args: { path: "read-only.txt", content: "new\n" },
   });
   expect(result).toEqual({ content: "Error: Permission denied: read-only.txt", isError: true });
@@ -36,7 +36,7 @@ test("the same non-root user may write a file it owns (the refusal above is the 
   const { result } = await toolCallInChild(join(import.meta.dir, "index.ts"), {
     root,
     user: "nobody",
-    tool: TOOL_NAME,
+    tool: WRITE_FILE,
     args: { path: "writable.txt", content: "new\n" },
   });
   expect(result).toEqual({ content: "Wrote 4 bytes to writable.txt", isError: false });

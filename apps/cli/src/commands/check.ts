@@ -1,12 +1,12 @@
 /** `plugboard check`: load and validate everything, run nothing, print a short summary. */
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
+import { DEFAULT_BASE_URL } from "@plugboard/bootstrap";
 import { loadApp } from "../load-app.ts";
-import { DEFAULT_BASE_URL } from "@plugboard/demo-model";
 
 /** Validates the config, every plugin and the workspace; returns 0 (problems throw, exit 2). */
 export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> {
-  const app = await loadApp(parsed.flags, io, { announceWorkspace: false });
+  const app = await loadApp(parsed, io, { announceWorkspace: false });
   const { config, plugins, registry } = app;
   const { model } = config;
   const endpoint =

@@ -1,13 +1,14 @@
 /**
  * `plugboard`: a conversation at the `plugboard >> ` prompt. Ctrl-C cancels the turn in
- * flight (the loop's signal; a running bash tool kills its process group) and quits with
- * 130 at the prompt. Works the same when stdin is a pipe.
+ * flight (the loop's signal; a running bash tool kills every process it started) and quits
+ * with 130 at the prompt; SIGTERM and SIGHUP cancel the turn in flight and quit with 143 /
+ * 129. Works the same when stdin is a pipe.
  */
-import { PlugboardError } from "@plugboard/core";
+import { PlugboardError } from "@plugboard/bootstrap";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
+import { SIGNAL_EXIT_CODES } from "../interrupt.ts";
 import { createLineReader } from "../line-reader.ts";
-import { connectModel } from "../connect-model.ts";
 import { loadApp } from "../load-app.ts";
 import { createSession, runTurn, type Session } from "../session.ts";
 
@@ -18,8 +19,8 @@ const QUIT = new Set(["", "q", "exit"]);
 
 /** Runs the session until the user quits; returns the exit code. */
 export async function interactiveCommand(parsed: ParsedArgs, io: Io): Promise<number> {
-  const app = await loadApp(parsed.flags, io, { announceWorkspace: true });
-  const session = createSession(app, connectModel(app, io));
+  const app = await loadApp(parsed, io, { announceWorkspace: true, model: true });
+  const session = createSession(app, app.model);
   const lines = createLineReader(io.stdin, io.stdout, PROMPT);
   let turn: AbortController | undefined;
   let exitCode = 0;
@@ -34,9 +35,20 @@ export async function interactiveCommand(parsed: ParsedArgs, io: Io): Promise<nu
     io.stdout.write("\n");
     lines.close();
   };
+  // SIGTERM and SIGHUP end the session: the turn in flight is cancelled first.
+  const terminate = (signal: "SIGTERM" | "SIGHUP") => () => {
+    if (exitCode !== 0) process.exit(SIGNAL_EXIT_CODES[signal]);
+    exitCode = SIGNAL_EXIT_CODES[signal];
+    turn?.abort();
+    lines.close();
+  };
+  const onTerm = terminate("SIGTERM");
+  const onHup = terminate("SIGHUP");
   // A terminal's Ctrl-C reaches readline as a key; a signal (kill -INT, a pipe) reaches the process.
   lines.onInterrupt(interrupt);
   process.on("SIGINT", interrupt);
+  process.on("SIGTERM", onTerm);
+  process.on("SIGHUP", onHup);
   try {
     for (;;) {
       const line = await lines.next();
@@ -48,6 +60,8 @@ export async function interactiveCommand(parsed: ParsedArgs, io: Io): Promise<nu
     }
   } finally {
     process.off("SIGINT", interrupt);
+    process.off("SIGTERM", onTerm);
+    process.off("SIGHUP", onHup);
     lines.close();
   }
   return exitCode;

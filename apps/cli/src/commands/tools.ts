@@ -6,7 +6,7 @@ import { loadApp } from "../load-app.ts";
 
 /** Prints the tools (the `tools` array itself with `--json`); returns the exit code. */
 export async function toolsCommand(parsed: ParsedArgs, io: Io): Promise<number> {
-  const app = await loadApp(parsed.flags, io, { announceWorkspace: false });
+  const app = await loadApp(parsed, io, { announceWorkspace: false });
   const tools = app.runtime.schemas();
   if (parsed.flags.json) {
     io.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);

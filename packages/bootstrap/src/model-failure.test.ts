@@ -1,0 +1,48 @@
+import { describe, expect, test } from "bun:test";
+import { type FaultReply, startScriptedModel } from "@plugboard/scripted-model";
+import OpenAI from "openai";
+import { describeModelFailure } from "./model-failure.ts";
+
+const endpoint = { baseURL: "http://127.0.0.1:9/v1", model: "some-model" };
+
+/** The real SDK error for a fault the endpoint keeps answering (retries included). */
+async function failureFor(reply: FaultReply): Promise<unknown> {
+  await using model = await startScriptedModel([reply, reply, reply]);
+  const client = new OpenAI({ baseURL: model.baseURL, apiKey: "k", maxRetries: 2, logLevel: "off" });
+  return await client.chat.completions.create({ model: "some-model", messages: [{ role: "user", content: "hi" }] }).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
+describe("describeModelFailure", () => {
+  test.each([
+    [401, "answered 401 (Incorrect API key", "MODEL_API_KEY"],
+    [403, "answered 403", "may use model some-model"],
+    [404, "answered 404", "check the model name (some-model; MODEL or --model)"],
+    [429, "answered 429", "after 2 retries"],
+    [503, "answered 503", "after 2 retries"],
+    [400, "answered 400", "supports tool calls"],
+  ])("HTTP %d is one line naming the endpoint and what to check", async (status, head, hint) => {
+    const body = { error: { message: status === 401 ? "Incorrect API key provided." : "nope", type: "x" } };
+    const error = await failureFor({ status, body, headers: { "retry-after-ms": "1" } });
+    const failure = describeModelFailure(error, endpoint, true);
+    expect(failure?.status).toBe(status);
+    const line = failure?.message ?? "";
+    expect(line).toContain(`Model endpoint ${endpoint.baseURL} ${head}`);
+    expect(line).toContain(hint);
+    expect(line).not.toContain("\n");
+  });
+
+  test("a SyntaxError is a malformed response only while a model request runs", () => {
+    const error = new SyntaxError("Unexpected token");
+    expect(describeModelFailure(error, endpoint, true)).toEqual({
+      message: `Malformed model response: Unexpected token (from ${endpoint.baseURL}); check that BASE_URL or --base-url points at an OpenAI-compatible chat-completions endpoint`,
+    });
+    expect(describeModelFailure(error, endpoint, false)).toBeUndefined();
+  });
+
+  test("other errors are not model failures", () => {
+    expect(describeModelFailure(new TypeError("bug"), endpoint, true)).toBeUndefined();
+  });
+});
