@@ -210,6 +210,11 @@ describe("the chat page", () => {
     await page.getByRole("button", { name: "New chat" }).click();
     // Focus lands in the message box, ready to type.
     await page.waitForFunction(() => document.activeElement?.id === "prompt");
+    // Tab order: the message box, then Send (Stop is disabled while nothing runs).
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("send");
+    await page.keyboard.press("Shift+Tab");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("prompt");
     t.model.enqueue({ hang: true });
     const before = t.model.requests.length;
     await page.keyboard.type("Think about it");
@@ -224,7 +229,7 @@ describe("the chat page", () => {
     await stopped.waitFor({ timeout: 10_000 });
     expect(await stopped.locator(".note").textContent()).toContain("Stopped.");
     expect(await page.getByRole("button", { name: "Stop" }).isDisabled()).toBe(true);
-    const deadline = Date.now() + 5_000;
+    const deadline = Date.now() + 10_000;
     while (t.server.stats.inFlight > 0) {
       if (Date.now() > deadline) throw new Error("The stopped turn never ended on the server");
       await Bun.sleep(10);

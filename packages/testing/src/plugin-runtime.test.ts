@@ -22,8 +22,9 @@ const plugin = definePlugin({
 
 test("builds the tools with the schema's defaults and calls them with JSON arguments", async () => {
   await using fixture = await escapeFixture();
-  const { call, runtime, workspace } = await pluginRuntime(plugin, { root: fixture.root, options: { times: 2 } });
+  const { call, runtime, tools, workspace } = await pluginRuntime(plugin, { root: fixture.root, options: { times: 2 } });
   expect(workspace.root).toBe(fixture.root);
+  expect(tools.map((tool) => tool.name)).toEqual(["greet"]);
   expect(runtime.registry.names()).toEqual(["greet"]);
   expect(await call("greet", { name: "Ada" })).toEqual({
     content: `Hello Ada in ${fixture.root}; options {"times":2,"greeting":"Hello"}`,

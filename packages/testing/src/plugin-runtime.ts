@@ -4,6 +4,7 @@
  * JSON text a model would send.
  */
 import {
+  type AnyToolDefinition,
   type ExecuteOptions,
   type Logger,
   type Plugin,
@@ -29,6 +30,8 @@ export type PluginRuntimeOptions<S extends TSchema> = (
 
 /** The plugin's tools, ready to call. */
 export interface PluginRuntime {
+  /** The tool definitions the plugin returned, in order (their `parameters` are what the model sees). */
+  readonly tools: readonly AnyToolDefinition[];
   readonly runtime: ToolRuntime;
   readonly workspace: Workspace;
   /** Calls `tool` with `args` sent as JSON text; `{ signal }` aborts it. */
@@ -53,5 +56,5 @@ export async function pluginRuntime<S extends TSchema>(plugin: Plugin<S>, place:
   const tools = plugin.tools(options, { workspace, logger });
   const runtime = new ToolRuntime(new ToolRegistry(tools), { workspace, logger });
   const call: PluginRuntime["call"] = (tool, args, execute) => runtime.execute(tool, JSON.stringify(args), execute);
-  return { runtime, workspace, call, tool: (name) => (args, execute) => call(name, args, execute) };
+  return { tools, runtime, workspace, call, tool: (name) => (args, execute) => call(name, args, execute) };
 }
