@@ -5,8 +5,7 @@
  */
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { ToolError, type Workspace, defineTool, textResult } from "@plugboard/core";
-import { Type } from "@sinclair/typebox";
+import { ToolError, Type, type Workspace, defineTool, textResult } from "@plugboard/core";
 import { sortByCodePoint } from "./code-point-order.ts";
 import { type Scan, scanFiles } from "./glob-scan.ts";
 import { type GlobScope, globScope } from "./glob-scope.ts";
