@@ -68,6 +68,11 @@ export class AnswerView {
     if (status === "step_limit") this.note("Stopped at the step limit before a final answer.", false);
   }
 
+  /** The answer's text as rendered (no Markdown marks), for the live region. */
+  renderedText(): string {
+    return [...this.item.querySelectorAll(".markdown")].map((node) => node.textContent?.trim() ?? "").join(" ");
+  }
+
   /** A note under the answer (an error is also an alert). */
   note(text: string, isError: boolean): void {
     this.entry.note = text;
