@@ -4,6 +4,7 @@
  * mean; the result is written atomically and keeps the file's mode.
  */
 import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import {
   decodeText,
   defineTool,
@@ -46,6 +47,8 @@ export function editFileTool({ maxFileBytes }: EditFileSettings) {
       "Replace exact text in a UTF-8 text file. old_text must match exactly one place (include enough " +
       "surrounding lines to make it unique) unless replace_all is true. Read the file first.",
     parameters: EditFileParams,
+    // Writes only its path: edits of other files run beside it, edits of the same file in call order.
+    concurrency: { writes: ({ path }, workspace) => resolve(workspace.root, path) },
     handler: async ({ path, old_text, new_text, replace_all = false }, ctx) => {
       if (old_text === new_text) throw new ToolError("old_text and new_text are the same; nothing would change");
       const target = await ctx.workspace.resolve(path);

@@ -40,6 +40,7 @@ export function globTool(settings: GlobSettings) {
       "Find files by glob pattern. Returns matching file paths relative to the workspace root, sorted, " +
       "one per line. Skips .git and node_modules.",
     parameters: GlobParams,
+    concurrency: "read-only",
     handler: async ({ pattern, path }, ctx) => {
       const scope = await globScope(ctx.workspace, pattern, path ?? ".");
       const found = await findFiles(ctx.workspace, scope, settings, ctx.signal);
