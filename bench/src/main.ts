@@ -12,6 +12,7 @@ import { FigureLog } from "./harness/figures.ts";
 import { parseMode } from "./harness/mode.ts";
 import { renderTable } from "./harness/table.ts";
 import { inProcessLoop } from "./loop/in-process.ts";
+import { mcp } from "./mcp/mcp.ts";
 import { httpLoop } from "./loop/over-http.ts";
 import { BENCHMARKS_PATH, QUICK_BENCHMARKS_PATH, writeBenchmarksMd } from "./report/benchmarks-md.ts";
 import { startEnvironment } from "./report/environment.ts";
@@ -31,6 +32,7 @@ const SUITES = {
   scale,
   "big-inputs": bigInputs,
   "page-bundle": pageBundle,
+  mcp,
 };
 const unknown = mode.only?.filter((name) => !(name in SUITES)) ?? [];
 if (unknown.length > 0) throw new Error(`Unknown suite ${unknown.join(", ")}; the suites: ${Object.keys(SUITES).join(", ")}`);
