@@ -83,7 +83,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: "one turn: the answer on stdout, a trace of each tool call on stderr",
     details: [
       "The words after `run` are joined into the prompt; with none, the prompt is read from stdin (when it is not a terminal).",
-      "Exits 0 when answered, 1 when the step limit stops the turn, 3 when the model endpoint fails, 130 on Ctrl-C.",
+      "Exits 0 when answered, 1 when the step limit stops the turn, 3 when the model endpoint fails or answers with neither text nor a tool call, 130 on Ctrl-C.",
       "A call the config's policy asks about is asked on the terminal (y once, a always for this tool, n no); with no terminal it is refused unless --yes.",
     ],
     flags: [...MODEL_FLAGS, "yes", "json"],
