@@ -15,7 +15,7 @@ import { cleanEnv, type Finished, plugboard, tempFolder } from "./helpers.ts";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 /** Every package the CLI needs at run time, and the testing kit the plugin's tests need. */
-const PACKED = ["packages/core", "packages/bootstrap", "packages/scripted-model", "packages/testing", "packages/demo-model"]
+const PACKED = ["packages/core", "packages/bootstrap", "packages/mcp", "packages/scripted-model", "packages/testing", "packages/demo-model"]
   .concat(["plugins/bash", "plugins/read-file", "plugins/write-file", "plugins/edit-file", "plugins/glob", "apps/cli"]);
 const PLUGIN = "@acme/plugboard-plugin-text-stats";
 const NOTES = "one two\nthree\n";
@@ -35,7 +35,8 @@ beforeAll(async () => {
   const tarballs = await Promise.all(PACKED.map((folder) => pack(join(REPO, folder), join(root, "tarballs"))));
   overrides = Object.fromEntries(tarballs.map(({ name, tarball }) => [name, `file:${tarball}`]));
 }, 60_000);
-afterAll(() => remove());
+// The app folder holds installed packages (the MCP SDK among them): removing it can take a while on a busy machine.
+afterAll(() => remove(), 60_000);
 
 describe("a third-party plugin, from scaffold to a running app", () => {
   test("plugboard plugin new makes a package that passes its own tests once installed", async () => {
