@@ -15,7 +15,9 @@ import {
 import type { AppConfig } from "./config.ts";
 import { type LoadedPlugin, loadPlugin } from "./load-plugin.ts";
 import { type PluginAt, pluginErrors } from "./messages.ts";
+import { type HostedPlugin, startHost } from "./plugin-host/start-host.ts";
 import { type ResolvedPlugin, resolvePlugin } from "./resolve-plugin.ts";
+import { type SandboxState, sandboxState } from "./sandbox-mode.ts";
 
 /** A ready app: its config, workspace, registry, runtime and the plugins that provide its tools. */
 export interface App {
@@ -25,6 +27,10 @@ export interface App {
   runtime: ToolRuntime;
   /** In config order. */
   plugins: readonly LoadedPlugin[];
+  /** The sandbox in force, and which plugins run confined in their hosts. */
+  sandbox: SandboxState & { readonly confined: readonly string[] };
+  /** Ends the plugin hosts (they also end when the process exits, however it exits). */
+  close(): Promise<void>;
 }
 
 /** Inputs of `buildApp` besides the config. */
@@ -36,11 +42,15 @@ export interface BuildAppOptions {
    * folder are resolved from there (the plugins the app ships). None by default.
    */
   appFolder?: string;
+  /** Where the sandbox's detection reads its override (`PLUGBOARD_SANDBOX_DISABLE`). @default process.env */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
  * Resolves, validates and loads every plugin, then builds registry + runtime; all or
- * nothing. Every manifest is checked before any plugin's code is imported. The order of
+ * nothing. Every manifest is checked before any plugin's code is imported. Confined
+ * plugins (see `sandboxState`) are loaded in plugin hosts, started in parallel; the others
+ * are imported into this process. The order of
  * `config.plugins` is the order of the tools sent to the model.
  *
  * @example const app = await buildApp(await loadConfig("plugboard.json"));
@@ -55,16 +65,50 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   }
   checkToolNames(resolved, config.configPath);
 
+  const sandbox = sandboxState(config, logger, options.env);
+  const { mechanism } = sandbox;
+  const isConfined = (plugin: ResolvedPlugin) => mechanism !== undefined && plugin.entry.sandbox !== false;
+  // Hosts start in parallel; in-process plugins load in order, as before.
+  const hosts = await allOrNothing(
+    resolved.map((plugin) => (mechanism && isConfined(plugin) ? startHost(plugin, mechanism, { workspace: workspace.root, logger }) : undefined)),
+  );
+  const close = async () => {
+    await Promise.all(hosts.map((host) => host?.mount.close()));
+  };
+
   const plugins: LoadedPlugin[] = [];
   const entries: RegistryEntry[] = [];
-  for (const plugin of resolved) {
-    const load = await loadPlugin(plugin, { workspace, logger });
-    plugins.push(load.plugin);
-    entries.push(...load.entries);
-    logger.debug(`loaded plugin ${load.plugin.name}@${load.plugin.version}: ${load.plugin.tools.map((t) => t.name).join(", ")}`);
+  try {
+    for (const [index, plugin] of resolved.entries()) {
+      const load = hosts[index] ?? (await loadPlugin(plugin, { workspace, logger }));
+      plugins.push(load.plugin);
+      entries.push(...load.entries);
+      logger.debug(`loaded plugin ${load.plugin.name}@${load.plugin.version}: ${load.plugin.tools.map((t) => t.name).join(", ")}`);
+    }
+  } catch (error) {
+    await close();
+    throw error;
   }
   const registry = new ToolRegistry(entries);
-  return { config, workspace, registry, runtime: new ToolRuntime(registry, { workspace, logger }), plugins };
+  const confined = resolved.filter(isConfined).map((plugin) => plugin.manifest.name);
+  return {
+    config,
+    workspace,
+    registry,
+    runtime: new ToolRuntime(registry, { workspace, logger }),
+    plugins,
+    sandbox: { ...sandbox, confined },
+    close,
+  };
+}
+
+/** Waits for every start; when one fails, ends the others and throws the first failure in config order. */
+async function allOrNothing(starts: readonly (Promise<HostedPlugin> | undefined)[]): Promise<(HostedPlugin | undefined)[]> {
+  const settled = await Promise.allSettled(starts.map((start) => start ?? Promise.resolve(undefined)));
+  const failure = settled.find((result) => result.status === "rejected");
+  if (failure === undefined) return settled.map((result) => (result.status === "fulfilled" ? result.value : undefined));
+  await Promise.all(settled.map((result) => (result.status === "fulfilled" ? result.value?.mount.close() : undefined)));
+  throw failure.reason;
 }
 
 /** Opens the workspace; when the config file chose it, the message says so. */

@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import * as v from "valibot";
-import { ConfigFileSchema, type ConfigFile, MAX_STEPS_RANGE } from "./config-schema.ts";
+import { ConfigFileSchema, type ConfigFile, MAX_STEPS_RANGE, type SANDBOX_MODES } from "./config-schema.ts";
 import { readDotEnv } from "./env.ts";
 import { parseJson } from "./json.ts";
 import { configErrors } from "./messages.ts";
@@ -39,6 +39,8 @@ export interface PluginEntry {
   path?: string;
   permissions: Permission[];
   options: unknown;
+  /** `false`: run this plugin in the app's process, unconfined (trusted code). */
+  sandbox?: false;
 }
 
 /** The validated, merged config of an app. */
@@ -52,8 +54,13 @@ export interface AppConfig {
   model: ModelSettings;
   maxSteps: number;
   systemPrompt: string | undefined;
+  /** Whether plugins run confined (see `@plugboard/sandbox`). */
+  sandbox: SandboxMode;
   plugins: PluginEntry[];
 }
+
+/** The config's `sandbox` key. */
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
 
 /** Inputs of `loadConfig` besides the file; each defaults to the process's own. */
 export interface LoadConfigOptions {
@@ -103,11 +110,13 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
     },
     maxSteps: flags.maxSteps ?? file.maxSteps ?? DEFAULT_MAX_STEPS,
     systemPrompt: file.systemPrompt,
-    plugins: file.plugins.map(({ package: name, path: folderPath, permissions, options: pluginOptions }) => ({
+    sandbox: file.sandbox,
+    plugins: file.plugins.map(({ package: name, path: folderPath, permissions, options: pluginOptions, sandbox }) => ({
       ...(name === undefined ? {} : { package: name }),
       ...(folderPath === undefined ? {} : { path: folderPath }),
       permissions,
       options: pluginOptions,
+      ...(sandbox === false ? { sandbox } : {}),
     })),
   };
 }

@@ -54,6 +54,13 @@ export const ManifestSchema = v.pipe(
       list(oneOf(PERMISSIONS)),
       v.description("What the plugin needs; an app must grant each one in the plugin's config entry."),
     ),
+    optionalPermissions: v.optional(
+      v.pipe(
+        list(oneOf(PERMISSIONS)),
+        v.description("What the plugin can use when an app grants it (bash: network); an app may grant these too, and nothing else."),
+      ),
+      () => [],
+    ),
   }),
   v.title("Plugboard plugin manifest (plugboard.plugin.json)"),
 );

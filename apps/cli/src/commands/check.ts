@@ -1,13 +1,14 @@
 /** `plugboard check`: load and validate everything, run nothing, print a short summary. */
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
-import { DEFAULT_BASE_URL } from "@plugboard/bootstrap";
+import { DEFAULT_BASE_URL, type StartedApp } from "@plugboard/bootstrap";
 import { loadApp } from "../load-app.ts";
 
 /** Validates the config, every plugin and the workspace; returns 0 (problems throw, exit 2). */
 export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const app = await loadApp(parsed, io, { announceWorkspace: false });
   const { config, plugins, registry } = app;
+  await app.close();
   const { model } = config;
   const endpoint =
     model.apiKey === undefined && model.baseURL === undefined
@@ -20,7 +21,16 @@ export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> 
     `  max steps: ${config.maxSteps}`,
     `  plugins:   ${plugins.length}${plugins.length > 0 ? ` (${plugins.map((plugin) => `${plugin.name} ${plugin.version}`).join(", ")})` : ""}`,
     `  tools:     ${registry.size}${registry.size > 0 ? ` (${registry.names().join(", ")})` : ""}`,
+    `  sandbox:   ${sandboxLine(app)}`,
   ];
   io.stdout.write(`${lines.join("\n")}\n`);
   return 0;
+}
+
+/** The mechanism in force (or why there is none) and which plugins it confines. */
+function sandboxLine({ sandbox, plugins }: StartedApp): string {
+  if (sandbox.mechanism === undefined) return sandbox.summary;
+  const unconfined = plugins.map((plugin) => plugin.name).filter((name) => !sandbox.confined.includes(name));
+  const which = unconfined.length === 0 ? "every plugin confined" : `unconfined ("sandbox": false): ${unconfined.join(", ")}`;
+  return `${sandbox.summary} (${which})`;
 }
