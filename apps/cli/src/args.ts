@@ -3,7 +3,7 @@
  * Every mistake becomes a `UsageError` whose message is one line ending with a `--help` hint.
  */
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
-import { PlugboardError } from "@plugboard/core";
+import { PlugboardError } from "@plugboard/bootstrap";
 import { COMMAND_GROUPS, COMMANDS, type CommandName, FLAGS, type FlagName, commandSpec } from "./specs.ts";
 
 /** A command line the user got wrong; exits 2. */
@@ -22,6 +22,8 @@ export interface Flags {
   readonly maxSteps?: string;
   readonly model?: string;
   readonly baseURL?: string;
+  /** `--yes` / `-y`: every `ask` of the policy is approved. */
+  readonly yes: boolean;
   readonly json: boolean;
   readonly dir?: string;
 }
@@ -36,7 +38,7 @@ export interface ParsedArgs {
 }
 
 const OPTIONS = {
-  ...Object.fromEntries(Object.entries(FLAGS).map(([name, spec]) => [name, { type: spec.type }])),
+  ...Object.fromEntries(Object.entries(FLAGS).map(([name, spec]) => [name, { type: spec.type, ...(spec.short ? { short: spec.short } : {}) }])),
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const satisfies ParseArgsOptionsConfig;
@@ -54,7 +56,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
   }
   const { values } = parsed;
   const [first, ...others] = parsed.positionals;
-  if (first === "help") return { ...helpFor(others), flags: { json: false } };
+  if (first === "help") return { ...helpFor(others), flags: { yes: false, json: false } };
   const { command, rest } = first === undefined ? { command: "interactive" as const, rest: others } : toCommand(first, others);
   const spec = commandSpec(command);
   const help = values.help === true;
@@ -113,6 +115,7 @@ function toFlags(values: Record<string, string | boolean | undefined>, command: 
     maxSteps: text("max-steps"),
     model: text("model"),
     baseURL: text("base-url"),
+    yes: values.yes === true,
     json: values.json === true,
     dir: text("dir"),
   };

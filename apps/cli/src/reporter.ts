@@ -14,6 +14,9 @@ export interface Reporter {
   finish(result: AgentLoopResult, durationMs: number): void;
   /** The turn failed; clears anything transient. */
   abandon(): void;
+  /** A prompt takes the terminal: the spinner stops and trace lines wait until `resume`. */
+  pause(): void;
+  resume(): void;
 }
 
 /** A reporter for text or JSON output. */
@@ -36,12 +39,32 @@ function jsonReporter(io: Io): Reporter {
       write(jsonLine({ type: "final", status: result.status, text: result.text, steps: result.steps, duration_ms: durationMs }));
     },
     abandon() {},
+    pause() {},
+    resume() {},
   };
 }
 
 function textReporter(io: Io): Reporter {
   const live = io.stdout.isTTY === true;
-  const spinner = createSpinner(io.stderr, io.style.dim);
+  const realSpinner = createSpinner(io.stderr, io.style.dim);
+  // While a prompt is open nothing else writes: the spinner's label and trace lines wait.
+  let paused = false;
+  let label: string | undefined;
+  const held: string[] = [];
+  const spinner = {
+    start(text: string) {
+      label = text;
+      if (!paused) realSpinner.start(text);
+    },
+    stop() {
+      label = undefined;
+      realSpinner.stop();
+    },
+  };
+  const trace = (line: string) => {
+    if (paused) held.push(line);
+    else io.stderr.write(line);
+  };
   const calls = new Map<string, { name: string; arguments: string }>();
   // Whether the current step's text was already streamed to the terminal.
   let streamed = false;
@@ -75,7 +98,7 @@ function textReporter(io: Io): Reporter {
         case "tool_result": {
           spinner.stop();
           const call = calls.get(event.id) ?? { name: event.name, arguments: "" };
-          io.stderr.write(`${traceLine({ ...call, content: event.content, isError: event.isError }, io.style)}\n`);
+          trace(`${traceLine({ ...call, content: event.content, isError: event.isError }, io.style)}\n`);
         }
       }
     },
@@ -88,6 +111,17 @@ function textReporter(io: Io): Reporter {
     abandon() {
       spinner.stop();
       if (!endsWithNewline) print("\n");
+    },
+    pause() {
+      paused = true;
+      realSpinner.stop();
+      // Streamed text that has not ended its line would run into the prompt.
+      if (!endsWithNewline) print("\n");
+    },
+    resume() {
+      paused = false;
+      for (const line of held.splice(0)) io.stderr.write(line);
+      if (label !== undefined) realSpinner.start(label);
     },
   };
 }

@@ -2,26 +2,29 @@
  * A conversation with the model: one messages array (system message first) that every turn
  * extends, and `runTurn`, which runs the agent loop for one user request and reports it.
  */
-import type { App, ModelClient } from "@plugboard/bootstrap";
-import { type AgentLoopResult, PlugboardError, runAgentLoop } from "@plugboard/core";
+import { type App, type ModelClient, PlugboardError } from "@plugboard/bootstrap";
+import { describeModelFailure } from "@plugboard/bootstrap/model";
+import { type AgentLoopResult, runAgentLoop } from "@plugboard/core";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import { type Approvals, approverFor } from "./approvals.ts";
 import type { Io } from "./io.ts";
-import { describeModelFailure } from "./model-errors.ts";
 import { createReporter } from "./reporter.ts";
 
 export interface Session {
   readonly app: App;
   readonly model: ModelClient;
+  /** Who answers the policy's asks, and the tools allowed for the rest of the session. */
+  readonly approvals: Approvals;
   /** The whole conversation, kept across turns. */
   readonly messages: ChatCompletionMessageParam[];
 }
 
 /** A new conversation, opened by the config's `systemPrompt` or a default naming the workspace. */
-export function createSession(app: App, model: ModelClient): Session {
+export function createSession(app: App, model: ModelClient, approvals: Approvals): Session {
   const system =
     app.config.systemPrompt ??
     `You are a coding agent working in the folder ${app.workspace.root}. Use the tools to inspect and change files there; act rather than explain, and answer briefly.`;
-  return { app, model, messages: [{ role: "system", content: system }] };
+  return { app, model, approvals, messages: [{ role: "system", content: system }] };
 }
 
 /** How a turn reports: text (answer on stdout, trace on stderr) or JSON events. */
@@ -35,11 +38,12 @@ export interface TurnOptions {
  * message is one line; any other error propagates unchanged.
  */
 export async function runTurn(session: Session, prompt: string, io: Io, options: TurnOptions): Promise<AgentLoopResult> {
-  const { app, model, messages } = session;
+  const { app, model, messages, approvals } = session;
   messages.push({ role: "user", content: prompt });
   const reporter = createReporter(io, options.json);
   const started = performance.now();
   let inRequest = false;
+  const approve = approverFor(approvals, io, reporter);
   try {
     const result = await runAgentLoop({
       messages,
@@ -50,6 +54,7 @@ export async function runTurn(session: Session, prompt: string, io: Io, options:
       signal: options.signal,
       // Always streamed: the answer shows as it arrives, and there is one code path to test.
       stream: true,
+      ...(approve ? { approve } : {}),
       onEvent(event) {
         if (event.type === "model_request") inRequest = true;
         if (event.type === "assistant_message") inRequest = false;
@@ -60,8 +65,8 @@ export async function runTurn(session: Session, prompt: string, io: Io, options:
     return result;
   } catch (error) {
     reporter.abandon();
-    const line = describeModelFailure(error, model.endpoint, inRequest);
-    if (line === undefined) throw error;
-    throw new PlugboardError("MODEL_ENDPOINT", line, { cause: error });
+    const failure = describeModelFailure(error, model.endpoint, inRequest);
+    if (failure === undefined) throw error;
+    throw new PlugboardError("MODEL_ENDPOINT", failure.message, { cause: error });
   }
 }

@@ -7,6 +7,7 @@ import { bearerAuth } from "hono/bearer-auth";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { secureHeaders } from "hono/secure-headers";
+import { approvalRoutes } from "./approvals.ts";
 import { loopbackHostOnly } from "./binding.ts";
 import { type ChatHandlerContext, chatRoutes } from "./chat-handler.ts";
 import type { ChatPage } from "./page.ts";
@@ -45,9 +46,13 @@ export function createHttpApp(ctx: HttpAppContext): Hono {
   if (ctx.token === undefined) app.use(loopbackHostOnly());
   else app.use("/api/*", bearerAuth(bearerOptions(ctx.token)));
 
-  app.get("/", secureHeaders({ contentSecurityPolicy: ctx.page.contentSecurityPolicy }), (c) => c.html(ctx.page.html));
+  const page = secureHeaders({ contentSecurityPolicy: ctx.page.contentSecurityPolicy });
+  app.get("/", page, (c) => c.html(ctx.page.html));
+  app.get("/page.js", page, (c) => c.body(ctx.page.script, 200, { "content-type": "text/javascript; charset=utf-8" }));
+  app.get("/page.css", page, (c) => c.body(ctx.page.styles, 200, { "content-type": "text/css; charset=utf-8" }));
   app.get("/api/health", (c) => c.json({ ok: true }));
   app.route("/api", chatRoutes(ctx.chat));
+  app.route("/api", approvalRoutes(ctx.chat.approvals));
   return app;
 }
 

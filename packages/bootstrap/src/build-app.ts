@@ -1,18 +1,13 @@
 /**
  * Building an app from its config: open the workspace, check every plugin's manifest, load
- * the plugins, then build the registry and runtime. All or nothing: the first failure
+ * the plugins, open the audit log, then build the registry and runtime (with the policy). All or nothing: the first failure
  * throws and nothing is registered.
  */
-import {
-  type Logger,
-  PlugboardError,
-  type RegistryEntry,
-  silentLogger,
-  ToolRegistry,
-  ToolRuntime,
-  Workspace,
-} from "@plugboard/core";
+import { type Logger, silentLogger, ToolRegistry, ToolRuntime, Workspace, WorkspaceError } from "@plugboard/core";
+import type { RegistryEntry } from "@plugboard/core/internal";
+import { openAuditLog } from "./audit-log.ts";
 import type { AppConfig } from "./config.ts";
+import { PlugboardError } from "./errors.ts";
 import { type LoadedPlugin, loadPlugin } from "./load-plugin.ts";
 import { type PluginAt, pluginErrors } from "./messages.ts";
 import { type HostedPlugin, startHost } from "./plugin-host/start-host.ts";
@@ -91,15 +86,9 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   }
   const registry = new ToolRegistry(entries);
   const confined = resolved.filter(isConfined).map((plugin) => plugin.manifest.name);
-  return {
-    config,
-    workspace,
-    registry,
-    runtime: new ToolRuntime(registry, { workspace, logger }),
-    plugins,
-    sandbox: { ...sandbox, confined },
-    close,
-  };
+  const audit = config.audit === undefined ? {} : { audit: openAuditLog(config.audit, config.configPath) };
+  const runtime = new ToolRuntime(registry, { workspace, logger, policy: config.policy, ...audit });
+  return { config, workspace, registry, runtime, plugins, sandbox: { ...sandbox, confined }, close };
 }
 
 /** Waits for every start; when one fails, ends the others and throws the first failure in config order. */
@@ -116,10 +105,9 @@ async function openWorkspace(config: AppConfig): Promise<Workspace> {
   try {
     return await Workspace.open(config.workspace);
   } catch (error) {
-    if (!(error instanceof PlugboardError) || config.workspaceSource !== "config") throw error;
-    throw new PlugboardError(error.code, `${error.message}\nThe workspace is set by "workspace" in ${config.configPath}.`, {
-      cause: error,
-    });
+    if (!(error instanceof WorkspaceError)) throw error;
+    const source = config.workspaceSource === "config" ? `\nThe workspace is set by "workspace" in ${config.configPath}.` : "";
+    throw new PlugboardError("WORKSPACE_INVALID", `${error.message}${source}`, { cause: error });
   }
 }
 

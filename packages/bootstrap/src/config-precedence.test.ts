@@ -36,6 +36,8 @@ describe("precedence: flag > environment > config file > default", () => {
       sandbox: "auto",
       systemPrompt: undefined,
       plugins: [],
+      policy: { default: "allow", rules: [] },
+      audit: undefined,
     });
   });
 

@@ -3,6 +3,7 @@
  * command-line flags, merged with the precedence flag > environment > config file > default.
  */
 import { readFile } from "node:fs/promises";
+import { ALLOW_ALL, type Policy } from "@plugboard/core";
 import { dirname, join, resolve } from "node:path";
 import * as v from "valibot";
 import { ConfigFileSchema, type ConfigFile, MAX_STEPS_RANGE, type SANDBOX_MODES } from "./config-schema.ts";
@@ -57,6 +58,10 @@ export interface AppConfig {
   /** Whether plugins run confined (see `@plugboard/sandbox`). */
   sandbox: SandboxMode;
   plugins: PluginEntry[];
+  /** Allow, ask or deny each call; every call is allowed when the file sets none. */
+  policy: Policy;
+  /** Absolute path of the audit log (`audit`, relative to the config file), if any. */
+  audit: string | undefined;
 }
 
 /** The config's `sandbox` key. */
@@ -118,6 +123,8 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
       options: pluginOptions,
       ...(sandbox === false ? { sandbox } : {}),
     })),
+    policy: file.policy ?? ALLOW_ALL,
+    audit: file.audit === undefined ? undefined : resolve(folder, file.audit),
   };
 }
 

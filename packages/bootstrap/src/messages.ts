@@ -3,7 +3,8 @@
  * A plugin message has the same shape: what is wrong (naming the plugin), where (the
  * config entry and the file), then what to change.
  */
-import { CONTRACT_VERSION, PlugboardError, type PlugboardErrorCode } from "@plugboard/core";
+import { CONTRACT_VERSION } from "@plugboard/core";
+import { PlugboardError, type PlugboardErrorCode } from "./errors.ts";
 import { PERMISSION_EFFECTS, type Permission } from "./permissions.ts";
 
 /** A command-line flag with a value the app cannot use (`USAGE`); an app may add its own `--help` hint. */
@@ -34,6 +35,11 @@ export const configErrors = {
     new PlugboardError("CONFIG_INVALID", [`Invalid config file ${path}:`, ...problems.map(indent)].join("\n")),
   flag: (flag: string, expected: string, got: string | undefined) =>
     new FlagError(`${flag} must be ${expected}, got '${got}'`),
+  auditLog: (path: string, configPath: string, reason: string) =>
+    new PlugboardError(
+      "CONFIG_INVALID",
+      `Cannot open the audit log ${path} (${reason}), set by "audit" in ${configPath}.\nPoint "audit" at a file in a folder that exists and that this user may write.`,
+    ),
   envURL: (name: string, source: string, got: string) =>
     new PlugboardError(
       "CONFIG_INVALID",

@@ -3,7 +3,8 @@
  * what the kernel offers: `auto` confines where it can and otherwise says once that it
  * runs unconfined; `required` refuses to start without the mechanism; `off` never confines.
  */
-import { type Logger, PlugboardError } from "@plugboard/core";
+import type { Logger } from "@plugboard/core";
+import { PlugboardError } from "./errors.ts";
 import { detectMechanism, type Mechanism } from "@plugboard/sandbox";
 import type { AppConfig } from "./config.ts";
 

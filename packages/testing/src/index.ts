@@ -7,3 +7,4 @@ export { type ChildToolCall, peakRssOfToolCall, type ToolCallPeak } from "./peak
 export { type PluginRuntime, type PluginRuntimeOptions, pluginRuntime } from "./plugin-runtime.ts";
 export { formatCheck, formatReport } from "./report.ts";
 export { strictModeProblems } from "./strict-schema.ts";
+export { type WaitForOptions, waitFor } from "./wait-for.ts";

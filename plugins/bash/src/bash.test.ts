@@ -11,6 +11,7 @@ import {
   runningNamed,
   survivorsNamed,
   uniqueMarker,
+  waitFor,
 } from "@plugboard/testing";
 import plugin, { type Options } from "./index.ts";
 
@@ -124,7 +125,7 @@ describe("bash: timeout and cancellation", () => {
     const marker = uniqueMarker();
     const controller = new AbortController();
     const running = bash(`${escapeesCommand(marker)}echo started; sleep 300`, {}, controller.signal);
-    await until(() => runningNamed(marker).length >= ESCAPEE_COUNT, "the command's background processes never started");
+    await waitFor("the command's background processes started", () => runningNamed(marker).length >= ESCAPEE_COUNT);
     controller.abort();
     expect(await running).toEqual({ content: "Error: Command cancelled", isError: true });
     expect(await survivorsNamed(marker)).toEqual([]);
@@ -143,11 +144,3 @@ describe("bash: timeout and cancellation", () => {
     expect(await survivorsNamed(marker)).toEqual([]);
   });
 });
-
-async function until(condition: () => boolean, what: string, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`within ${ms} ms: ${what}`);
-    await Bun.sleep(10);
-  }
-}

@@ -4,11 +4,12 @@
  * with 130 at the prompt; SIGTERM and SIGHUP cancel the turn in flight and quit with 143 /
  * 129. Works the same when stdin is a pipe.
  */
-import { PlugboardError } from "@plugboard/core";
+import { PlugboardError } from "@plugboard/bootstrap";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { SIGNAL_EXIT_CODES } from "../interrupt.ts";
 import { createLineReader } from "../line-reader.ts";
+import { createApprovals } from "../approvals.ts";
 import { loadApp } from "../load-app.ts";
 import { createSession, runTurn, type Session } from "../session.ts";
 
@@ -20,7 +21,7 @@ const QUIT = new Set(["", "q", "exit"]);
 /** Runs the session until the user quits; returns the exit code. */
 export async function interactiveCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const app = await loadApp(parsed, io, { announceWorkspace: true, model: true });
-  const session = createSession(app, app.model);
+  const session = createSession(app, app.model, createApprovals(parsed.flags.yes, io));
   const lines = createLineReader(io.stdin, io.stdout, PROMPT);
   let turn: AbortController | undefined;
   let exitCode = 0;

@@ -3,6 +3,7 @@ import type { ParsedArgs } from "../args.ts";
 import { UsageError } from "../args.ts";
 import { onInterrupt } from "../interrupt.ts";
 import type { Io } from "../io.ts";
+import { createApprovals } from "../approvals.ts";
 import { loadApp } from "../load-app.ts";
 import { createSession, runTurn } from "../session.ts";
 
@@ -10,7 +11,7 @@ import { createSession, runTurn } from "../session.ts";
 export async function runCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const prompt = await promptOf(parsed.args, io);
   const app = await loadApp(parsed, io, { announceWorkspace: true, model: true });
-  const session = createSession(app, app.model);
+  const session = createSession(app, app.model, createApprovals(parsed.flags.yes, io));
   const controller = new AbortController();
   let interrupted = 130;
   const release = onInterrupt((exitCode) => {

@@ -3,7 +3,7 @@
  * plugin that fails to load: one marked line on stderr carrying the bootstrap's error, so
  * the app shows the same message it would for an unconfined plugin.
  */
-import { PlugboardError, type PlugboardErrorCode } from "@plugboard/core";
+import { PlugboardError, type PlugboardErrorCode } from "../errors.ts";
 import type { PluginEntry } from "../config.ts";
 import type { PluginOrigin } from "../resolve-plugin.ts";
 
