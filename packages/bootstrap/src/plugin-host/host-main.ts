@@ -7,7 +7,6 @@ import {
   type AnyToolDefinition,
   errorResult,
   type Logger,
-  PlugboardError,
   ToolError,
   ToolRegistry,
   ToolRuntime,
@@ -16,6 +15,7 @@ import {
 // The server side only: the package's index would also load the client, Ajv and Hono.
 import { annotationsFor } from "@plugboard/mcp/serve";
 import { serveStdio } from "@plugboard/mcp/serve-stdio";
+import { PlugboardError } from "../errors.ts";
 import { loadPlugin } from "../load-plugin.ts";
 import { readManifest } from "../manifest.ts";
 import type { ResolvedPlugin } from "../resolve-plugin.ts";
