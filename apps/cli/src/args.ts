@@ -26,6 +26,10 @@ export interface Flags {
   readonly yes: boolean;
   readonly json: boolean;
   readonly dir?: string;
+  /** `plugboard mcp --http`. */
+  readonly http?: true;
+  readonly port?: string;
+  readonly host?: string;
 }
 
 export interface ParsedArgs {
@@ -118,6 +122,9 @@ function toFlags(values: Record<string, string | boolean | undefined>, command: 
     yes: values.yes === true,
     json: values.json === true,
     dir: text("dir"),
+    ...(values.http === true ? { http: true } : {}),
+    port: text("port"),
+    host: text("host"),
   };
 }
 

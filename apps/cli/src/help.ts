@@ -5,6 +5,7 @@ const ENVIRONMENT = [
   ["MODEL_API_KEY", "API key of the model endpoint (fallback: OPENAI_API_KEY)"],
   ["BASE_URL", "OpenAI-compatible endpoint (fallback: OPENAI_BASE_URL)"],
   ["MODEL", "model name"],
+  ["PLUGBOARD_MCP_TOKEN", "bearer token `plugboard mcp --http` requires of its clients"],
   ["NO_COLOR", "no colours on stderr"],
 ] as const;
 
@@ -12,7 +13,7 @@ const EXIT_CODES = [
   ["0", "answered (or the command succeeded)"],
   ["1", "step limit reached, `call` returned an error result, or `plugin check` found a failing check"],
   ["2", "usage, config or plugin error"],
-  ["3", "model endpoint failure"],
+  ["3", "model endpoint failure, or an answer with neither text nor a tool call"],
   ["130", "interrupted (Ctrl-C)"],
   ["143, 129", "ended by SIGTERM, SIGHUP (the running call is cancelled and its processes killed, as for Ctrl-C)"],
 ] as const;

@@ -1,7 +1,8 @@
 /**
  * Shows a turn as it happens. Text mode: the answer on stdout (streamed as it arrives on a
  * terminal, written once at the end otherwise), a trace line per tool call and a waiting
- * indicator on stderr. JSON mode: one event per line on stdout.
+ * indicator on stderr, and the model's reasoning, dimmed, on stderr as it arrives. JSON mode:
+ * one event per line on stdout.
  */
 import type { AgentEvent, AgentLoopResult } from "@plugboard/core";
 import type { Io } from "./io.ts";
@@ -28,6 +29,7 @@ function jsonReporter(io: Io): Reporter {
   const write = (line: string) => io.stdout.write(line);
   return {
     event(event) {
+      if (event.type === "reasoning") write(jsonLine({ type: "reasoning", step: event.step, text: event.text }));
       if (event.type === "tool_call") {
         write(jsonLine({ type: "tool_call", id: event.id, name: event.name, arguments: event.arguments }));
       }
@@ -68,6 +70,12 @@ function textReporter(io: Io): Reporter {
   const calls = new Map<string, { name: string; arguments: string }>();
   // Whether the current step's text was already streamed to the terminal.
   let streamed = false;
+  // Whether reasoning was shown and its line is still open on stderr.
+  let reasoningOpen = false;
+  const closeReasoning = () => {
+    if (reasoningOpen) io.stderr.write("\n");
+    reasoningOpen = false;
+  };
   let endsWithNewline = true;
   const print = (text: string) => {
     if (text === "") return;
@@ -81,14 +89,21 @@ function textReporter(io: Io): Reporter {
           streamed = false;
           spinner.start("waiting for the model");
           return;
+        case "reasoning_delta":
+          spinner.stop();
+          io.stderr.write(io.style.dim(event.text));
+          reasoningOpen = !event.text.endsWith("\n");
+          return;
         case "text_delta":
           spinner.stop();
+          closeReasoning();
           if (!live) return;
           streamed = true;
           print(event.text);
           return;
         case "assistant_message":
           spinner.stop();
+          closeReasoning();
           if (streamed && !endsWithNewline) print("\n");
           return;
         case "tool_call":

@@ -10,6 +10,10 @@ import { type Approvals, approverFor } from "./approvals.ts";
 import type { Io } from "./io.ts";
 import { createReporter } from "./reporter.ts";
 
+/** What `run` and the interactive session say when the model answered nothing usable (`run` exits 3). */
+export const EMPTY_ANSWER =
+  "the model answered with neither text nor a tool call; check that the model and endpoint support tool calls (MODEL or --model, BASE_URL or --base-url)";
+
 export interface Session {
   readonly app: App;
   readonly model: ModelClient;

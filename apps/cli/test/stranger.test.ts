@@ -35,7 +35,8 @@ beforeAll(async () => {
   const tarballs = await Promise.all(PACKED.map((folder) => pack(join(REPO, folder), join(root, "tarballs"))));
   overrides = Object.fromEntries(tarballs.map(({ name, tarball }) => [name, `file:${tarball}`]));
 }, 60_000);
-afterAll(() => remove());
+// The app folder holds installed packages (the MCP SDK among them): removing it can take a while on a busy machine.
+afterAll(() => remove(), 60_000);
 
 describe("a third-party plugin, from scaffold to a running app", () => {
   test("plugboard plugin new makes a package that passes its own tests once installed", async () => {
@@ -82,6 +83,15 @@ describe("a third-party plugin, from scaffold to a running app", () => {
       expect(await realpath(join(app, "node_modules", name))).toStartWith(join(app, "node_modules"));
     }
   }, 60_000);
+
+  test("the installed plugboard scaffolds from the template folder its package ships", async () => {
+    const created = await installed(["plugin", "new", "shipped", "--dir", join(root, "shipped")]);
+    expect(created).toMatchObject({ code: 0, stderr: "" });
+    const fromRepository = await plugboard(["plugin", "new", "shipped", "--dir", join(root, "shipped-here")], { cwd: root });
+    const files = (folder: string) => run(["find", ".", "-type", "f"], folder).then((found) => found.stdout.split("\n").sort());
+    expect(await files(join(root, "shipped"))).toEqual(await files(join(root, "shipped-here")));
+    expect(await readFile(join(root, "shipped", "src/shipped.ts"), "utf8")).toBe(await readFile(join(root, "shipped-here", "src/shipped.ts"), "utf8"));
+  }, 30_000);
 
   test("plugboard run against the scripted model gets the tool's result back to the model", async () => {
     await using model = await startScriptedModel([

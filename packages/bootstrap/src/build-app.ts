@@ -1,16 +1,19 @@
 /**
  * Building an app from its config: open the workspace, check every plugin's manifest, load
- * the plugins, open the audit log, then build the registry and runtime (with the policy). All or nothing: the first failure
- * throws and nothing is registered.
+ * the plugins, open the audit log, start the MCP servers, then build the registry and runtime
+ * (with the policy). All or nothing: the first failure throws, nothing is registered and no
+ * server is left running.
  */
 import { type Logger, silentLogger, ToolRegistry, ToolRuntime, Workspace, WorkspaceError } from "@plugboard/core";
 import type { RegistryEntry } from "@plugboard/core/internal";
 import { openAuditLog } from "./audit-log.ts";
-import type { AppConfig } from "./config.ts";
+import type { AppConfig, McpEntry, PluginEntry } from "./config.ts";
 import { PlugboardError } from "./errors.ts";
 import { type LoadedPlugin, loadPlugin } from "./load-plugin.ts";
-import { type PluginAt, pluginErrors } from "./messages.ts";
-import { type HostedPlugin, startHost } from "./plugin-host/start-host.ts";
+import { mcpErrors, type PluginAt, pluginErrors } from "./messages.ts";
+import { type McpLauncher, type MountContext, type MountedServer, mountServer, type ServerMount } from "./mount-server.ts";
+import type { Permission } from "./permissions.ts";
+import type { HostedPlugin } from "./plugin-host/start-host.ts";
 import { type ResolvedPlugin, resolvePlugin } from "./resolve-plugin.ts";
 import { type SandboxState, sandboxState } from "./sandbox-mode.ts";
 
@@ -22,9 +25,13 @@ export interface App {
   runtime: ToolRuntime;
   /** In config order. */
   plugins: readonly LoadedPlugin[];
+  /** The MCP servers whose tools are mounted, in config order. */
+  servers: readonly MountedServer[];
+  /** For each tool, the permissions the config grants to the plugin or server providing it. */
+  toolGrants: ReadonlyMap<string, readonly Permission[]>;
   /** The sandbox in force, and which plugins run confined in their hosts. */
   sandbox: SandboxState & { readonly confined: readonly string[] };
-  /** Ends the plugin hosts (they also end when the process exits, however it exits). */
+  /** Ends the plugin hosts and MCP servers the app started (their whole process trees); safe to call twice. They also end when the process exits, however it exits. */
   close(): Promise<void>;
 }
 
@@ -37,15 +44,18 @@ export interface BuildAppOptions {
    * folder are resolved from there (the plugins the app ships). None by default.
    */
   appFolder?: string;
+  /** Rewrites each stdio MCP server's command line before it starts; by default the sandbox confines it with its grants. */
+  mcpLauncher?: McpLauncher;
   /** Where the sandbox's detection reads its override (`PLUGBOARD_SANDBOX_DISABLE`). @default process.env */
   env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
- * Resolves, validates and loads every plugin, then builds registry + runtime; all or
- * nothing. Every manifest is checked before any plugin's code is imported. Confined
- * plugins (see `sandboxState`) are loaded in plugin hosts, started in parallel; the others
- * are imported into this process. The order of
+ * Resolves, validates and loads every plugin, starts every MCP server, then builds
+ * registry + runtime; all or nothing (hosts and servers already started are closed on
+ * failure). Every manifest is checked before any plugin's code is imported. Confined
+ * plugins (see `sandboxState`) load in plugin hosts, started in parallel; the others are
+ * imported into this process. The order of
  * `config.plugins` is the order of the tools sent to the model.
  *
  * @example const app = await buildApp(await loadConfig("plugboard.json"));
@@ -56,48 +66,92 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
 
   const resolved: ResolvedPlugin[] = [];
   for (const [index, entry] of config.plugins.entries()) {
-    resolved.push(await resolvePlugin(entry, { index, configPath: config.configPath }, options.appFolder));
+    if (isPlugin(entry)) resolved.push(await resolvePlugin(entry, { index, configPath: config.configPath }, options.appFolder));
   }
   checkToolNames(resolved, config.configPath);
 
   const sandbox = sandboxState(config, logger, options.env);
   const { mechanism } = sandbox;
   const isConfined = (plugin: ResolvedPlugin) => mechanism !== undefined && plugin.entry.sandbox !== false;
-  // Hosts start in parallel; in-process plugins load in order, as before.
-  const hosts = await allOrNothing(
-    resolved.map((plugin) => (mechanism && isConfined(plugin) ? startHost(plugin, mechanism, { workspace: workspace.root, logger }) : undefined)),
-  );
-  const close = async () => {
-    await Promise.all(hosts.map((host) => host?.mount.close()));
+  const hosts = mechanism === undefined ? new Map<number, HostedPlugin>() : await startHosts(resolved.filter(isConfined), mechanism, workspace, logger);
+  const closeHosts = async () => {
+    await Promise.all([...hosts.values()].map(({ mount }) => mount.close()));
   };
 
+  const loaded = new Map<number, { grants: readonly Permission[]; entries: readonly RegistryEntry[] }>();
   const plugins: LoadedPlugin[] = [];
-  const entries: RegistryEntry[] = [];
+  let mounts: (ServerMount & { index: number })[] = [];
+  const close = async () => {
+    await Promise.all([closeHosts(), ...mounts.map(({ mount }) => mount.close())]);
+  };
   try {
-    for (const [index, plugin] of resolved.entries()) {
-      const load = hosts[index] ?? (await loadPlugin(plugin, { workspace, logger }));
+    for (const plugin of resolved) {
+      const load = hosts.get(plugin.where.index) ?? (await loadPlugin(plugin, { workspace, logger }));
       plugins.push(load.plugin);
-      entries.push(...load.entries);
+      loaded.set(plugin.where.index, { grants: plugin.entry.permissions, entries: load.entries });
       logger.debug(`loaded plugin ${load.plugin.name}@${load.plugin.version}: ${load.plugin.tools.map((t) => t.name).join(", ")}`);
     }
+    const audit = config.audit === undefined ? {} : { audit: openAuditLog(config.audit, config.configPath) };
+    const launcher = options.mcpLauncher ?? (mechanism === undefined ? undefined : await confiningLauncher(mechanism, workspace));
+    mounts = await mountServers(config, { workspace, logger, launcher });
+    for (const { index, server, entries } of mounts) loaded.set(index, { grants: server.permissions, entries });
+    const ordered = [...loaded].sort(([a], [b]) => a - b);
+    checkMountedNames(ordered, config);
+    const entries = ordered.flatMap(([, load]) => load.entries);
+    const toolGrants = new Map(ordered.flatMap(([, load]) => load.entries.map(({ tool }) => [tool.name, load.grants] as const)));
+    const registry = new ToolRegistry(entries);
+    const runtime = new ToolRuntime(registry, { workspace, logger, policy: config.policy, ...audit });
+    const confined = resolved.filter(isConfined).map((plugin) => plugin.manifest.name);
+    const servers = mounts.map(({ server }) => server);
+    return { config, workspace, registry, runtime, plugins, servers, toolGrants, sandbox: { ...sandbox, confined }, close };
   } catch (error) {
     await close();
     throw error;
   }
-  const registry = new ToolRegistry(entries);
-  const confined = resolved.filter(isConfined).map((plugin) => plugin.manifest.name);
-  const audit = config.audit === undefined ? {} : { audit: openAuditLog(config.audit, config.configPath) };
-  const runtime = new ToolRuntime(registry, { workspace, logger, policy: config.policy, ...audit });
-  return { config, workspace, registry, runtime, plugins, sandbox: { ...sandbox, confined }, close };
 }
 
-/** Waits for every start; when one fails, ends the others and throws the first failure in config order. */
-async function allOrNothing(starts: readonly (Promise<HostedPlugin> | undefined)[]): Promise<(HostedPlugin | undefined)[]> {
-  const settled = await Promise.allSettled(starts.map((start) => start ?? Promise.resolve(undefined)));
-  const failure = settled.find((result) => result.status === "rejected");
-  if (failure === undefined) return settled.map((result) => (result.status === "fulfilled" ? result.value : undefined));
-  await Promise.all(settled.map((result) => (result.status === "fulfilled" ? result.value?.mount.close() : undefined)));
-  throw failure.reason;
+/**
+ * Starts the hosts of the confined plugins at once, keyed by config index; if one fails,
+ * the others are closed and the first failure in config order is thrown. The host code
+ * (and with it the MCP SDK) is imported only when a plugin runs confined.
+ */
+async function startHosts(
+  confined: readonly ResolvedPlugin[],
+  mechanism: NonNullable<SandboxState["mechanism"]>,
+  workspace: Workspace,
+  logger: Logger,
+): Promise<Map<number, HostedPlugin>> {
+  if (confined.length === 0) return new Map();
+  const { startHost } = await import("./plugin-host/start-host.ts");
+  const started = await Promise.allSettled(confined.map((plugin) => startHost(plugin, mechanism, { workspace: workspace.root, logger })));
+  const hosts = new Map(started.flatMap((outcome, i) => (outcome.status === "fulfilled" ? [[confined[i]?.where.index ?? -1, outcome.value] as const] : [])));
+  const failed = started.find((outcome) => outcome.status === "rejected");
+  if (failed === undefined) return hosts;
+  await Promise.all([...hosts.values()].map(({ mount }) => mount.close()));
+  throw failed.reason;
+}
+
+/** Confines each stdio MCP server with its entry's grants. */
+async function confiningLauncher(mechanism: NonNullable<SandboxState["mechanism"]>, workspace: Workspace): Promise<McpLauncher> {
+  const { confineServer } = await import("./plugin-host/start-host.ts");
+  return (launch, entry) => (entry.sandbox === false ? launch : confineServer(launch, entry.permissions, mechanism, workspace.root));
+}
+
+function isPlugin(entry: PluginEntry | McpEntry): entry is PluginEntry {
+  return !("mcp" in entry);
+}
+
+/** Starts every MCP server of the config at once; if one fails, the others are closed. */
+async function mountServers(config: AppConfig, context: MountContext): Promise<(ServerMount & { index: number })[]> {
+  const servers = [...config.plugins.entries()].flatMap(([index, entry]) => (isPlugin(entry) ? [] : [{ index, entry }]));
+  const started = await Promise.allSettled(
+    servers.map(async ({ index, entry }) => ({ index, ...(await mountServer(entry, { index, configPath: config.configPath }, context)) })),
+  );
+  const failed = started.find((outcome) => outcome.status === "rejected");
+  const mounts = started.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
+  if (failed === undefined) return mounts;
+  await Promise.all(mounts.map(({ mount }) => mount.close()));
+  throw failed.reason;
 }
 
 /** Opens the workspace; when the config file chose it, the message says so. */
@@ -120,6 +174,21 @@ function checkToolNames(resolved: readonly ResolvedPlugin[], configPath: string)
       const second = { name: manifest.name, index: where.index };
       if (first) throw pluginErrors.duplicateTool(name, first, second, configPath);
       owners.set(name, second);
+    }
+  }
+}
+
+/** Tool names of plugins and MCP servers together, in config order: a clash involving a server names `prefix` as the fix. */
+function checkMountedNames(ordered: readonly [number, { entries: readonly RegistryEntry[] }][], config: AppConfig): void {
+  const owners = new Map<string, PluginAt & { mcp: boolean }>();
+  for (const [index, { entries }] of ordered) {
+    const entry = config.plugins[index];
+    const mcp = entry !== undefined && !isPlugin(entry);
+    for (const { tool, owner } of entries) {
+      const first = owners.get(tool.name);
+      const second = { name: owner ?? "", index, mcp };
+      if (first) throw mcpErrors.duplicateTool(tool.name, first, second, second.mcp ? second : first, config.configPath);
+      owners.set(tool.name, second);
     }
   }
 }

@@ -21,6 +21,7 @@ export type PlugboardErrorCode =
   | "SANDBOX_UNAVAILABLE"
   | "WORKSPACE_INVALID"
   | "MODEL_ENDPOINT"
+  | "MCP_SERVER"
   | "USAGE";
 
 /**

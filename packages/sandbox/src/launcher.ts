@@ -29,6 +29,8 @@ export interface ConfineOptions {
   readonly code: readonly string[];
   /** Variables added to the confined environment (which otherwise holds only PATH, locale and the like). */
   readonly env?: Readonly<Record<string, string>>;
+  /** Programs besides Bun that may be executed without `process.spawn` (an MCP server's own command). */
+  readonly executables?: readonly string[];
   /** The private temp folder to use (the caller owns it); else a new one that `dispose` removes. */
   readonly tempDir?: string;
 }
@@ -62,7 +64,7 @@ export function confineCommand(mechanism: Extract<Mechanism, { available: true }
     read: [...SYSTEM_READ, ...runtimeReadPaths([...options.code, CONFINE_MAIN]), ...(grants.has("fs.read") ? [options.workspace] : [])],
     list: resolverListPaths(options.code),
     write: [...DEVICES, ...(grants.has("fs.write") ? [options.workspace, tempDir] : [])],
-    execute: grants.has("process.spawn") ? ["/"] : runtimeExecutables(bun),
+    execute: grants.has("process.spawn") ? ["/"] : [bun, ...(options.executables ?? [])].flatMap(withLoader),
     network: grants.has("network"),
   };
   const env: Record<string, string> = {};
@@ -91,10 +93,11 @@ export function confineCommand(mechanism: Extract<Mechanism, { available: true }
   };
 }
 
-/** Bun and its dynamic loader: the only programs a host without `process.spawn` may execute. */
-function runtimeExecutables(bun: string): string[] {
-  const loader = elfInterpreter(bun);
-  return loader === undefined ? [bun] : [bun, realpathSync(loader)];
+/** A program and its dynamic loader (which the kernel executes too): what a host without `process.spawn` may execute. */
+function withLoader(program: string): string[] {
+  const real = realpathSync(program);
+  const loader = elfInterpreter(real);
+  return loader === undefined ? [real] : [real, realpathSync(loader)];
 }
 
 /** What every program needs to read: system libraries and configuration, its own /proc, devices. */

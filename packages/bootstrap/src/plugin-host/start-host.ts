@@ -4,9 +4,9 @@
  * (cancel included). A host that dies fails the call in flight with an `Error:` result and
  * is started again on the next call; hosts end with the app.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Logger } from "@plugboard/core";
 import type { RegistryEntry } from "@plugboard/core/internal";
@@ -14,6 +14,7 @@ import { PlugboardError } from "../errors.ts";
 import { type Launch, McpMount, McpMountError } from "@plugboard/mcp";
 import { confineCommand, type Mechanism } from "@plugboard/sandbox";
 import type { LoadedPlugin } from "../load-plugin.ts";
+import type { Permission } from "../permissions.ts";
 import type { ResolvedPlugin } from "../resolve-plugin.ts";
 import { type HostSpec, hostErrorIn } from "./host-spec.ts";
 
@@ -82,6 +83,26 @@ export async function startHost(
     tools: manifest.tools,
   };
   return { plugin, entries: mount.entries(), mount };
+}
+
+/**
+ * The confined form of a stdio MCP server's command line: its program (found on its PATH)
+ * may execute, the folders its arguments name stay readable, and its rights are `grants`.
+ */
+export function confineServer(launch: Launch, grants: readonly Permission[], mechanism: Extract<Mechanism, { available: true }>, workspace: string): Launch {
+  const [program = "", ...args] = launch.argv;
+  const found = Bun.which(program, { PATH: launch.env.PATH ?? "", cwd: launch.cwd ?? workspace }) ?? program;
+  const named = args.filter((arg) => isAbsolute(arg) || existsSync(resolve(launch.cwd ?? workspace, arg))).map((arg) => resolve(launch.cwd ?? workspace, arg));
+  const confined = confineCommand(mechanism, {
+    argv: [found, ...args],
+    grants,
+    workspace,
+    code: named.map((path) => (statSync(path, { throwIfNoEntry: false })?.isDirectory() ? path : dirname(path))),
+    executables: [found],
+    env: launch.env,
+    tempDir: privateTemp(),
+  });
+  return { argv: [confined.command, ...confined.args], env: confined.env, cwd: launch.cwd };
 }
 
 const tempDirs = new Set<string>();
