@@ -183,3 +183,18 @@ async function until(condition: () => boolean, what: string, ms = 10_000): Promi
     await Bun.sleep(20);
   }
 }
+
+test("a stdio MCP server is confined by its entry's grants: without process.spawn it cannot start a program", async () => {
+  const server = { mcp: { command: process.execPath, args: [join(import.meta.dir, "../../../mcp/test/fixture-server.ts")] }, name: "fixture", permissions: ["fs.read"] };
+  const run = async (sandbox: "auto" | "off") => {
+    const app = await buildApp(await configWith([server], undefined, sandbox));
+    apps.push(app);
+    return app.runtime.execute("spawn_child", "{}");
+  };
+  const confined = await run("auto");
+  expect(confined.isError).toBe(true);
+  expect(confined.content).toContain("EACCES");
+  const off = await run("off");
+  expect(off.isError).toBe(false);
+  process.kill(Number(off.content), "SIGKILL");
+});
