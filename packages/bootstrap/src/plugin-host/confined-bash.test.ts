@@ -4,10 +4,13 @@
  * the network is closed unless granted. Each defence is shown failing with `"sandbox": "off"`
  * where the attack would succeed there.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { configWith, removeTempDirs, tempDir } from "../../test/temp-app.ts";
 import { type App, buildApp } from "../index.ts";
+
+// Real host processes: a busy machine needs more than bun's default 5 s per test.
+setDefaultTimeout(30_000);
 import type { Permission } from "../permissions.ts";
 import { awaitEscapeesCommand, escapeesCommand, runningNamed, survivorsNamed, uniqueMarker } from "@plugboard/sandbox/escapees";
 

@@ -4,12 +4,15 @@
  * back as an `Error:` result and the app goes on; with `"sandbox": "off"` the same attempts
  * succeed, so these tests fail if the sandbox does nothing.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, rename, rm, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { configWith, fixture, removeTempDirs, tempDir } from "../../test/temp-app.ts";
 import { type App, buildApp } from "../index.ts";
+
+// Real host processes: a busy machine needs more than bun's default 5 s per test.
+setDefaultTimeout(30_000);
 
 const SECRET = "sk-confined-test";
 const apps: App[] = [];
