@@ -5,6 +5,7 @@
  * the file's mode, line endings and byte order mark.
  */
 import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import {
   decodeText,
   defineTool,
@@ -67,6 +68,8 @@ export function editFileTool({ maxFileBytes }: EditFileSettings) {
       "of whitespace, each only if exactly one place matches; replace_all uses exact matches only. LF matches " +
       "CRLF; the file keeps its line endings. Read the file first.",
     parameters: EditFileParams,
+    // Writes only its path: edits of other files run beside it, edits of the same file in call order.
+    concurrency: { writes: ({ path }, workspace) => resolve(workspace.root, path) },
     handler: async ({ path, old_text, new_text, replace_all = false }, ctx) => {
       if (old_text === new_text) throw editTexts.same();
       const target = await ctx.workspace.resolve(path);
