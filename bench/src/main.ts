@@ -1,6 +1,7 @@
 /**
  * `bun run bench [--quick]`: runs every suite in order, prints the table, writes every
  * figure to `bench/results/latest.json`, then BENCHMARKS.md (repo root) from that file.
+ * A quick run writes `bench/results/quick.json` only: the committed full-run results stay.
  */
 import { bigInputs } from "./big-inputs/big-inputs.ts";
 import { coldStart } from "./cold-start.ts";
@@ -14,7 +15,7 @@ import { mcp } from "./mcp/mcp.ts";
 import { httpLoop } from "./loop/over-http.ts";
 import { BENCHMARKS_PATH, writeBenchmarksMd } from "./report/benchmarks-md.ts";
 import { startEnvironment } from "./report/environment.ts";
-import { RESULTS_PATH, readResults, writeResults } from "./report/results-file.ts";
+import { QUICK_RESULTS_PATH, RESULTS_PATH, readResults, writeResults } from "./report/results-file.ts";
 import { scale } from "./scale/scale.ts";
 
 const mode = parseMode(process.argv.slice(2));
@@ -29,6 +30,11 @@ for (const suite of [inProcessLoop, httpLoop, dispatch, coldStart, scale, bigInp
 }
 
 process.stdout.write(`\n${renderTable(log.figures)}\n\n`);
-await writeResults({ environment: environment.finish(), figures: log.figures });
-await writeBenchmarksMd(await readResults());
-mode.progress(`wrote ${RESULTS_PATH} and ${BENCHMARKS_PATH}`);
+if (mode.quick) {
+  await writeResults({ environment: environment.finish(), figures: log.figures }, QUICK_RESULTS_PATH);
+  mode.progress(`wrote ${QUICK_RESULTS_PATH}; a quick run leaves ${RESULTS_PATH} and ${BENCHMARKS_PATH} as they are`);
+} else {
+  await writeResults({ environment: environment.finish(), figures: log.figures });
+  await writeBenchmarksMd(await readResults());
+  mode.progress(`wrote ${RESULTS_PATH} and ${BENCHMARKS_PATH}`);
+}

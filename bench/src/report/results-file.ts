@@ -1,4 +1,7 @@
-/** `bench/results/latest.json`: the environment and every figure of the last run. */
+/**
+ * `bench/results/latest.json`: the environment and every figure of the last full run;
+ * `bench/results/quick.json` (not committed) the same for the last `--quick` run.
+ */
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Figure } from "../harness/figures.ts";
@@ -11,15 +14,18 @@ export interface Results {
   readonly figures: readonly Figure[];
 }
 
-/** Where the last run's results are written. */
+/** Where the last full run's results are written. */
 export const RESULTS_PATH = join(BENCH_DIR, "results", "latest.json");
 
-/** Writes the results (through a temp file, so a crash never leaves half a file). */
-export async function writeResults(results: Results): Promise<void> {
+/** Where a quick run's results go, so that it never replaces the committed full run's. */
+export const QUICK_RESULTS_PATH = join(BENCH_DIR, "results", "quick.json");
+
+/** Writes the results to `path` (through a temp file, so a crash never leaves half a file). */
+export async function writeResults(results: Results, path = RESULTS_PATH): Promise<void> {
   await mkdir(join(BENCH_DIR, "results"), { recursive: true });
-  const temp = `${RESULTS_PATH}.tmp`;
+  const temp = `${path}.tmp`;
   await writeFile(temp, `${JSON.stringify(results, null, 2)}\n`);
-  await rename(temp, RESULTS_PATH);
+  await rename(temp, path);
 }
 
 /** Reads the results back (the report is rendered from the file, not from memory). */
