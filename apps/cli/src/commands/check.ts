@@ -29,7 +29,7 @@ export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> 
     `  audit:     ${config.audit ?? "(none)"}`,
     `  sandbox:   ${sandboxLine(app)}`,
   ];
-  io.stdout.write(`${lines.join("\n")}\n`);
+  await io.print(`${lines.join("\n")}\n`);
   return 0;
 }
 
