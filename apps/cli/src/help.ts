@@ -14,6 +14,7 @@ const EXIT_CODES = [
   ["2", "usage, config or plugin error"],
   ["3", "model endpoint failure"],
   ["130", "interrupted (Ctrl-C)"],
+  ["143, 129", "ended by SIGTERM, SIGHUP (the running call is cancelled and its processes killed, as for Ctrl-C)"],
 ] as const;
 
 /** The help text of `command` (the overview for the interactive default). */

@@ -13,7 +13,11 @@ export interface PluginNames {
   readonly shortName: string;
   /** The example tool as the model sees it: `notes`, `word_count`. */
   readonly toolName: string;
-  /** For code: `Notes`, `WordCount`. */
+  /** The tool-name constant: `NOTES`, `WORD_COUNT`. */
+  readonly constantName: string;
+  /** For values (the tool's factory is `${camelName}Tool`): `notes`, `wordCount`. */
+  readonly camelName: string;
+  /** For types (the tool's settings are `${pascalName}Settings`): `Notes`, `WordCount`. */
   readonly pascalName: string;
   /** The folder created by default: `plugboard-plugin-notes`. */
   readonly folder: string;
@@ -45,14 +49,17 @@ export function pluginNames(name: string): PluginNames {
     );
   }
   const packageBase = `${PACKAGE_PREFIX}${shortName}`;
+  const pascalName = shortName
+    .split("-")
+    .map((word) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`)
+    .join("");
   return {
     packageName: scope === undefined ? packageBase : `${scope}/${packageBase}`,
     shortName,
     toolName: shortName.replaceAll("-", "_"),
-    pascalName: shortName
-      .split("-")
-      .map((word) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`)
-      .join(""),
+    constantName: shortName.replaceAll("-", "_").toUpperCase(),
+    camelName: `${pascalName.charAt(0).toLowerCase()}${pascalName.slice(1)}`,
+    pascalName,
     folder: packageBase,
   };
 }

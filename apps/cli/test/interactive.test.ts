@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { startScriptedModel } from "@plugboard/testing";
+import {
+  awaitEscapeesCommand,
+  ESCAPEE_COUNT,
+  escapeesCommand,
+  runningNamed,
+  startScriptedModel,
+  survivorsNamed,
+  uniqueMarker,
+} from "@plugboard/testing";
 import { plugboard, spawnPlugboard, tempFolder, watch, writeConfig } from "./helpers.ts";
 
 let dir = "";
@@ -61,8 +68,9 @@ describe("plugboard (interactive)", () => {
     expect(roles?.slice(1)).toEqual(["user:first", "user:second"]);
   });
 
-  test("Ctrl-C kills the running bash command's whole process group and the session goes on", async () => {
-    const command = "sleep 300 & echo $! > sleeper.pid; wait";
+  test("Ctrl-C kills every process of the running bash command and the session goes on", async () => {
+    const marker = uniqueMarker();
+    const command = `${escapeesCommand(marker)}${awaitEscapeesCommand(marker)}touch ${marker}.started; sleep 300`;
     await using model = await startScriptedModel([
       { toolCalls: [{ name: "bash", arguments: { command } }] },
       { content: "after the cancel" },
@@ -71,10 +79,9 @@ describe("plugboard (interactive)", () => {
     const output = watch(child);
     child.stdin.write("start a long command\n");
     await child.stdin.flush();
-    const pidFile = join(dir, "workspace/sleeper.pid");
-    while ((await readFile(pidFile, "utf8").catch(() => "")).trim() === "") await Bun.sleep(10);
-    const sleeper = Number((await readFile(pidFile, "utf8")).trim());
-    expect(isRunning(sleeper)).toBe(true);
+    const started = join(dir, `workspace/${marker}.started`);
+    while (!existsSync(started)) await Bun.sleep(10);
+    expect(runningNamed(marker)).toHaveLength(ESCAPEE_COUNT);
     child.kill("SIGINT");
     await output.waitFor("stderr", "cancelled");
     child.stdin.write("second\nexit\n");
@@ -82,7 +89,7 @@ describe("plugboard (interactive)", () => {
     const result = await output.finished();
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("after the cancel");
-    expect(isRunning(sleeper)).toBe(false);
+    expect(await survivorsNamed(marker)).toEqual([]);
     // The cancelled call still got its tool message, so the history stays valid for the next turn.
     const second = model.requests[1]?.body.messages ?? [];
     expect(second.map(({ role }) => role)).toEqual(["system", "user", "assistant", "tool", "user"]);
@@ -111,13 +118,3 @@ describe("plugboard (interactive)", () => {
     expect(contents).toEqual(["two"]);
   });
 });
-
-/** Whether `pid` runs: a zombie (state Z) has ended and only waits to be reaped. */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return !/^Z|^X/.test(stat.slice(stat.lastIndexOf(")") + 2));
-  } catch {
-    return false;
-  }
-}

@@ -3,8 +3,11 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CONTRACT_VERSION } from "@plugboard/core";
+import corePackage from "@plugboard/core/package.json" with { type: "json" };
+import testingPackage from "@plugboard/testing/package.json" with { type: "json" };
 import rootPackage from "../../../package.json" with { type: "json" };
-import { TOOLING } from "../src/plugin-template.ts";
+import templatePackage from "../templates/plugin/package.json" with { type: "json" };
+import { TEMPLATE_DIR } from "../src/plugin-template.ts";
 import { STACK_FRAME, plugboard, tempFolder } from "./helpers.ts";
 
 const PLUGINS = fileURLToPath(new URL("../../../plugins/", import.meta.url));
@@ -30,7 +33,7 @@ describe("plugboard plugin new", () => {
     const files = (await readdir(folder, { recursive: true })).sort();
     expect(files).toEqual(
       [".gitignore", "README.md", "package.json", "plugboard.plugin.json", "src", "src/index.test.ts", "src/index.ts"]
-        .concat(["src/notes.test.ts", "src/notes.ts", "src/options.ts", "tsconfig.json"])
+        .concat(["src/notes.test.ts", "src/notes.ts", "tsconfig.json"])
         .sort(),
     );
 
@@ -49,7 +52,10 @@ describe("plugboard plugin new", () => {
     expect(manifest).toMatchObject({ name: pkg.name, version: pkg.version, contract: "^1.0.0", entry: "./src/index.ts", permissions: ["fs.read"] });
     expect(Bun.semver.satisfies(CONTRACT_VERSION, manifest.contract)).toBe(true);
     expect(manifest.tools.map((tool: { name: string }) => tool.name)).toEqual(["notes"]);
-    expect(await readFile(join(folder, "src/notes.ts"), "utf8")).toContain('export const TOOL_NAME = "notes";');
+    const tool = await readFile(join(folder, "src/notes.ts"), "utf8");
+    expect(tool).toContain('export const NOTES = "notes";');
+    expect(tool).toContain("export type NotesSettings = Readonly<Options>;");
+    expect(tool).toContain("export function notesTool({ maxFileBytes }: NotesSettings) {");
     expect(await readFile(join(folder, "src/index.test.ts"), "utf8")).toContain('from "@plugboard/testing/suite"');
     expect(await readFile(join(folder, "README.md"), "utf8")).toStartWith("# plugboard-plugin-notes\n");
   });
@@ -60,7 +66,28 @@ describe("plugboard plugin new", () => {
     expect((await readJson(join(dir, "custom/package.json"))).name).toBe("@acme/plugboard-plugin-word-count");
     const manifest = await readJson(join(dir, "custom/plugboard.plugin.json"));
     expect(manifest.tools[0].name).toBe("word_count");
-    expect(await readFile(join(dir, "custom/src/index.ts"), "utf8")).toContain('import { createWordCountTool } from "./word-count.ts";');
+    expect(await readFile(join(dir, "custom/src/index.ts"), "utf8")).toContain('import { wordCountTool } from "./word-count.ts";');
+  });
+
+  test("every file is the template's with the new names in every form, and no template name is left", async () => {
+    const result = await plugboard(["plugin", "new", "@acme/line-stats", "--dir", "line-stats"], { cwd: dir });
+    expect(result.code).toBe(0);
+    const folder = join(dir, "line-stats");
+    const read = (path: string) => readFile(join(folder, path), "utf8");
+    const template = (await readdir(TEMPLATE_DIR, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
+    const written = (await readdir(folder, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
+    expect(written).toHaveLength(template.length);
+    for (const entry of written) {
+      expect(`${entry.name}: ${await Bun.file(join(entry.parentPath, entry.name)).text()}`).not.toMatch(/word-count|word_count|WORD_COUNT|wordCount|WordCount/);
+    }
+    expect(await read("src/index.ts")).toContain('import { lineStatsTool } from "./line-stats.ts";');
+    expect(await read("src/index.ts")).toContain("tools: (options) => [lineStatsTool(options)],");
+    expect(await read("src/line-stats.ts")).toContain('export const LINE_STATS = "line_stats";');
+    expect(await read("src/line-stats.test.ts")).toContain('mkdtemp(join(tmpdir(), "line-stats-"))');
+    expect(await read("src/index.test.ts")).toContain('import { LINE_STATS } from "./line-stats.ts";');
+    expect(await read("README.md")).toStartWith("# @acme/plugboard-plugin-line-stats\n");
+    expect((await readJson(join(folder, "plugboard.plugin.json"))).name).toBe("@acme/plugboard-plugin-line-stats");
+    expect(await read(".gitignore")).toBe("node_modules/\n*.tgz\n");
   });
 
   test("the full package name is accepted as NAME too", async () => {
@@ -92,10 +119,16 @@ describe("plugboard plugin new", () => {
     expect(result.stderr).toContain(`got '${name}' (see plugboard plugin new --help)`);
   });
 
-  test("its tooling versions are the repository's own", () => {
-    const root: Record<string, string> = rootPackage.devDependencies;
-    const tooling: Record<string, string> = { ...TOOLING };
-    expect(tooling).toEqual({ "bun-types": root["bun-types"] ?? "", typescript: root.typescript ?? "" });
+  test("the template depends on this repository's versions: core, testing, TypeBox and the tooling", () => {
+    const typebox = corePackage.dependencies["@sinclair/typebox"];
+    expect(templatePackage.peerDependencies).toEqual({ "@plugboard/core": `^${corePackage.version}`, "@sinclair/typebox": `^${typebox.replace(/\.\d+$/, ".0")}` });
+    expect(templatePackage.devDependencies).toEqual({
+      "@plugboard/core": `^${corePackage.version}`,
+      "@plugboard/testing": `^${testingPackage.version}`,
+      "@sinclair/typebox": typebox,
+      "bun-types": rootPackage.devDependencies["bun-types"],
+      typescript: rootPackage.devDependencies.typescript,
+    });
   });
 });
 
@@ -122,6 +155,17 @@ describe("plugboard plugin check", () => {
     const report = JSON.parse(result.stdout);
     expect(report).toMatchObject({ directory: BUGGY, plugin: "buggy-plugin@0.1.0", ok: false });
     expect(report.checks.find((check: { id: string }) => check.id === "foreseeable-errors").status).toBe("fail");
+  });
+
+  test("a scaffolded plugin checked before bun install: its dependencies are not installed, and what to run", async () => {
+    expect((await plugboard(["plugin", "new", "fresh"], { cwd: dir })).code).toBe(0);
+    const folder = join(dir, "plugboard-plugin-fresh");
+    const result = await plugboard(["plugin", "check", folder], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      `✗ the entry loads and returns exactly the manifest's tools\n    its dependencies are not installed: @plugboard/core, @sinclair/typebox (no node_modules/NAME in ${folder} or any folder above it), so its entry cannot load\n    fix: Install the plugin's dependencies: run bun install in ${folder}, then check again.\n`,
+    );
+    expect(result.stdout).not.toContain("Cannot find package");
   });
 
   test("a folder that does not exist exits 2", async () => {

@@ -17,7 +17,7 @@ const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 /** Every package the CLI needs at run time, and the testing kit the plugin's tests need. */
 const PACKED = ["packages/core", "packages/bootstrap", "packages/scripted-model", "packages/testing", "packages/demo-model"]
   .concat(["plugins/bash", "plugins/read-file", "plugins/write-file", "plugins/edit-file", "plugins/glob", "apps/cli"]);
-const PLUGIN = "@acme/plugboard-plugin-word-count";
+const PLUGIN = "@acme/plugboard-plugin-text-stats";
 const NOTES = "one two\nthree\n";
 const COUNT = "notes.txt: 2 lines, 3 words, 14 characters";
 
@@ -31,7 +31,7 @@ beforeAll(async () => {
   ({ dir: root, remove } = await tempFolder({ "app/workspace/notes.txt": NOTES }));
   root = await realpath(root);
   app = join(root, "app");
-  pluginDir = join(root, "plugboard-plugin-word-count");
+  pluginDir = join(root, "plugboard-plugin-text-stats");
   const tarballs = await Promise.all(PACKED.map((folder) => pack(join(REPO, folder), join(root, "tarballs"))));
   overrides = Object.fromEntries(tarballs.map(({ name, tarball }) => [name, `file:${tarball}`]));
 }, 60_000);
@@ -39,15 +39,18 @@ afterAll(() => remove());
 
 describe("a third-party plugin, from scaffold to a running app", () => {
   test("plugboard plugin new makes a package that passes its own tests once installed", async () => {
-    const created = await plugboard(["plugin", "new", "@acme/word-count"], { cwd: root });
+    const created = await plugboard(["plugin", "new", "@acme/text-stats"], { cwd: root });
     expect(created.code).toBe(0);
     expect(created.stdout).toStartWith(`Created ${PLUGIN} in ${pluginDir}:`);
     await addToPackageJson(pluginDir, { overrides });
     expectSuccess(await run(["bun", "install"], pluginDir));
+    // The manifest's $schema (for editors) resolves once the devDependencies are installed.
+    const { $schema } = JSON.parse(await readFile(join(pluginDir, "plugboard.plugin.json"), "utf8"));
+    expect(await Bun.file(join(pluginDir, $schema)).exists()).toBe(true);
     const tested = await run(["bun", "test"], pluginDir);
     expectSuccess(tested);
     expect(tested.stderr).toContain("(pass) Plugboard conformance > it uses only the permissions it asks for");
-    expect(tested.stderr).toMatch(/ 16 pass\n 0 fail\n/);
+    expect(tested.stderr).toMatch(/ 17 pass\n 0 fail\n/);
     expectSuccess(await run(["bun", "run", "typecheck"], pluginDir));
     // Another Plugboard's checker (this repository's, another copy of core) uses the plugin's own core.
     const checked = await plugboard(["plugin", "check", pluginDir], { cwd: root });
@@ -61,7 +64,7 @@ describe("a third-party plugin, from scaffold to a running app", () => {
     const listing = await run(["tar", "-tzf", tarball], root);
     const files = listing.stdout.trim().split("\n").sort();
     expect(files).toEqual(
-      ["package.json", "plugboard.plugin.json", "README.md", "src/index.ts", "src/options.ts", "src/word-count.ts"].map((file) => `package/${file}`).sort(),
+      ["package.json", "plugboard.plugin.json", "README.md", "src/index.ts", "src/text-stats.ts"].map((file) => `package/${file}`).sort(),
     );
   }, 30_000);
 
@@ -70,10 +73,10 @@ describe("a third-party plugin, from scaffold to a running app", () => {
     await writeConfig(["fs.read"]);
     expectSuccess(await run(["bun", "install"], app));
 
-    const called = await installed(["call", "word_count", '{"path":"notes.txt"}']);
+    const called = await installed(["call", "text_stats", '{"path":"notes.txt"}']);
     expect(called).toMatchObject({ code: 0, stdout: `${COUNT}\n` });
     const plugins = JSON.parse((await installed(["plugins", "--json"])).stdout);
-    expect(plugins).toEqual([{ name: PLUGIN, version: "0.1.0", tools: ["word_count"], permissions: ["fs.read"], directory: join(app, "node_modules", PLUGIN), origin: "config" }]);
+    expect(plugins).toEqual([{ name: PLUGIN, version: "0.1.0", tools: ["text_stats"], permissions: ["fs.read"], directory: join(app, "node_modules", PLUGIN), origin: "config" }]);
     // Installed copies, not links into this repository.
     for (const name of ["@plugboard/cli", "@plugboard/core", "@plugboard/bootstrap"]) {
       expect(await realpath(join(app, "node_modules", name))).toStartWith(join(app, "node_modules"));
@@ -82,20 +85,20 @@ describe("a third-party plugin, from scaffold to a running app", () => {
 
   test("plugboard run against the scripted model gets the tool's result back to the model", async () => {
     await using model = await startScriptedModel([
-      { toolCalls: [{ name: "word_count", arguments: { path: "notes.txt" } }] },
+      { toolCalls: [{ name: "text_stats", arguments: { path: "notes.txt" } }] },
       { content: "notes.txt has 3 words." },
     ]);
     const ran = await installed(["run", "--base-url", model.baseURL, "how many words are in notes.txt?"]);
     expect(ran).toMatchObject({ code: 0, stdout: "notes.txt has 3 words.\n" });
-    expect(ran.stderr).toContain(`[tool] word_count {"path":"notes.txt"} → ${COUNT}`);
+    expect(ran.stderr).toContain(`[tool] text_stats {"path":"notes.txt"} → ${COUNT}`);
     const [first, second] = model.requests;
-    expect(first?.body.tools).toEqual([expect.objectContaining({ type: "function", function: expect.objectContaining({ name: "word_count" }) })]);
+    expect(first?.body.tools).toEqual([expect.objectContaining({ type: "function", function: expect.objectContaining({ name: "text_stats" }) })]);
     expect(second?.body.messages?.at(-1)).toEqual({ role: "tool", tool_call_id: "call_1", content: COUNT });
   }, 30_000);
 
   test("the app refuses the plugin, exit 2, when its config entry does not grant fs.read", async () => {
     await writeConfig([]);
-    const refused = await installed(["call", "word_count", '{"path":"notes.txt"}']);
+    const refused = await installed(["call", "text_stats", '{"path":"notes.txt"}']);
     expect(refused.code).toBe(2);
     expect(refused.stdout).toBe("");
     expect(refused.stderr).toContain(`Plugin ${PLUGIN} needs permission fs.read, which its config entry does not grant.`);
@@ -107,7 +110,7 @@ describe("a third-party plugin, from scaffold to a running app", () => {
     const manifestPath = join(app, "node_modules", PLUGIN, "plugboard.plugin.json");
     const manifest = JSON.parse(await readFile(manifestPath, "utf8"));
     await writeFile(manifestPath, JSON.stringify({ ...manifest, contract: "^2.0.0" }));
-    const refused = await installed(["call", "word_count", '{"path":"notes.txt"}']);
+    const refused = await installed(["call", "text_stats", '{"path":"notes.txt"}']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`Plugin ${PLUGIN} supports contract ^2.0.0, this Plugboard provides 1.0.0.`);
   }, 30_000);

@@ -45,7 +45,10 @@ export function createHttpApp(ctx: HttpAppContext): Hono {
   if (ctx.token === undefined) app.use(loopbackHostOnly());
   else app.use("/api/*", bearerAuth(bearerOptions(ctx.token)));
 
-  app.get("/", secureHeaders({ contentSecurityPolicy: ctx.page.contentSecurityPolicy }), (c) => c.html(ctx.page.html));
+  const page = secureHeaders({ contentSecurityPolicy: ctx.page.contentSecurityPolicy });
+  app.get("/", page, (c) => c.html(ctx.page.html));
+  app.get("/page.js", page, (c) => c.body(ctx.page.script, 200, { "content-type": "text/javascript; charset=utf-8" }));
+  app.get("/page.css", page, (c) => c.body(ctx.page.styles, 200, { "content-type": "text/css; charset=utf-8" }));
   app.get("/api/health", (c) => c.json({ ok: true }));
   app.route("/api", chatRoutes(ctx.chat));
   return app;

@@ -11,4 +11,5 @@ export {
   type WebServerOptions,
   type WebServerStats,
 } from "./server.ts";
+export { buildChatPage, type ChatPage } from "./page.ts";
 export { DEFAULT_CONFIG_PATH, startWebApp, type WebApp, type WebAppOptions } from "./web-app.ts";

@@ -1,16 +1,33 @@
 /// <reference lib="dom" />
 /**
  * The chat page in a real headless Chromium (see test/chromium.ts for which one) against the
- * server in-process and a scripted model.
+ * server in-process, a scripted model and real tools (read_file, bash, edit_file).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { launchChromium, type TestBrowser } from "../test/chromium.ts";
 import { startTestServer, type TestServer } from "../test/helpers.ts";
 
-/** The committed screenshot is rewritten only on request, so a test run leaves the tree clean. */
-const COMMITTED_SCREENSHOT = join(import.meta.dir, "../test/screenshots/chat.png");
+const CONFIG = join(import.meta.dir, "../test/fixtures/browser/plugboard.config.json");
+/** Committed screenshots are rewritten only on request, so a test run leaves the tree clean. */
+const SCREENSHOTS = join(import.meta.dir, "../test/screenshots");
+
+const MARKDOWN_ANSWER = [
+  "## Files",
+  "",
+  "| name | lines |",
+  "|---|---|",
+  "| notes.txt | 2 |",
+  "",
+  "```ts",
+  "const total: number = 2; // lines",
+  "```",
+  "",
+  "See [the docs](https://example.com/docs) or [this](javascript:window.__pwned=1).",
+  "",
+  "<img src=x onerror=\"window.__pwned=1\"> and <b>alpha</b>",
+].join("\n");
 
 let t: TestServer;
 let browser: TestBrowser;
@@ -18,12 +35,17 @@ let page: Page;
 const cspViolations: string[] = [];
 
 beforeAll(async () => {
-  t = await startTestServer({ files: { "notes.txt": "alpha\nbeta\n" } });
-  browser = await launchChromium({ width: 900, height: 820 });
+  const long = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join("\n");
+  t = await startTestServer({ configPath: CONFIG, files: { "notes.txt": "alpha\nbeta\n", "long.txt": `${long}\n` } });
+  browser = await launchChromium({ width: 1100, height: 900 });
+  await browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: t.server.url });
   page = browser.context.pages()[0] ?? (await browser.context.newPage());
   page.on("console", (message) => {
-    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    if (/Content Security Policy|Refused to/i.test(message.text())) cspViolations.push(message.text());
   });
+  page.setDefaultTimeout(10_000);
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto(t.server.url);
 }, 60_000);
 
 afterAll(async () => {
@@ -31,88 +53,201 @@ afterAll(async () => {
   await t?.close();
 });
 
+const prompt = () => page.getByLabel("Your message");
+const answers = () => page.locator("#log li.msg.assistant");
+
+async function ask(question: string): Promise<void> {
+  await prompt().fill(question);
+  await prompt().press("Enter");
+}
+
+async function answered(index: number): Promise<Locator> {
+  const answer = answers().nth(index);
+  await answer.and(page.locator(":not([aria-busy])")).waitFor({ timeout: 10_000 });
+  return answer;
+}
+
+async function screenshot(name: string, fullPage: boolean): Promise<void> {
+  const path = process.env.UPDATE_SCREENSHOTS === "1" ? join(SCREENSHOTS, name) : join(browser.profile, name);
+  await page.screenshot({ path, fullPage });
+  expect(Bun.file(path).size).toBeGreaterThan(10_000);
+}
+
 describe("the chat page", () => {
-  test("a question gets a streamed answer with a collapsible tool call; the stop button aborts a long one", async () => {
-    t.model.enqueue(
-      { toolCalls: [{ id: "call_notes", name: "read_file", arguments: { path: "notes.txt" } }] },
-      { content: "The notes list <b>alpha</b> and beta." },
-    );
-    await page.goto(t.server.url);
+  test("a Markdown answer renders a table and highlighted code that copies; model HTML and script links never run", async () => {
+    t.model.enqueue({ content: MARKDOWN_ANSWER });
     await expect(page.title()).resolves.toBe("Plugboard chat");
+    await ask("Which files are there?");
+    const answer = await answered(0);
 
-    // Typing and Enter sends; Shift+Enter only adds a line.
-    const prompt = page.getByLabel("Your message");
-    await prompt.fill("What is in notes.txt?");
-    await prompt.press("Shift+Enter");
-    expect(await prompt.inputValue()).toBe("What is in notes.txt?\n");
-    await prompt.press("Enter");
+    expect(await answer.locator("table th").allTextContents()).toEqual(["name", "lines"]);
+    expect(await answer.locator("table td").allTextContents()).toEqual(["notes.txt", "2"]);
+    expect(await answer.locator("h2").textContent()).toBe("Files");
+    const code = answer.locator(".code-block pre");
+    expect(await code.textContent()).toBe("const total: number = 2; // lines");
+    expect(await code.locator(".hljs-keyword").first().textContent()).toBe("const");
+    expect(await code.locator(".hljs-comment").textContent()).toBe("// lines");
+    await answer.getByRole("button", { name: "Copy code" }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("const total: number = 2; // lines");
 
-    const answer = page.locator("#log li.msg.assistant").first();
-    await answer.locator("p.text").filter({ hasText: "and beta." }).waitFor({ timeout: 10_000 });
-    // Model text is shown as text, never as markup.
-    expect(await answer.locator("p.text").textContent()).toBe("The notes list <b>alpha</b> and beta.");
-    expect(await answer.locator("b").count()).toBe(0);
-    expect(await page.locator("#log li.msg.user").first().textContent()).toContain("What is in notes.txt?");
+    // Links open safely; a javascript: link loses its target (the sanitiser's job).
+    const docs = answer.getByRole("link", { name: "the docs" });
+    expect(await docs.getAttribute("rel")).toBe("noopener noreferrer");
+    expect(await docs.getAttribute("target")).toBe("_blank");
+    expect(await answer.locator("a", { hasText: "this" }).getAttribute("href")).toBeNull();
+    // The model's HTML is text (the renderer's job): no element, no handler, nothing ran.
+    expect(await answer.locator("img, b").count()).toBe(0);
+    expect(await answer.textContent()).toContain('<img src=x onerror="window.__pwned=1"> and <b>alpha</b>');
+    await answer.locator("a", { hasText: "this" }).click();
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.locator("#announcer").textContent()).toContain("Assistant: ## Files");
+    expect(cspViolations).toEqual([]);
+  }, 30_000);
 
-    // The tool call is collapsed until opened; then it shows its arguments and result.
-    const tool = answer.locator("details.tool");
-    expect(await tool.count()).toBe(1);
-    expect(await tool.evaluate((node) => (node as HTMLDetailsElement).open)).toBe(false);
-    expect(await tool.locator("summary").textContent()).toContain("read_file");
-    expect(await tool.locator("summary .state").textContent()).toBe("done");
-    await tool.locator("summary").click();
-    expect(await tool.evaluate((node) => (node as HTMLDetailsElement).open)).toBe(true);
-    expect(await tool.locator("pre.arguments").textContent()).toContain('"path": "notes.txt"');
-    expect(await tool.locator("pre.result").textContent()).toContain("alpha");
-    expect(await page.locator("#announcer").textContent()).toContain("The notes list");
+  test("tool calls are one line each with their main argument and outcome; they expand; an edit shows its diff; long results collapse", async () => {
+    t.model.enqueue(
+      {
+        toolCalls: [
+          { id: "call_bash", name: "bash", arguments: { command: "echo checked; exit 3" } },
+          { id: "call_edit", name: "edit_file", arguments: { path: "notes.txt", old_text: "beta", new_text: "gamma" } },
+          { id: "call_long", name: "read_file", arguments: { path: "long.txt" } },
+          { id: "call_missing", name: "read_file", arguments: { path: "missing.txt" } },
+        ],
+      },
+      { content: "Edited **notes.txt**." },
+    );
+    // Later answers never touch the nodes of earlier ones: streaming renders only what changes.
+    await page.evaluate(() => {
+      const earlier = document.querySelector("#log li.msg.assistant");
+      const observer = new MutationObserver((records) => {
+        (window as { __earlierChanged?: number }).__earlierChanged = records.length;
+      });
+      if (earlier) observer.observe(earlier, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+    await ask("Run the checks and fix the notes.");
+    const answer = await answered(1);
+    expect(await page.evaluate(() => (window as { __earlierChanged?: number }).__earlierChanged)).toBeUndefined();
 
-    // The second request carries the history; the model hangs until the user stops it.
+    const lines = answer.locator("details.tool");
+    expect(await lines.count()).toBe(4);
+    const bash = lines.nth(0);
+    expect(await bash.locator(".tool-name").textContent()).toBe("bash");
+    expect(await bash.locator(".tool-arg").textContent()).toBe("echo checked; exit 3");
+    expect(await bash.locator(".tool-outcome").textContent()).toMatch(/^ok · exit 3 · \d+ ms$/);
+    expect(await bash.evaluate((node) => (node as HTMLDetailsElement).open)).toBe(false);
+    // Opened from the keyboard: the full arguments and the result.
+    await bash.locator("summary").focus();
+    await page.keyboard.press("Enter");
+    expect(await bash.evaluate((node) => (node as HTMLDetailsElement).open)).toBe(true);
+    expect(await bash.locator(".tool-arguments").textContent()).toContain('"command": "echo checked; exit 3"');
+    expect(await bash.locator(".tool-output").textContent()).toContain("checked");
+
+    const edit = lines.nth(1);
+    expect(await edit.locator(".tool-arg").textContent()).toBe("notes.txt");
+    await edit.locator("summary").click();
+    expect(await edit.locator(".diff-line.removed").allTextContents()).toEqual(["- beta\n"]);
+    expect(await edit.locator(".diff-line.added").allTextContents()).toEqual(["+ gamma\n"]);
+    expect(await Bun.file(join(t.workspace, "notes.txt")).text()).toBe("alpha\ngamma\n");
+
+    const long = lines.nth(2);
+    await long.locator("summary").click();
+    expect(await long.locator(".tool-output").textContent()).not.toContain("line 40");
+    await long.getByRole("button", { name: /^Show all \(4\d lines\)$/ }).click();
+    expect(await long.locator(".tool-output").textContent()).toContain("line 40");
+
+    const missing = lines.nth(3);
+    expect(await missing.locator(".tool-outcome").textContent()).toMatch(/^error · \d+ ms$/);
+    expect(await answer.locator(".markdown strong").textContent()).toBe("notes.txt");
+    expect(cspViolations).toEqual([]);
+    await screenshot("desktop-light.png", true);
+  }, 30_000);
+
+  test("a reload keeps the conversation; New chat starts another; both are listed; one can be deleted", async () => {
+    await page.reload();
+    await answers().nth(1).waitFor({ timeout: 10_000 });
+    expect(await page.locator("#log li.msg.user").allTextContents()).toEqual([
+      "YouWhich files are there?",
+      "YouRun the checks and fix the notes.",
+    ]);
+    expect(await answers().nth(0).locator("table td").first().textContent()).toBe("notes.txt");
+    expect(await answers().nth(1).locator("details.tool").count()).toBe(4);
+    const list = page.locator("#conversations li");
+    expect(await list.count()).toBe(1);
+
+    await page.getByRole("button", { name: "New chat" }).click();
+    await page.locator("#log li").first().waitFor({ state: "detached" });
+    t.model.enqueue({ content: "Hello again." });
+    const before = t.model.requests.length;
+    await ask("A new topic");
+    await answered(0);
+    // The new conversation's request carries none of the first one.
+    const sent = t.model.requests[before]?.body.messages?.map((m) => m.content);
+    expect(sent?.slice(1)).toEqual(["A new topic"]);
+    await list.nth(1).waitFor();
+    expect(await list.locator("button.open").allTextContents()).toEqual(["A new topic", "Which files are there?"]);
+
+    await list.getByRole("button", { name: "Which files are there?", exact: true }).click();
+    await page.locator("#log li.msg.user").nth(1).waitFor();
+    expect(await page.locator("#log li.msg.user").count()).toBe(2);
+    await page.getByRole("button", { name: "Delete “A new topic”" }).click();
+    await list.nth(1).waitFor({ state: "detached" });
+    await page.reload();
+    await answers().nth(1).waitFor({ timeout: 10_000 });
+    expect(await page.locator("#conversations button.open").allTextContents()).toEqual(["Which files are there?"]);
+  }, 30_000);
+
+  test("keyboard only: Enter sends, Shift+Enter adds a line, Escape stops", async () => {
+    await page.getByRole("button", { name: "New chat" }).click();
+    // Focus lands in the message box, ready to type.
+    await page.waitForFunction(() => document.activeElement?.id === "prompt");
     t.model.enqueue({ hang: true });
     const before = t.model.requests.length;
-    await prompt.fill("Now think about it for a long time.");
-    await prompt.press("Enter");
+    await page.keyboard.type("Think about it");
+    await page.keyboard.press("Shift+Enter");
+    await page.keyboard.type("for a long time.");
+    await page.keyboard.press("Enter");
     await t.model.waitForRequests(before + 1);
-    const sent = t.model.requests[before]?.body.messages?.map((m) => [m.role, m.content]);
-    expect(sent?.slice(1)).toEqual([
-      ["user", "What is in notes.txt?"],
-      ["assistant", "The notes list <b>alpha</b> and beta."],
-      ["user", "Now think about it for a long time."],
-    ]);
-    const stop = page.getByRole("button", { name: "Stop" });
-    expect(await stop.isEnabled()).toBe(true);
+    expect(t.model.requests[before]?.body.messages?.at(-1)?.content).toBe("Think about it\nfor a long time.");
     expect(await page.getByRole("button", { name: "Send" }).isDisabled()).toBe(true);
-    await stop.click();
-
+    await page.keyboard.press("Escape");
     const stopped = page.locator("#log li.msg.assistant.stopped");
     await stopped.waitFor({ timeout: 10_000 });
     expect(await stopped.locator(".note").textContent()).toContain("Stopped.");
-    expect(await stop.isDisabled()).toBe(true);
-    while (t.server.stats.inFlight > 0) await Bun.sleep(10);
-    expect(t.server.stats.aborted).toBe(1);
-    // Focus returns to the message box, ready for the next question.
+    expect(await page.getByRole("button", { name: "Stop" }).isDisabled()).toBe(true);
+    const deadline = Date.now() + 5_000;
+    while (t.server.stats.inFlight > 0) {
+      if (Date.now() > deadline) throw new Error("The stopped turn never ended on the server");
+      await Bun.sleep(10);
+    }
+    expect(t.server.stats.aborted).toBeGreaterThanOrEqual(1);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("prompt");
-
-    expect(cspViolations).toEqual([]);
-    const screenshot = process.env.UPDATE_SCREENSHOTS === "1" ? COMMITTED_SCREENSHOT : join(browser.profile, "chat.png");
-    await page.screenshot({ path: screenshot, fullPage: true });
-    expect(Bun.file(screenshot).size).toBeGreaterThan(10_000);
   }, 30_000);
 
-  test("an error from the server is shown in the conversation", async () => {
+  test("an error from the model endpoint is shown in the conversation", async () => {
     t.model.enqueue({ status: 401, body: { error: { message: "Incorrect API key provided" } } });
-    const prompt = page.getByLabel("Your message");
-    await prompt.fill("Hello?");
-    await prompt.press("Enter");
+    await ask("Hello?");
     const alert = page.getByRole("alert");
     await alert.waitFor({ timeout: 10_000 });
     expect(await alert.textContent()).toContain("answered HTTP 401: Incorrect API key provided");
   }, 15_000);
 
-  test("on a narrow screen the page fits without sideways scrolling", async () => {
-    await page.setViewportSize({ width: 360, height: 740 });
+  test("at 375 px in the dark theme the page fits without sideways scrolling", async () => {
+    await page.getByRole("button", { name: "Which files are there?", exact: true }).click();
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.setViewportSize({ width: 375, height: 800 });
+    await answers().nth(1).locator("details.tool").first().locator("summary").click();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBe(0);
-    const box = await page.getByLabel("Your message").boundingBox();
-    expect(box?.width ?? 0).toBeGreaterThan(300);
-  }, 15_000);
+    const box = await prompt().boundingBox();
+    expect(box?.width ?? 0).toBeGreaterThan(250);
+    // The conversation list hides behind a button on a narrow screen.
+    expect(await page.locator("#sidebar").isVisible()).toBe(false);
+    await page.getByRole("button", { name: "Chats" }).click();
+    expect(await page.locator("#sidebar").isVisible()).toBe(true);
+    await page.keyboard.press("Escape");
+    expect(await page.locator("#sidebar").isVisible()).toBe(false);
+    expect(cspViolations).toEqual([]);
+    await page.evaluate(() => window.scrollTo({ top: document.body.scrollHeight }));
+    await screenshot("mobile-dark.png", false);
+  }, 30_000);
 });

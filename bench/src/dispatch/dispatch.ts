@@ -78,7 +78,7 @@ async function validation(workspace: Workspace, cpuMs: number, mode: RunMode, lo
   const cases = registry.names().map((name) => {
     const registered = registry.get(name);
     const args = ARGUMENTS[name];
-    if (!registered || !args) throw new Error(`no benchmark arguments for ${name}`);
+    if (!registered?.check || !args) throw new Error(`no benchmark arguments for ${name}, or not a TypeBox schema`);
     return { name, check: registered.check, twin: twinOf(name), ...args };
   });
   for (const { name, check, twin, valid, invalid } of cases) {

@@ -1,6 +1,7 @@
 /**
- * The five first-party tools, built from their plugins with default options, and a
- * registry of them: its compiled TypeBox checks are the ones the runtime uses.
+ * The five first-party tools, built from their plugins with default options (filled in from
+ * each schema, as the bootstrap does), and a registry of them: its compiled TypeBox checks
+ * are the ones the runtime uses.
  */
 import { type AnyToolDefinition, silentLogger, ToolRegistry, type Workspace } from "@plugboard/core";
 import bash from "@plugboard/plugin-bash";
@@ -8,16 +9,17 @@ import editFile from "@plugboard/plugin-edit-file";
 import glob from "@plugboard/plugin-glob";
 import readFile from "@plugboard/plugin-read-file";
 import writeFile from "@plugboard/plugin-write-file";
+import { Value } from "@sinclair/typebox/value";
 
 /** The five tools, in the CLI's order, as their plugins make them with default options. */
 export function realTools(workspace: Workspace): AnyToolDefinition[] {
   const context = { workspace, logger: silentLogger };
   return [
-    ...bash.tools({}, context),
-    ...readFile.tools({}, context),
-    ...writeFile.tools({}, context),
-    ...editFile.tools({}, context),
-    ...glob.tools({}, context),
+    ...bash.tools(Value.Parse(bash.options, {}), context),
+    ...readFile.tools(Value.Parse(readFile.options, {}), context),
+    ...writeFile.tools(Value.Parse(writeFile.options, {}), context),
+    ...editFile.tools(Value.Parse(editFile.options, {}), context),
+    ...glob.tools(Value.Parse(glob.options, {}), context),
   ];
 }
 

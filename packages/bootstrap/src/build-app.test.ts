@@ -72,7 +72,7 @@ describe("buildApp: each failure names the plugin, the file and the fix, and bui
       "  version: required",
       '  tools[0].name: expected 1-64 letters, digits, "_" or "-", got "bad name!"',
       '  permissions[1]: expected one of fs.read, fs.write, process.spawn, network, got "fs.delete"',
-      "  permision: unknown key (allowed keys: $schema, name, version, contract, entry, tools, permissions, options)",
+      "  permision: unknown key (allowed keys: $schema, name, version, contract, entry, tools, permissions)",
       `  config: plugins[0] in ${config.configPath}`,
       "Fix these keys in the manifest (or ask the plugin's author to).",
     ]);
@@ -171,13 +171,23 @@ describe("buildApp: each failure names the plugin, the file and the fix, and bui
     ]);
   });
 
+  test("a closed options schema (additionalProperties: false) names an undeclared key once, as an unknown option", async () => {
+    const config = await configWith([{ path: fixture("refuses-options"), options: { mni: 1 } }]);
+    const error = await buildFails(config);
+    expect(error.message.split("\n").slice(0, 3)).toEqual([
+      "Plugin @fixture/refuses-options has invalid options:",
+      "  plugins[0].options.mni: unknown option (known options: min, max)",
+      `  config: plugins[0] in ${config.configPath}`,
+    ]);
+  });
+
   test("options outside the plugin's schema bounds", async () => {
     const config = await configWith([{ path: fixture("voices"), permissions: ["fs.read"], options: { exclamations: -1 } }]);
     const error = await buildFails(config);
     expect(error.message).toContain("plugins[0].options.exclamations: expected integer to be greater or equal to 0");
   });
 
-  test("options the plugin itself refuses (PLUGIN_OPTIONS from its tools function)", async () => {
+  test("options the plugin itself refuses (a PluginOptionsError from its tools function)", async () => {
     const config = await configWith([{ path: fixture("refuses-options"), options: { min: 5, max: 1 } }]);
     const error = await buildFails(config);
     expect(error.code).toBe("PLUGIN_OPTIONS");

@@ -1,6 +1,6 @@
 /**
  * Building an app from its config: open the workspace, check every plugin's manifest, load
- * the plugins, then build the registry and runtime. All or nothing: the first failure
+ * the plugins, open the audit log, then build the registry and runtime (with the policy). All or nothing: the first failure
  * throws and nothing is registered.
  */
 import {
@@ -12,6 +12,7 @@ import {
   ToolRuntime,
   Workspace,
 } from "@plugboard/core";
+import { openAuditLog } from "./audit-log.ts";
 import type { AppConfig } from "./config.ts";
 import { type LoadedPlugin, loadPlugin } from "./load-plugin.ts";
 import { type PluginAt, pluginErrors } from "./messages.ts";
@@ -64,7 +65,9 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     logger.debug(`loaded plugin ${load.plugin.name}@${load.plugin.version}: ${load.plugin.tools.map((t) => t.name).join(", ")}`);
   }
   const registry = new ToolRegistry(entries);
-  return { config, workspace, registry, runtime: new ToolRuntime(registry, { workspace, logger }), plugins };
+  const audit = config.audit === undefined ? {} : { audit: openAuditLog(config.audit, config.configPath) };
+  const runtime = new ToolRuntime(registry, { workspace, logger, policy: config.policy, ...audit });
+  return { config, workspace, registry, runtime, plugins };
 }
 
 /** Opens the workspace; when the config file chose it, the message says so. */

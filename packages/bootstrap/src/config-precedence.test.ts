@@ -35,6 +35,8 @@ describe("precedence: flag > environment > config file > default", () => {
       maxSteps: 20,
       systemPrompt: undefined,
       plugins: [],
+      policy: { default: "allow", rules: [] },
+      audit: undefined,
     });
   });
 

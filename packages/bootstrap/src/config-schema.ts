@@ -43,6 +43,28 @@ const maxSteps = v.pipe(
   v.maxValue(MAX_STEPS_RANGE.max, (issue) => `expected at most ${MAX_STEPS_RANGE.max}, got ${issue.received}`),
 );
 
+const action = oneOf(["allow", "ask", "deny"]);
+
+const policyRule = strict({
+  tool: text("a tool name or wildcard pattern such as bash or *_file"),
+  args: v.optional(
+    v.pipe(
+      // valibot's record takes an array as an object; a rule's args never are one.
+      v.custom<Record<string, unknown>>(
+        (input) => typeof input === "object" && input !== null && !Array.isArray(input),
+        (issue) => `expected an object of argument name → pattern, got ${issue.received}`,
+      ),
+      v.record(v.string(), v.string((issue) => `expected a wildcard pattern such as "git status*", got ${issue.received}`)),
+    ),
+  ),
+  action,
+});
+
+const policy = strict({
+  default: v.optional(action, "allow"),
+  rules: v.optional(list(policyRule), () => []),
+});
+
 /** The whole config file. */
 export const ConfigFileSchema = strict({
   $schema: v.optional(v.string()),
@@ -56,6 +78,8 @@ export const ConfigFileSchema = strict({
   maxSteps: v.optional(maxSteps),
   systemPrompt: v.optional(v.string((issue) => `expected a string, got ${issue.received}`)),
   plugins: list(pluginEntry),
+  policy: v.optional(policy),
+  audit: v.optional(text("a file path")),
 });
 
 /** The config file after validation. */

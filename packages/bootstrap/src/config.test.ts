@@ -77,8 +77,47 @@ describe("validation", () => {
       '  plugins[2].permissions[1]: expected one of fs.read, fs.write, process.spawn, network, got "disk"',
       '  plugins[3].package: expected an npm package name such as @plugboard/plugin-bash, got "Not A Name"',
       "  plugins[4].permission: unknown key (allowed keys: package, path, permissions, options)",
-      "  verbose: unknown key (allowed keys: $schema, workspace, model, maxSteps, systemPrompt, plugins)",
+      "  verbose: unknown key (allowed keys: $schema, workspace, model, maxSteps, systemPrompt, plugins, policy, audit)",
     ]);
+  });
+
+  test("policy: every problem with the path of its key", async () => {
+    const dir = await tempDir();
+    const path = await writeConfig(dir, {
+      plugins: [],
+      policy: {
+        default: "maybe",
+        rules: [
+          { tool: "bash", action: "ask" },
+          { tool: "", args: { command: 3 }, action: "allow" },
+          { tool: "write_file", args: ["path"], action: "deny", why: "x" },
+          { args: {} },
+        ],
+      },
+      audit: "",
+    });
+    const error = await loadFails(path, { env: {} });
+    expect(error.message.split("\n").slice(1)).toEqual([
+      '  policy.default: expected one of allow, ask, deny, got "maybe"',
+      "  policy.rules[1].tool: expected a tool name or wildcard pattern such as bash or *_file, got an empty string",
+      '  policy.rules[1].args.command: expected a wildcard pattern such as "git status*", got 3',
+      "  policy.rules[2].args: expected an object of argument name → pattern, got Array",
+      "  policy.rules[2].why: unknown key (allowed keys: tool, args, action)",
+      "  policy.rules[3].tool: required",
+      "  policy.rules[3].action: required",
+      "  audit: expected a file path, got an empty string",
+    ]);
+  });
+
+  test("policy and audit: the default allows every call; audit is relative to the config file", async () => {
+    const dir = await tempDir();
+    const none = await loadConfig(await writeConfig(dir, { plugins: [] }), { env: {} });
+    expect(none.policy).toEqual({ default: "allow", rules: [] });
+    expect(none.audit).toBeUndefined();
+    const rules = [{ tool: "write_file", args: { path: "secrets/*" }, action: "deny" as const }];
+    const some = await loadConfig(await writeConfig(dir, { plugins: [], policy: { rules }, audit: "logs/audit.jsonl" }), { env: {} });
+    expect(some.policy).toEqual({ default: "allow", rules });
+    expect(some.audit).toBe(join(dir, "logs/audit.jsonl"));
   });
 
   test("plugins is required; maxSteps must be an integer up to 1000", async () => {

@@ -3,6 +3,7 @@
  * command-line flags, merged with the precedence flag > environment > config file > default.
  */
 import { readFile } from "node:fs/promises";
+import { ALLOW_ALL, type Policy } from "@plugboard/core";
 import { dirname, join, resolve } from "node:path";
 import * as v from "valibot";
 import { ConfigFileSchema, type ConfigFile, MAX_STEPS_RANGE } from "./config-schema.ts";
@@ -53,6 +54,10 @@ export interface AppConfig {
   maxSteps: number;
   systemPrompt: string | undefined;
   plugins: PluginEntry[];
+  /** Allow, ask or deny each call; every call is allowed when the file sets none. */
+  policy: Policy;
+  /** Absolute path of the audit log (`audit`, relative to the config file), if any. */
+  audit: string | undefined;
 }
 
 /** Inputs of `loadConfig` besides the file; each defaults to the process's own. */
@@ -109,6 +114,8 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
       permissions,
       options: pluginOptions,
     })),
+    policy: file.policy ?? ALLOW_ALL,
+    audit: file.audit === undefined ? undefined : resolve(folder, file.audit),
   };
 }
 

@@ -3,7 +3,7 @@
  * options, ask it for its tools and check they are exactly the manifest's list.
  */
 import { pathToFileURL } from "node:url";
-import type { AnyToolDefinition, Plugin, PluginContext, RegistryEntry } from "@plugboard/core";
+import { type AnyToolDefinition, type Plugin, type PluginContext, PluginOptionsError, type RegistryEntry } from "@plugboard/core";
 import { KindGuard } from "@sinclair/typebox";
 import { pluginErrors } from "./messages.ts";
 import type { Permission } from "./permissions.ts";
@@ -51,8 +51,8 @@ export async function loadPlugin(resolved: ResolvedPlugin, context: PluginContex
   try {
     returned = plugin.tools(options, context);
   } catch (error) {
-    // A plugin that checks its options beyond its schema reports that with PLUGIN_OPTIONS.
-    if (isPlugboardError(error) && error.code === "PLUGIN_OPTIONS") throw pluginErrors.options(manifest.name, [error.message], where);
+    // A plugin that checks its options beyond its schema throws core's PluginOptionsError.
+    if (error instanceof PluginOptionsError) throw pluginErrors.options(manifest.name, [error.message], where);
     throw pluginErrors.toolsFailed(manifest.name, entryPath, error, where);
   }
   const tools = toolsOf(returned);
@@ -103,11 +103,6 @@ function toolsOf(returned: unknown): AnyToolDefinition[] | string {
     if (!valid) return `item ${index} is not a tool definition (name, description, parameters, handler)`;
   }
   return returned as AnyToolDefinition[];
-}
-
-/** By shape, not class: a plugin may bring its own copy of core. */
-function isPlugboardError(error: unknown): error is Error & { code: string } {
-  return error instanceof Error && error.name === "PlugboardError" && typeof Reflect.get(error, "code") === "string";
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -18,31 +18,45 @@ export const MANIFEST_FILE = "plugboard.plugin.json";
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 const tool = strict({
-  name: v.pipe(text("a tool name"), v.regex(TOOL_NAME, (issue) => `expected 1-64 letters, digits, "_" or "-", got ${issue.received}`)),
-  description: text("a one-line description"),
+  name: v.pipe(
+    text("a tool name"),
+    v.regex(TOOL_NAME, (issue) => `expected 1-64 letters, digits, "_" or "-", got ${issue.received}`),
+    v.description("The name the model sees: 1-64 letters, digits, _ or -."),
+  ),
+  description: v.pipe(text("a one-line description"), v.description("One line saying what the tool does.")),
 });
 
-/** The manifest file's schema. */
-export const ManifestSchema = strict({
-  $schema: v.optional(v.string()),
-  name: text("the package's name"),
-  version: text("the package's version"),
-  contract: text("a semver range such as ^1.0.0"),
-  entry: v.pipe(
-    text("a path relative to the plugin's folder, such as ./src/index.ts"),
-    v.check((entry) => !isAbsolute(entry), "expected a path relative to the plugin's folder, such as ./src/index.ts"),
-  ),
-  tools: v.pipe(
-    list(tool),
-    v.minLength(1, "expected at least one tool"),
-    v.check(
-      (tools) => new Set(tools.map((t) => t.name)).size === tools.length,
-      (issue) => `each tool name must appear once, got ${duplicates(issue.input.map((t) => t.name)).join(", ")} more than once`,
+/** The manifest file's schema; `plugboard.plugin.schema.json` is its JSON Schema (`bun run manifest-schema`). */
+export const ManifestSchema = v.pipe(
+  strict({
+    $schema: v.optional(v.pipe(v.string(), v.description("The JSON Schema of this file, for editors."))),
+    name: v.pipe(text("the package's name"), v.description("The package's name, equal to package.json's.")),
+    version: v.pipe(text("the package's version"), v.description("The package's version, equal to package.json's.")),
+    contract: v.pipe(
+      text("a semver range such as ^1.0.0"),
+      v.description("The semver range of Plugboard's tool contract the plugin supports, such as ^1.0.0."),
     ),
-  ),
-  permissions: list(oneOf(PERMISSIONS)),
-  options: v.optional(v.record(v.string(), v.unknown(), (issue) => `expected a JSON Schema object, got ${issue.received}`)),
-});
+    entry: v.pipe(
+      text("a path relative to the plugin's folder, such as ./src/index.ts"),
+      v.check((entry) => !isAbsolute(entry), "expected a path relative to the plugin's folder, such as ./src/index.ts"),
+      v.description("The module whose default export is the plugin, relative to the plugin's folder."),
+    ),
+    tools: v.pipe(
+      list(tool),
+      v.minLength(1, "expected at least one tool"),
+      v.check(
+        (tools) => new Set(tools.map((t) => t.name)).size === tools.length,
+        (issue) => `each tool name must appear once, got ${duplicates(issue.input.map((t) => t.name)).join(", ")} more than once`,
+      ),
+      v.description("Every tool the entry returns, in the same order, each name once."),
+    ),
+    permissions: v.pipe(
+      list(oneOf(PERMISSIONS)),
+      v.description("What the plugin needs; an app must grant each one in the plugin's config entry."),
+    ),
+  }),
+  v.title("Plugboard plugin manifest (plugboard.plugin.json)"),
+);
 
 /** A validated manifest. */
 export type Manifest = v.InferOutput<typeof ManifestSchema>;

@@ -34,6 +34,11 @@ export const configErrors = {
     new PlugboardError("CONFIG_INVALID", [`Invalid config file ${path}:`, ...problems.map(indent)].join("\n")),
   flag: (flag: string, expected: string, got: string | undefined) =>
     new FlagError(`${flag} must be ${expected}, got '${got}'`),
+  auditLog: (path: string, configPath: string, reason: string) =>
+    new PlugboardError(
+      "CONFIG_INVALID",
+      `Cannot open the audit log ${path} (${reason}), set by "audit" in ${configPath}.\nPoint "audit" at a file in a folder that exists and that this user may write.`,
+    ),
   envURL: (name: string, source: string, got: string) =>
     new PlugboardError(
       "CONFIG_INVALID",

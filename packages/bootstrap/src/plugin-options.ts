@@ -10,15 +10,18 @@ import { formatPath } from "./schema-kit.ts";
 
 /**
  * Returns the options with the schema's defaults applied (the config's value is not
- * changed). Keys the schema does not declare are refused unless it allows extra
- * properties, so a misspelt option never passes silently. Throws `PLUGIN_OPTIONS`.
+ * changed), so the plugin receives every option a default exists for. Keys the schema does
+ * not declare are refused unless it allows extra properties, so a misspelt option never
+ * passes silently. Throws `PLUGIN_OPTIONS`.
  */
 export function checkOptions(schema: TSchema, input: unknown, plugin: string, where: EntryLocation): unknown {
   const value = Value.Default(schema, Value.Clone(input));
   const at = (segments: readonly (string | number)[]) => formatPath(["plugins", where.index, "options", ...segments]);
-  const problems = unknownKeys(schema, value).map((key) => `${at([key])}: unknown option (${known(schema)})`);
+  const unknown = unknownKeys(schema, value).map((key) => at([key]));
+  const problems = unknown.map((path) => `${path}: unknown option (${known(schema)})`);
 
-  const seen = new Set<string>();
+  // An undeclared key is reported once, as an unknown option, not again as TypeBox's "unexpected property".
+  const seen = new Set<string>(unknown);
   for (const error of TypeCompiler.Compile(schema).Errors(value)) {
     const path = at(pointerSegments(error.path));
     if (seen.has(path)) continue;
@@ -30,7 +33,7 @@ export function checkOptions(schema: TSchema, input: unknown, plugin: string, wh
 }
 
 function unknownKeys(schema: TSchema, value: unknown): string[] {
-  if (schema[Kind] !== "Object" || schema.additionalProperties !== undefined) return [];
+  if (schema[Kind] !== "Object" || (schema.additionalProperties !== undefined && schema.additionalProperties !== false)) return [];
   if (typeof value !== "object" || value === null || Array.isArray(value)) return [];
   const declared = Object.keys(schema.properties ?? {});
   return Object.keys(value).filter((key) => !declared.includes(key));

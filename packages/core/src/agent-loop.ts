@@ -10,6 +10,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
 } from "openai/resources/chat/completions";
+import type { Approver } from "./approval.ts";
 import type { ToolResult } from "./contract.ts";
 import { ModelResponseError, toolErrors } from "./errors.ts";
 import type { ToolRuntime } from "./runtime.ts";
@@ -40,6 +41,8 @@ export interface AgentLoopOptions {
   readonly onEvent?: (event: AgentEvent) => void;
   /** Ask for a streamed response and report `text_delta` events as they arrive. */
   readonly stream?: boolean;
+  /** Given to every `execute`: asked when the policy says `ask` (absent: no one to ask). */
+  readonly approve?: Approver;
 }
 
 export type AgentStatus = "answered" | "step_limit" | "aborted";
@@ -95,7 +98,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
 
     for (const call of turn.toolCalls) {
       emit({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
-      const result = signal?.aborted ? toolErrors.cancelled() : await executeCall(runtime, call, signal);
+      const result = signal?.aborted ? toolErrors.cancelled() : await executeCall(runtime, call, options);
       messages.push({ role: "tool", tool_call_id: call.id, content: result.content });
       emit({ type: "tool_result", id: call.id, name: call.name, content: result.content, isError: result.isError });
     }
@@ -166,9 +169,10 @@ async function readStream(
   };
 }
 
-async function executeCall(runtime: ToolRuntime, call: FunctionCall, signal: AbortSignal | undefined): Promise<ToolResult> {
+async function executeCall(runtime: ToolRuntime, call: FunctionCall, options: AgentLoopOptions): Promise<ToolResult> {
+  const { signal, approve } = options;
   try {
-    return await runtime.execute(call.name, call.arguments, { callId: call.id, ...(signal ? { signal } : {}) });
+    return await runtime.execute(call.name, call.arguments, { callId: call.id, ...(signal ? { signal } : {}), ...(approve ? { approve } : {}) });
   } catch (error) {
     // A handler that stops by rethrowing the abort (as fetch or a spawned process does) was
     // cancelled, not broken: its call id still gets a result and the turn ends as aborted.

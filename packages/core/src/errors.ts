@@ -24,6 +24,7 @@ export function textResult(content: string): ToolResult {
  */
 const TOOL_ERROR = Symbol.for("@plugboard/core.ToolError");
 const PLUGBOARD_ERROR = Symbol.for("@plugboard/core.PlugboardError");
+const PLUGIN_OPTIONS_ERROR = Symbol.for("@plugboard/core.PluginOptionsError");
 
 /** `instanceof` for a branded class: by brand for the class itself, by prototype for its subclasses. */
 function branded(asked: object, base: object, value: unknown, brand: symbol): boolean {
@@ -65,7 +66,31 @@ export const toolErrors = {
   invalidArguments: (name: string, problems: readonly string[]) =>
     errorResult(`Invalid arguments for ${name}: ${problems.join("; ")}`),
   cancelled: () => errorResult("Cancelled before the tool finished"),
+  deniedByPolicy: (rule: string) => errorResult(`Denied by policy: ${rule}`),
+  deniedByUser: (reason: string | undefined) => errorResult(`Denied by the user${reason ? `: ${reason}` : ""}`),
+  noOneToAsk: () =>
+    errorResult("Denied: approval required and no one to ask (allow it in the config's policy, or run with --yes)"),
 } as const;
+
+/** A failing field: `path` is a JSON Pointer into the arguments (`/a/0/b`, `""` for the whole). */
+export interface FieldProblem {
+  readonly path: string;
+  readonly message: string;
+}
+
+/**
+ * One `path: problem` text per failing field, the first problem of each path in the order
+ * given: `a.0.b: expected string`, `(arguments): …` for the whole object. Every validator's
+ * problems pass through here, so they read the same whichever validator found them.
+ */
+export function fieldProblems(problems: Iterable<FieldProblem>): string[] {
+  const seen = new Map<string, string>();
+  for (const { path, message } of problems) {
+    const field = path === "" ? "(arguments)" : path.slice(1).replaceAll("/", ".");
+    if (!seen.has(field)) seen.set(field, message);
+  }
+  return [...seen].map(([field, message]) => `${field}: ${message.charAt(0).toLowerCase()}${message.slice(1)}`);
+}
 
 /** Stable codes for failures a person must act on. */
 export type PlugboardErrorCode =
@@ -112,5 +137,22 @@ export class PlugboardError extends Error {
 export class ModelResponseError extends PlugboardError {
   constructor(message: string) {
     super("MODEL_RESPONSE", `Malformed model response: ${message}`);
+  }
+}
+
+/**
+ * Options a plugin refuses although its schema accepts them (limits that contradict each
+ * other): thrown by its `tools` function, reported by the app as the config entry's invalid
+ * options, naming the plugin. The message says what to change.
+ *
+ * @example throw new PluginOptionsError(`timeoutMs (${timeoutMs}) must not exceed maxTimeoutMs (${maxTimeoutMs}). Lower timeoutMs or raise maxTimeoutMs.`)
+ */
+export class PluginOptionsError extends Error {
+  override readonly name = "PluginOptionsError";
+  readonly [PLUGIN_OPTIONS_ERROR] = true;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass `instanceof` was asked about
+    return branded(this, PluginOptionsError, value, PLUGIN_OPTIONS_ERROR);
   }
 }

@@ -98,7 +98,27 @@ describe("ToolRegistry", () => {
       parameters: Type.Object({}, { additionalProperties: true }),
       handler: async () => textResult("ok"),
     });
-    expect(new ToolRegistry([open]).get("open")?.check.Check({ any: 1 })).toBe(true);
+    expect(new ToolRegistry([open]).get("open")?.validate({ any: 1 })).toEqual([]);
+  });
+});
+
+describe("an entry with its own validator", () => {
+  const raw = { type: "object", properties: { n: { type: "integer", minimum: 1 } }, required: ["n"] };
+  const counted = defineTool({
+    name: "counted",
+    description: "Takes plain JSON Schema.",
+    parameters: raw as unknown as ReturnType<typeof Type.Object>,
+    handler: async ({ n }) => textResult(`n=${String(n)}`),
+  });
+  const validate = (args: unknown) => (typeof (args as { n?: unknown }).n === "number" ? [] : ["n: expected a number"]);
+
+  test("sends its parameters as they are and validates with its own validator", async () => {
+    const registry = new ToolRegistry([{ tool: counted, validate }]);
+    expect(registry.schemas()[0]?.function.parameters).toEqual(raw);
+    expect(registry.get("counted")?.check).toBeUndefined();
+    const runtime = new ToolRuntime(registry, { workspace: await Workspace.open(tmpdir()) });
+    expect((await runtime.execute("counted", '{"n":"x"}')).content).toBe("Error: Invalid arguments for counted: n: expected a number");
+    expect((await runtime.execute("counted", '{"n":2}')).content).toBe("n=2");
   });
 });
 

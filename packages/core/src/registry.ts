@@ -7,6 +7,13 @@ import { type TObject, Type } from "@sinclair/typebox";
 import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
 import type { AnyToolDefinition } from "./contract.ts";
+import { fieldProblems } from "./errors.ts";
+
+/**
+ * Checks parsed arguments: one `path: problem` text per failing field, none when they are
+ * valid. The runtime calls it before the handler.
+ */
+export type ArgumentsValidator = (args: unknown) => readonly string[];
 
 /** A tool together with who provided it and the options it runs with. */
 export interface RegistryEntry {
@@ -15,6 +22,12 @@ export interface RegistryEntry {
   readonly owner?: string;
   /** Passed to the handler as `ctx.options`. */
   readonly options?: unknown;
+  /**
+   * Validates the arguments instead of a compiled TypeBox schema, for a tool whose
+   * `parameters` is plain JSON Schema (an MCP server's tool). Its `parameters` are then
+   * sent to the model as they are.
+   */
+  readonly validate?: ArgumentsValidator;
 }
 
 /** A registered tool: its definition, its compiled validator and its model-facing schema. */
@@ -22,7 +35,9 @@ export interface RegisteredTool {
   readonly tool: AnyToolDefinition;
   readonly owner: string | undefined;
   readonly options: unknown;
-  readonly check: TypeCheck<TObject>;
+  /** The compiled TypeBox validator; absent when the entry brought its own `validate`. */
+  readonly check?: TypeCheck<TObject>;
+  readonly validate: ArgumentsValidator;
   readonly schema: ChatCompletionFunctionTool;
 }
 
@@ -76,20 +91,24 @@ export class ToolRegistry {
 
 function register(entry: RegistryEntry): RegisteredTool {
   const { tool } = entry;
+  if (entry.validate) {
+    return { tool, owner: entry.owner, options: entry.options, validate: entry.validate, schema: functionSchema(tool, tool.parameters) };
+  }
   const parameters = closed(tool.parameters);
+  const check = TypeCompiler.Compile(parameters);
+  const validate: ArgumentsValidator = (args) =>
+    check.Check(args) ? [] : fieldProblems([...check.Errors(args)].map(({ path, message }) => ({ path, message })));
+  return { tool, owner: entry.owner, options: entry.options, check, validate, schema: functionSchema(tool, parameters) };
+}
+
+function functionSchema(tool: AnyToolDefinition, parameters: TObject): ChatCompletionFunctionTool {
   return {
-    tool,
-    owner: entry.owner,
-    options: entry.options,
-    check: TypeCompiler.Compile(parameters),
-    schema: {
-      type: "function",
-      function: {
-        name: tool.name,
-        description: tool.description,
-        // A plain JSON copy: TypeBox's symbol keys never reach the wire.
-        parameters: JSON.parse(JSON.stringify(parameters)),
-      },
+    type: "function",
+    function: {
+      name: tool.name,
+      description: tool.description,
+      // A plain JSON copy: TypeBox's symbol keys never reach the wire.
+      parameters: JSON.parse(JSON.stringify(parameters)),
     },
   };
 }

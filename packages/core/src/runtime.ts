@@ -1,19 +1,28 @@
 /**
  * The runtime: one tool call in, one result out. Looks the tool up, parses and validates
- * the model's raw arguments, then calls the handler. Every expected failure is a result
- * the model can read; programming errors propagate unchanged.
+ * the model's raw arguments, passes the policy (and the person, for `ask`), then calls the
+ * handler and records the call. Every expected failure is a result the model can read;
+ * programming errors propagate unchanged.
  */
-import type { TObject } from "@sinclair/typebox";
-import type { TypeCheck } from "@sinclair/typebox/compiler";
 import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
+import type { Approver } from "./approval.ts";
+import type { AuditSink } from "./audit.ts";
 import { type Logger, silentLogger, type ToolContext, type ToolResult } from "./contract.ts";
 import { ToolError, errorResult, toolErrors } from "./errors.ts";
-import type { ToolRegistry } from "./registry.ts";
+import { type GateOutcome, passGate } from "./gate.ts";
+import { ALLOW_ALL, type Policy } from "./policy.ts";
+import type { RegisteredTool, ToolRegistry } from "./registry.ts";
 import type { Workspace } from "./workspace.ts";
 
 export interface RuntimeOptions {
   readonly workspace: Workspace;
   readonly logger?: Logger;
+  /** Allow, ask or deny each validated call. @default every call allowed */
+  readonly policy?: Policy;
+  /** Receives one record per call that reached the policy. */
+  readonly audit?: AuditSink;
+  /** The audit records' `session` unless a call names its own. @default a random UUID */
+  readonly session?: string;
 }
 
 /** Per-call inputs of `execute`. */
@@ -21,6 +30,10 @@ export interface ExecuteOptions {
   /** The model's tool call id; `"direct"` when a person calls the tool. */
   readonly callId?: string;
   readonly signal?: AbortSignal;
+  /** Asked when the policy says `ask`; absent means no one to ask, so the call is refused. */
+  readonly approve?: Approver;
+  /** The audit records' `session` for this call. @default the runtime's */
+  readonly session?: string;
 }
 
 const NEVER = new AbortController().signal;
@@ -28,12 +41,18 @@ const NEVER = new AbortController().signal;
 export class ToolRuntime {
   readonly registry: ToolRegistry;
   readonly workspace: Workspace;
+  readonly policy: Policy;
+  readonly session: string;
   readonly #logger: Logger;
+  readonly #audit: AuditSink | undefined;
 
   constructor(registry: ToolRegistry, options: RuntimeOptions) {
     this.registry = registry;
     this.workspace = options.workspace;
+    this.policy = options.policy ?? ALLOW_ALL;
+    this.session = options.session ?? crypto.randomUUID();
     this.#logger = options.logger ?? silentLogger;
+    this.#audit = options.audit;
   }
 
   /** The OpenAI `tools` array (deep copies), in registration order. */
@@ -57,30 +76,44 @@ export class ToolRuntime {
       return toolErrors.invalidJson((error as SyntaxError).message);
     }
     if (typeof args !== "object" || args === null || Array.isArray(args)) return toolErrors.notAnObject();
-    if (!registered.check.Check(args)) return toolErrors.invalidArguments(name, describeErrors(registered.check, args));
+    const problems = registered.validate(args);
+    if (problems.length > 0) return toolErrors.invalidArguments(name, problems);
 
-    const ctx: ToolContext = {
-      workspace: this.workspace,
-      signal: options.signal ?? NEVER,
-      callId: options.callId ?? "direct",
-      options: registered.options,
-      logger: this.#logger,
-    };
+    const callId = options.callId ?? "direct";
+    const signal = options.signal ?? NEVER;
+    const arrived = { ts: new Date().toISOString(), at: performance.now() };
+    const request = { id: callId, tool: name, arguments: args as Record<string, unknown> };
+    let gate: GateOutcome | undefined;
+    let result: ToolResult | undefined;
     try {
-      return await registered.tool.handler(args, ctx);
+      gate = await passGate({ policy: this.policy, workspace: this.workspace, request, approve: options.approve, signal });
+      const ctx: ToolContext = { workspace: this.workspace, signal, callId, options: registered.options, logger: this.#logger };
+      result = gate.refusal ?? (await this.#run(registered, args, ctx));
+      return result;
+    } finally {
+      this.#audit?.({
+        ts: arrived.ts,
+        session: options.session ?? this.session,
+        callId,
+        tool: name,
+        args: request.arguments,
+        // No outcome means the approver gave up (the turn was cancelled while asking).
+        decision: gate?.decision ?? "ask:no",
+        ...(gate?.rule === undefined ? {} : { rule: gate.rule }),
+        durationMs: Math.round(performance.now() - arrived.at),
+        isError: result?.isError ?? true,
+        resultBytes: result === undefined ? 0 : Buffer.byteLength(result.content),
+      });
+    }
+  }
+
+  async #run(registered: RegisteredTool, args: unknown, ctx: ToolContext): Promise<ToolResult> {
+    try {
+      // Validated by the runtime against the tool's own schema.
+      return await registered.tool.handler(args as Record<string, unknown>, ctx);
     } catch (error) {
       if (error instanceof ToolError) return errorResult(error.message);
       throw error;
     }
   }
-}
-
-/** One entry per failing field, `path: problem`: the first problem of each path, in schema order. */
-function describeErrors(check: TypeCheck<TObject>, value: unknown): string[] {
-  const seen = new Map<string, string>();
-  for (const error of check.Errors(value)) {
-    const path = error.path === "" ? "(arguments)" : error.path.slice(1).replaceAll("/", ".");
-    if (!seen.has(path)) seen.set(path, error.message);
-  }
-  return [...seen].map(([path, message]) => `${path}: ${message.charAt(0).toLowerCase()}${message.slice(1)}`);
 }

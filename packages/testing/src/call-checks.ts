@@ -58,9 +58,9 @@ async function unfitCalls(runtime: ToolRuntime, subject: Subject, input: Harness
   const { name, registered } = subject;
   const given = input.unfitInputs[name] ?? [];
   for (const [index, args] of given.entries()) {
-    if (!registered.check.Check(args)) out.problems.push(`${name}: unfitInputs.${name}[${index}] does not match the tool's parameters, so it cannot reach the handler: ${JSON.stringify(args)}`);
+    if (registered.validate(args).length > 0) out.problems.push(`${name}: unfitInputs.${name}[${index}] does not match the tool's parameters, so it cannot reach the handler: ${JSON.stringify(args)}`);
   }
-  const cases = [...unfitArguments(subject.parameters), ...given].filter((args) => registered.check.Check(args));
+  const cases = [...unfitArguments(subject.parameters), ...given].filter((args) => registered.validate(args).length === 0);
   if (cases.length === 0) out.notes.push(`${name}: no generated input fits its parameters; pass unfitInputs to exercise it`);
   for (const args of cases) {
     const json = JSON.stringify(args);
@@ -84,11 +84,11 @@ function unfitProblem(outcome: CallOutcome, timeoutMs: number): string | undefin
 async function abortedCall(runtime: ToolRuntime, subject: Subject, input: HarnessInput, out: Finding) {
   const { name, registered } = subject;
   const slow = input.slowInputs[name];
-  if (slow !== undefined && !registered.check.Check(slow)) {
+  if (slow !== undefined && registered.validate(slow).length > 0) {
     out.problems.push(`${name}: slowInputs.${name} does not match the tool's parameters: ${JSON.stringify(slow)}`);
     return;
   }
-  const args = slow ?? unfitArguments(subject.parameters).find((candidate) => registered.check.Check(candidate));
+  const args = slow ?? unfitArguments(subject.parameters).find((candidate) => registered.validate(candidate).length === 0);
   if (args === undefined) {
     out.notes.push(`${name}: no input to call it with; pass slowInputs to check that it stops when aborted`);
     return;

@@ -1,4 +1,6 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
+import { cp, mkdtemp, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PlugboardError } from "@plugboard/core";
 import { type CheckPluginOptions, checkPlugin } from "./check-plugin.ts";
@@ -6,11 +8,14 @@ import { CHECK_IDS, type CheckId, type CheckStatus } from "./checks.ts";
 
 const fixture = (name: string) => join(import.meta.dir, "../test/fixtures", name);
 
+/** Where the writes-absolute fixture appends, outside its folder and the check's. */
+const ABSOLUTE_NOTES = join(tmpdir(), "plugboard-writes-absolute-notes.log");
+afterAll(() => rm(ABSOLUTE_NOTES, { force: true }));
+
 /** Each broken fixture (one behaviour each): the check it breaks, how, and a text its problems must contain. */
 const BROKEN: readonly [string, CheckId, CheckStatus, string, CheckPluginOptions][] = [
   ["package-unpublishable", "package", "fail", 'the published package would not contain plugboard.plugin.json: add it to "files"', {}],
   ["manifest-version-mismatch", "manifest", "fail", "its manifest says plugboard-plugin-manifest-version-mismatch@0.2.0 but its package.json says plugboard-plugin-manifest-version-mismatch@0.1.0", {}],
-  ["manifest-options-differ", "manifest", "fail", "its manifest's options differ from the options schema its entry exports: options.properties.maxChars.default: the manifest has 40, the schema has 80", {}],
   ["tools-undeclared", "tools", "fail", "extra: shout (returned, not in the manifest)", {}],
   ["exits-on-load", "tools", "fail", "the process ended (exit code 3) while loading the plugin", {}],
   ["strict-optional", "strict-schemas", "warn", "repeat: times: optional; strict mode requires every property", {}],
@@ -20,6 +25,7 @@ const BROKEN: readonly [string, CheckId, CheckStatus, string, CheckPluginOptions
   ["prints-on-load", "quiet", "fail", 'printed while loading: "prints-on-load: hello from the plugin\\n"', {}],
   ["writes-undeclared", "permissions", "fail", "changed files without asking for fs.write: created notes.txt (calling its tools)", {}],
   ["writes-outside", "permissions", "fail", "changed files outside the workspace: created ../stray-notes.txt (calling its tools)", {}],
+  ["writes-absolute", "permissions", "fail", `changed files outside the workspace: wrote to ${ABSOLUTE_NOTES} (calling its tools)`, {}],
   ["spawns-undeclared", "permissions", "fail", "started programs without asking for process.spawn: date +%F (calling today)", {}],
   ["fetches-undeclared", "permissions", "fail", "opened connections without asking for network: http://127.0.0.1:9/ (calling ping)", {}],
 ];
@@ -55,6 +61,24 @@ describe("checkPlugin", () => {
     const check = report.checks.find((candidate) => candidate.id === "foreseeable-errors");
     expect(check?.status).toBe("fail");
     expect(check?.problems[0]).toStartWith("count_words: unfitInputs.count_words[0] does not match the tool's parameters");
+  });
+
+  test("a plugin whose dependencies are not installed fails tools, saying so and to run bun install", async () => {
+    // A copy outside this repository: no node_modules above it holds @plugboard/core.
+    const copy = join(await realpath(await mkdtemp(join(tmpdir(), "plugboard-not-installed-"))), "conforming");
+    await cp(fixture("conforming"), copy, { recursive: true });
+    try {
+      const report = await checkPlugin(copy);
+      const tools = report.checks.find((check) => check.id === "tools");
+      expect(tools?.status).toBe("fail");
+      expect(tools?.problems).toEqual([
+        `its dependencies are not installed: @plugboard/core (no node_modules/NAME in ${copy} or any folder above it), so its entry cannot load`,
+      ]);
+      expect(tools?.fix).toBe(`Install the plugin's dependencies: run bun install in ${copy}, then check again.`);
+      expect(report.checks.find((check) => check.id === "permissions")?.problems).toEqual(["the plugin's dependencies are not installed"]);
+    } finally {
+      await rm(join(copy, ".."), { recursive: true, force: true });
+    }
   });
 
   test("refuses a folder that does not exist", async () => {

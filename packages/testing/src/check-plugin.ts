@@ -7,12 +7,14 @@ import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { PlugboardError } from "@plugboard/core";
-import { CHECK_IDS, type CheckId, type CheckResult, type ConformanceReport } from "./checks.ts";
+import { CHECK_IDS, type CheckId, type CheckResult, type ConformanceReport, result } from "./checks.ts";
 import type { HarnessInput } from "./harness-protocol.ts";
+import { installFix, missingDependencies } from "./installed.ts";
 import { checkPackage } from "./package-check.ts";
 import { type HarnessRun, runHarness } from "./run-harness.ts";
 import { changes, snapshot } from "./snapshot.ts";
 import { type FileChange, callVerdicts, loadVerdicts, permissionsVerdict, quietVerdict, skipped, strictVerdict } from "./verdicts.ts";
+import { watchWrites, writeWatchUnavailable } from "./write-watch.ts";
 
 /** How to check a plugin; every field is optional. */
 export interface CheckPluginOptions {
@@ -71,20 +73,36 @@ export async function checkPlugin(directory: string, options: CheckPluginOptions
     });
     const place = { cwd: workspace, ioDir };
     const files: FileChange[] = [];
+    const elsewhere: FileChange[] = [];
     const watched = async (mode: HarnessInput["mode"], timeoutMs: number): Promise<HarnessRun> => {
       const before = await snapshot(sandbox);
+      const writes = await watchWrites();
       const run = await runHarness(input(mode), { ...place, timeoutMs });
       const during = mode === "load" ? "loading" : "calling its tools";
       files.push(...changes(before, await snapshot(sandbox)).map((found) => ({ ...found, during })));
+      // The check's own folder is compared above; anything else written anywhere is outside the workspace.
+      const outside = (writes?.stop(run.pid) ?? []).filter(({ path }) => !isInside(path, temp));
+      elsewhere.push(...outside.map(({ path, operation }) => ({ path, change: operation, during })));
+      if (writes?.lost) watchNotes.add("the kernel dropped some file events (its queue overflowed), so writes outside the check's folder may be missing");
       return run;
     };
+    const unavailable = writeWatchUnavailable();
+    const watchNotes = new Set(unavailable ? [`writes outside the check's own folder are not observed: ${unavailable}`] : []);
 
     const pkg = await checkPackage(root);
     const loading = await watched("load", 60_000);
-    const { manifest, tools, loaded } = loadVerdicts(loading);
+    const { manifest, loaded, ...load } = loadVerdicts(loading);
+    // An entry that cannot import what it needs usually means nothing was installed yet.
+    const missing = loaded === undefined && load.tools.status === "fail" ? await missingDependencies(root) : [];
+    const tools = missing.length === 0 ? load.tools : notInstalled(root, missing);
     const results: Partial<Record<CheckId, CheckResult>> = { package: pkg, manifest, tools };
     if (loaded === undefined) {
-      const why = manifest.status === "fail" ? "the manifest is invalid, so no code ran" : "the plugin did not load";
+      const why =
+        manifest.status === "fail"
+          ? "the manifest is invalid, so no code ran"
+          : missing.length > 0
+            ? "the plugin's dependencies are not installed"
+            : "the plugin did not load";
       for (const id of ["strict-schemas", "invalid-arguments", "foreseeable-errors", "abort", "permissions"] as const) results[id] = skipped(id, why);
       results.quiet = manifest.status === "fail" ? skipped("quiet", why) : quietVerdict({ loading });
     } else {
@@ -94,13 +112,23 @@ export async function checkPlugin(directory: string, options: CheckPluginOptions
       Object.assign(results, { "invalid-arguments": invalid, "foreseeable-errors": foreseeable, abort });
       results.quiet = quietVerdict({ loading, calling });
       const effects = [...(loading.report?.effects ?? []), ...(calling.report?.effects ?? [])];
-      results.permissions = permissionsVerdict(loaded.permissions, effects, files);
+      results.permissions = permissionsVerdict(loaded.permissions, effects, files, elsewhere, [...watchNotes]);
     }
     const checks = CHECK_IDS.map((id) => results[id] ?? skipped(id, "not run"));
     return { directory: root, plugin: await pluginLabel(root), checks, ok: checks.every((check) => check.status !== "fail") };
   } finally {
     await rm(temp, { recursive: true, force: true });
   }
+}
+
+/** `tools` when the entry could not load because the packages it needs are not installed. */
+function notInstalled(root: string, missing: readonly string[]): CheckResult {
+  const problem = `its dependencies are not installed: ${missing.join(", ")} (no node_modules/NAME in ${root} or any folder above it), so its entry cannot load`;
+  return result("tools", "fail", [problem], { fix: installFix(root) });
+}
+
+function isInside(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(`${folder}/`);
 }
 
 async function pluginFolder(directory: string): Promise<string> {

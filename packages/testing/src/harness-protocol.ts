@@ -43,8 +43,6 @@ export type LoadOutcome =
       readonly version: string;
       readonly permissions: readonly string[];
       readonly tools: readonly LoadedTool[];
-      /** Set when the manifest has `options`: them, and the JSON of the entry's options schema. */
-      readonly options?: { readonly manifest: unknown; readonly schema: unknown };
     }
   | { readonly ok: false; readonly code: string; readonly message: string };
 

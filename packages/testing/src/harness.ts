@@ -6,9 +6,8 @@
  * came from the plugin.
  */
 import { readFile, writeFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import type { App, LoadedPlugin } from "@plugboard/bootstrap";
+import { dirname } from "node:path";
+import type { App } from "@plugboard/bootstrap";
 import { runCallChecks } from "./call-checks.ts";
 import type { HarnessInput, HarnessReport, LoadOutcome } from "./harness-protocol.ts";
 import { type Plugboard, plugboardFor } from "./plugboard-for.ts";
@@ -33,8 +32,7 @@ async function load({ bootstrap }: Plugboard, configPath: string): Promise<{ app
     const [plugin] = app.plugins;
     if (!plugin) throw new Error(`the harness config lists no plugin: ${configPath}`);
     const tools = app.runtime.schemas().map((tool) => ({ name: tool.function.name, parameters: tool.function.parameters }));
-    const options = await manifestOptions(plugin);
-    return { app, outcome: { ok: true, name: plugin.name, version: plugin.version, permissions: plugin.permissions, tools, ...(options ? { options } : {}) } };
+    return { app, outcome: { ok: true, name: plugin.name, version: plugin.version, permissions: plugin.permissions, tools } };
   } catch (error) {
     // By shape: the plugin under test may bring its own copy of core.
     const code = error instanceof Error ? Reflect.get(error, "code") : undefined;
@@ -45,16 +43,4 @@ async function load({ bootstrap }: Plugboard, configPath: string): Promise<{ app
     const message = error instanceof Error ? error.message : String(error);
     return { outcome: { ok: false, code: "PLUGIN_TOOLS", message: `Registering the plugin's tools threw: ${message}\nGive each tool a TypeBox object schema the compiler accepts.` } };
   }
-}
-
-/**
- * The manifest's `options` and the JSON of the options schema its entry exports, when the
- * manifest has `options`. The bootstrap imported the entry from the same URL, so this is
- * the module already loaded, not a second copy.
- */
-async function manifestOptions(plugin: LoadedPlugin): Promise<{ manifest: unknown; schema: unknown } | undefined> {
-  const manifest = JSON.parse(await readFile(plugin.manifestPath, "utf8")) as { entry: string; options?: unknown };
-  if (manifest.options === undefined) return undefined;
-  const entry = (await import(pathToFileURL(resolve(plugin.directory, manifest.entry)).href)) as { default: { options: unknown } };
-  return { manifest: manifest.options, schema: JSON.parse(JSON.stringify(entry.default.options)) };
 }

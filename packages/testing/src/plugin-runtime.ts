@@ -21,8 +21,8 @@ export type PluginRuntimeOptions<S extends TSchema> = (
   | { readonly root: string; readonly workspace?: undefined }
   | { readonly workspace: Workspace; readonly root?: undefined }
 ) & {
-  /** The plugin's options, as a config entry would give them. @default {} */
-  readonly options?: Static<S>;
+  /** The plugin's options, as a config entry would give them (any with a default may be left out). @default {} */
+  readonly options?: Partial<Static<S>>;
   /** Given to the plugin and its tools. @default silentLogger */
   readonly logger?: Logger;
 };

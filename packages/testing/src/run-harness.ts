@@ -11,6 +11,8 @@ const HARNESS = fileURLToPath(new URL("./harness.ts", import.meta.url));
 
 /** How a harness run ended. */
 export interface HarnessRun {
+  /** The harness process's id. */
+  readonly pid: number;
   /** Missing when the process died before writing it (the plugin exited it, or crashed it). */
   readonly report: HarnessReport | undefined;
   readonly stdout: string;
@@ -52,7 +54,7 @@ export async function runHarness(input: HarnessInput, { cwd, ioDir, timeoutMs }:
     (text) => JSON.parse(text) as HarnessReport,
     () => undefined,
   );
-  return { report, stdout: stdout.text(), stderr: stderr.text(), exitCode: timedOut ? null : exitCode, timedOut };
+  return { pid: child.pid, report, stdout: stdout.text(), stderr: stderr.text(), exitCode: timedOut ? null : exitCode, timedOut };
 }
 
 function collect(stream: ReadableStream<Uint8Array>) {

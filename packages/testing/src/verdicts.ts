@@ -5,7 +5,6 @@
  */
 import { type CheckId, type CheckResult, failIfAny, result } from "./checks.ts";
 import type { Finding, LoadOutcome, SideEffect } from "./harness-protocol.ts";
-import { manifestOptionsProblems, OPTIONS_FIX } from "./manifest-options.ts";
 import type { HarnessRun } from "./run-harness.ts";
 import { strictModeProblems } from "./strict-schema.ts";
 
@@ -24,7 +23,7 @@ export function loadVerdicts(run: HarnessRun): { manifest: CheckResult; tools: C
   if (load === undefined) {
     return { manifest: result("manifest", "pass"), tools: result("tools", "fail", [died(run, "loading the plugin")], { fix: DIED_FIX }) };
   }
-  if (load.ok) return { manifest: optionsVerdict(load), tools: result("tools", "pass"), loaded: load };
+  if (load.ok) return { manifest: result("manifest", "pass"), tools: result("tools", "pass"), loaded: load };
   const { problems, fix } = splitMessage(load.message);
   if (!MANIFEST_CODES.has(load.code)) return { manifest: result("manifest", "pass"), tools: result("tools", "fail", problems, { fix }) };
   const contractFix = 'Set "contract" to a semver range that includes the contract of the Plugboard you build against (e.g. ^1.0.0).';
@@ -32,12 +31,6 @@ export function loadVerdicts(run: HarnessRun): { manifest: CheckResult; tools: C
     manifest: result("manifest", "fail", problems, { fix: load.code === "PLUGIN_CONTRACT" ? contractFix : fix }),
     tools: skipped("tools", "the manifest is invalid, so the entry was not loaded"),
   };
-}
-
-/** `manifest` for a plugin the bootstrap loaded: its manifest's `options`, when given, must be its schema's JSON. */
-function optionsVerdict(loaded: Loaded): CheckResult {
-  const problems = loaded.options ? manifestOptionsProblems(loaded.options.manifest, loaded.options.schema) : [];
-  return problems.length === 0 ? result("manifest", "pass") : result("manifest", "fail", problems, { fix: OPTIONS_FIX });
 }
 
 /** `strict-schemas`: `warn` with every reason, since strict mode is optional. */
@@ -66,15 +59,25 @@ export function quietVerdict(runs: { loading: HarnessRun; calling?: HarnessRun }
   return failIfAny("quiet", problems);
 }
 
-/** A file that plugin code created, changed or removed, relative to the check's folder. */
+/** A file that plugin code created, changed or wrote: relative to the check's folder, or absolute when elsewhere. */
 export interface FileChange {
   readonly path: string;
   readonly change: string;
   readonly during: string;
 }
 
-/** `permissions`: every effect observed must be covered by the manifest's permissions. */
-export function permissionsVerdict(declared: readonly string[], effects: readonly SideEffect[], files: readonly FileChange[]): CheckResult {
+/**
+ * `permissions`: every effect observed must be covered by the manifest's permissions. `files`
+ * are changes in the check's folder (paths relative to it); `elsewhere`, files written
+ * anywhere else on the machine (absolute paths), which no permission allows.
+ */
+export function permissionsVerdict(
+  declared: readonly string[],
+  effects: readonly SideEffect[],
+  files: readonly FileChange[],
+  elsewhere: readonly FileChange[] = [],
+  watchNotes: readonly string[] = [],
+): CheckResult {
   const has = new Set(declared);
   const problems: string[] = [];
   const spawns = effects.filter((effect) => effect.kind === "spawn");
@@ -83,12 +86,14 @@ export function permissionsVerdict(declared: readonly string[], effects: readonl
   const outside = files.filter((file) => !file.path.startsWith("workspace/") && file.path !== "workspace");
   if (!has.has("process.spawn") && spawns.length > 0) problems.push(`started programs without asking for process.spawn: ${listEffects(spawns)}`);
   if (!has.has("network") && connections.length > 0) problems.push(`opened connections without asking for network: ${listEffects(connections)}`);
-  if (!has.has("fs.write") && inside.length > 0) problems.push(`changed files without asking for fs.write: ${listFiles(inside, "workspace/")}`);
-  if (outside.length > 0) problems.push(`changed files outside the workspace: ${listFiles(outside, "../")}`);
+  if (!has.has("fs.write") && inside.length > 0) problems.push(`changed files without asking for fs.write: ${listFiles(inside.map((file) => shown(file, file.path.slice("workspace/".length))))}`);
+  const beyond = [...outside.map((file) => shown(file, `../${file.path}`)), ...elsewhere.map((file) => shown(file, file.path))];
+  if (beyond.length > 0) problems.push(`changed files outside the workspace: ${listFiles(beyond)}`);
   const notes = [
     ...(has.has("process.spawn") && spawns.length === 0 ? ["asks for process.spawn but started no program during the checks"] : []),
     ...(has.has("network") && connections.length === 0 ? ["asks for network but opened no connection during the checks"] : []),
     ...(has.has("fs.write") && inside.length === 0 ? ["asks for fs.write but changed no file during the checks"] : []),
+    ...watchNotes,
   ];
   return failIfAny("permissions", problems, notes);
 }
@@ -117,13 +122,13 @@ function listEffects(effects: readonly SideEffect[]): string {
   return distinct.length > 3 ? `${shown.join("; ")}; and ${distinct.length - 3} more` : shown.join("; ");
 }
 
-function listFiles(files: readonly FileChange[], prefix: string): string {
-  const shown = files.slice(0, 5).map((file) => `${file.change} ${display(file.path, prefix)} (${file.during})`);
-  return files.length > 5 ? `${shown.join(", ")}, and ${files.length - 5} more` : shown.join(", ");
+/** `created notes.txt (calling its tools)`. */
+function shown(file: FileChange, path: string): string {
+  return `${file.change} ${path} (${file.during})`;
 }
 
-function display(path: string, prefix: string): string {
-  return prefix === "workspace/" ? path.slice(prefix.length) : `${prefix}${path}`;
+function listFiles(files: readonly string[]): string {
+  return files.length > 5 ? `${files.slice(0, 5).join(", ")}, and ${files.length - 5} more` : files.join(", ");
 }
 
 function quote(text: string): string {

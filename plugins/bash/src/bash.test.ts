@@ -1,10 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Workspace } from "@plugboard/core";
-import { pluginRuntime } from "@plugboard/testing";
+import {
+  awaitEscapeesCommand,
+  ESCAPEE_COUNT,
+  escapeesCommand,
+  pluginRuntime,
+  runningNamed,
+  survivorsNamed,
+  uniqueMarker,
+  waitFor,
+} from "@plugboard/testing";
 import plugin, { type Options } from "./index.ts";
 
 let dir: string;
@@ -18,47 +26,10 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** The bash plugin's tool, enabled with `options`, in the test's workspace. */
-const bashWith = (options: Options = {}) => pluginRuntime(plugin, { workspace, options });
+const bashWith = (options: Partial<Options> = {}) => pluginRuntime(plugin, { workspace, options });
 
 const bash = async (command: string, extra: Record<string, unknown> = {}, signal?: AbortSignal) =>
   (await bashWith()).call("bash", { command, ...extra }, { signal });
-
-/** Whether `pid` is still running; a zombie has ended and only waits to be reaped. */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return true; // no /proc here: trust kill(0)
-  }
-  const state = stat.slice(stat.lastIndexOf(")") + 2).charAt(0);
-  return state !== "Z" && state !== "X";
-}
-
-/** The pids still running after up to `ms` (a killed process needs a moment to be gone). */
-async function survivors(pids: readonly number[], ms = 2000): Promise<number[]> {
-  const deadline = Date.now() + ms;
-  let alive = pids.filter(isAlive);
-  while (alive.length > 0 && Date.now() < deadline) {
-    await Bun.sleep(20);
-    alive = alive.filter(isAlive);
-  }
-  return alive;
-}
-
-async function pidsIn(file: string): Promise<number[]> {
-  const text = await readFile(join(dir, file), "utf8").catch(() => "");
-  return text.split("\n").filter(Boolean).map(Number);
-}
-
-/** Two sleeps in a subshell; their pids and the subshell's go to `file`. */
-const sleepers = (file: string) =>
-  `echo started; ( sleep 300 & echo $! >> ${file}; sleep 300 & echo $! >> ${file}; echo $BASHPID >> ${file}; wait )`;
 
 describe("bash: results", () => {
   test("returns stdout and the exit code", async () => {
@@ -78,8 +49,8 @@ describe("bash: results", () => {
     expect((await bash("true")).content).toBe("(no output)\nexit code: 0");
   });
 
-  test("reports the signal that ended the shell", async () => {
-    expect((await bash("echo before; kill -TERM $$")).content).toBe("before\nsignal: SIGTERM");
+  test("the shell is the first process of its PID namespace: it ignores signals it sends itself", async () => {
+    expect((await bash("echo before; kill -TERM $$; echo after")).content).toBe("before\nafter\nexit code: 0");
   });
 
   test("runs in the workspace root with stdin closed", async () => {
@@ -143,21 +114,21 @@ describe("bash: output cap", () => {
 });
 
 describe("bash: timeout and cancellation", () => {
-  test("a timeout kills the whole process group and returns the output so far", async () => {
-    const result = await bash(sleepers("timeout.pids"), { timeout_ms: 1000 });
+  test("a timeout kills every process the command started and returns the output so far", async () => {
+    const marker = uniqueMarker();
+    const result = await bash(`${escapeesCommand(marker)}echo started; sleep 300`, { timeout_ms: 1000 });
     expect(result).toEqual({ content: "Error: Command timed out after 1000 ms\nstarted", isError: true });
-    const pids = await pidsIn("timeout.pids");
-    expect(pids).toHaveLength(3);
-    expect(await survivors(pids)).toEqual([]);
+    expect(await survivorsNamed(marker)).toEqual([]);
   });
 
-  test("cancelling kills the whole process group", async () => {
+  test("cancelling kills every process the command started", async () => {
+    const marker = uniqueMarker();
     const controller = new AbortController();
-    const running = bash(sleepers("abort.pids"), {}, controller.signal);
-    while ((await pidsIn("abort.pids")).length < 3) await Bun.sleep(10);
+    const running = bash(`${escapeesCommand(marker)}echo started; sleep 300`, {}, controller.signal);
+    await waitFor("the command's background processes started", () => runningNamed(marker).length >= ESCAPEE_COUNT);
     controller.abort();
     expect(await running).toEqual({ content: "Error: Command cancelled", isError: true });
-    expect(await survivors(await pidsIn("abort.pids"))).toEqual([]);
+    expect(await survivorsNamed(marker)).toEqual([]);
   });
 
   test("an already cancelled call runs nothing", async () => {
@@ -166,21 +137,10 @@ describe("bash: timeout and cancellation", () => {
     expect(await Bun.file(join(dir, "ran.txt")).exists()).toBe(false);
   });
 
-  test.skipIf(Bun.which("setsid") === null)("a process that leaves the group cannot hold the call open", async () => {
-    // The shell exits only once the sleeper runs in a session of its own, outside the group.
-    const command = "setsid sh -c 'echo $$ > escaped.pids; exec sleep 300' & while [ ! -s escaped.pids ]; do sleep 0.01; done; echo done";
-    const result = await bash(command);
-    const pids = await pidsIn("escaped.pids");
-    for (const pid of pids) process.kill(pid, "SIGKILL");
-    expect(result.content).toBe("done\nexit code: 0");
-    expect(pids).toHaveLength(1);
-  });
-
-  test("background jobs do not outlive the command", async () => {
-    const result = await bash("sleep 300 & echo $! > background.pids; echo launched");
+  test("background jobs, setsid, double forks and nohup do not outlive the command", async () => {
+    const marker = uniqueMarker();
+    const result = await bash(`${escapeesCommand(marker)}${awaitEscapeesCommand(marker)}echo launched`);
     expect(result.content).toBe("launched\nexit code: 0");
-    const pids = await pidsIn("background.pids");
-    expect(pids).toHaveLength(1);
-    expect(await survivors(pids)).toEqual([]);
+    expect(await survivorsNamed(marker)).toEqual([]);
   });
 });

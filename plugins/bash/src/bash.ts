@@ -4,14 +4,17 @@
  * errors, and both kill every process the command started.
  */
 import { stat } from "node:fs/promises";
-import { defineTool, errorResult, textResult, type ToolDefinition, type ToolResult } from "@plugboard/core";
+import { defineTool, errorResult, PluginOptionsError, textResult, type ToolResult } from "@plugboard/core";
 import { Type } from "@sinclair/typebox";
-import type { BashLimits } from "./options.ts";
+import type { Options } from "./index.ts";
 import { shareBudget } from "./output-cap.ts";
 import { type RunOutcome, runCommand } from "./run-command.ts";
 
 /** The tool name the model sees; the manifest lists the same name. */
-export const BASH_TOOL_NAME = "bash";
+export const BASH = "bash";
+
+/** The limits one bash tool runs with: the plugin's options. */
+export type BashSettings = Readonly<Options>;
 
 /** The model-facing texts of the bash tool, built in one place. */
 const bashTexts = {
@@ -22,27 +25,35 @@ const bashTexts = {
   notStarted: (detail: string) => errorResult(`Could not start the command: ${detail}`),
 } as const;
 
-function parametersFor(limits: BashLimits) {
-  return Type.Object({
-    command: Type.String({ description: "The shell command to run, e.g. `ls -la src` or `bun test 2>&1 | tail -20`." }),
-    timeout_ms: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        maximum: limits.maxTimeoutMs,
-        description: `Kill the command after this many milliseconds (default ${limits.timeoutMs}, at most ${limits.maxTimeoutMs}).`,
-      }),
-    ),
-  });
+function parametersFor(limits: BashSettings) {
+  return Type.Object(
+    {
+      command: Type.String({ description: "The shell command to run, e.g. `ls -la src` or `bun test 2>&1 | tail -20`." }),
+      timeout_ms: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: limits.maxTimeoutMs,
+          description: `Kill the command after this many milliseconds (default ${limits.timeoutMs}, at most ${limits.maxTimeoutMs}).`,
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  );
 }
 
 /**
  * Builds the `bash` tool with the plugin's limits; the shell is `bash` when it is on the
- * PATH, else `/bin/sh`.
+ * PATH, else `/bin/sh`. Throws `PluginOptionsError` when `timeoutMs` exceeds `maxTimeoutMs`.
  */
-export function createBashTool(limits: BashLimits): ToolDefinition<ReturnType<typeof parametersFor>> {
+export function bashTool(limits: BashSettings) {
+  if (limits.timeoutMs > limits.maxTimeoutMs) {
+    throw new PluginOptionsError(
+      `timeoutMs (${limits.timeoutMs}) must not exceed maxTimeoutMs (${limits.maxTimeoutMs}). Lower timeoutMs or raise maxTimeoutMs.`,
+    );
+  }
   const shell = Bun.which("bash") ?? "/bin/sh";
   return defineTool({
-    name: BASH_TOOL_NAME,
+    name: BASH,
     description:
       `Run a shell command with ${shell === "/bin/sh" ? "sh" : "bash"} -c in the workspace root (stdin closed) and return its stdout, stderr and exit code. ` +
       `Output over ${limits.maxOutputChars} characters keeps its start and end. ` +

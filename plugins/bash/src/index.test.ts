@@ -1,18 +1,22 @@
 import { expect, test } from "bun:test";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PlugboardError, silentLogger, Workspace } from "@plugboard/core";
+import { PluginOptionsError, silentLogger, Workspace } from "@plugboard/core";
 import { conformanceSuite } from "@plugboard/testing/suite";
 import { Value } from "@sinclair/typebox/value";
 import manifest from "../plugboard.plugin.json";
-import { BASH_TOOL_NAME } from "./bash.ts";
+import { BASH } from "./bash.ts";
 import plugin from "./index.ts";
 
 // The shared conformance suite first, then this plugin's own cases; `sleep 30` lets the abort check see a command killed.
 conformanceSuite(join(import.meta.dir, ".."), { slowInputs: { bash: { command: "sleep 30" } } });
 
+/** The plugin's tools for options as a config entry gives them: defaults filled in, as the bootstrap does. */
+const toolsFor = async (options: Record<string, unknown>) =>
+  plugin.tools(Value.Parse(plugin.options, options), { workspace: await Workspace.open(tmpdir()), logger: silentLogger });
+
 test("the manifest names the tool constant and its permissions", () => {
-  expect(manifest.tools.map((tool) => tool.name)).toEqual([BASH_TOOL_NAME]);
+  expect(manifest.tools.map((tool) => tool.name)).toEqual([BASH]);
   expect(manifest.permissions).toEqual(["process.spawn"]);
 });
 
@@ -21,19 +25,14 @@ test("options default to the documented limits and refuse bad values", async () 
   expect(Value.Check(plugin.options, { timeoutMs: 0 })).toBe(false);
   expect(Value.Check(plugin.options, { maxOutputChars: 1.5 })).toBe(false);
   expect(Value.Check(plugin.options, { timeout: 100 })).toBe(false);
-  const workspace = await Workspace.open(tmpdir());
-  expect(() => plugin.tools({ timeoutMs: 700000 }, { workspace, logger: silentLogger })).toThrow(
-    new PlugboardError(
-      "PLUGIN_OPTIONS",
-      "timeoutMs (700000) must not exceed maxTimeoutMs (600000). Lower timeoutMs or raise maxTimeoutMs.",
-    ),
-  );
+  const refused = toolsFor({ timeoutMs: 700000 });
+  expect(refused).rejects.toThrow(PluginOptionsError);
+  expect(refused).rejects.toThrow("timeoutMs (700000) must not exceed maxTimeoutMs (600000). Lower timeoutMs or raise maxTimeoutMs.");
 });
 
 test("the model sees the limits in the tool's schema", async () => {
-  const workspace = await Workspace.open(tmpdir());
-  const [tool] = plugin.tools({ timeoutMs: 1000, maxTimeoutMs: 9000 }, { workspace, logger: silentLogger });
-  expect(tool?.parameters.required).toEqual(["command"]);
+  const [tool] = await toolsFor({ timeoutMs: 1000, maxTimeoutMs: 9000 });
+  expect(tool?.parameters).toMatchObject({ required: ["command"], additionalProperties: false });
   expect(tool?.parameters.properties.timeout_ms).toMatchObject({ type: "integer", minimum: 1, maximum: 9000 });
   expect(tool?.parameters.properties.timeout_ms?.description).toContain("default 1000");
 });

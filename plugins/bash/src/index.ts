@@ -2,11 +2,34 @@
  * `@plugboard/plugin-bash`: the `bash` tool. Exports the plugin (default) and its `Options`
  * type; the manifest is `@plugboard/plugin-bash/plugboard.plugin.json`.
  */
-import { definePlugin, PlugboardError } from "@plugboard/core";
-import { createBashTool } from "./bash.ts";
-import { limitsOf, OptionsSchema } from "./options.ts";
+import { definePlugin } from "@plugboard/core";
+import { type Static, Type } from "@sinclair/typebox";
+import { bashTool } from "./bash.ts";
 
-export type { Options } from "./options.ts";
+/** The options schema: the bootstrap fills in each default, then validates with it. */
+const OptionsSchema = Type.Object(
+  {
+    timeoutMs: Type.Integer({
+      minimum: 1,
+      default: 120000,
+      description: "Timeout of a command that does not pass timeout_ms, in milliseconds.",
+    }),
+    maxTimeoutMs: Type.Integer({
+      minimum: 1,
+      default: 600000,
+      description: "Largest timeout_ms the model may ask for, in milliseconds.",
+    }),
+    maxOutputChars: Type.Integer({
+      minimum: 1,
+      default: 50000,
+      description: "Characters of output kept (the first and last halves); the rest is cut and counted.",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+/** Options of the bash plugin, every default filled in. */
+export type Options = Static<typeof OptionsSchema>;
 
 /**
  * The bash plugin: one tool, `bash`. Needs the `process.spawn` permission.
@@ -15,14 +38,5 @@ export type { Options } from "./options.ts";
  */
 export default definePlugin({
   options: OptionsSchema,
-  tools: (options) => {
-    const limits = limitsOf(options);
-    if (limits.timeoutMs > limits.maxTimeoutMs) {
-      throw new PlugboardError(
-        "PLUGIN_OPTIONS",
-        `timeoutMs (${limits.timeoutMs}) must not exceed maxTimeoutMs (${limits.maxTimeoutMs}). Lower timeoutMs or raise maxTimeoutMs.`,
-      );
-    }
-    return [createBashTool(limits)];
-  },
+  tools: (options) => [bashTool(options)],
 });

@@ -1,9 +1,11 @@
 /**
- * Runs one shell command in its own process group and captures its output within a cap.
- * The whole group is killed with SIGKILL on timeout, on abort, and when the shell exits
- * (so background jobs never outlive the call).
+ * Runs one shell command in its own process group — and, where the kernel allows, its own
+ * PID namespace — and captures its output within a cap. Everything the command started is
+ * killed with SIGKILL on timeout, on abort, and when the shell exits (so background jobs,
+ * daemons and `setsid` children never outlive the call).
  */
 import { OutputCap } from "./output-cap.ts";
+import { processScope } from "./process-scope.ts";
 
 export interface RunOptions {
   /** The shell binary; the command runs as `SHELL -c COMMAND`. */
@@ -27,13 +29,14 @@ export interface RunOutcome {
 
 /**
  * How long to wait for the pipes to close once the shell has exited and its group is
- * killed; only a process that left the group (setsid) can keep them open that long.
+ * killed; only a process that left the group (setsid) outside a PID namespace can keep
+ * them open that long.
  */
 const PIPE_GRACE_MS = 500;
 
 /** Runs `command`; throws only when the shell cannot be started. */
 export async function runCommand(command: string, options: RunOptions): Promise<RunOutcome> {
-  const child = Bun.spawn([options.shell, "-c", command], {
+  const child = Bun.spawn([...processScope().prefix, options.shell, "-c", command], {
     cwd: options.cwd,
     env: commandEnvironment(),
     detached: true,

@@ -15,35 +15,33 @@ import {
   writeFileAtomic,
 } from "@plugboard/core";
 import { Type } from "@sinclair/typebox";
+import type { Options } from "./index.ts";
 
 /** The tool name the model sees; the manifest lists the same name. */
-export const TOOL_NAME = "edit_file";
+export const EDIT_FILE = "edit_file";
 
-/** Default cap on the size of a file to edit: 256 MiB. */
-export const DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024;
+/** The limits one edit_file tool runs with: the plugin's options. */
+export type EditFileSettings = Readonly<Options>;
 
-const EditFileParams = Type.Object({
-  path: Type.String({ description: "File path, relative to the workspace root (or absolute inside it)." }),
-  old_text: Type.String({
-    minLength: 1,
-    description: "The exact text to replace, including whitespace and line breaks; not a regular expression.",
-  }),
-  new_text: Type.String({ description: "The text to put in its place, taken literally." }),
-  replace_all: Type.Optional(
-    Type.Boolean({ default: false, description: "Replace every match instead of requiring exactly one." }),
-  ),
-});
-
-/** The limits one edit_file tool runs with. */
-export interface EditFileSettings {
-  /** The largest file, in bytes, the tool will edit. */
-  readonly maxFileBytes: number;
-}
+const EditFileParams = Type.Object(
+  {
+    path: Type.String({ description: "File path, relative to the workspace root (or absolute inside it)." }),
+    old_text: Type.String({
+      minLength: 1,
+      description: "The exact text to replace, including whitespace and line breaks; not a regular expression.",
+    }),
+    new_text: Type.String({ description: "The text to put in its place, taken literally." }),
+    replace_all: Type.Optional(
+      Type.Boolean({ default: false, description: "Replace every match instead of requiring exactly one." }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 /** Builds the edit_file tool. */
 export function editFileTool({ maxFileBytes }: EditFileSettings) {
   return defineTool({
-    name: TOOL_NAME,
+    name: EDIT_FILE,
     description:
       "Replace exact text in a UTF-8 text file. old_text must match exactly one place (include enough " +
       "surrounding lines to make it unique) unless replace_all is true. Read the file first.",

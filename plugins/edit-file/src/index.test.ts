@@ -3,14 +3,14 @@ import { join } from "node:path";
 import { conformanceSuite } from "@plugboard/testing/suite";
 import { Value } from "@sinclair/typebox/value";
 import manifest from "../plugboard.plugin.json";
-import { TOOL_NAME } from "./edit-file.ts";
+import { EDIT_FILE } from "./edit-file.ts";
 import plugin from "./index.ts";
 
-// The shared conformance suite first (its manifest check holds the manifest's options to the schema), then this plugin's own cases.
+// The shared conformance suite first, then this plugin's own cases.
 conformanceSuite(join(import.meta.dir, ".."));
 
 test("the manifest names the tool constant and its permissions", () => {
-  expect(manifest.tools.map((tool) => tool.name)).toEqual([TOOL_NAME]);
+  expect(manifest.tools.map((tool) => tool.name)).toEqual([EDIT_FILE]);
   expect(manifest.permissions).toEqual(["fs.read", "fs.write"]);
 });
 
@@ -18,4 +18,5 @@ test("options default to the documented limit and refuse bad values", () => {
   expect(Value.Parse(plugin.options, {})).toEqual({ maxFileBytes: 268435456 });
   expect(Value.Check(plugin.options, { maxFileBytes: 0 })).toBe(false);
   expect(Value.Check(plugin.options, { maxFileBytes: 1.5 })).toBe(false);
+  expect(Value.Check(plugin.options, { maxBytes: 100 })).toBe(false);
 });

@@ -7,42 +7,36 @@ import { resolve } from "node:path";
 import { type Workspace, defineTool, textResult, toolErrors } from "@plugboard/core";
 import { Type } from "@sinclair/typebox";
 import type fg from "fast-glob";
+import type { Options } from "./index.ts";
 import { loadFastGlob } from "./fast-glob.ts";
 import { type GlobScope, globScope } from "./glob-scope.ts";
 
 /** The tool name the model sees; the manifest lists the same name. */
-export const TOOL_NAME = "glob";
+export const GLOB = "glob";
 
-/** Default cap on the paths one call returns. */
-export const DEFAULT_MAX_RESULTS = 1000;
+/**
+ * How one glob tool searches: the plugin's options. `ignore` holds fast-glob patterns never
+ * matched nor descended into, relative to the search folder.
+ */
+export type GlobSettings = Readonly<Options>;
 
-/** Folders skipped unless the plugin's `ignore` option says otherwise. */
-export const DEFAULT_IGNORE: readonly string[] = ["**/.git/**", "**/node_modules/**"];
-
-const GlobParams = Type.Object({
-  pattern: Type.String({
-    minLength: 1,
-    description: 'A glob pattern such as "**/*.ts" or "src/*.{js,json}"; `**` matches any depth.',
-  }),
-  path: Type.Optional(
-    Type.String({ description: "Folder to search from, relative to the workspace root (default: the root)." }),
-  ),
-});
-
-/** How one glob tool searches. */
-export interface GlobSettings {
-  /** The most paths listed; the rest are counted. */
-  readonly maxResults: number;
-  /** fast-glob patterns never matched nor descended into, relative to the search folder. */
-  readonly ignore: readonly string[];
-  /** Whether `*` and `**` match names that start with a dot. */
-  readonly dot: boolean;
-}
+const GlobParams = Type.Object(
+  {
+    pattern: Type.String({
+      minLength: 1,
+      description: 'A glob pattern such as "**/*.ts" or "src/*.{js,json}"; `**` matches any depth.',
+    }),
+    path: Type.Optional(
+      Type.String({ description: "Folder to search from, relative to the workspace root (default: the root)." }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 /** Builds the glob tool. */
 export function globTool(settings: GlobSettings) {
   return defineTool({
-    name: TOOL_NAME,
+    name: GLOB,
     description:
       "Find files by glob pattern. Returns matching file paths relative to the workspace root, sorted, " +
       "one per line. Skips .git and node_modules.",

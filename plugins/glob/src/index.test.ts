@@ -3,14 +3,14 @@ import { join } from "node:path";
 import { conformanceSuite } from "@plugboard/testing/suite";
 import { Value } from "@sinclair/typebox/value";
 import manifest from "../plugboard.plugin.json";
-import { TOOL_NAME } from "./glob.ts";
+import { GLOB } from "./glob.ts";
 import plugin from "./index.ts";
 
-// The shared conformance suite first (its manifest check holds the manifest's options to the schema), then this plugin's own cases.
+// The shared conformance suite first, then this plugin's own cases.
 conformanceSuite(join(import.meta.dir, ".."));
 
 test("the manifest names the tool constant and its permissions", () => {
-  expect(manifest.tools.map((tool) => tool.name)).toEqual([TOOL_NAME]);
+  expect(manifest.tools.map((tool) => tool.name)).toEqual([GLOB]);
   expect(manifest.permissions).toEqual(["fs.read"]);
 });
 
@@ -22,4 +22,5 @@ test("options default to the documented values and refuse bad ones", () => {
   });
   expect(Value.Check(plugin.options, { maxResults: 0 })).toBe(false);
   expect(Value.Check(plugin.options, { ignore: "node_modules" })).toBe(false);
+  expect(Value.Check(plugin.options, { maxresults: 10 })).toBe(false);
 });

@@ -2,11 +2,34 @@
  * `@plugboard/plugin-read-file`: the `read_file` tool. Exports the plugin (default) and its
  * `Options` type; the manifest is `@plugboard/plugin-read-file/plugboard.plugin.json`.
  */
-import { definePlugin, PlugboardError } from "@plugboard/core";
-import { limitsOf, OptionsSchema } from "./options.ts";
-import { createReadFileTool } from "./read-file.ts";
+import { definePlugin } from "@plugboard/core";
+import { type Static, Type } from "@sinclair/typebox";
+import { readFileTool } from "./read-file.ts";
 
-export type { Options } from "./options.ts";
+/** The options schema: the bootstrap fills in each default, then validates with it. */
+const OptionsSchema = Type.Object(
+  {
+    maxFileBytes: Type.Integer({
+      minimum: 1,
+      default: 1048576,
+      description: "The largest file, in bytes, read without a limit; larger files are read in parts.",
+    }),
+    maxLineChars: Type.Integer({
+      minimum: 1,
+      default: 2000,
+      description: "Characters shown of one line; the rest of a longer line is cut and counted.",
+    }),
+    maxOutputChars: Type.Integer({
+      minimum: 1,
+      default: 100000,
+      description: "Characters of lines one read returns; the read stops at the line that would pass it.",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+/** Options of the read-file plugin, every default filled in. */
+export type Options = Static<typeof OptionsSchema>;
 
 /**
  * The read-file plugin: one tool, `read_file`. Needs the `fs.read` permission.
@@ -15,14 +38,5 @@ export type { Options } from "./options.ts";
  */
 export default definePlugin({
   options: OptionsSchema,
-  tools: (options) => {
-    const limits = limitsOf(options);
-    if (limits.maxLineChars > limits.maxOutputChars) {
-      throw new PlugboardError(
-        "PLUGIN_OPTIONS",
-        `maxLineChars (${limits.maxLineChars}) must not exceed maxOutputChars (${limits.maxOutputChars}). Lower maxLineChars or raise maxOutputChars.`,
-      );
-    }
-    return [createReadFileTool(limits)];
-  },
+  tools: (options) => [readFileTool(options)],
 });

@@ -16,7 +16,7 @@ const numbered = (count: number) => Array.from({ length: count }, (_, i) => `lin
 /** Writes `content` to `name` in the workspace. */
 const file = (name: string, content: string | Uint8Array) => writeFile(join(root, name), content);
 
-async function read(args: Record<string, unknown>, options: Options = {}): Promise<ToolResult> {
+async function read(args: Record<string, unknown>, options: Partial<Options> = {}): Promise<ToolResult> {
   return (await pluginRuntime(plugin, { root, options })).call("read_file", args);
 }
 

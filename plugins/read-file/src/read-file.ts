@@ -7,23 +7,29 @@ import {
   defineTool,
   fileErrors,
   fileSystemError,
+  PluginOptionsError,
   statFile,
   textResult,
   ToolError,
-  type ToolDefinition,
 } from "@plugboard/core";
 import { Type } from "@sinclair/typebox";
+import type { Options } from "./index.ts";
 import { type LineWindow, readLineWindow } from "./line-window.ts";
-import type { ReadLimits } from "./options.ts";
 
 /** The tool name the model sees; the manifest lists the same name. */
-export const READ_FILE_TOOL_NAME = "read_file";
+export const READ_FILE = "read_file";
 
-const ReadFileParams = Type.Object({
-  path: Type.String({ description: "The file, relative to the workspace root." }),
-  offset: Type.Optional(Type.Integer({ minimum: 1, description: "1-based number of the first line to return (default 1)." })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, description: "How many lines to return (default: to the end of the file)." })),
-});
+/** The limits one read_file tool runs with: the plugin's options. */
+export type ReadFileSettings = Readonly<Options>;
+
+const ReadFileParams = Type.Object(
+  {
+    path: Type.String({ description: "The file, relative to the workspace root." }),
+    offset: Type.Optional(Type.Integer({ minimum: 1, description: "1-based number of the first line to return (default 1)." })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, description: "How many lines to return (default: to the end of the file)." })),
+  },
+  { additionalProperties: false },
+);
 
 /** The model-facing texts of read_file that core's shared file errors do not cover. */
 const readFileTexts = {
@@ -37,10 +43,18 @@ const readFileTexts = {
     new ToolError(`Offset ${offset} is past the end of ${shown}, which has ${lines} ${lines === 1 ? "line" : "lines"}`),
 } as const;
 
-/** Builds the `read_file` tool with the plugin's limits. */
-export function createReadFileTool(limits: ReadLimits): ToolDefinition<typeof ReadFileParams> {
+/**
+ * Builds the `read_file` tool with the plugin's limits. Throws `PluginOptionsError` when
+ * `maxLineChars` exceeds `maxOutputChars`.
+ */
+export function readFileTool(limits: ReadFileSettings) {
+  if (limits.maxLineChars > limits.maxOutputChars) {
+    throw new PluginOptionsError(
+      `maxLineChars (${limits.maxLineChars}) must not exceed maxOutputChars (${limits.maxOutputChars}). Lower maxLineChars or raise maxOutputChars.`,
+    );
+  }
   return defineTool({
-    name: READ_FILE_TOOL_NAME,
+    name: READ_FILE,
     description:
       "Read a UTF-8 text file of the workspace by lines, exactly as they are (no line numbers). " +
       "Use offset and limit to read part of a long file; the result ends with `... (N more lines)` when lines remain. " +

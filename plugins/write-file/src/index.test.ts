@@ -4,13 +4,13 @@ import { conformanceSuite } from "@plugboard/testing/suite";
 import { Value } from "@sinclair/typebox/value";
 import manifest from "../plugboard.plugin.json";
 import plugin from "./index.ts";
-import { TOOL_NAME } from "./write-file.ts";
+import { WRITE_FILE } from "./write-file.ts";
 
-// The shared conformance suite first (its manifest check holds the manifest's options to the schema), then this plugin's own cases.
+// The shared conformance suite first, then this plugin's own cases.
 conformanceSuite(join(import.meta.dir, ".."));
 
 test("the manifest names the tool constant and its permissions", () => {
-  expect(manifest.tools.map((tool) => tool.name)).toEqual([TOOL_NAME]);
+  expect(manifest.tools.map((tool) => tool.name)).toEqual([WRITE_FILE]);
   expect(manifest.permissions).toEqual(["fs.write"]);
 });
 
@@ -18,4 +18,5 @@ test("options default to the documented limit and refuse bad values", () => {
   expect(Value.Parse(plugin.options, {})).toEqual({ maxBytes: 10485760 });
   expect(Value.Check(plugin.options, { maxBytes: 0 })).toBe(false);
   expect(Value.Check(plugin.options, { maxBytes: 1.5 })).toBe(false);
+  expect(Value.Check(plugin.options, { maxbytes: 100 })).toBe(false);
 });

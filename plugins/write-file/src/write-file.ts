@@ -4,28 +4,26 @@
  */
 import { ToolError, defineTool, fileSystemError, statFile, textResult, writeFileAtomic } from "@plugboard/core";
 import { Type } from "@sinclair/typebox";
+import type { Options } from "./index.ts";
 
 /** The tool name the model sees; the manifest lists the same name. */
-export const TOOL_NAME = "write_file";
+export const WRITE_FILE = "write_file";
 
-/** Default cap on the content of one write: 10 MiB. */
-export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
+/** The limits one write_file tool runs with: the plugin's options. */
+export type WriteFileSettings = Readonly<Options>;
 
-const WriteFileParams = Type.Object({
-  path: Type.String({ description: "File path, relative to the workspace root (or absolute inside it)." }),
-  content: Type.String({ description: "The complete new content of the file, as UTF-8 text." }),
-});
-
-/** The limits one write_file tool runs with. */
-export interface WriteFileSettings {
-  /** The most UTF-8 bytes `content` may have. */
-  readonly maxBytes: number;
-}
+const WriteFileParams = Type.Object(
+  {
+    path: Type.String({ description: "File path, relative to the workspace root (or absolute inside it)." }),
+    content: Type.String({ description: "The complete new content of the file, as UTF-8 text." }),
+  },
+  { additionalProperties: false },
+);
 
 /** Builds the write_file tool. */
 export function writeFileTool({ maxBytes }: WriteFileSettings) {
   return defineTool({
-    name: TOOL_NAME,
+    name: WRITE_FILE,
     description:
       "Create or overwrite a UTF-8 text file with the given content, creating missing parent folders. " +
       "Replaces the whole file; use edit_file to change part of an existing file.",

@@ -5,12 +5,16 @@ import type { Io } from "../io.ts";
 import { loadApp } from "../load-app.ts";
 import { jsonLine } from "../output.ts";
 
-/** Executes the call and prints its result; 1 for an error result, 130 when interrupted. */
+/** Executes the call and prints its result; 1 for an error result, 130 / 143 / 129 when interrupted by SIGINT / SIGTERM / SIGHUP. */
 export async function callCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const [tool = "", json = "{}"] = parsed.args;
   const app = await loadApp(parsed, io, { announceWorkspace: true });
   const controller = new AbortController();
-  const release = onInterrupt(() => controller.abort());
+  let interrupted = 130;
+  const release = onInterrupt((exitCode) => {
+    interrupted = exitCode;
+    controller.abort();
+  });
   try {
     const result = await app.runtime.execute(tool, json, { callId: "direct", signal: controller.signal });
     if (parsed.flags.json) {
@@ -18,7 +22,7 @@ export async function callCommand(parsed: ParsedArgs, io: Io): Promise<number> {
     } else {
       io.stdout.write(result.content.endsWith("\n") ? result.content : `${result.content}\n`);
     }
-    if (controller.signal.aborted) return 130;
+    if (controller.signal.aborted) return interrupted;
     return result.isError ? 1 : 0;
   } finally {
     release();

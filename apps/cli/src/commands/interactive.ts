@@ -1,11 +1,13 @@
 /**
  * `plugboard`: a conversation at the `plugboard >> ` prompt. Ctrl-C cancels the turn in
- * flight (the loop's signal; a running bash tool kills its process group) and quits with
- * 130 at the prompt. Works the same when stdin is a pipe.
+ * flight (the loop's signal; a running bash tool kills every process it started) and quits
+ * with 130 at the prompt; SIGTERM and SIGHUP cancel the turn in flight and quit with 143 /
+ * 129. Works the same when stdin is a pipe.
  */
 import { PlugboardError } from "@plugboard/core";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
+import { SIGNAL_EXIT_CODES } from "../interrupt.ts";
 import { createLineReader } from "../line-reader.ts";
 import { loadApp } from "../load-app.ts";
 import { createSession, runTurn, type Session } from "../session.ts";
@@ -33,9 +35,20 @@ export async function interactiveCommand(parsed: ParsedArgs, io: Io): Promise<nu
     io.stdout.write("\n");
     lines.close();
   };
+  // SIGTERM and SIGHUP end the session: the turn in flight is cancelled first.
+  const terminate = (signal: "SIGTERM" | "SIGHUP") => () => {
+    if (exitCode !== 0) process.exit(SIGNAL_EXIT_CODES[signal]);
+    exitCode = SIGNAL_EXIT_CODES[signal];
+    turn?.abort();
+    lines.close();
+  };
+  const onTerm = terminate("SIGTERM");
+  const onHup = terminate("SIGHUP");
   // A terminal's Ctrl-C reaches readline as a key; a signal (kill -INT, a pipe) reaches the process.
   lines.onInterrupt(interrupt);
   process.on("SIGINT", interrupt);
+  process.on("SIGTERM", onTerm);
+  process.on("SIGHUP", onHup);
   try {
     for (;;) {
       const line = await lines.next();
@@ -47,6 +60,8 @@ export async function interactiveCommand(parsed: ParsedArgs, io: Io): Promise<nu
     }
   } finally {
     process.off("SIGINT", interrupt);
+    process.off("SIGTERM", onTerm);
+    process.off("SIGHUP", onHup);
     lines.close();
   }
   return exitCode;

@@ -5,25 +5,26 @@ import { PlugboardError } from "@plugboard/core";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { pluginNames } from "../plugin-names.ts";
-import { installedVersions, pluginTemplate, TEMPLATE_PERMISSIONS } from "../plugin-template.ts";
+import { pluginTemplate } from "../plugin-template.ts";
 
 /** Writes the package and says what to do next; a folder that is not empty is refused (exit 2). */
 export async function pluginNewCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const names = pluginNames(parsed.args[0] ?? "");
   const folder = resolve(io.cwd, parsed.flags.dir ?? names.folder);
   await checkFolder(folder);
-  const files = pluginTemplate(names, installedVersions());
-  for (const [path, content] of Object.entries(files)) {
+  const files = await pluginTemplate(names);
+  for (const [path, content] of files) {
     await mkdir(dirname(join(folder, path)), { recursive: true });
     // "wx": never overwrite, even if something appeared since the check.
     await writeFile(join(folder, path), content, { flag: "wx" });
   }
+  const { permissions } = JSON.parse(files.get("plugboard.plugin.json") ?? "{}") as { permissions: string[] };
   const shown = relative(io.cwd, folder) || ".";
-  const entry = `{ "package": "${names.packageName}", "permissions": [${TEMPLATE_PERMISSIONS.map((name) => `"${name}"`).join(", ")}] }`;
+  const entry = `{ "package": "${names.packageName}", "permissions": [${permissions.map((name) => `"${name}"`).join(", ")}] }`;
   io.stdout.write(
     [
       `Created ${names.packageName} in ${folder}:`,
-      ...Object.keys(files).map((path) => `  ${path}`),
+      ...[...files.keys()].map((path) => `  ${path}`),
       "",
       "Next:",
       `  cd ${shown.includes(" ") ? JSON.stringify(shown) : shown}`,

@@ -12,13 +12,17 @@ export async function runCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const app = await loadApp(parsed, io, { announceWorkspace: true, model: true });
   const session = createSession(app, app.model);
   const controller = new AbortController();
-  const release = onInterrupt(() => controller.abort());
+  let interrupted = 130;
+  const release = onInterrupt((exitCode) => {
+    interrupted = exitCode;
+    controller.abort();
+  });
   try {
     const result = await runTurn(session, prompt, io, { signal: controller.signal, json: parsed.flags.json });
     if (result.status === "answered") return 0;
     if (result.status === "aborted") {
       io.note("interrupted");
-      return 130;
+      return interrupted;
     }
     io.note(
       `stopped after ${result.steps} model requests without an answer (the step limit); raise it with --max-steps N or maxSteps in the config`,

@@ -1,0 +1,31 @@
+/**
+ * plugboard-plugin-word-count: the word_count tool. Exports the plugin (default) and its
+ * Options type; the manifest is plugboard-plugin-word-count/plugboard.plugin.json.
+ */
+import { definePlugin } from "@plugboard/core";
+import { type Static, Type } from "@sinclair/typebox";
+import { wordCountTool } from "./word-count.ts";
+
+/**
+ * The options schema, their one description: the app fills in each field's default, then
+ * validates with it, so `tools` receives every option. Unknown keys are refused.
+ */
+const OptionsSchema = Type.Object(
+  {
+    maxFileBytes: Type.Integer({ minimum: 1, default: 1048576, description: "The largest file, in bytes, the tool reads." }),
+  },
+  { additionalProperties: false },
+);
+
+/** The plugin's options, every default filled in. */
+export type Options = Static<typeof OptionsSchema>;
+
+/**
+ * The plugin: one tool, word_count. Needs the fs.read permission.
+ *
+ * @example { "package": "plugboard-plugin-word-count", "permissions": ["fs.read"], "options": { "maxFileBytes": 65536 } }
+ */
+export default definePlugin({
+  options: OptionsSchema,
+  tools: (options) => [wordCountTool(options)],
+});

@@ -1,0 +1,77 @@
+/**
+ * SIGTERM and SIGHUP end the CLI like Ctrl-C: the running call is cancelled, every process
+ * its command started is killed (checked in /proc), and the exit code is 143 / 129.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { awaitEscapeesCommand, escapeesCommand, runningNamed, startScriptedModel, survivorsNamed, uniqueMarker } from "@plugboard/testing";
+import { spawnPlugboard, tempFolder, watch, writeConfig } from "./helpers.ts";
+
+let dir = "";
+let remove = async () => {};
+let config = "";
+
+beforeAll(async () => {
+  ({ dir, remove } = await tempFolder({ "workspace/.keep": "" }));
+  config = await writeConfig(dir);
+});
+afterAll(() => remove());
+
+/** A command that starts the four escapees, says so, and then runs until it is killed. */
+function longCommand(marker: string): string {
+  return `${escapeesCommand(marker)}${awaitEscapeesCommand(marker)}touch ${marker}.started; sleep 300`;
+}
+
+async function untilStarted(marker: string): Promise<void> {
+  const started = Bun.file(join(dir, "workspace", `${marker}.started`));
+  const deadline = Date.now() + 10_000;
+  while (!(await started.exists())) {
+    if (Date.now() > deadline) throw new Error("the command never started its background processes");
+    await Bun.sleep(10);
+  }
+}
+
+describe.each([
+  ["SIGTERM", 143],
+  ["SIGHUP", 129],
+] as const)("%s", (signal, code) => {
+  test(`plugboard call: cancels the bash call, kills its processes, exits ${code}`, async () => {
+    const marker = uniqueMarker();
+    const child = spawnPlugboard(["call", "--config", config, "bash", JSON.stringify({ command: longCommand(marker) })], { cwd: dir });
+    const output = watch(child);
+    await untilStarted(marker);
+    expect(runningNamed(marker).length).toBeGreaterThan(0);
+    child.kill(signal);
+    const result = await output.finished();
+    expect(result.code).toBe(code);
+    expect(result.stdout).toStartWith("Error: Command cancelled");
+    expect(await survivorsNamed(marker)).toEqual([]);
+  });
+
+  test(`plugboard run: cancels the turn, kills the command's processes, exits ${code}`, async () => {
+    const marker = uniqueMarker();
+    await using model = await startScriptedModel([{ toolCalls: [{ name: "bash", arguments: { command: longCommand(marker) } }] }]);
+    const child = spawnPlugboard(["run", "--config", config, "--base-url", model.baseURL, "go"], { cwd: dir });
+    const output = watch(child);
+    await untilStarted(marker);
+    child.kill(signal);
+    const result = await output.finished();
+    expect(result.code).toBe(code);
+    expect(result.stderr).toContain("interrupted");
+    expect(await survivorsNamed(marker)).toEqual([]);
+  });
+
+  test(`the interactive session: cancels the turn, kills the command's processes, exits ${code}`, async () => {
+    const marker = uniqueMarker();
+    await using model = await startScriptedModel([{ toolCalls: [{ name: "bash", arguments: { command: longCommand(marker) } }] }]);
+    const child = spawnPlugboard(["--config", config, "--base-url", model.baseURL], { cwd: dir });
+    const output = watch(child);
+    child.stdin.write("go\n");
+    await child.stdin.flush();
+    await untilStarted(marker);
+    child.kill(signal);
+    const result = await output.finished();
+    expect(result.code).toBe(code);
+    expect(await survivorsNamed(marker)).toEqual([]);
+  });
+});

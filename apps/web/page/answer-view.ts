@@ -1,0 +1,85 @@
+/**
+ * One conversation entry on the page: a question as plain text, or an answer built from its
+ * parts (Markdown text and tool lines), live while it streams or from what was kept.
+ */
+import type { AnswerPart, AssistantEntry, ToolCallRecord, UserEntry } from "./conversation.ts";
+import { el } from "./dom.ts";
+import { MarkdownView } from "./markdown.ts";
+import { ToolLine } from "./tool-line.ts";
+
+/** A question's list item. */
+export function questionItem(entry: UserEntry): HTMLLIElement {
+  const item = el("li", "msg user");
+  item.append(el("h3", "who", "You"), el("p", "text", entry.content));
+  return item;
+}
+
+/** An answer's list item, kept in step with its entry. */
+export class AnswerView {
+  readonly item = el("li", "msg assistant");
+  readonly #tools = new Map<string, ToolLine>();
+  #text: { part: AnswerPart & { kind: "text" }; view: MarkdownView } | undefined;
+
+  constructor(readonly entry: AssistantEntry) {
+    this.item.append(el("h3", "who", "Assistant"));
+    for (const part of entry.parts) {
+      if (part.kind === "text") this.item.append(new MarkdownView(part.text).element);
+      else this.#addTool(part.call);
+    }
+    if (entry.status === "streaming") this.item.setAttribute("aria-busy", "true");
+    if (entry.note) this.note(entry.note, entry.status === "error");
+    if (entry.status === "stopped") this.item.classList.add("stopped");
+  }
+
+  /** Streamed text. */
+  text(delta: string): void {
+    if (!this.#text) {
+      const part = { kind: "text" as const, text: "" };
+      this.entry.parts.push(part);
+      this.#text = { part, view: new MarkdownView() };
+      this.item.append(this.#text.view.element);
+    }
+    this.#text.part.text += delta;
+    this.#text.view.append(delta);
+  }
+
+  /** A tool call starts (or is already on the page, from its approval request). */
+  toolCall(call: ToolCallRecord): ToolLine {
+    const known = this.#tools.get(call.id);
+    if (known) return known;
+    this.#text?.view.render();
+    this.#text = undefined;
+    this.entry.parts.push({ kind: "tool", call });
+    return this.#addTool(call);
+  }
+
+  tool(id: string): ToolLine | undefined {
+    return this.#tools.get(id);
+  }
+
+  /** The turn ended. */
+  finish(status: AssistantEntry["status"], reply: string): void {
+    this.#text?.view.render();
+    this.entry.status = status;
+    this.entry.reply = reply;
+    if (!this.entry.parts.some((part) => part.kind === "text") && reply) this.text(reply);
+    this.#text?.view.render();
+    this.item.removeAttribute("aria-busy");
+    if (status === "step_limit") this.note("Stopped at the step limit before a final answer.", false);
+  }
+
+  /** A note under the answer (an error is also an alert). */
+  note(text: string, isError: boolean): void {
+    this.entry.note = text;
+    const note = el("p", isError ? "note error" : "note", text);
+    if (isError) note.setAttribute("role", "alert");
+    this.item.append(note);
+  }
+
+  #addTool(call: ToolCallRecord): ToolLine {
+    const line = new ToolLine(call);
+    this.#tools.set(call.id, line);
+    this.item.append(line.element);
+    return line;
+  }
+}

@@ -1,0 +1,68 @@
+/** The chat API as the page uses it: one streamed turn, and answers to approval requests. */
+import { EventSourceParserStream } from "eventsource-parser/stream";
+
+/** A message of the history the server takes: user and assistant text only. */
+export interface HistoryMessage {
+  readonly role: "user" | "assistant";
+  readonly content: string;
+}
+
+/** The events of a streamed turn, as `POST /api/chat` sends them. */
+export type ChatEvent =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "tool_call"; readonly id: string; readonly name: string; readonly arguments: string }
+  | { readonly type: "tool_result"; readonly id: string; readonly name: string; readonly content: string; readonly isError: boolean }
+  | { readonly type: "approval"; readonly id: string; readonly tool: string; readonly arguments: Record<string, unknown> }
+  | { readonly type: "done"; readonly reply: string; readonly status: "answered" | "step_limit" }
+  | { readonly type: "error"; readonly error: string };
+
+/** A refusal of the server before the turn started (`status` 401 means a token is needed). */
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Runs one turn, calling `onEvent` for each event until `done` or `error`. */
+export async function streamChat(
+  history: readonly HistoryMessage[],
+  token: string,
+  signal: AbortSignal,
+  onEvent: (event: ChatEvent) => void,
+): Promise<void> {
+  const response = await fetch("/api/chat", {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "text/event-stream", ...authorization(token) },
+    body: JSON.stringify({ messages: history }),
+    signal,
+  });
+  if (!response.ok || response.body === null) throw await apiError(response);
+  const events = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
+  for await (const message of events) {
+    const data = JSON.parse(message.data) as Record<string, unknown>;
+    onEvent({ ...data, type: message.event ?? "message" } as ChatEvent);
+  }
+}
+
+/** Answers an approval request. */
+export async function answerApproval(id: string, decision: "allow" | "deny", reason: string, token: string): Promise<void> {
+  const response = await fetch(`/api/approvals/${encodeURIComponent(id)}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...authorization(token) },
+    body: JSON.stringify(reason ? { decision, reason } : { decision }),
+  });
+  if (!response.ok) throw await apiError(response);
+}
+
+function authorization(token: string): Record<string, string> {
+  return token ? { authorization: `Bearer ${token}` } : {};
+}
+
+async function apiError(response: Response): Promise<ApiError> {
+  const body = (await response.json().catch(() => ({}))) as { error?: string };
+  return new ApiError(response.status, body.error ?? `The server answered HTTP ${response.status}`);
+}

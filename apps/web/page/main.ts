@@ -1,0 +1,220 @@
+/** The chat page: wires the conversation, the composer, the kept conversations and the theme. */
+import { ApiError, answerApproval, type ChatEvent, streamChat } from "./api.ts";
+import { AnswerView, questionItem } from "./answer-view.ts";
+import { type AssistantEntry, type Conversation, historyOf, newConversation, outcomeOf } from "./conversation.ts";
+import { byId, el } from "./dom.ts";
+import { copyCode } from "./markdown.ts";
+import { currentConversationId, deleteConversation, listConversations, loadConversation, rememberCurrent, saveConversation } from "./store.ts";
+import { setUpTheme } from "./theme.ts";
+import { mainArgument } from "./tool-line.ts";
+
+const log = byId("log", HTMLOListElement);
+const empty = byId("empty", HTMLParagraphElement);
+const announcer = byId("announcer", HTMLDivElement);
+const form = byId("composer", HTMLFormElement);
+const prompt = byId("prompt", HTMLTextAreaElement);
+const sendButton = byId("send", HTMLButtonElement);
+const stopButton = byId("stop", HTMLButtonElement);
+const tokenRow = byId("token-row", HTMLDivElement);
+const tokenInput = byId("token", HTMLInputElement);
+const list = byId("conversations", HTMLUListElement);
+const sidebar = byId("sidebar", HTMLElement);
+const chatsToggle = byId("chats-toggle", HTMLButtonElement);
+
+let conversation: Conversation = newConversation();
+let running: { controller: AbortController; done: Promise<void> } | undefined;
+
+tokenInput.value = sessionStorage.getItem("plugboard-token") ?? "";
+if (tokenInput.value) tokenRow.hidden = false;
+tokenInput.addEventListener("input", () => sessionStorage.setItem("plugboard-token", tokenInput.value));
+
+function announce(text: string): void {
+  announcer.textContent = text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
+
+function scrollToEnd(): void {
+  window.scrollTo({ top: document.body.scrollHeight });
+}
+
+function setBusy(busy: boolean): void {
+  sendButton.disabled = busy;
+  stopButton.disabled = !busy;
+  form.setAttribute("aria-busy", String(busy));
+}
+
+async function save(): Promise<void> {
+  if (conversation.entries.length === 0) return;
+  conversation.updatedAt = Date.now();
+  await saveConversation(conversation);
+  rememberCurrent(conversation.id);
+  await renderList();
+}
+
+function renderConversation(): void {
+  log.replaceChildren(
+    ...conversation.entries.map((entry) => (entry.role === "user" ? questionItem(entry) : new AnswerView(entry).item)),
+  );
+  empty.hidden = conversation.entries.length > 0;
+}
+
+async function renderList(): Promise<void> {
+  const kept = await listConversations();
+  list.replaceChildren(
+    ...kept.map((item) => {
+      const row = el("li", "conversation");
+      const open = el("button", "open", item.title);
+      open.type = "button";
+      if (item.id === conversation.id) open.setAttribute("aria-current", "page");
+      open.addEventListener("click", () => void switchTo(item.id));
+      const remove = el("button", "delete", "Delete");
+      remove.type = "button";
+      remove.setAttribute("aria-label", `Delete “${item.title}”`);
+      remove.addEventListener("click", () => void remove_(item.id));
+      row.append(open, remove);
+      return row;
+    }),
+  );
+}
+
+async function stopRunning(): Promise<void> {
+  if (!running) return;
+  running.controller.abort();
+  await running.done;
+}
+
+async function switchTo(id: string | undefined): Promise<void> {
+  await stopRunning();
+  const kept = id === undefined ? undefined : await loadConversation(id);
+  conversation = kept ?? newConversation();
+  // A turn cut off by a reload was stopped.
+  for (const entry of conversation.entries) if (entry.role === "assistant" && entry.status === "streaming") entry.status = "stopped";
+  if (kept) rememberCurrent(kept.id);
+  renderConversation();
+  await renderList();
+  setSidebar(false);
+  prompt.focus();
+}
+
+async function remove_(id: string): Promise<void> {
+  if (id === conversation.id) await stopRunning();
+  await deleteConversation(id);
+  if (id === conversation.id) await switchTo(undefined);
+  else await renderList();
+  announce("Conversation deleted.");
+}
+
+function send(): void {
+  const text = prompt.value.trim();
+  if (!text || running) return;
+  prompt.value = "";
+  const history = [...historyOf(conversation), { role: "user" as const, content: text }];
+  if (conversation.entries.length === 0) conversation.title = text.length > 60 ? `${text.slice(0, 60)}…` : text;
+  const question = { role: "user" as const, content: text };
+  const entry: AssistantEntry = { role: "assistant", parts: [], reply: "", status: "streaming" };
+  conversation.entries.push(question, entry);
+  const view = new AnswerView(entry);
+  log.append(questionItem(question), view.item);
+  empty.hidden = true;
+  scrollToEnd();
+  const controller = new AbortController();
+  setBusy(true);
+  const done = runTurn(history, view, controller).finally(() => {
+    running = undefined;
+    setBusy(false);
+    void save();
+    if (tokenRow.hidden || tokenInput.value) prompt.focus();
+    scrollToEnd();
+  });
+  running = { controller, done };
+  void save();
+}
+
+async function runTurn(history: { role: "user" | "assistant"; content: string }[], view: AnswerView, controller: AbortController): Promise<void> {
+  const started = new Map<string, number>();
+  let finished = false;
+  const onEvent = (event: ChatEvent): void => {
+    if (event.type === "text") view.text(event.text);
+    if (event.type === "tool_call") {
+      started.set(event.id, performance.now());
+      view.toolCall({ id: event.id, name: event.name, arguments: event.arguments });
+    }
+    if (event.type === "approval") {
+      const line = view.tool(event.id) ?? view.toolCall({ id: event.id, name: event.tool, arguments: JSON.stringify(event.arguments) });
+      const approve = line.askApproval(async (decision, reason) => {
+        await answerApproval(event.id, decision, reason, tokenInput.value);
+        started.set(event.id, performance.now());
+        stopButton.focus();
+      });
+      approve.focus();
+      announce(`Approval needed: ${event.tool} ${mainArgument(event.tool, event.arguments)}. Approve or Deny.`);
+    }
+    if (event.type === "tool_result") {
+      const line = view.tool(event.id);
+      line?.finish(event.content, outcomeOf(event.content, event.isError), performance.now() - (started.get(event.id) ?? performance.now()));
+      void save();
+    }
+    if (event.type === "done") {
+      finished = true;
+      view.finish(event.status, event.reply);
+      announce(`Assistant: ${event.reply || "(no text)"}`);
+    }
+    if (event.type === "error") throw new Error(event.error);
+    scrollToEnd();
+  };
+  try {
+    await streamChat(history, tokenInput.value, controller.signal, onEvent);
+    if (!finished) throw new Error("The answer ended before it was complete.");
+  } catch (error) {
+    if (finished) return;
+    if (controller.signal.aborted) {
+      view.finish("stopped", "");
+      view.item.classList.add("stopped");
+      view.note("Stopped. This question is not part of the conversation any more.", false);
+      announce("Stopped.");
+      return;
+    }
+    view.finish("error", "");
+    view.note(`Error: ${error instanceof Error ? error.message : String(error)}`, true);
+    if (error instanceof ApiError && error.status === 401) {
+      tokenRow.hidden = false;
+      tokenInput.focus();
+    }
+  }
+}
+
+function setSidebar(open: boolean): void {
+  sidebar.classList.toggle("open", open);
+  chatsToggle.setAttribute("aria-expanded", String(open));
+}
+
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  send();
+});
+prompt.addEventListener("keydown", (event) => {
+  if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+    event.preventDefault();
+    send();
+  }
+});
+stopButton.addEventListener("click", () => running?.controller.abort());
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape") return;
+  if (running) {
+    event.preventDefault();
+    running.controller.abort();
+    return;
+  }
+  if (sidebar.classList.contains("open")) {
+    setSidebar(false);
+    chatsToggle.focus();
+  }
+});
+log.addEventListener("click", (event) => {
+  const copy = event.target instanceof Element ? event.target.closest("button.copy") : null;
+  if (copy instanceof HTMLButtonElement) void copyCode(copy);
+});
+byId("new-chat", HTMLButtonElement).addEventListener("click", () => void switchTo(undefined));
+chatsToggle.addEventListener("click", () => setSidebar(!sidebar.classList.contains("open")));
+setUpTheme(byId("theme", HTMLButtonElement));
+void switchTo(currentConversationId() ?? undefined);

@@ -1,0 +1,141 @@
+/**
+ * One tool call as one line: the tool, its main argument, its outcome and duration; opened,
+ * its full arguments and result (a diff for edit_file; a long result collapsed behind
+ * "Show all"). The same component is the approval card when a call waits for the person.
+ */
+import type { ToolCallRecord } from "./conversation.ts";
+import { diffView } from "./diff-view.ts";
+import { button, el } from "./dom.ts";
+
+/** Results longer than this many lines (or characters) show their start and a "Show all". */
+const COLLAPSED_LINES = 12;
+const COLLAPSED_CHARS = 1500;
+
+/** The person's answer to an approval card. */
+export type ApprovalHandler = (decision: "allow" | "deny", reason: string) => Promise<void>;
+
+/** A tool call's line. */
+export class ToolLine {
+  readonly element = el("details", "tool");
+  readonly #summary = el("summary");
+  readonly #outcome = el("span", "tool-outcome running", "running…");
+  readonly #body = el("div", "tool-body");
+  readonly #result = el("div", "tool-result");
+  #approval: HTMLElement | undefined;
+
+  constructor(readonly call: ToolCallRecord) {
+    this.element.dataset.callId = call.id;
+    const args = parseArguments(call.arguments);
+    const main = mainArgument(call.name, args);
+    this.#summary.append(el("span", "tool-name", call.name));
+    if (main) this.#summary.append(el("code", "tool-arg", main));
+    this.#summary.append(this.#outcome);
+    if (call.name === "edit_file" && typeof args.old_text === "string" && typeof args.new_text === "string") {
+      this.#body.append(el("h4", "", "Diff"), diffView(args.old_text, args.new_text));
+    }
+    this.#body.append(el("h4", "", "Arguments"), el("pre", "tool-arguments", JSON.stringify(args, null, 2)), this.#result);
+    this.element.append(this.#summary, this.#body);
+    if (call.result !== undefined) this.#showResult();
+  }
+
+  /** The result arrived. */
+  finish(result: string, outcome: "ok" | "error" | "denied", durationMs: number): void {
+    Object.assign(this.call, { result, outcome, durationMs });
+    this.#approval?.remove();
+    this.element.classList.remove("awaiting");
+    this.#showResult();
+  }
+
+  /** The call waits for the person: Approve / Deny (with an optional reason) on the line. */
+  askApproval(onAnswer: ApprovalHandler): HTMLButtonElement {
+    this.element.classList.add("awaiting");
+    this.element.open = true;
+    this.#outcome.className = "tool-outcome awaiting";
+    this.#outcome.textContent = "waiting for approval";
+    const card = el("div", "approval");
+    card.setAttribute("role", "group");
+    card.setAttribute("aria-label", `Approve ${this.call.name}?`);
+    const reasonId = `reason-${this.call.id}`;
+    const label = el("label", "", "Reason (optional, sent with a denial)");
+    label.htmlFor = reasonId;
+    const reason = el("input");
+    reason.id = reasonId;
+    reason.type = "text";
+    const approve = button("Approve", "approve", `Approve ${this.call.name}`);
+    const deny = button("Deny", "deny", `Deny ${this.call.name}`);
+    const answer = (decision: "allow" | "deny") => {
+      approve.disabled = true;
+      deny.disabled = true;
+      this.#outcome.textContent = decision === "allow" ? "approved, running…" : "denied";
+      onAnswer(decision, reason.value.trim()).catch((error: unknown) => {
+        approve.disabled = false;
+        deny.disabled = false;
+        this.#outcome.textContent = `could not send the answer: ${String(error)}`;
+      });
+    };
+    approve.addEventListener("click", () => answer("allow"));
+    deny.addEventListener("click", () => answer("deny"));
+    reason.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        answer("deny");
+      }
+    });
+    const buttons = el("div", "approval-buttons");
+    buttons.append(approve, deny);
+    card.append(el("p", "approval-question", `The model wants to run ${this.call.name}. Allow it?`), buttons, label, reason);
+    this.element.after(card);
+    this.#approval = card;
+    return approve;
+  }
+
+  #showResult(): void {
+    const { result = "", outcome = "ok", durationMs } = this.call;
+    this.element.classList.add(outcome);
+    this.#outcome.className = `tool-outcome ${outcome}`;
+    const exit = this.call.name === "bash" ? /^exit code: (-?\d+)/m.exec(result)?.[1] : undefined;
+    const facts = [outcome, ...(exit === undefined ? [] : [`exit ${exit}`]), ...(durationMs === undefined ? [] : [formatDuration(durationMs)])];
+    this.#outcome.textContent = facts.join(" · ");
+    this.#result.replaceChildren(el("h4", "", "Result"), ...collapsible(result));
+  }
+}
+
+/** The argument that says what a call does: the command, the path, the pattern. */
+export function mainArgument(tool: string, args: Record<string, unknown>): string {
+  const preferred = ["command", "path", "pattern", "url", "query"];
+  const key = preferred.find((name) => typeof args[name] === "string") ?? Object.keys(args).find((name) => typeof args[name] === "string");
+  if (key === undefined) return "";
+  const value = String(args[key]);
+  if (tool === "glob" && typeof args.path === "string" && key === "pattern") return `${value} in ${args.path}`;
+  return value;
+}
+
+function collapsible(result: string): HTMLElement[] {
+  const lines = result.split("\n");
+  const long = lines.length > COLLAPSED_LINES || result.length > COLLAPSED_CHARS;
+  if (!long) return [el("pre", "tool-output", result)];
+  const head = lines.slice(0, COLLAPSED_LINES).join("\n").slice(0, COLLAPSED_CHARS);
+  const pre = el("pre", "tool-output collapsed", `${head}\n…`);
+  const more = button(`Show all (${lines.length} lines)`, "show-all");
+  more.addEventListener("click", () => {
+    pre.textContent = result;
+    pre.classList.remove("collapsed");
+    more.remove();
+    pre.focus();
+  });
+  pre.tabIndex = -1;
+  return [pre, more];
+}
+
+function parseArguments(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
+  } catch {
+    return { arguments: text };
+  }
+}
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}

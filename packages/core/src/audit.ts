@@ -1,0 +1,30 @@
+/**
+ * What the runtime records about each call that reached the policy: one record per call,
+ * given to the app's audit sink (bootstrap appends it as a JSON line to the config's
+ * `audit` file).
+ */
+
+/** How the policy and the person decided: `ask:yes` / `ask:no` when someone (or `--yes`) was asked. */
+export type AuditDecision = "allow" | "ask:yes" | "ask:no" | "deny";
+
+/** One call. Field names are the audit log's JSON keys. */
+export interface AuditRecord {
+  /** When the call arrived, ISO 8601. */
+  readonly ts: string;
+  readonly session: string;
+  readonly callId: string;
+  readonly tool: string;
+  /** The validated arguments. */
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly decision: AuditDecision;
+  /** The rule that decided, as the config writes it (`write_file path=secrets/*`); absent when the default did. */
+  readonly rule?: string;
+  /** From arrival to result, approval time included. */
+  readonly durationMs: number;
+  readonly isError: boolean;
+  /** UTF-8 bytes of the result text. */
+  readonly resultBytes: number;
+}
+
+/** Receives each record; must not throw for an ordinary call. */
+export type AuditSink = (record: AuditRecord) => void;

@@ -1,0 +1,101 @@
+/**
+ * The per-call policy: rules in order, the first that matches decides, else the default.
+ * `tool` and every `args` pattern are wildcards over the whole string (`*` any characters,
+ * `?` exactly one). The argument named `path` is normalised relative to the workspace first
+ * (`./notes/../secrets/x` and `/abs/ws/secrets/x` are `secrets/x`), so spelling a path
+ * differently does not slip past a rule.
+ */
+import { relative, resolve, sep } from "node:path";
+import type { Workspace } from "./workspace.ts";
+
+/** What happens to a call. */
+export type PolicyAction = "allow" | "ask" | "deny";
+
+/** One rule: a tool pattern, optional argument patterns, and the action when all match. */
+export interface PolicyRule {
+  readonly tool: string;
+  /** Argument name → wildcard pattern; the argument must be present and match. */
+  readonly args?: Readonly<Record<string, string>>;
+  readonly action: PolicyAction;
+}
+
+/** The rules (first match wins) and the action when none matches. */
+export interface Policy {
+  readonly default: PolicyAction;
+  readonly rules: readonly PolicyRule[];
+}
+
+/** Every call runs: the policy when a config sets none. */
+export const ALLOW_ALL: Policy = Object.freeze({ default: "allow", rules: Object.freeze([]) });
+
+/** The argument names normalised as workspace paths before matching. */
+export const PATH_ARGUMENTS: readonly string[] = Object.freeze(["path"]);
+
+/** The action for a call, and the rule that decided it (none when the default did). */
+export interface PolicyVerdict {
+  readonly action: PolicyAction;
+  readonly rule?: PolicyRule;
+}
+
+/**
+ * Decides a call with validated `args`.
+ *
+ * @example await decide(policy, "write_file", { path: "./secrets/key" }, workspace) // { action: "deny", rule }
+ */
+export async function decide(
+  policy: Policy,
+  tool: string,
+  args: Readonly<Record<string, unknown>>,
+  workspace: Workspace,
+): Promise<PolicyVerdict> {
+  const values = new Map<string, string>();
+  for (const [name, value] of Object.entries(args)) {
+    values.set(name, PATH_ARGUMENTS.includes(name) && typeof value === "string" ? await normalisePath(value, workspace) : textOf(value));
+  }
+  for (const rule of policy.rules) {
+    if (!wildcardMatch(rule.tool, tool)) continue;
+    const argsMatch = Object.entries(rule.args ?? {}).every(([name, pattern]) => {
+      const value = values.get(name);
+      return value !== undefined && wildcardMatch(pattern, value);
+    });
+    if (argsMatch) return { action: rule.action, rule };
+  }
+  return { action: policy.default };
+}
+
+/** A rule as the config writes it and the deny text shows it: `write_file path=secrets/*`. */
+export function describeRule(rule: PolicyRule): string {
+  return [rule.tool, ...Object.entries(rule.args ?? {}).map(([name, pattern]) => `${name}=${pattern}`)].join(" ");
+}
+
+/** Whether `pattern` (`*` any characters, `?` one) matches all of `text`. */
+export function wildcardMatch(pattern: string, text: string): boolean {
+  return compile(pattern).test(text);
+}
+
+const compiled = new Map<string, RegExp>();
+
+function compile(pattern: string): RegExp {
+  let regex = compiled.get(pattern);
+  if (regex) return regex;
+  const body = [...pattern]
+    .map((char) => (char === "*" ? "[\\s\\S]*" : char === "?" ? "[\\s\\S]" : char.replace(/[\\^$.|+()[\]{}/]/g, "\\$&")))
+    .join("");
+  regex = new RegExp(`^${body}$`, "u");
+  compiled.set(pattern, regex);
+  return regex;
+}
+
+/**
+ * `path` relative to the workspace, with `.`/`..` resolved and symlinks followed (as the
+ * tool itself will); `/` separators. A path that leaves the workspace keeps its lexical form
+ * (`../x`): the tool refuses it anyway.
+ */
+async function normalisePath(path: string, workspace: Workspace): Promise<string> {
+  const real = await workspace.resolve(path).catch(() => resolve(workspace.root, path));
+  return (relative(workspace.root, real) || ".").split(sep).join("/");
+}
+
+function textOf(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value);
+}

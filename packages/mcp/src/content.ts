@@ -1,0 +1,46 @@
+/**
+ * An MCP tool result as the model reads it: text blocks joined, every other block
+ * summarised in one line of text, `isError` results as `Error: …`.
+ */
+import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/sdk/types.js";
+import { ERROR_PREFIX, errorResult, type ToolResult, textResult } from "@plugboard/core";
+
+/**
+ * @example toolResult({ content: [{ type: "text", text: "hi" }] }) // { content: "hi", isError: false }
+ */
+export function toolResult(result: CallToolResult): ToolResult {
+  const parts = result.content.map(describe);
+  if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent));
+  const text = parts.join("\n");
+  if (result.isError === true) {
+    const message = text === "" ? "the tool reported an error without a message" : text;
+    return errorResult(message.startsWith(ERROR_PREFIX) ? message.slice(ERROR_PREFIX.length) : message);
+  }
+  return textResult(text === "" ? "(no content)" : text);
+}
+
+function describe(block: ContentBlock): string {
+  switch (block.type) {
+    case "text":
+      return block.text;
+    case "image":
+    case "audio":
+      return `[${block.type}: ${block.mimeType}, ${decodedBytes(block.data)} bytes]`;
+    case "resource_link":
+      return `[resource link: ${block.name} ${block.uri}${block.mimeType ? ` (${block.mimeType})` : ""}]`;
+    case "resource": {
+      const { resource } = block;
+      const type = resource.mimeType ? `, ${resource.mimeType}` : "";
+      if ("text" in resource) return `[resource: ${resource.uri}${type}]\n${resource.text}`;
+      return `[resource: ${resource.uri}${type}, ${decodedBytes(resource.blob)} bytes]`;
+    }
+    default:
+      return `[${(block as { type: string }).type} content]`;
+  }
+}
+
+/** The size of base64 data once decoded, without decoding it. */
+function decodedBytes(base64: string): number {
+  const padding = base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0;
+  return Math.floor((base64.length * 3) / 4) - padding;
+}

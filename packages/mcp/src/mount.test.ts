@@ -1,0 +1,139 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ToolRegistry, ToolRuntime, Workspace } from "@plugboard/core";
+import { survivors } from "../test/processes.ts";
+import { McpMount, McpMountError, type MountOptions } from "./mount.ts";
+
+const FIXTURE = join(import.meta.dir, "../test/fixture-server.ts");
+const fixture = (env: Record<string, string> = {}): MountOptions["server"] => ({ command: process.execPath, args: [FIXTURE], env });
+
+const opened: McpMount[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((mount) => mount.close()));
+});
+
+async function mount(options: Partial<MountOptions> = {}): Promise<McpMount> {
+  const mounted = await McpMount.open({ name: "fixture", server: fixture(), ...options });
+  opened.push(mounted);
+  return mounted;
+}
+
+async function runtimeOf(mounted: McpMount): Promise<ToolRuntime> {
+  return new ToolRuntime(new ToolRegistry(mounted.entries()), { workspace: await Workspace.open(tmpdir()) });
+}
+
+describe("McpMount over stdio", () => {
+  test("lists every page of tools, in order, with names the model can use and the prefix", async () => {
+    const mounted = await mount({ prefix: "fx_" });
+    const names = mounted.entries().map((entry) => entry.tool.name);
+    expect(names).toEqual(["fx_echo", "fx_fail", "fx_fail_prefixed", "fx_mixed", "fx_slow", "fx_crash", "fx_spawn_child", "fx_pid", "fx_dotted_name"]);
+    expect(mounted.entries().every((entry) => entry.owner === "fixture")).toBe(true);
+    const runtime = await runtimeOf(mounted);
+    expect(runtime.schemas()[0]?.function.parameters).toEqual({ type: "object", properties: { message: { type: "string" } }, required: ["message"] });
+    expect(await runtime.execute("fx_echo", '{"message":"hi"}')).toEqual({ content: "hi", isError: false });
+    // The call reaches the server under its own name.
+    expect((await runtime.execute("fx_dotted_name", "{}")).content).toBe("Error: no such tool: dotted.name");
+  });
+
+  test("arguments are checked against the server's JSON Schema before the call", async () => {
+    const runtime = await runtimeOf(await mount());
+    expect((await runtime.execute("echo", "{}")).content).toBe("Error: Invalid arguments for echo: message: expected required property");
+    expect((await runtime.execute("slow", '{"ms":0}')).content).toBe("Error: Invalid arguments for slow: ms: must be >= 1");
+    expect((await runtime.execute("echo", '{"message":7}')).content).toBe("Error: Invalid arguments for echo: message: must be string");
+  });
+
+  test("isError results become Error: results, the prefix added once", async () => {
+    const runtime = await runtimeOf(await mount());
+    expect(await runtime.execute("fail", "{}")).toEqual({ content: "Error: it broke", isError: true });
+    expect(await runtime.execute("fail_prefixed", "{}")).toEqual({ content: "Error: already said", isError: true });
+  });
+
+  test("other content is summarised in text", async () => {
+    const runtime = await runtimeOf(await mount());
+    expect((await runtime.execute("mixed", "{}")).content).toBe(
+      [
+        "caption",
+        "[image: image/png, 5 bytes]",
+        "[audio: audio/wav, 2 bytes]",
+        "[resource: file:///notes.txt, text/plain]",
+        "note text",
+        "[resource: file:///blob.bin, 3 bytes]",
+        "[resource link: linked.md file:///linked.md]",
+      ].join("\n"),
+    );
+  });
+
+  test("aborting a call cancels it on the server", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "plugboard-mcp-"));
+    const marker = join(dir, "marker");
+    try {
+      const runtime = await runtimeOf(await mount({ server: fixture({ FIXTURE_MARKER: marker }) }));
+      const controller = new AbortController();
+      const call = runtime.execute("slow", '{"ms":60000}', { signal: controller.signal });
+      await Bun.sleep(200);
+      controller.abort();
+      expect((await call).content).toBe("Error: Cancelled before the tool finished");
+      const deadline = Date.now() + 3000;
+      while ((await readFile(marker, "utf8").catch(() => "")) !== "cancelled") {
+        if (Date.now() > deadline) throw new Error("the server never saw the cancellation");
+        await Bun.sleep(20);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a server that dies fails the running call and is restarted by the next", async () => {
+    const mounted = await mount();
+    const runtime = await runtimeOf(mounted);
+    const before = Number((await runtime.execute("pid", "{}")).content);
+    const crashed = await runtime.execute("crash", "{}");
+    expect(crashed.isError).toBe(true);
+    expect(crashed.content).toStartWith("Error: MCP server fixture failed during crash: ");
+    expect(crashed.content).toContain("  fixture server crashing on purpose");
+    const after = Number((await runtime.execute("pid", "{}")).content);
+    expect(after).toBeGreaterThan(0);
+    expect(after).not.toBe(before);
+    expect(await survivors([before])).toEqual([]);
+  });
+
+  test("close ends the server and everything it started", async () => {
+    const mounted = await mount();
+    const runtime = await runtimeOf(mounted);
+    const server = Number((await runtime.execute("pid", "{}")).content);
+    const child = Number((await runtime.execute("spawn_child", "{}")).content);
+    expect(await survivors([server, child], 0)).toEqual([server, child]);
+    await mounted.close();
+    expect(await survivors([server, child])).toEqual([]);
+    expect((await runtime.execute("pid", "{}")).content).toBe("Error: MCP server fixture is closed");
+  });
+
+  test("a launcher can replace the command line", async () => {
+    const seen: string[][] = [];
+    const mounted = await mount({
+      server: { command: "not-a-real-command", args: ["--flag"] },
+      launcher: (launch) => {
+        seen.push([...launch.argv]);
+        return { ...launch, argv: [process.execPath, FIXTURE] };
+      },
+    });
+    expect(seen).toEqual([["not-a-real-command", "--flag"]]);
+    expect(mounted.tools.length).toBe(9);
+  });
+
+  test("a server that fails to start is an error naming it, with its stderr's last lines", async () => {
+    const failing = McpMount.open({ name: "broken", server: fixture({ FIXTURE_FAIL_START: "1" }) });
+    await expect(failing).rejects.toBeInstanceOf(McpMountError);
+    const error = (await failing.catch((e: unknown) => e)) as McpMountError;
+    expect(error.message).toStartWith("MCP server broken failed to start or list its tools: ");
+    expect(error.message).toEndWith("Last lines of its stderr:\n  starting fixture server\n  boom: missing API token");
+  });
+
+  test("a command that does not exist is an error naming it", async () => {
+    const error = await McpMount.open({ name: "ghost", server: { command: "no-such-mcp-server-command" } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpMountError);
+    expect((error as Error).message).toBe("MCP server ghost failed to start or list its tools: command not found: no-such-mcp-server-command");
+  });
+});

@@ -1,0 +1,222 @@
+/**
+ * Mounting an MCP server: connect the SDK's `Client` over stdio or Streamable HTTP, list
+ * its tools, and hand the registry one entry per tool whose handler forwards the call.
+ * A stdio server that dies fails the call in flight and is started again on the next one.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  defineTool,
+  errorResult,
+  type Logger,
+  type RegistryEntry,
+  silentLogger,
+  type ToolContext,
+  type ToolResult,
+  toolErrors,
+} from "@plugboard/core";
+import type { TObject } from "@sinclair/typebox";
+import packageJson from "../package.json" with { type: "json" };
+import { toolResult } from "./content.ts";
+import { jsonSchemaValidator } from "./json-schema.ts";
+import { type Launch, type Launcher, ProcessTransport } from "./process-transport.ts";
+
+/** A server started as a child process and spoken to over its stdin and stdout. */
+export interface StdioServer {
+  readonly command: string;
+  readonly args?: readonly string[];
+  /** Added to a minimal environment (`PATH`, `HOME`, `USER`, …): the app's secrets are not passed. */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+}
+
+/** A server reached over Streamable HTTP. */
+export interface HttpServer {
+  readonly url: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface MountOptions {
+  /** The server's name in the config: owner of its tools and subject of every message. */
+  readonly name: string;
+  readonly server: StdioServer | HttpServer;
+  /** Put before every tool name (`fs_` → `fs_read_file`), to resolve a name clash. */
+  readonly prefix?: string;
+  /** Rewrites a stdio server's command line before it is spawned (the sandbox wraps it). */
+  readonly launcher?: Launcher;
+  /** How long one call may take. @default 600000 */
+  readonly timeoutMs?: number;
+  readonly logger?: Logger;
+}
+
+/** A server that could not be started or listed; `stderr` holds its last lines. */
+export class McpMountError extends Error {
+  override readonly name = "McpMountError";
+  constructor(
+    readonly server: string,
+    readonly reason: string,
+    readonly stderr: readonly string[],
+  ) {
+    super(`MCP server ${server} failed to start or list its tools: ${reason}${stderrLines(stderr)}`);
+  }
+}
+
+interface Connection {
+  readonly client: Client;
+  readonly transport: ProcessTransport | StreamableHTTPClientTransport;
+}
+
+const DEFAULT_TIMEOUT_MS = 600_000;
+const NOT_A_NAME = /[^A-Za-z0-9_-]/g;
+
+/** A mounted server: its tools as registry entries, and `close()` to end it. */
+export class McpMount {
+  readonly name: string;
+  /** The tools as the server listed them. */
+  readonly tools: readonly Tool[];
+  readonly #options: MountOptions;
+  #connection: Promise<Connection> | undefined;
+  #closed = false;
+
+  private constructor(options: MountOptions, connection: Connection, tools: readonly Tool[]) {
+    this.name = options.name;
+    this.#options = options;
+    this.tools = tools;
+    this.#keep(Promise.resolve(connection));
+  }
+
+  /**
+   * Starts (or reaches) the server and lists its tools, every page of them.
+   *
+   * @example const mount = await McpMount.open({ name: "fs", server: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "."] } });
+   */
+  static async open(options: MountOptions): Promise<McpMount> {
+    const connection = await connect(options);
+    try {
+      const tools: Tool[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await connection.client.listTools(cursor === undefined ? {} : { cursor });
+        tools.push(...page.tools);
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+      return new McpMount(options, connection, tools);
+    } catch (error) {
+      await connection.client.close();
+      throw new McpMountError(options.name, reasonOf(error), await stderrOf(connection));
+    }
+  }
+
+  /** The server's process id while a stdio server runs. */
+  async pid(): Promise<number | undefined> {
+    const connection = await this.#connection;
+    return connection?.transport instanceof ProcessTransport ? connection.transport.pid : undefined;
+  }
+
+  /** One registry entry per tool, in the server's order; validated against its JSON Schema. */
+  entries(): RegistryEntry[] {
+    const prefix = this.#options.prefix ?? "";
+    return this.tools.map((tool) => {
+      const name = `${prefix}${tool.name}`.replace(NOT_A_NAME, "_").slice(0, 64);
+      const definition = defineTool({
+        name,
+        description: tool.description ?? tool.title ?? "",
+        // Plain JSON Schema, sent as it is and checked by `validate`, never compiled by TypeBox.
+        parameters: tool.inputSchema as unknown as TObject,
+        handler: (args: Record<string, unknown>, ctx: ToolContext) => this.#call(tool.name, args, ctx.signal),
+      });
+      return { tool: definition, owner: this.name, validate: jsonSchemaValidator(tool.inputSchema) };
+    });
+  }
+
+  /** Ends the server (its whole process tree for stdio); later calls get an `Error:` result. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const connection = await this.#connection?.catch(() => undefined);
+    this.#connection = undefined;
+    await connection?.client.close();
+  }
+
+  async #call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+    if (this.#closed) return errorResult(`MCP server ${this.name} is closed`);
+    if (signal.aborted) return toolErrors.cancelled();
+    let connection: Connection;
+    try {
+      connection = await this.#connected();
+    } catch (error) {
+      return errorResult(`MCP server ${this.name} could not be restarted: ${reasonOf(error)}`);
+    }
+    try {
+      const result = await connection.client.callTool({ name: tool, arguments: args }, undefined, {
+        signal,
+        timeout: this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      });
+      if ("content" in result) return toolResult(result as CallToolResult);
+      return errorResult(`MCP server ${this.name} answered ${tool} without content`);
+    } catch (error) {
+      if (signal.aborted) return toolErrors.cancelled();
+      return errorResult(`MCP server ${this.name} failed during ${tool}: ${reasonOf(error)}${stderrLines(await stderrOf(connection))}`);
+    }
+  }
+
+  /** The live connection, or a new one when the server has gone away. */
+  #connected(): Promise<Connection> {
+    if (this.#connection) return this.#connection;
+    (this.#options.logger ?? silentLogger).info(`restarting MCP server ${this.name}`);
+    return this.#keep(connect(this.#options));
+  }
+
+  #keep(connection: Promise<Connection>): Promise<Connection> {
+    this.#connection = connection;
+    connection.then(
+      ({ client }) => {
+        client.onclose = () => {
+          if (this.#connection === connection) this.#connection = undefined;
+        };
+      },
+      () => {
+        if (this.#connection === connection) this.#connection = undefined;
+      },
+    );
+    return connection;
+  }
+}
+
+async function connect(options: MountOptions): Promise<Connection> {
+  const transport = await transportFor(options);
+  const client = new Client({ name: "plugboard", version: packageJson.version });
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw new McpMountError(options.name, reasonOf(error), await stderrOf({ client, transport }));
+  }
+  return { client, transport };
+}
+
+async function transportFor(options: MountOptions): Promise<ProcessTransport | StreamableHTTPClientTransport> {
+  const { server } = options;
+  if ("url" in server) {
+    return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } } });
+  }
+  const launch: Launch = {
+    argv: [server.command, ...(server.args ?? [])],
+    env: { ...getDefaultEnvironment(), ...server.env },
+    cwd: server.cwd,
+  };
+  return new ProcessTransport(options.launcher ? await options.launcher(launch) : launch);
+}
+
+async function stderrOf({ transport }: Connection): Promise<readonly string[]> {
+  return transport instanceof ProcessTransport ? await transport.stderrTail() : [];
+}
+
+function stderrLines(lines: readonly string[]): string {
+  return lines.length === 0 ? "" : `\nLast lines of its stderr:\n${lines.map((line) => `  ${line}`).join("\n")}`;
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,168 @@
+/**
+ * The client side of MCP's stdio transport, on `Bun.spawn`: the server runs in its own
+ * process group so closing ends its whole tree, a launcher may rewrite the command line
+ * (the sandbox wraps it), and the last lines of its stderr are kept for error messages.
+ * Framing is the SDK's own (`ReadBuffer`, `serializeMessage`).
+ */
+import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+
+/** The process a stdio server runs as: what a launcher receives and returns. */
+export interface Launch {
+  /** The command line: the program, then its arguments. */
+  readonly argv: readonly string[];
+  /** The whole environment of the process (nothing else is inherited). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string | undefined;
+}
+
+/** Rewrites or wraps a server's command line before it is spawned. */
+export type Launcher = (launch: Launch) => Launch | Promise<Launch>;
+
+/** How long a server may take to exit after its stdin closes before its group is killed. */
+const EXIT_GRACE_MS = 1000;
+/** How long to wait for a pipe to drain once the server has exited. */
+const PIPE_GRACE_MS = 500;
+/** Lines of stderr kept for messages. */
+const STDERR_LINES = 20;
+
+/** Process groups still alive, killed when the app exits however it exits. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch (error) {
+    // ESRCH: every process of the group is already gone.
+    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+  }
+}
+
+function trackGroup(pid: number): void {
+  liveGroups.add(pid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const group of liveGroups) killGroup(group);
+  });
+}
+
+export class ProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  readonly #launch: Launch;
+  readonly #stderr: string[] = [];
+  #child: Bun.Subprocess<"pipe", "pipe", "pipe"> | undefined;
+  #stderrRead: Promise<void> = Promise.resolve();
+  #closed = false;
+
+  constructor(launch: Launch) {
+    this.#launch = launch;
+  }
+
+  /** The server's process id once started (also its process group id). */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** The last lines the server wrote to stderr; once it has exited, all of them. */
+  async stderrTail(): Promise<string[]> {
+    await settlesWithin(this.#stderrRead, PIPE_GRACE_MS);
+    return [...this.#stderr];
+  }
+
+  async start(): Promise<void> {
+    const { argv, env, cwd } = this.#launch;
+    const [program, ...args] = argv;
+    if (program === undefined) throw new Error("empty command line");
+    const found = Bun.which(program, { PATH: env.PATH ?? "", cwd: cwd ?? process.cwd() });
+    if (found === null) throw new Error(`command not found: ${program}`);
+    const child = Bun.spawn([found, ...args], { env: { ...env }, cwd, detached: true, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    this.#child = child;
+    trackGroup(child.pid);
+    const stdoutRead = this.#readStdout(child.stdout);
+    this.#stderrRead = this.#readStderr(child.stderr);
+    void child.exited.then(async () => {
+      // Descendants left in the group die with the server; then its last messages are read.
+      killGroup(child.pid);
+      await settlesWithin(stdoutRead, PIPE_GRACE_MS);
+      this.#finish(child.pid);
+    });
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    const child = this.#child;
+    if (!child || this.#closed) throw new Error("the server process is not running");
+    child.stdin.write(serializeMessage(message));
+    await child.stdin.flush();
+  }
+
+  /** Closes stdin, gives the server a moment to exit, then kills its whole process group. */
+  async close(): Promise<void> {
+    const child = this.#child;
+    if (!child) return;
+    try {
+      await child.stdin.end();
+    } catch {
+      // The pipe is already closed: the server is gone or going.
+    }
+    await settlesWithin(child.exited, EXIT_GRACE_MS);
+    this.#finish(child.pid);
+    await child.exited;
+  }
+
+  #finish(pid: number): void {
+    killGroup(pid);
+    liveGroups.delete(pid);
+    if (this.#closed) return;
+    this.#closed = true;
+    this.onclose?.();
+  }
+
+  async #readStdout(stream: ReadableStream<Uint8Array>): Promise<void> {
+    const buffer = new ReadBuffer();
+    for await (const chunk of stream) {
+      buffer.append(Buffer.from(chunk));
+      for (;;) {
+        let message: JSONRPCMessage | null;
+        try {
+          message = buffer.readMessage();
+        } catch (error) {
+          this.onerror?.(error as Error);
+          continue;
+        }
+        if (message === null) break;
+        this.onmessage?.(message);
+      }
+    }
+  }
+
+  async #readStderr(stream: ReadableStream<Uint8Array>): Promise<void> {
+    let partial = "";
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) {
+      const lines = (partial + decoder.decode(chunk, { stream: true })).split("\n");
+      partial = lines.pop() ?? "";
+      this.#keep(lines);
+    }
+    this.#keep([partial]);
+  }
+
+  #keep(lines: readonly string[]): void {
+    for (const line of lines) if (line.trim() !== "") this.#stderr.push(line.trimEnd());
+    this.#stderr.splice(0, Math.max(0, this.#stderr.length - STDERR_LINES));
+  }
+}
+
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: Timer | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([promise.then(() => undefined, () => undefined), timeout]);
+  clearTimeout(timer);
+}

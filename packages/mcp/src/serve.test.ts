@@ -1,0 +1,133 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { tmpdir } from "node:os";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { defineTool, errorResult, textResult, ToolRegistry, ToolRuntime, Workspace } from "@plugboard/core";
+import { Type } from "@sinclair/typebox";
+import { McpMount } from "./mount.ts";
+import { annotationsFor } from "./serve.ts";
+import { LOOPBACK_HOSTS, mcpHttpHandler } from "./serve-http.ts";
+
+const seen: AbortSignal[] = [];
+const tools = [
+  defineTool({
+    name: "greet",
+    description: "Greet someone.",
+    parameters: Type.Object({ name: Type.String() }),
+    handler: async ({ name }) => textResult(`hello ${name}`),
+  }),
+  defineTool({
+    name: "refuse",
+    description: "Always fails.",
+    parameters: Type.Object({}),
+    handler: async () => errorResult("refused"),
+  }),
+  defineTool({
+    name: "wait",
+    description: "Waits until cancelled.",
+    parameters: Type.Object({}),
+    handler: async (_args, ctx) => {
+      seen.push(ctx.signal);
+      await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
+      return textResult("stopped");
+    },
+  }),
+];
+const PERMISSIONS: Record<string, string[]> = { greet: ["fs.read"], refuse: ["fs.write"], wait: ["network", "fs.read"] };
+
+const servers: Bun.Server<undefined>[] = [];
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  for (const server of servers.splice(0)) server.stop(true);
+});
+
+async function serve(options: { token?: string; allowedHosts?: string[] } = {}): Promise<URL> {
+  const runtime = new ToolRuntime(new ToolRegistry(tools), { workspace: await Workspace.open(tmpdir()) });
+  const fetch = mcpHttpHandler(runtime, {
+    allowedHosts: options.allowedHosts ?? [...LOOPBACK_HOSTS],
+    annotations: (tool) => annotationsFor(PERMISSIONS[tool] ?? []),
+    ...(options.token ? { token: options.token } : {}),
+  });
+  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch });
+  servers.push(server);
+  return new URL(`http://127.0.0.1:${server.port}/mcp`);
+}
+
+async function connect(url: URL, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: "test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+  clients.push(client);
+  return client;
+}
+
+describe("serving a runtime over Streamable HTTP", () => {
+  test("lists the tools with their schemas and annotations", async () => {
+    const { tools: listed } = await (await connect(await serve())).listTools();
+    expect(listed.map((tool) => tool.name)).toEqual(["greet", "refuse", "wait"]);
+    expect(listed[0]?.inputSchema).toEqual({ type: "object", properties: { name: { type: "string" } }, required: ["name"], additionalProperties: false });
+    expect(listed.map((tool) => tool.annotations)).toEqual([
+      { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+      { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+      { readOnlyHint: true, destructiveHint: false, openWorldHint: true },
+    ]);
+  });
+
+  test("calls go through the runtime: results, Error: results, invalid arguments, unknown tools", async () => {
+    const client = await connect(await serve());
+    expect(await client.callTool({ name: "greet", arguments: { name: "Ada" } })).toEqual({ content: [{ type: "text", text: "hello Ada" }], isError: false });
+    expect(await client.callTool({ name: "refuse", arguments: {} })).toEqual({ content: [{ type: "text", text: "Error: refused" }], isError: true });
+    expect(await client.callTool({ name: "greet", arguments: {} })).toEqual({
+      content: [{ type: "text", text: "Error: Invalid arguments for greet: name: expected required property" }],
+      isError: true,
+    });
+    const unknown = await client.callTool({ name: "nope", arguments: {} });
+    expect(unknown).toEqual({ content: [{ type: "text", text: "Error: Unknown tool: nope (available: greet, refuse, wait)" }], isError: true });
+  });
+
+  test("a mounted HTTP server round-trips through the client adapter", async () => {
+    const mounted = await McpMount.open({ name: "self", server: { url: String(await serve({ token: "t0k" })), headers: { Authorization: "Bearer t0k" } } });
+    try {
+      const runtime = new ToolRuntime(new ToolRegistry(mounted.entries()), { workspace: await Workspace.open(tmpdir()) });
+      expect(await runtime.execute("greet", '{"name":"Bo"}')).toEqual({ content: "hello Bo", isError: false });
+      expect(await runtime.execute("refuse", "{}")).toEqual({ content: "Error: refused", isError: true });
+      expect((await runtime.execute("greet", "{}")).content).toBe("Error: Invalid arguments for greet: name: expected required property");
+    } finally {
+      await mounted.close();
+    }
+  });
+
+  test("a client that cancels aborts the call's signal", async () => {
+    const client = await connect(await serve());
+    const controller = new AbortController();
+    const call = client.callTool({ name: "wait", arguments: {} }, undefined, { signal: controller.signal });
+    const deadline = Date.now() + 3000;
+    while (seen.length === 0) {
+      if (Date.now() > deadline) throw new Error("the call never reached the handler");
+      await Bun.sleep(10);
+    }
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    const signal = seen.pop();
+    const until = Date.now() + 3000;
+    while (!signal?.aborted) {
+      if (Date.now() > until) throw new Error("the handler's signal was never aborted");
+      await Bun.sleep(10);
+    }
+  });
+
+  test("with a token, requests without it are refused", async () => {
+    const url = await serve({ token: "s3cret" });
+    await expect(connect(url)).rejects.toThrow();
+    await expect(connect(url, { Authorization: "Bearer wrong" })).rejects.toThrow();
+    const { tools: listed } = await (await connect(url, { Authorization: "Bearer s3cret" })).listTools();
+    expect(listed.length).toBe(3);
+  });
+
+  test("a Host header that is not allowed is refused (DNS rebinding)", async () => {
+    const url = await serve();
+    const response = await fetch(url, { method: "POST", headers: { Host: "evil.example:80", "Content-Type": "application/json" }, body: "{}" });
+    expect(response.status).toBe(403);
+    expect(await response.text()).toBe("Host not allowed: evil.example:80");
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * A small third-party-style MCP server over stdio, built on the SDK, for the mount tests:
+ * tools with plain JSON Schemas, listed two per page, one of each kind of content, a tool
+ * that crashes its process, one that waits for cancellation and one that leaves a child.
+ *
+ * `FIXTURE_FAIL_START=1` makes it print to stderr and exit before answering anything.
+ * `FIXTURE_MARKER=FILE`: `slow` writes `cancelled` there when the client cancels it.
+ */
+import { writeFileSync } from "node:fs";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+
+if (process.env.FIXTURE_FAIL_START === "1") {
+  console.error("starting fixture server");
+  console.error("boom: missing API token");
+  process.exit(1);
+}
+
+const object = (properties: Record<string, object> = {}, required: string[] = []): Tool["inputSchema"] => ({
+  type: "object",
+  properties,
+  required,
+});
+
+const TOOLS: Tool[] = [
+  { name: "echo", description: "Echo the message.", inputSchema: object({ message: { type: "string" } }, ["message"]) },
+  { name: "fail", description: "Fail without the prefix.", inputSchema: object() },
+  { name: "fail_prefixed", description: "Fail with the prefix.", inputSchema: object() },
+  { name: "mixed", description: "One block of each content type.", inputSchema: object() },
+  { name: "slow", description: "Wait until cancelled.", inputSchema: object({ ms: { type: "integer", minimum: 1 } }, ["ms"]) },
+  { name: "crash", description: "Exit the server process mid-call.", inputSchema: object() },
+  { name: "spawn_child", description: "Start a long-lived child process; returns its pid.", inputSchema: object() },
+  { name: "pid", description: "The server's process id.", inputSchema: object() },
+  { name: "dotted.name", description: "A name the model could not use as is.", inputSchema: object() },
+];
+
+const text = (value: string): CallToolResult => ({ content: [{ type: "text", text: value }] });
+
+const mcp = new McpServer({ name: "fixture", version: "1.0.0" }, { capabilities: { tools: {} } });
+mcp.server.setRequestHandler(ListToolsRequestSchema, ({ params }) => {
+  const start = Number(params?.cursor ?? 0);
+  const next = start + 2;
+  return { tools: TOOLS.slice(start, next), ...(next < TOOLS.length ? { nextCursor: String(next) } : {}) };
+});
+mcp.server.setRequestHandler(CallToolRequestSchema, async ({ params }, extra): Promise<CallToolResult> => {
+  const args = params.arguments ?? {};
+  switch (params.name) {
+    case "echo":
+      return text(String(args.message));
+    case "fail":
+      return { content: [{ type: "text", text: "it broke" }], isError: true };
+    case "fail_prefixed":
+      return { content: [{ type: "text", text: "Error: already said" }], isError: true };
+    case "mixed":
+      return {
+        content: [
+          { type: "text", text: "caption" },
+          { type: "image", data: "aGVsbG8=", mimeType: "image/png" },
+          { type: "audio", data: "aGk=", mimeType: "audio/wav" },
+          { type: "resource", resource: { uri: "file:///notes.txt", mimeType: "text/plain", text: "note text" } },
+          { type: "resource", resource: { uri: "file:///blob.bin", blob: "AAAA" } },
+          { type: "resource_link", uri: "file:///linked.md", name: "linked.md" },
+        ],
+      };
+    case "slow":
+      return await new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(text("finished")), Number(args.ms));
+        extra.signal.addEventListener("abort", () => {
+          clearTimeout(timer);
+          if (process.env.FIXTURE_MARKER) writeFileSync(process.env.FIXTURE_MARKER, "cancelled");
+          resolve(text("cancelled"));
+        });
+      });
+    case "crash":
+      console.error("fixture server crashing on purpose");
+      process.exit(3);
+      break;
+    case "spawn_child":
+      return text(String(Bun.spawn(["sleep", "300"], { stdio: ["ignore", "ignore", "ignore"] }).pid));
+    case "pid":
+      return text(String(process.pid));
+  }
+  return { content: [{ type: "text", text: `no such tool: ${params.name}` }], isError: true };
+});
+await mcp.connect(new StdioServerTransport());

@@ -1,0 +1,3 @@
+export { type ConfinedCommand, type ConfineOptions, confineCommand, type Grant } from "./launcher.ts";
+export { type LandlockRules, landlockAbi, restrictSelf } from "./landlock.ts";
+export { DISABLE_VARIABLE, detectMechanism, type Mechanism } from "./mechanism.ts";

@@ -1,0 +1,164 @@
+/**
+ * The kernel layer, attacked with real processes: each attack runs confined and is
+ * refused, and runs unconfined (the same script, plain `bun`) and succeeds, so the test
+ * fails if the confinement does nothing.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Grant, confineCommand } from "./launcher.ts";
+import { detectMechanism } from "./mechanism.ts";
+
+const ATTEMPT = join(import.meta.dir, "../test/fixtures/attempt.ts");
+const mechanism = detectMechanism();
+if (!mechanism.available) throw new Error(`these tests need the sandbox's mechanism; missing: ${mechanism.missing}`);
+const available = mechanism;
+
+let dir = "";
+let workspace = "";
+const SECRET = "sk-test-secret";
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "plugboard-sandbox-"));
+  workspace = join(dir, "workspace");
+  await mkdir(workspace);
+  process.env.MODEL_API_KEY = SECRET;
+});
+afterAll(async () => {
+  delete process.env.MODEL_API_KEY;
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Runs the attempt confined with `grants`, or unconfined with `grants === "off"`. */
+async function attempt(grants: readonly Grant[] | "off", ...args: string[]): Promise<string> {
+  const argv = [process.execPath, ATTEMPT, ...args];
+  if (grants === "off") return run(argv, process.env);
+  const confined = confineCommand(available, { argv, grants, workspace, code: [join(import.meta.dir, "..")] });
+  try {
+    return await run([confined.command, ...confined.args], confined.env);
+  } finally {
+    confined.dispose();
+  }
+}
+
+async function run(argv: readonly string[], env: Record<string, string | undefined>): Promise<string> {
+  const child = Bun.spawn([...argv], { env, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  if (code !== 0) throw new Error(`exit ${code}: ${stderr}`);
+  return stdout.trim();
+}
+
+describe("fs.read only", () => {
+  test("cannot write outside the workspace (sync and async writes)", async () => {
+    const outside = join(dir, "outside.txt");
+    expect(await attempt(["fs.read"], "write", outside)).toStartWith("refused: EACCES");
+    expect(await attempt(["fs.read"], "write-async", outside)).toStartWith("refused: EACCES");
+    expect(existsSync(outside)).toBe(false);
+    expect(await attempt("off", "write", outside)).toBe(`ok: wrote ${outside}`);
+    expect(existsSync(outside)).toBe(true);
+  });
+
+  test("cannot write inside the workspace either, but can read it", async () => {
+    const inside = join(workspace, "inside.txt");
+    expect(await attempt(["fs.read"], "write", inside)).toStartWith("refused: EACCES");
+    expect(await attempt(["fs.read", "fs.write"], "write", inside)).toBe(`ok: wrote ${inside}`);
+    expect(await attempt(["fs.read"], "read", inside)).toBe("ok: written by a confined process");
+    expect(await attempt([], "read", inside)).toStartWith("refused: EACCES");
+  });
+
+  test("cannot read files outside the workspace", async () => {
+    await Bun.write(join(dir, "private.txt"), "private\n");
+    expect(await attempt(["fs.read"], "read", join(dir, "private.txt"))).toStartWith("refused: EACCES");
+    expect(await attempt("off", "read", join(dir, "private.txt"))).toBe("ok: private");
+  });
+
+  test("cannot spawn a program", async () => {
+    expect(await attempt(["fs.read"], "spawn")).toStartWith("refused: EACCES");
+    expect(await attempt(["fs.read", "process.spawn"], "spawn")).toBe("ok: spawned");
+    expect(await attempt("off", "spawn")).toBe("ok: spawned");
+  });
+
+  test("cannot connect to a listening 127.0.0.1 port", async () => {
+    using server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    const port = String(server.port);
+    expect(await attempt(["fs.read"], "connect", port)).toStartWith("refused:");
+    expect(await attempt(["fs.read", "network"], "connect", port)).toBe(`ok: connected to ${port}`);
+    expect(await attempt("off", "connect", port)).toBe(`ok: connected to ${port}`);
+  });
+
+  test("cannot read MODEL_API_KEY from its environment or from an outside process's /proc/PID/environ", async () => {
+    // /proc/PID/environ shows the environment a process started with: an app holding the key.
+    await using app = holdingTheKey();
+    const pid = String(app.pid);
+    expect(await attempt(["fs.read"], "env")).toBe("ok: MODEL_API_KEY=(unset)");
+    expect(await attempt(["fs.read"], "environ", pid)).toStartWith("refused: ENOENT");
+    expect(await attempt("off", "env")).toBe(`ok: MODEL_API_KEY=${SECRET}`);
+    expect(await attempt("off", "environ", pid)).toBe(`ok: MODEL_API_KEY=${SECRET}`);
+  });
+});
+
+function holdingTheKey() {
+  const child = Bun.spawn(["sleep", "60"], { env: { ...process.env, MODEL_API_KEY: SECRET } });
+  return { pid: child.pid, [Symbol.asyncDispose]: async () => {
+    child.kill("SIGKILL");
+    await child.exited;
+  } };
+}
+
+test("whatever a confined process starts ends with it, daemons included", async () => {
+  const marker = `plugboard-sandbox-daemon-${process.pid}`;
+  const confined = confineCommand(available, {
+    argv: [process.execPath, ATTEMPT, "daemon", marker],
+    grants: ["process.spawn"],
+    workspace,
+    code: [join(import.meta.dir, "..")],
+  });
+  const host = Bun.spawn([confined.command, ...confined.args], { env: confined.env, stdout: "pipe" });
+  const reader = host.stdout.getReader();
+  expect(new TextDecoder().decode((await reader.read()).value)).toBe("ok: started\n");
+  await until(() => running(marker).length === 1, "the daemon never ran");
+  host.kill("SIGKILL");
+  await host.exited;
+  confined.dispose();
+  await until(() => running(marker).length === 0, "the daemon outlived the confined process");
+});
+
+/** Pids of running processes whose argv[0] is `marker`. */
+function running(marker: string): number[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith(`${marker}\0`) && stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+async function until(condition: () => boolean, what: string, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`within ${ms} ms: ${what}`);
+    await Bun.sleep(10);
+  }
+}
+
+describe("the mechanism", () => {
+  test("is reported missing when its test hook disables a part", () => {
+    expect(detectMechanism({ PLUGBOARD_SANDBOX_DISABLE: "landlock" })).toEqual({
+      available: false,
+      missing: "Landlock (Linux 5.13 or later with Landlock enabled, e.g. lsm=landlock)",
+    });
+    const namespaces = detectMechanism({ PLUGBOARD_SANDBOX_DISABLE: "namespaces" });
+    expect(namespaces.available ? "available" : namespaces.missing).toBe("util-linux unshare with unprivileged user namespaces");
+  });
+
+  test("names Landlock's ABI and the namespaces", () => {
+    expect(available.description).toMatch(/^Landlock ABI \d+.* \+ user, PID, mount and network namespaces$/);
+  });
+});

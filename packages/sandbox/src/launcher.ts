@@ -1,0 +1,98 @@
+/**
+ * Turns a command into its confined form: the same program, started inside its own user,
+ * PID, mount (and, without the `network` grant, network) namespaces, restricted by
+ * Landlock to the rights its grants name, with an environment that holds none of the
+ * app's secrets. The result is a plain command line, so any spawner (an MCP stdio
+ * transport included) can start it.
+ */
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { RULES_VARIABLE } from "./confine-main.ts";
+import type { LandlockRules } from "./landlock.ts";
+import { type Mechanism, NAMESPACE_FLAGS } from "./mechanism.ts";
+import { elfInterpreter } from "./elf-interpreter.ts";
+import { runtimeReadPaths } from "./runtime-paths.ts";
+
+/** A right a plugin can be granted; the same names as a manifest's permissions. */
+export type Grant = "fs.read" | "fs.write" | "process.spawn" | "network";
+
+/** What to confine and with which rights. */
+export interface ConfineOptions {
+  /** The program and its arguments, e.g. `[process.execPath, "host.ts", …]`. */
+  readonly argv: readonly string[];
+  readonly grants: readonly Grant[];
+  /** The workspace root: readable with `fs.read`, writable with `fs.write`. */
+  readonly workspace: string;
+  /** Folders of code the program loads (its package, the plugin's): kept readable, with their dependencies. */
+  readonly code: readonly string[];
+  /** Variables added to the confined environment (which otherwise holds only PATH, locale and the like). */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** A confined command line and the private folder it owns. */
+export interface ConfinedCommand {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  /** The private temp folder (`TMPDIR` and `HOME`), writable with `fs.write`. */
+  readonly tempDir: string;
+  /** Removes the temp folder; call once the process has ended. */
+  dispose(): void;
+}
+
+const CONFINE_MAIN = fileURLToPath(new URL("./confine-main.ts", import.meta.url));
+
+/** Variables passed through from the app's environment: never credentials. */
+const PASSED = ["PATH", "LANG", "LANGUAGE", "TZ", "TERM", "USER", "LOGNAME"];
+
+/**
+ * The confined form of `options.argv`, for an available mechanism.
+ *
+ * @example const { command, args, env } = confineCommand(detectMechanism(), { argv, grants: ["fs.read"], workspace, code });
+ */
+export function confineCommand(mechanism: Extract<Mechanism, { available: true }>, options: ConfineOptions): ConfinedCommand {
+  const grants = new Set(options.grants);
+  const tempDir = mkdtempSync(join(tmpdir(), "plugboard-host-"));
+  const bun = realpathSync(process.execPath);
+  const rules: LandlockRules = {
+    read: [...SYSTEM_READ, ...runtimeReadPaths([...options.code, CONFINE_MAIN]), ...(grants.has("fs.read") ? [options.workspace] : [])],
+    write: [...DEVICES, ...(grants.has("fs.write") ? [options.workspace, tempDir] : [])],
+    execute: grants.has("process.spawn") ? ["/"] : runtimeExecutables(bun),
+    network: grants.has("network"),
+  };
+  const env: Record<string, string> = {};
+  for (const name of PASSED) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  for (const [name, value] of Object.entries(process.env)) {
+    if (name.startsWith("LC_") && value !== undefined) env[name] = value;
+  }
+  Object.assign(env, options.env, {
+    HOME: tempDir,
+    TMPDIR: tempDir,
+    BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0",
+    [RULES_VARIABLE]: JSON.stringify(rules),
+  });
+  const namespaces = [...NAMESPACE_FLAGS, ...(grants.has("network") ? [] : ["--net"])];
+  return {
+    command: mechanism.unshare,
+    args: [...namespaces, bun, CONFINE_MAIN, ...options.argv],
+    env,
+    tempDir,
+    dispose: () => rmSync(tempDir, { recursive: true, force: true }),
+  };
+}
+
+/** Bun and its dynamic loader: the only programs a host without `process.spawn` may execute. */
+function runtimeExecutables(bun: string): string[] {
+  const loader = elfInterpreter(bun);
+  return loader === undefined ? [bun] : [bun, realpathSync(loader)];
+}
+
+/** What every program needs to read: system libraries and configuration, its own /proc, devices. */
+const SYSTEM_READ = ["/usr", "/lib", "/lib32", "/lib64", "/bin", "/sbin", "/etc", "/proc", "/sys", "/dev"];
+/** Devices every program may write. */
+const DEVICES = ["/dev/null", "/dev/zero", "/dev/full", "/dev/tty"];
