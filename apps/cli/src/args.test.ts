@@ -3,7 +3,7 @@ import { UsageError, parseCliArgs } from "./args.ts";
 
 describe("parseCliArgs", () => {
   test("no arguments is the interactive session", () => {
-    expect(parseCliArgs([])).toEqual({ command: "interactive", args: [], flags: { json: false }, help: false, version: false });
+    expect(parseCliArgs([])).toEqual({ command: "interactive", args: [], flags: { json: false, yes: false }, help: false, version: false });
   });
 
   test("reads a command, its arguments and its flags", () => {
@@ -27,6 +27,16 @@ describe("parseCliArgs", () => {
 
   test.each([["--max-steps", " "], ["--model", " "]])("refuses run %s %p", (flag, value) => {
     expect(() => parseCliArgs(["run", flag, value, "hi"])).toThrow(UsageError);
+  });
+
+  test("plugin add takes --registry URL and --yes (or -y); plugin remove takes neither", () => {
+    expect(parseCliArgs(["plugin", "add", "@acme/notes", "--registry", "http://127.0.0.1:4873/", "-y"])).toMatchObject({
+      command: "plugin add",
+      args: ["@acme/notes"],
+      flags: { registry: "http://127.0.0.1:4873/", yes: true },
+    });
+    expect(() => parseCliArgs(["plugin", "add", "x", "--registry", "localhost"])).toThrow("--registry must be an http(s) URL, got 'localhost'");
+    expect(() => parseCliArgs(["plugin", "remove", "x", "--yes"])).toThrow("--yes does not apply to 'plugboard plugin remove'");
   });
 
   test("plugin new and plugin check are two-word commands; --dir belongs to plugin new", () => {

@@ -24,6 +24,8 @@ export interface Flags {
   readonly baseURL?: string;
   readonly json: boolean;
   readonly dir?: string;
+  readonly registry?: string;
+  readonly yes: boolean;
 }
 
 export interface ParsedArgs {
@@ -36,7 +38,7 @@ export interface ParsedArgs {
 }
 
 const OPTIONS = {
-  ...Object.fromEntries(Object.entries(FLAGS).map(([name, spec]) => [name, { type: spec.type }])),
+  ...Object.fromEntries(Object.entries(FLAGS).map(([name, spec]) => [name, { type: spec.type, ...(spec.short ? { short: spec.short } : {}) }])),
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const satisfies ParseArgsOptionsConfig;
@@ -54,7 +56,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
   }
   const { values } = parsed;
   const [first, ...others] = parsed.positionals;
-  if (first === "help") return { ...helpFor(others), flags: { json: false } };
+  if (first === "help") return { ...helpFor(others), flags: { json: false, yes: false } };
   const { command, rest } = first === undefined ? { command: "interactive" as const, rest: others } : toCommand(first, others);
   const spec = commandSpec(command);
   const help = values.help === true;
@@ -115,7 +117,14 @@ function toFlags(values: Record<string, string | boolean | undefined>, command: 
     baseURL: text("base-url"),
     json: values.json === true,
     dir: text("dir"),
+    registry: url(text("registry"), command),
+    yes: values.yes === true,
   };
+}
+
+function url(value: string | undefined, command: CommandName): string | undefined {
+  if (value !== undefined && !/^https?:\/\//.test(value)) throw new UsageError(`--registry must be an http(s) URL, got '${value}'`, command);
+  return value;
 }
 
 function parseProblem(error: unknown): string {

@@ -65,7 +65,8 @@ function commandHelp(command: CommandName): string {
 function flagRows(flags: readonly FlagName[], json?: string): (readonly [string, string])[] {
   return flags.map((name) => {
     const flag = FLAGS[name];
-    const label = flag.value ? `--${name} ${flag.value}` : `--${name}`;
+    const long = flag.value ? `--${name} ${flag.value}` : `--${name}`;
+    const label = flag.short ? `-${flag.short}, ${long}` : long;
     return [label, name === "json" && json ? json : flag.help] as const;
   });
 }

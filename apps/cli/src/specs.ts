@@ -4,13 +4,25 @@
  */
 
 /** A command name; `interactive` is what a bare `plugboard` runs; `plugin …` commands are two words. */
-export type CommandName = "interactive" | "run" | "tools" | "plugins" | "call" | "check" | "plugin new" | "plugin check";
+export type CommandName =
+  | "interactive"
+  | "run"
+  | "tools"
+  | "plugins"
+  | "call"
+  | "check"
+  | "plugin new"
+  | "plugin check"
+  | "plugin add"
+  | "plugin remove";
 
 /** Flags that take a value or switch something on; `--help` and `--version` are global. */
-export type FlagName = "config" | "workspace" | "max-steps" | "model" | "base-url" | "json" | "dir";
+export type FlagName = "config" | "workspace" | "max-steps" | "model" | "base-url" | "json" | "dir" | "registry" | "yes";
 
 export interface FlagSpec {
   readonly type: "string" | "boolean";
+  /** A one-letter alias, as in `-y`. */
+  readonly short?: string;
   /** The value's placeholder in help, for string flags. */
   readonly value?: string;
   readonly help: string;
@@ -40,6 +52,8 @@ export const FLAGS: Readonly<Record<FlagName, FlagSpec>> = {
   },
   json: { type: "boolean", help: "print JSON instead of text" },
   dir: { type: "string", value: "DIR", help: "the folder to create (default: ./plugboard-plugin-NAME)" },
+  registry: { type: "string", value: "URL", help: "the npm registry to install from (default: bun's, from .npmrc or the environment)" },
+  yes: { type: "boolean", short: "y", help: "grant the permissions the plugin asks for without asking (needed when there is no terminal)" },
 };
 
 export interface CommandSpec {
@@ -147,6 +161,26 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     flags: ["json"],
     json: "print the report as JSON: {directory, plugin, checks: [{id, title, status, problems, fix, notes}], ok}",
+    args: { min: 1, max: 1 },
+  },
+  {
+    name: "plugin add",
+    usage: "plugboard plugin add [flags] PACKAGE",
+    summary: "install a plugin package beside the config and enable it",
+    details: [
+      "Installs PACKAGE (a name, or name@version) into the config's folder with bun add, shows its tools and the permissions it asks for, and asks you to grant them.",
+      'Then adds { "package": PACKAGE, "permissions": [...] } to the config\'s plugins (./plugboard.config.json, created with the shipped plugins when there is none) and runs plugboard check.',
+      "If you decline, or the check fails, the config and the folder are left as they were (exit 1 or 2). Without a terminal, pass --yes.",
+    ],
+    flags: ["config", "registry", "yes"],
+    args: { min: 1, max: 1 },
+  },
+  {
+    name: "plugin remove",
+    usage: "plugboard plugin remove [flags] PACKAGE",
+    summary: "disable a plugin and uninstall its package",
+    details: ["Removes PACKAGE's entry from the config's plugins and, when the config's folder installed it, the package itself (bun remove)."],
+    flags: ["config"],
     args: { min: 1, max: 1 },
   },
 ];
