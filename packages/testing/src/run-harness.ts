@@ -34,7 +34,9 @@ export async function runHarness(input: HarnessInput, { cwd, ioDir, timeoutMs }:
   await writeFile(inputPath, JSON.stringify(input));
   const child = Bun.spawn([process.execPath, HARNESS, inputPath], {
     cwd,
-    env: { ...process.env, NO_COLOR: "1" },
+    // No runtime transpiler cache: Bun would write it under $HOME, outside the workspace, and
+    // the observed run must show only what the plugin itself does.
+    env: { ...process.env, NO_COLOR: "1", BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0" },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
