@@ -5,6 +5,7 @@
 import { bigInputs } from "./big-inputs/big-inputs.ts";
 import { coldStart } from "./cold-start.ts";
 import { dispatch } from "./dispatch/dispatch.ts";
+import { pageBundle } from "./page-bundle.ts";
 import { FigureLog } from "./harness/figures.ts";
 import { parseMode } from "./harness/mode.ts";
 import { renderTable } from "./harness/table.ts";
@@ -20,7 +21,7 @@ const environment = startEnvironment(mode.quick);
 const log = new FigureLog();
 mode.progress(`${mode.quick ? "quick" : "full"} run; 1-minute load average ${environment.loadAtStart[0]?.toFixed(2)}`);
 
-for (const suite of [inProcessLoop, httpLoop, dispatch, coldStart, scale, bigInputs]) {
+for (const suite of [inProcessLoop, httpLoop, dispatch, coldStart, scale, bigInputs, pageBundle]) {
   // Each suite starts with the garbage of the previous one collected.
   Bun.gc(true);
   await suite(mode, log);

@@ -4,7 +4,8 @@
  * into an exit code. Person-facing failures (`PlugboardError`) print their message; anything
  * else is a bug and crashes with its stack.
  */
-import { CONTRACT_VERSION, PlugboardError } from "@plugboard/core";
+import { PlugboardError } from "@plugboard/bootstrap/errors";
+import { CONTRACT_VERSION } from "@plugboard/core";
 import packageJson from "../package.json" with { type: "json" };
 import { type ParsedArgs, parseCliArgs } from "./args.ts";
 import { helpText } from "./help.ts";
@@ -28,7 +29,7 @@ const COMMANDS: Readonly<Record<CommandName, () => Promise<Command>>> = {
 };
 
 /** Exit codes for person-facing failures: 3 for the model endpoint, 2 for everything else. */
-const MODEL_CODES = new Set(["MODEL_ENDPOINT", "MODEL_RESPONSE"]);
+const MODEL_CODES = new Set(["MODEL_ENDPOINT"]);
 
 /**
  * Runs the CLI with `argv` (the arguments after the script) and returns the exit code.

@@ -2,11 +2,11 @@
  * A conversation with the model: one messages array (system message first) that every turn
  * extends, and `runTurn`, which runs the agent loop for one user request and reports it.
  */
-import type { App, ModelClient } from "@plugboard/bootstrap";
-import { type AgentLoopResult, PlugboardError, runAgentLoop } from "@plugboard/core";
+import { type App, type ModelClient, PlugboardError } from "@plugboard/bootstrap";
+import { describeModelFailure } from "@plugboard/bootstrap/model";
+import { type AgentLoopResult, runAgentLoop } from "@plugboard/core";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { Io } from "./io.ts";
-import { describeModelFailure } from "./model-errors.ts";
 import { createReporter } from "./reporter.ts";
 
 export interface Session {
@@ -60,8 +60,8 @@ export async function runTurn(session: Session, prompt: string, io: Io, options:
     return result;
   } catch (error) {
     reporter.abandon();
-    const line = describeModelFailure(error, model.endpoint, inRequest);
-    if (line === undefined) throw error;
-    throw new PlugboardError("MODEL_ENDPOINT", line, { cause: error });
+    const failure = describeModelFailure(error, model.endpoint, inRequest);
+    if (failure === undefined) throw error;
+    throw new PlugboardError("MODEL_ENDPOINT", failure.message, { cause: error });
   }
 }

@@ -3,7 +3,7 @@
  * text. Bad usage throws `PlugboardError` (`USAGE`), which the entry turns into exit code 2.
  */
 import { parseArgs } from "node:util";
-import { PlugboardError } from "@plugboard/core";
+import { PlugboardError } from "@plugboard/bootstrap";
 import { DEFAULT_HOST, DEFAULT_PORT } from "./server.ts";
 
 /** The parsed command line. */

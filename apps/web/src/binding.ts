@@ -3,7 +3,7 @@
  * loopback is allowed: anyone who can reach the port could otherwise spend the model and
  * run the tools.
  */
-import { PlugboardError } from "@plugboard/core";
+import { PlugboardError } from "@plugboard/bootstrap";
 import type { MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 

@@ -80,7 +80,7 @@ describe("model endpoint failures are 502 and name the endpoint's status", () =>
     expect(response.status).toBe(502);
     const body = await bodyOf(response);
     expect(body.endpointStatus).toBe(401);
-    expect(body.error).toContain(`The model endpoint ${t.model.baseURL} answered HTTP 401`);
+    expect(body.error).toContain(`Model endpoint ${t.model.baseURL} answered 401`);
     expect(body.error).toContain("Incorrect API key provided");
   });
 
@@ -88,7 +88,7 @@ describe("model endpoint failures are 502 and name the endpoint's status", () =>
     t.model.enqueue({ raw: { object: "chat.completion", choices: [] } });
     const response = await postChat(t.server.url, chat("hi"));
     expect(response.status).toBe(502);
-    expect((await bodyOf(response)).error).toContain("malformed answer");
+    expect((await bodyOf(response)).error).toContain("Malformed model response: the response has no choices");
   });
 
   test("an endpoint that cannot be reached", async () => {
@@ -101,7 +101,7 @@ describe("model endpoint failures are 502 and name the endpoint's status", () =>
       const response = await postChat(server.url, chat("hi"));
       expect(response.status).toBe(502);
       const body = await bodyOf(response);
-      expect(body.error).toContain(`Could not reach the model endpoint ${baseURL}`);
+      expect(body.error).toContain(`Cannot reach the model endpoint ${baseURL}`);
       expect(body.endpointStatus).toBeUndefined();
     } finally {
       await server.close();

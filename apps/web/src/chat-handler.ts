@@ -3,21 +3,25 @@
  * or, when the client accepts `text/event-stream`, as server-sent events while it runs.
  */
 import type { AgentEvent } from "@plugboard/core";
+import { describeModelFailure } from "@plugboard/bootstrap/model";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { streamSSE } from "hono/streaming";
+import type { PendingApprovals } from "./approvals.ts";
 import { parseChatRequest } from "./chat-request.ts";
 import type { ChatTurnOptions, ChatTurnResult } from "./chat-turn.ts";
-import { describeModelFailure } from "./model-failure.ts";
+import { requireJson } from "./json-body.ts";
 
 /** The per-request part of a turn. */
-export type TurnInput = Pick<ChatTurnOptions, "history" | "signal" | "stream" | "onEvent">;
+export type TurnInput = Pick<ChatTurnOptions, "history" | "signal" | "stream" | "onEvent" | "approve">;
 
 /** What the handler needs from the server that owns the runtime and the client. */
 export interface ChatHandlerContext {
   readonly maxBodyBytes: number;
-  /** The model endpoint, for error messages. */
-  readonly baseURL: string;
+  /** The model endpoint and model name, for error messages. */
+  readonly endpoint: { readonly baseURL: string; readonly model: string };
+  /** Calls waiting for the person; only streamed turns can ask (a JSON request has no one to ask). */
+  readonly approvals: PendingApprovals;
   /** Aborted when the server shuts down. */
   readonly shutdown: AbortSignal;
   /** Runs one turn on the shared runtime and client, counted and awaited at shutdown. */
@@ -31,13 +35,7 @@ export function chatRoutes(ctx: ChatHandlerContext): Hono {
   const routes = new Hono();
   routes.post(
     "/chat",
-    async (c, next) => {
-      // Also keeps other web pages out: a cross-site JSON POST needs a CORS preflight we never grant.
-      if (!/^application\/json\b/i.test(c.req.header("content-type") ?? "")) {
-        return c.json({ error: 'Send the chat request as JSON, with "Content-Type: application/json"' }, 415);
-      }
-      await next();
-    },
+    requireJson("the chat request"),
     bodyLimit({
       maxSize: ctx.maxBodyBytes,
       onError: (c) => c.json({ error: `The request body is larger than ${ctx.maxBodyBytes} bytes` }, 400),
@@ -78,7 +76,8 @@ function streamTurn(c: Context, ctx: ChatHandlerContext, input: Pick<TurnInput, 
     // A comment first, so the status and headers go out before the model's first word.
     await stream.write(": stream open\n\n");
     try {
-      const result = await ctx.runTurn({ ...input, stream: true, onEvent: (event) => forward(event, send) });
+      const approve = ctx.approvals.approver((request) => send("approval", request));
+      const result = await ctx.runTurn({ ...input, stream: true, approve, onEvent: (event) => forward(event, send) });
       send(result.status === "aborted" ? "error" : "done", result.status === "aborted" ? stoppedBody(ctx) : result);
     } catch (error) {
       send("error", failureOf(ctx, error).body);
@@ -102,8 +101,8 @@ function stoppedBody(ctx: ChatHandlerContext): { error: string } {
 
 /** 502 when the model endpoint is to blame, 500 (logged) for our own failure. */
 function failureOf(ctx: ChatHandlerContext, error: unknown): { status: 500 | 502; body: { error: string } } {
-  const failure = describeModelFailure(error, ctx.baseURL);
-  if (failure) return { status: 502, body: failure };
+  const failure = describeModelFailure(error, ctx.endpoint);
+  if (failure) return { status: 502, body: { error: failure.message, ...(failure.status === undefined ? {} : { endpointStatus: failure.status }) } };
   ctx.log(`plugboard web: a chat turn failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return { status: 500, body: { error: "Internal server error: the turn failed (details are in the server log)" } };
 }

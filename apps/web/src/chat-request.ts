@@ -3,6 +3,7 @@
  * validated strictly. The client sends only user and assistant messages; the server adds its own
  * system message, and tool messages exist only inside one turn.
  */
+import { formatSchemaErrors } from "@plugboard/core/internal";
 import * as v from "valibot";
 import { HTTPException } from "hono/http-exception";
 
@@ -53,24 +54,15 @@ export function parseChatRequest(body: ArrayBuffer): ChatRequest {
   }
   const parsed = v.safeParse(ChatRequestSchema, json);
   if (parsed.success) return parsed.output;
-  const problems = parsed.issues.map((issue) => `${pathOf(issue.path)}: ${problemOf(issue)}`);
+  const problems = formatSchemaErrors(
+    parsed.issues.map((issue) => ({ path: issue.path?.map((item) => item.key) ?? [], message: problemOf(issue) })),
+    { root: "body" },
+  );
   throw badRequest(`Invalid chat request: ${problems.join("; ")}`);
 }
 
 function badRequest(message: string): HTTPException {
   return new HTTPException(400, { message });
-}
-
-type IssuePath = v.BaseIssue<unknown>["path"];
-
-/** `messages[1].role`, or `body` for the top level. */
-function pathOf(path: IssuePath): string {
-  let text = "";
-  for (const item of path ?? []) {
-    const key = (item as { key: unknown }).key;
-    text += typeof key === "number" ? `[${key}]` : `${text === "" ? "" : "."}${String(key)}`;
-  }
-  return text === "" ? "body" : text;
 }
 
 function problemOf(issue: v.BaseIssue<unknown>): string {

@@ -45,7 +45,7 @@ describe("POST /api/chat with Accept: text/event-stream", () => {
     expect(events).toHaveLength(1);
     expect(events[0]?.event).toBe("error");
     expect(events[0]?.data.endpointStatus).toBe(404);
-    expect(String(events[0]?.data.error)).toContain("answered HTTP 404: The model does not exist");
+    expect(String(events[0]?.data.error)).toContain("answered 404 (The model does not exist)");
   });
 
   test("invalid requests are still plain 400 JSON", async () => {

@@ -3,7 +3,7 @@
  * history), one run of the agent loop on the shared runtime and client, and a summary of
  * the tool calls it made.
  */
-import { type AgentEvent, runAgentLoop, type ToolRuntime } from "@plugboard/core";
+import { type AgentEvent, type Approver, runAgentLoop, type ToolRuntime } from "@plugboard/core";
 import type OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { ChatMessage } from "./chat-request.ts";
@@ -34,6 +34,8 @@ export interface ChatTurnOptions {
   /** Stream the model's text (`text_delta` events) instead of waiting for whole answers. */
   readonly stream: boolean;
   readonly onEvent?: (event: AgentEvent) => void;
+  /** Asked when the policy says `ask`; without it such calls are refused (no one to ask). */
+  readonly approve?: Approver;
 }
 
 /**
@@ -58,6 +60,7 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnRes
     maxSteps: options.maxSteps,
     signal: options.signal,
     stream: options.stream,
+    ...(options.approve ? { approve: options.approve } : {}),
     onEvent: (event) => {
       if (event.type === "tool_call") {
         const call = { name: event.name, arguments: event.arguments, isError: false };

@@ -7,6 +7,7 @@ import { bearerAuth } from "hono/bearer-auth";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { secureHeaders } from "hono/secure-headers";
+import { approvalRoutes } from "./approvals.ts";
 import { loopbackHostOnly } from "./binding.ts";
 import { type ChatHandlerContext, chatRoutes } from "./chat-handler.ts";
 import type { ChatPage } from "./page.ts";
@@ -51,6 +52,7 @@ export function createHttpApp(ctx: HttpAppContext): Hono {
   app.get("/page.css", page, (c) => c.body(ctx.page.styles, 200, { "content-type": "text/css; charset=utf-8" }));
   app.get("/api/health", (c) => c.json({ ok: true }));
   app.route("/api", chatRoutes(ctx.chat));
+  app.route("/api", approvalRoutes(ctx.chat.approvals));
   return app;
 }
 

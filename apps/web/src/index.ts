@@ -1,7 +1,6 @@
 export { checkBinding, isLoopbackHost } from "./binding.ts";
 export { type ChatMessage, type ChatRequest, ChatRequestSchema, DEFAULT_MAX_BODY_BYTES } from "./chat-request.ts";
 export type { ChatTurnResult, ToolCallSummary } from "./chat-turn.ts";
-export { describeModelFailure, type ModelFailure } from "./model-failure.ts";
 export {
   DEFAULT_HOST,
   DEFAULT_PORT,

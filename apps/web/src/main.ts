@@ -3,7 +3,7 @@
  * and shut down cleanly on SIGINT/SIGTERM (exit 0). Usage, config and plugin errors exit 2.
  */
 import { invocationCwd } from "@plugboard/bootstrap";
-import { PlugboardError } from "@plugboard/core";
+import { PlugboardError } from "@plugboard/bootstrap";
 import { HELP, parseWebArgs } from "./args.ts";
 import { startWebApp } from "./web-app.ts";
 

@@ -4,12 +4,13 @@
  * server in-process, a scripted model and real tools (read_file, bash, edit_file).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Locator, Page } from "playwright-core";
 import { launchChromium, type TestBrowser } from "../test/chromium.ts";
 import { startTestServer, type TestServer } from "../test/helpers.ts";
 
-const CONFIG = join(import.meta.dir, "../test/fixtures/browser/plugboard.config.json");
+const CONFIG = join(import.meta.dir, "../test/fixtures/policy/plugboard.config.json");
 /** Committed screenshots are rewritten only on request, so a test run leaves the tree clean. */
 const SCREENSHOTS = join(import.meta.dir, "../test/screenshots");
 
@@ -61,15 +62,19 @@ async function ask(question: string): Promise<void> {
   await prompt().press("Enter");
 }
 
-async function answered(index: number): Promise<Locator> {
-  const answer = answers().nth(index);
+async function answered(index: number | "last"): Promise<Locator> {
+  const answer = index === "last" ? answers().last() : answers().nth(index);
   await answer.and(page.locator(":not([aria-busy])")).waitFor({ timeout: 10_000 });
   return answer;
 }
 
-async function screenshot(name: string, fullPage: boolean): Promise<void> {
+/** A screenshot of the viewport; `whole` first makes the viewport as tall as the page (the composer sticks to its bottom). */
+async function screenshot(name: string, whole: boolean): Promise<void> {
   const path = process.env.UPDATE_SCREENSHOTS === "1" ? join(SCREENSHOTS, name) : join(browser.profile, name);
-  await page.screenshot({ path, fullPage });
+  const viewport = page.viewportSize();
+  if (whole && viewport) await page.setViewportSize({ width: viewport.width, height: await page.evaluate(() => document.documentElement.scrollHeight) });
+  await page.screenshot({ path });
+  if (whole && viewport) await page.setViewportSize(viewport);
   expect(Bun.file(path).size).toBeGreaterThan(10_000);
 }
 
@@ -112,6 +117,7 @@ describe("the chat page", () => {
           { id: "call_edit", name: "edit_file", arguments: { path: "notes.txt", old_text: "beta", new_text: "gamma" } },
           { id: "call_long", name: "read_file", arguments: { path: "long.txt" } },
           { id: "call_missing", name: "read_file", arguments: { path: "missing.txt" } },
+          { id: "call_secret", name: "edit_file", arguments: { path: "secrets/key.txt", old_text: "a", new_text: "b" } },
         ],
       },
       { content: "Edited **notes.txt**." },
@@ -129,7 +135,7 @@ describe("the chat page", () => {
     expect(await page.evaluate(() => (window as { __earlierChanged?: number }).__earlierChanged)).toBeUndefined();
 
     const lines = answer.locator("details.tool");
-    expect(await lines.count()).toBe(4);
+    expect(await lines.count()).toBe(5);
     const bash = lines.nth(0);
     expect(await bash.locator(".tool-name").textContent()).toBe("bash");
     expect(await bash.locator(".tool-arg").textContent()).toBe("echo checked; exit 3");
@@ -149,6 +155,9 @@ describe("the chat page", () => {
     expect(await edit.locator(".diff-line.added").allTextContents()).toEqual(["+ gamma\n"]);
     expect(await Bun.file(join(t.workspace, "notes.txt")).text()).toBe("alpha\ngamma\n");
 
+    await page.evaluate(() => window.scrollTo({ top: 0 }));
+    await screenshot("desktop-light.png", true);
+
     const long = lines.nth(2);
     await long.locator("summary").click();
     expect(await long.locator(".tool-output").textContent()).not.toContain("line 40");
@@ -157,9 +166,10 @@ describe("the chat page", () => {
 
     const missing = lines.nth(3);
     expect(await missing.locator(".tool-outcome").textContent()).toMatch(/^error · \d+ ms$/);
+    // A deny rule of the config's policy: refused without asking.
+    expect(await lines.nth(4).locator(".tool-outcome").textContent()).toMatch(/^denied · \d+ ms$/);
     expect(await answer.locator(".markdown strong").textContent()).toBe("notes.txt");
     expect(cspViolations).toEqual([]);
-    await screenshot("desktop-light.png", true);
   }, 30_000);
 
   test("a reload keeps the conversation; New chat starts another; both are listed; one can be deleted", async () => {
@@ -170,7 +180,7 @@ describe("the chat page", () => {
       "YouRun the checks and fix the notes.",
     ]);
     expect(await answers().nth(0).locator("table td").first().textContent()).toBe("notes.txt");
-    expect(await answers().nth(1).locator("details.tool").count()).toBe(4);
+    expect(await answers().nth(1).locator("details.tool").count()).toBe(5);
     const list = page.locator("#conversations li");
     expect(await list.count()).toBe(1);
 
@@ -200,6 +210,11 @@ describe("the chat page", () => {
     await page.getByRole("button", { name: "New chat" }).click();
     // Focus lands in the message box, ready to type.
     await page.waitForFunction(() => document.activeElement?.id === "prompt");
+    // Tab order: the message box, then Send (Stop is disabled while nothing runs).
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("send");
+    await page.keyboard.press("Shift+Tab");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("prompt");
     t.model.enqueue({ hang: true });
     const before = t.model.requests.length;
     await page.keyboard.type("Think about it");
@@ -214,7 +229,7 @@ describe("the chat page", () => {
     await stopped.waitFor({ timeout: 10_000 });
     expect(await stopped.locator(".note").textContent()).toContain("Stopped.");
     expect(await page.getByRole("button", { name: "Stop" }).isDisabled()).toBe(true);
-    const deadline = Date.now() + 5_000;
+    const deadline = Date.now() + 10_000;
     while (t.server.stats.inFlight > 0) {
       if (Date.now() > deadline) throw new Error("The stopped turn never ended on the server");
       await Bun.sleep(10);
@@ -223,12 +238,55 @@ describe("the chat page", () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("prompt");
   }, 30_000);
 
+  test("keyboard only: an approval card takes the focus; Enter approves one call, a reason and Enter deny another", async () => {
+    t.model.enqueue(
+      {
+        toolCalls: [
+          { id: "call_page_ok", name: "bash", arguments: { command: "touch approved-in-page.txt" } },
+          { id: "call_page_no", name: "bash", arguments: { command: "rm notes.txt" } },
+        ],
+      },
+      { content: "One ran, one was refused." },
+    );
+    await prompt().focus();
+    await page.keyboard.type("Tidy up the workspace");
+    await page.keyboard.press("Enter");
+    const answer = answers().last();
+
+    await page.waitForFunction(() => document.activeElement?.getAttribute("aria-label") === "Approve bash");
+    expect(await page.locator("#announcer").textContent()).toBe("Approval needed: bash touch approved-in-page.txt. Approve or Deny.");
+    const first = answer.locator("details.tool").first();
+    expect(await first.locator(".tool-arg").textContent()).toBe("touch approved-in-page.txt");
+    expect(await first.locator(".tool-outcome").textContent()).toBe("waiting for approval");
+    expect(existsSync(join(t.workspace, "approved-in-page.txt"))).toBe(false);
+    await page.keyboard.press("Enter");
+
+    // The second card: Tab past Deny to the reason, type it, Enter denies.
+    const second = answer.locator("details.tool").nth(1);
+    await second.locator(".tool-outcome", { hasText: "waiting for approval" }).waitFor();
+    await page.waitForFunction(() => document.activeElement?.getAttribute("aria-label") === "Approve bash");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("keep the notes");
+    await page.keyboard.press("Enter");
+
+    await answered("last");
+    expect(await first.locator(".tool-outcome").textContent()).toMatch(/^ok · exit 0 · \d+ ms$/);
+    expect(await second.locator(".tool-outcome").textContent()).toMatch(/^denied · \d+ ms$/);
+    expect(await answer.locator(".approval").count()).toBe(0);
+    expect(existsSync(join(t.workspace, "approved-in-page.txt"))).toBe(true);
+    expect(existsSync(join(t.workspace, "notes.txt"))).toBe(true);
+    const results = t.model.requests.at(-1)?.body.messages?.filter((m) => m.role === "tool").map((m) => m.content);
+    expect(results?.[1]).toBe("Error: Denied by the user: keep the notes");
+    expect(cspViolations).toEqual([]);
+  }, 30_000);
+
   test("an error from the model endpoint is shown in the conversation", async () => {
     t.model.enqueue({ status: 401, body: { error: { message: "Incorrect API key provided" } } });
     await ask("Hello?");
     const alert = page.getByRole("alert");
     await alert.waitFor({ timeout: 10_000 });
-    expect(await alert.textContent()).toContain("answered HTTP 401: Incorrect API key provided");
+    expect(await alert.textContent()).toContain("answered 401 (Incorrect API key provided)");
   }, 15_000);
 
   test("at 375 px in the dark theme the page fits without sideways scrolling", async () => {

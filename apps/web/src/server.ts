@@ -6,6 +6,7 @@
 import type { App } from "@plugboard/bootstrap";
 import type { ToolRuntime } from "@plugboard/core";
 import type OpenAI from "openai";
+import { PendingApprovals } from "./approvals.ts";
 import { checkBinding } from "./binding.ts";
 import type { ChatHandlerContext, TurnInput } from "./chat-handler.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./chat-request.ts";
@@ -57,6 +58,8 @@ export interface WebServerStats {
   readonly runtimes: ReadonlySet<ToolRuntime>;
   /** Every model client a turn used (one, when the client is shared). */
   readonly clients: ReadonlySet<OpenAI>;
+  /** Tool calls waiting now for an answer from the page. */
+  readonly approvalsWaiting: number;
 }
 
 /** A running web server. */
@@ -79,7 +82,17 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   checkBinding(host, options.token);
   const page = await loadChatPage();
   const shutdown = new AbortController();
-  const stats = { turns: 0, inFlight: 0, aborted: 0, runtimes: new Set<ToolRuntime>(), clients: new Set<OpenAI>() };
+  const approvals = new PendingApprovals();
+  const stats = {
+    turns: 0,
+    inFlight: 0,
+    aborted: 0,
+    runtimes: new Set<ToolRuntime>(),
+    clients: new Set<OpenAI>(),
+    get approvalsWaiting() {
+      return approvals.size;
+    },
+  };
   const tasks = new Set<Promise<unknown>>();
   const turn = {
     runtime: app.runtime,
@@ -107,7 +120,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const chat: ChatHandlerContext = {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    baseURL: client.baseURL,
+    endpoint: { baseURL: client.baseURL, model },
+    approvals,
     shutdown: shutdown.signal,
     runTurn,
     log,

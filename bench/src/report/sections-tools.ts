@@ -5,6 +5,7 @@
 import { BIG_INPUT_GROUPS } from "../big-inputs/big-inputs.ts";
 import { COLD_START_GROUP, PHASES_GROUP } from "../cold-start.ts";
 import { formatNumber as n } from "../harness/format.ts";
+import { PAGE_BUNDLE_GROUP } from "../page-bundle.ts";
 import { SCALE_GROUP } from "../scale/scale.ts";
 import { type FigureIndex, percentOver } from "./lookup.ts";
 import type { Section } from "./section.ts";
@@ -116,5 +117,24 @@ const bigInputs: Section = {
   },
 };
 
-/** Sections 4–6, in order. */
-export const TOOL_SECTIONS: readonly Section[] = [coldStart, scale, bigInputs];
+const webPage: Section = {
+  title: "7. Web chat page",
+  groups: [PAGE_BUNDLE_GROUP],
+  measured: () =>
+    [
+      "The size of what the web app serves for its page: `/page.js` is the bundle `bun build` makes at server start",
+      "(`buildChatPage()` of `@plugboard/web`: `page/main.ts` and its libraries — marked, DOMPurify, highlight.js's",
+      "core with eleven languages, jsdiff, idb-keyval, eventsource-parser — minified, for the browser), `/page.css` the",
+      "stylesheet as written; each raw and gzipped (`Bun.gzipSync`, default level). The HTML itself is under 2 KiB.",
+      "Sizes do not depend on the machine, so `bun run --cwd bench page-bundle` refreshes this section alone.",
+    ].join(" "),
+  reading: (index: FigureIndex) => {
+    const script = index.value(PAGE_BUNDLE_GROUP, "page.js, gzip");
+    return [
+      `One script and one stylesheet, ${n(script + index.value(PAGE_BUNDLE_GROUP, "page.css, gzip"))} KiB gzipped together; the libraries are most of it (marked and DOMPurify about half, highlight.js with its languages a third). The server sends them uncompressed (${n(index.value(PAGE_BUNDLE_GROUP, "page.js"))} KiB of script) on loopback; a proxy in front that compresses would send the gzipped sizes.`,
+    ];
+  },
+};
+
+/** Sections 4–7, in order. */
+export const TOOL_SECTIONS: readonly Section[] = [coldStart, scale, bigInputs, webPage];

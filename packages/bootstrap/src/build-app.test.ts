@@ -21,7 +21,8 @@ describe("buildApp: success", () => {
     expect(app.runtime.schemas().map((tool) => tool.function.name)).toEqual(["shout", "whisper", "echo"]);
     expect(app.registry.get("shout")?.owner).toBe("@fixture/voices");
     expect(app.registry.get("echo")?.owner).toBe("@fixture/echo");
-    expect(app.registry.get("echo")?.options).toEqual({ prefix: "" });
+    // echo's prefix defaults to "": filled in before the plugin built its tool.
+    expect((await app.runtime.execute("echo", '{"text":"hi"}')).content).toBe("hi");
     expect(app.plugins.map((plugin) => [plugin.name, plugin.version, plugin.permissions])).toEqual([
       ["@fixture/voices", "0.1.0", ["fs.read"]],
       ["@fixture/echo", "0.1.0", []],

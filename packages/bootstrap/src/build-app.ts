@@ -3,17 +3,11 @@
  * the plugins, open the audit log, then build the registry and runtime (with the policy). All or nothing: the first failure
  * throws and nothing is registered.
  */
-import {
-  type Logger,
-  PlugboardError,
-  type RegistryEntry,
-  silentLogger,
-  ToolRegistry,
-  ToolRuntime,
-  Workspace,
-} from "@plugboard/core";
+import { type Logger, silentLogger, ToolRegistry, ToolRuntime, Workspace, WorkspaceError } from "@plugboard/core";
+import type { RegistryEntry } from "@plugboard/core/internal";
 import { openAuditLog } from "./audit-log.ts";
 import type { AppConfig } from "./config.ts";
+import { PlugboardError } from "./errors.ts";
 import { type LoadedPlugin, loadPlugin } from "./load-plugin.ts";
 import { type PluginAt, pluginErrors } from "./messages.ts";
 import { type ResolvedPlugin, resolvePlugin } from "./resolve-plugin.ts";
@@ -75,10 +69,9 @@ async function openWorkspace(config: AppConfig): Promise<Workspace> {
   try {
     return await Workspace.open(config.workspace);
   } catch (error) {
-    if (!(error instanceof PlugboardError) || config.workspaceSource !== "config") throw error;
-    throw new PlugboardError(error.code, `${error.message}\nThe workspace is set by "workspace" in ${config.configPath}.`, {
-      cause: error,
-    });
+    if (!(error instanceof WorkspaceError)) throw error;
+    const source = config.workspaceSource === "config" ? `\nThe workspace is set by "workspace" in ${config.configPath}.` : "";
+    throw new PlugboardError("WORKSPACE_INVALID", `${error.message}${source}`, { cause: error });
   }
 }
 

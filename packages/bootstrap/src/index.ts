@@ -10,6 +10,7 @@ export {
   type ModelSettings,
   type PluginEntry,
 } from "./config.ts";
+export { PlugboardError, type PlugboardErrorCode } from "./errors.ts";
 export type { LoadedPlugin } from "./load-plugin.ts";
 export { MANIFEST_FILE } from "./manifest.ts";
 export { FlagError } from "./messages.ts";

@@ -3,10 +3,10 @@
  * options, ask it for its tools and check they are exactly the manifest's list.
  */
 import { pathToFileURL } from "node:url";
-import { type AnyToolDefinition, type Plugin, type PluginContext, PluginOptionsError, type RegistryEntry } from "@plugboard/core";
+import { type AnyToolDefinition, type Permission, type Plugin, type PluginContext, PluginOptionsError } from "@plugboard/core";
+import type { RegistryEntry } from "@plugboard/core/internal";
 import { KindGuard } from "@sinclair/typebox";
 import { pluginErrors } from "./messages.ts";
-import type { Permission } from "./permissions.ts";
 import { checkOptions } from "./plugin-options.ts";
 import type { PluginOrigin, ResolvedPlugin } from "./resolve-plugin.ts";
 
@@ -76,7 +76,7 @@ export async function loadPlugin(resolved: ResolvedPlugin, context: PluginContex
       permissions: manifest.permissions,
       tools: manifest.tools,
     },
-    entries: tools.map((tool) => ({ tool, owner: manifest.name, options })),
+    entries: tools.map((tool) => ({ tool, owner: manifest.name })),
   };
 }
 

@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
-import { CONTRACT_VERSION } from "@plugboard/core";
+import { CONTRACT_VERSION, TOOL_NAME_PATTERN } from "@plugboard/core";
 import * as v from "valibot";
 import { parseJson } from "./json.ts";
 import { type EntryLocation, pluginErrors } from "./messages.ts";
@@ -14,13 +14,10 @@ import { describeIssues, list, oneOf, strict, text } from "./schema-kit.ts";
 /** The manifest's file name, at the root of every plugin package. */
 export const MANIFEST_FILE = "plugboard.plugin.json";
 
-/** The same rule `defineTool` applies to tool names. */
-const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
-
 const tool = strict({
   name: v.pipe(
     text("a tool name"),
-    v.regex(TOOL_NAME, (issue) => `expected 1-64 letters, digits, "_" or "-", got ${issue.received}`),
+    v.regex(TOOL_NAME_PATTERN, (issue) => `expected 1-64 letters, digits, "_" or "-", got ${issue.received}`),
     v.description("The name the model sees: 1-64 letters, digits, _ or -."),
   ),
   description: v.pipe(text("a one-line description"), v.description("One line saying what the tool does.")),

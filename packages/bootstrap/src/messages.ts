@@ -3,7 +3,8 @@
  * A plugin message has the same shape: what is wrong (naming the plugin), where (the
  * config entry and the file), then what to change.
  */
-import { CONTRACT_VERSION, PlugboardError, type PlugboardErrorCode } from "@plugboard/core";
+import { CONTRACT_VERSION } from "@plugboard/core";
+import { PlugboardError, type PlugboardErrorCode } from "./errors.ts";
 import { PERMISSION_EFFECTS, type Permission } from "./permissions.ts";
 
 /** A command-line flag with a value the app cannot use (`USAGE`); an app may add its own `--help` hint. */

@@ -2,7 +2,7 @@ import { afterEach, expect, test } from "bun:test";
 import { cp, mkdir, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { PlugboardError, ToolError } from "@plugboard/core";
+import { PluginOptionsError, ToolError } from "@plugboard/core";
 import { configWith, fixture, removeTempDirs, tempDir } from "../test/temp-app.ts";
 import { buildApp } from "./index.ts";
 
@@ -32,7 +32,7 @@ test("a plugin with its own copy of core: its ToolError is an Error: result, not
   expect(other.ToolError).not.toBe(ToolError);
   expect(new other.ToolError("x")).toBeInstanceOf(ToolError);
   expect(new ToolError("x")).toBeInstanceOf(other.ToolError);
-  expect(new other.PlugboardError("USAGE", "x")).toBeInstanceOf(PlugboardError);
+  expect(new other.PluginOptionsError("x")).toBeInstanceOf(PluginOptionsError);
 
   const built = await buildApp(await configWith([{ package: "@fixture/own-core" }], app));
   expect(await built.runtime.execute("refuse", "{}")).toEqual({
@@ -46,5 +46,5 @@ test("the brand does not blur subclasses: a ToolError is not a PathEscapeError",
   expect(new ToolError("x")).not.toBeInstanceOf(PathEscapeError);
   expect(new PathEscapeError("../x")).toBeInstanceOf(ToolError);
   expect(new Error("x")).not.toBeInstanceOf(ToolError);
-  expect({ message: "x" }).not.toBeInstanceOf(PlugboardError);
+  expect({ message: "x" }).not.toBeInstanceOf(PluginOptionsError);
 });

@@ -2,11 +2,11 @@
  * A plugin's options from the config, checked against the plugin's own TypeBox schema:
  * defaults filled in first, then every problem reported with its key path.
  */
+import { formatSchemaErrors, pointerProblems } from "@plugboard/core/internal";
 import { Kind, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { Value } from "@sinclair/typebox/value";
 import { type EntryLocation, pluginErrors } from "./messages.ts";
-import { formatPath } from "./schema-kit.ts";
 
 /**
  * Returns the options with the schema's defaults applied (the config's value is not
@@ -16,18 +16,14 @@ import { formatPath } from "./schema-kit.ts";
  */
 export function checkOptions(schema: TSchema, input: unknown, plugin: string, where: EntryLocation): unknown {
   const value = Value.Default(schema, Value.Clone(input));
-  const at = (segments: readonly (string | number)[]) => formatPath(["plugins", where.index, "options", ...segments]);
-  const unknown = unknownKeys(schema, value).map((key) => at([key]));
-  const problems = unknown.map((path) => `${path}: unknown option (${known(schema)})`);
-
-  // An undeclared key is reported once, as an unknown option, not again as TypeBox's "unexpected property".
-  const seen = new Set<string>(unknown);
-  for (const error of TypeCompiler.Compile(schema).Errors(value)) {
-    const path = at(pointerSegments(error.path));
-    if (seen.has(path)) continue;
-    seen.add(path);
-    problems.push(`${path}: ${error.message.charAt(0).toLowerCase()}${error.message.slice(1)}`);
-  }
+  const prefix = ["plugins", where.index, "options"];
+  const problems = formatSchemaErrors(
+    [
+      ...unknownKeys(schema, value).map((key) => ({ path: [key], message: `unknown option (${known(schema)})` })),
+      ...pointerProblems(TypeCompiler.Compile(schema).Errors(value)),
+    ],
+    { prefix },
+  );
   if (problems.length > 0) throw pluginErrors.options(plugin, problems, where);
   return value;
 }
@@ -42,14 +38,4 @@ function unknownKeys(schema: TSchema, value: unknown): string[] {
 function known(schema: TSchema): string {
   const declared = Object.keys(schema.properties ?? {});
   return declared.length === 0 ? "this plugin takes no options" : `known options: ${declared.join(", ")}`;
-}
-
-/** `/limits/0/max` → `["limits", 0, "max"]` (JSON Pointer, `~1` and `~0` decoded). */
-function pointerSegments(pointer: string): (string | number)[] {
-  if (pointer === "") return [];
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"))
-    .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment));
 }

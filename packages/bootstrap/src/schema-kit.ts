@@ -2,6 +2,7 @@
  * Small valibot helpers shared by the config and manifest schemas, so both report problems
  * the same way: one line per problem, `path.to[0].key: what is wrong`.
  */
+import { formatSchemaErrors } from "@plugboard/core/internal";
 import * as v from "valibot";
 
 type Entries = v.ObjectEntries;
@@ -38,19 +39,5 @@ export function oneOf<const T extends readonly [string, ...string[]]>(options: T
 
 /** Each problem as `path: message`, in the order valibot found them. */
 export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string[] {
-  return issues.map((issue) => {
-    const path = formatPath(issue.path?.map((item) => item.key) ?? []);
-    return `${path === "" ? "(root)" : path}: ${issue.message}`;
-  });
-}
-
-/** `["plugins", 2, "permissions", 0]` → `plugins[2].permissions[0]`. */
-export function formatPath(keys: readonly unknown[]): string {
-  let path = "";
-  for (const key of keys) {
-    if (typeof key === "number") path += `[${key}]`;
-    else if (typeof key === "string" && /^[A-Za-z_$][\w$]*$/.test(key)) path += path === "" ? key : `.${key}`;
-    else path += `[${JSON.stringify(String(key))}]`;
-  }
-  return path;
+  return formatSchemaErrors(issues.map((issue) => ({ path: issue.path?.map((item) => item.key) ?? [], message: issue.message })));
 }

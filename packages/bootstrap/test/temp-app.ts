@@ -6,7 +6,7 @@ import { expect } from "bun:test";
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PlugboardError } from "@plugboard/core";
+import { PlugboardError } from "../src/errors.ts";
 import { type AppConfig, type BuildAppOptions, buildApp, loadConfig } from "../src/index.ts";
 
 const made: string[] = [];

@@ -8,7 +8,7 @@ import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { type AgentEvent, type AgentLoopOptions, runAgentLoop } from "./agent-loop.ts";
 import { type AnyToolDefinition, defineTool } from "./contract.ts";
-import { ModelResponseError, textResult, ToolError } from "./errors.ts";
+import { ModelResponseError, PluginError, textResult, ToolError } from "./errors.ts";
 import { ToolRegistry } from "./registry.ts";
 import { ToolRuntime } from "./runtime.ts";
 import { Workspace } from "./workspace.ts";
@@ -236,9 +236,11 @@ describe("runAgentLoop", () => {
     for (const result of results) expect(String(result.content)).toStartWith("Error: Invalid arguments");
   });
 
-  test("a handler's programming error rejects the loop with that same error", async () => {
+  test("a handler's programming error rejects the loop, naming the tool, with the error as its cause", async () => {
     const { run } = await turn([{ toolCalls: [{ name: "buggy", arguments: {} }] }, { content: "never" }]);
-    expect(await failure(run)).toBe(bug);
+    const error = await failure(run);
+    expect(error).toBeInstanceOf(PluginError);
+    expect(error).toMatchObject({ tool: "buggy", phase: "handler", cause: bug });
   });
 
   test("a ToolError becomes an Error: tool message", async () => {
@@ -423,7 +425,6 @@ describe("runAgentLoop malformed responses", () => {
       const { run, messages } = await turn([reply], { stream });
       const error = await failure(run);
       expect(error).toBeInstanceOf(ModelResponseError);
-      expect((error as ModelResponseError).code).toBe("MODEL_RESPONSE");
       expect((error as Error).message).toContain(message);
       expect(messages).toHaveLength(1);
     });

@@ -12,7 +12,7 @@ import type {
 } from "openai/resources/chat/completions";
 import type { Approver } from "./approval.ts";
 import type { ToolResult } from "./contract.ts";
-import { ModelResponseError, toolErrors } from "./errors.ts";
+import { isCancellation, ModelResponseError, toolErrors } from "./errors.ts";
 import type { ToolRuntime } from "./runtime.ts";
 
 /** What the loop reports while it runs, in order. */
@@ -174,15 +174,11 @@ async function executeCall(runtime: ToolRuntime, call: FunctionCall, options: Ag
   try {
     return await runtime.execute(call.name, call.arguments, { callId: call.id, ...(signal ? { signal } : {}), ...(approve ? { approve } : {}) });
   } catch (error) {
-    // A handler that stops by rethrowing the abort (as fetch or a spawned process does) was
-    // cancelled, not broken: its call id still gets a result and the turn ends as aborted.
-    if (signal?.aborted && (error === signal.reason || isAbortError(error))) return toolErrors.cancelled();
+    // An approval cut short by the abort (a handler's abort is the runtime's business): its
+    // call id still gets a result and the turn ends as aborted.
+    if (signal && isCancellation(error, signal)) return toolErrors.cancelled();
     throw error;
   }
-}
-
-function isAbortError(error: unknown): boolean {
-  return typeof error === "object" && error !== null && "name" in error && error.name === "AbortError";
 }
 
 function functionCall(call: ChatCompletionMessageToolCall): FunctionCall {

@@ -35,20 +35,21 @@ export const silentLogger: Logger = Object.freeze({
   warn() {},
 });
 
-/** What a handler receives besides its validated arguments. */
-export interface ToolContext<Options = unknown> {
+/**
+ * What a handler receives besides its validated arguments. A plugin's options reach its
+ * handlers by closure: `tools(options, ctx)` builds the definitions that use them.
+ */
+export interface ToolContext {
   readonly workspace: Workspace;
   /** Aborted when the user cancels the turn or the app shuts down. */
   readonly signal: AbortSignal;
   /** The model's tool call id this execution answers. */
   readonly callId: string;
-  /** The options of the plugin that provided the tool, already validated. */
-  readonly options: Options;
   readonly logger: Logger;
 }
 
 /** A tool: immutable data the registry indexes and the runtime executes. */
-export interface ToolDefinition<Params extends TObject = TObject, Options = unknown> {
+export interface ToolDefinition<Params extends TObject = TObject> {
   /** The name the model sees (`read_file`): letters, digits, `_` and `-`, at most 64. */
   readonly name: string;
   /** One or two sentences for the model: what it does and when to use it. */
@@ -56,14 +57,14 @@ export interface ToolDefinition<Params extends TObject = TObject, Options = unkn
   /** A TypeBox object schema: the JSON Schema sent to the model and the validator. */
   readonly parameters: Params;
   /** Declared as a method so any definition is assignable to `AnyToolDefinition`. */
-  handler(args: Static<Params>, ctx: ToolContext<Options>): Promise<ToolResult>;
+  handler(args: Static<Params>, ctx: ToolContext): Promise<ToolResult>;
 }
 
 /** Any tool definition, whatever its parameter types. */
-// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every options type; the runtime passes each its own
-export type AnyToolDefinition = ToolDefinition<TObject, any>;
+export type AnyToolDefinition = ToolDefinition;
 
-const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+/** The rule for tool names (the model providers' own): 1-64 letters, digits, `_` or `-`. */
+export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * Defines a tool; the handler's argument type is inferred from `parameters`.
@@ -77,10 +78,8 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
  *   handler: async ({ text }) => textResult(text),
  * });
  */
-export function defineTool<Params extends TObject, Options = unknown>(
-  definition: ToolDefinition<Params, Options>,
-): ToolDefinition<Params, Options> {
-  if (!TOOL_NAME.test(definition.name)) {
+export function defineTool<Params extends TObject>(definition: ToolDefinition<Params>): ToolDefinition<Params> {
+  if (!TOOL_NAME_PATTERN.test(definition.name)) {
     throw new TypeError(
       `Invalid tool name ${JSON.stringify(definition.name)}: use 1-64 letters, digits, "_" or "-"`,
     );

@@ -1,6 +1,6 @@
 /**
- * Every text the model sees on failure and every message a person sees is built here,
- * so wording stays consistent and tests can assert it in one place.
+ * Every text the model sees on failure is built here, so wording stays consistent and tests
+ * can assert it in one place; and the errors core throws for a person to act on.
  */
 import type { ToolResult } from "./contract.ts";
 
@@ -19,11 +19,10 @@ export function textResult(content: string): ToolResult {
 
 /**
  * Brands in the global symbol registry, so that `instanceof ToolError` and
- * `instanceof PlugboardError` hold across copies of core: a plugin installed with its own
+ * `instanceof PluginOptionsError` hold across copies of core: a plugin installed with its own
  * copy throws errors of that copy's classes, and the app's runtime must still recognise them.
  */
 const TOOL_ERROR = Symbol.for("@plugboard/core.ToolError");
-const PLUGBOARD_ERROR = Symbol.for("@plugboard/core.PlugboardError");
 const PLUGIN_OPTIONS_ERROR = Symbol.for("@plugboard/core.PluginOptionsError");
 
 /** `instanceof` for a branded class: by brand for the class itself, by prototype for its subclasses. */
@@ -35,7 +34,7 @@ function branded(asked: object, base: object, value: unknown, brand: symbol): bo
 /**
  * An expected failure that a handler (or a core helper such as `Workspace.resolve`) throws
  * and the runtime turns into an `Error: …` result. Anything else a handler throws is a
- * programming error and propagates unchanged. Recognised across copies of core.
+ * programming error and propagates as a `PluginError`. Recognised across copies of core.
  *
  * @example throw new ToolError(`File not found: ${path}`)
  */
@@ -72,74 +71,6 @@ export const toolErrors = {
     errorResult("Denied: approval required and no one to ask (allow it in the config's policy, or run with --yes)"),
 } as const;
 
-/** A failing field: `path` is a JSON Pointer into the arguments (`/a/0/b`, `""` for the whole). */
-export interface FieldProblem {
-  readonly path: string;
-  readonly message: string;
-}
-
-/**
- * One `path: problem` text per failing field, the first problem of each path in the order
- * given: `a.0.b: expected string`, `(arguments): …` for the whole object. Every validator's
- * problems pass through here, so they read the same whichever validator found them.
- */
-export function fieldProblems(problems: Iterable<FieldProblem>): string[] {
-  const seen = new Map<string, string>();
-  for (const { path, message } of problems) {
-    const field = path === "" ? "(arguments)" : path.slice(1).replaceAll("/", ".");
-    if (!seen.has(field)) seen.set(field, message);
-  }
-  return [...seen].map(([field, message]) => `${field}: ${message.charAt(0).toLowerCase()}${message.slice(1)}`);
-}
-
-/** Stable codes for failures a person must act on. */
-export type PlugboardErrorCode =
-  | "CONFIG_INVALID"
-  | "CONFIG_NOT_FOUND"
-  | "PLUGIN_NOT_FOUND"
-  | "PLUGIN_MANIFEST"
-  | "PLUGIN_VERSION"
-  | "PLUGIN_CONTRACT"
-  | "PLUGIN_PERMISSION"
-  | "PLUGIN_TOOLS"
-  | "PLUGIN_DUPLICATE_TOOL"
-  | "PLUGIN_IMPORT"
-  | "PLUGIN_OPTIONS"
-  | "WORKSPACE_INVALID"
-  | "MODEL_RESPONSE"
-  | "MODEL_ENDPOINT"
-  | "USAGE";
-
-/**
- * A failure a person (not the model) must fix: a bad config, a broken plugin, an endpoint
- * that refuses. Its message is one readable paragraph that says what to change.
- * Recognised across copies of core.
- */
-export class PlugboardError extends Error {
-  override readonly name = "PlugboardError";
-  readonly [PLUGBOARD_ERROR] = true;
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass `instanceof` was asked about
-    return branded(this, PlugboardError, value, PLUGBOARD_ERROR);
-  }
-
-  constructor(
-    readonly code: PlugboardErrorCode,
-    message: string,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-  }
-}
-
-/** The model endpoint answered something that is not a usable chat completion. */
-export class ModelResponseError extends PlugboardError {
-  constructor(message: string) {
-    super("MODEL_RESPONSE", `Malformed model response: ${message}`);
-  }
-}
-
 /**
  * Options a plugin refuses although its schema accepts them (limits that contradict each
  * other): thrown by its `tools` function, reported by the app as the config entry's invalid
@@ -155,4 +86,58 @@ export class PluginOptionsError extends Error {
     // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass `instanceof` was asked about
     return branded(this, PluginOptionsError, value, PLUGIN_OPTIONS_ERROR);
   }
+}
+
+/** Where a plugin's code failed. */
+export interface PluginErrorOrigin {
+  readonly tool: string;
+  /** The plugin that provided the tool, when the registry knows it. */
+  readonly plugin: string | undefined;
+  /** What the plugin was doing: `handler` for a tool call. */
+  readonly phase: "handler";
+  /** What the plugin's code threw. */
+  readonly cause: unknown;
+}
+
+/**
+ * A programming error inside a plugin (anything but a `ToolError`), wrapped so it names where
+ * it happened: `Tool crash (plugin buggy-plugin) failed in its handler: TypeError: …`. The
+ * original error is its `cause`.
+ */
+export class PluginError extends Error {
+  override readonly name = "PluginError";
+  readonly tool: string;
+  readonly plugin: string | undefined;
+  readonly phase: "handler";
+
+  constructor(origin: PluginErrorOrigin) {
+    const by = origin.plugin === undefined ? "" : ` (plugin ${origin.plugin})`;
+    super(`Tool ${origin.tool}${by} failed in its ${origin.phase}: ${describeThrown(origin.cause)}`, { cause: origin.cause });
+    this.tool = origin.tool;
+    this.plugin = origin.plugin;
+    this.phase = origin.phase;
+  }
+}
+
+/** Thrown by `Workspace.open` when the root is relative, missing or a file; says what to change. */
+export class WorkspaceError extends Error {
+  override readonly name = "WorkspaceError";
+}
+
+/** The model endpoint answered something that is not a usable chat completion. */
+export class ModelResponseError extends Error {
+  override readonly name = "ModelResponseError";
+  constructor(message: string) {
+    super(`Malformed model response: ${message}`);
+  }
+}
+
+/** Whether `error` is `signal`'s own abort, rethrown after it aborted (as fetch or a spawned process do). */
+export function isCancellation(error: unknown, signal: AbortSignal): boolean {
+  if (!signal.aborted) return false;
+  return error === signal.reason || (typeof error === "object" && error !== null && "name" in error && error.name === "AbortError");
+}
+
+function describeThrown(thrown: unknown): string {
+  return thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown);
 }

@@ -52,6 +52,16 @@ describe("import direction", () => {
     expect(offending).toEqual([]);
   });
 
+  test("plugins use core's public surface, never @plugboard/core/internal", async () => {
+    const offending = [];
+    for (const folder of await packageFolders("plugins")) {
+      for (const { file, specifier } of await importsOf(join(repo, folder, "src"))) {
+        if (specifier.startsWith("@plugboard/core/") && specifier !== "@plugboard/core/package.json") offending.push(`${file} → ${specifier}`);
+      }
+    }
+    expect(offending).toEqual([]);
+  });
+
   test("packages never import apps or plugins", async () => {
     const offending = [];
     for (const folder of await packageFolders("packages")) {
@@ -91,5 +101,18 @@ describe("importing core", () => {
       const topLevel = text.split("\n").filter((line) => /^(export )?(const|let|var) /.test(line));
       expect(topLevel.filter((line) => /new (ToolRegistry|ToolRuntime)\b/.test(line))).toEqual([]);
     }
+  });
+});
+
+describe("the public surface", () => {
+  test("the package root names its exports and keeps the internals out", async () => {
+    const index = await readFile(join(import.meta.dir, "index.ts"), "utf8");
+    expect(index).not.toMatch(/export \*/);
+    const core = await import("./index.ts");
+    for (const internal of ["toolErrors", "ERROR_PREFIX", "DuplicateToolError", "PlugboardError", "formatSchemaErrors"]) {
+      expect(Object.keys(core)).not.toContain(internal);
+    }
+    const internals = await import("./internal.ts");
+    expect(Object.keys(internals)).toEqual(expect.arrayContaining(["toolErrors", "ERROR_PREFIX", "DuplicateToolError"]));
   });
 });

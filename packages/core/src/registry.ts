@@ -7,7 +7,7 @@ import { type TObject, Type } from "@sinclair/typebox";
 import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
 import type { AnyToolDefinition } from "./contract.ts";
-import { fieldProblems } from "./errors.ts";
+import { fieldProblems } from "./schema-errors.ts";
 
 /**
  * Checks parsed arguments: one `path: problem` text per failing field, none when they are
@@ -15,13 +15,11 @@ import { fieldProblems } from "./errors.ts";
  */
 export type ArgumentsValidator = (args: unknown) => readonly string[];
 
-/** A tool together with who provided it and the options it runs with. */
+/** A tool together with who provided it. */
 export interface RegistryEntry {
   readonly tool: AnyToolDefinition;
-  /** Who provided the tool (a plugin name), used in duplicate-name errors. */
+  /** Who provided the tool (a plugin name), named in duplicate-name errors and handler failures. */
   readonly owner?: string;
-  /** Passed to the handler as `ctx.options`. */
-  readonly options?: unknown;
   /**
    * Validates the arguments instead of a compiled TypeBox schema, for a tool whose
    * `parameters` is plain JSON Schema (an MCP server's tool). Its `parameters` are then
@@ -34,7 +32,6 @@ export interface RegistryEntry {
 export interface RegisteredTool {
   readonly tool: AnyToolDefinition;
   readonly owner: string | undefined;
-  readonly options: unknown;
   /** The compiled TypeBox validator; absent when the entry brought its own `validate`. */
   readonly check?: TypeCheck<TObject>;
   readonly validate: ArgumentsValidator;
@@ -92,13 +89,12 @@ export class ToolRegistry {
 function register(entry: RegistryEntry): RegisteredTool {
   const { tool } = entry;
   if (entry.validate) {
-    return { tool, owner: entry.owner, options: entry.options, validate: entry.validate, schema: functionSchema(tool, tool.parameters) };
+    return { tool, owner: entry.owner, validate: entry.validate, schema: functionSchema(tool, tool.parameters) };
   }
   const parameters = closed(tool.parameters);
   const check = TypeCompiler.Compile(parameters);
-  const validate: ArgumentsValidator = (args) =>
-    check.Check(args) ? [] : fieldProblems([...check.Errors(args)].map(({ path, message }) => ({ path, message })));
-  return { tool, owner: entry.owner, options: entry.options, check, validate, schema: functionSchema(tool, parameters) };
+  const validate: ArgumentsValidator = (args) => (check.Check(args) ? [] : fieldProblems(check.Errors(args)));
+  return { tool, owner: entry.owner, check, validate, schema: functionSchema(tool, parameters) };
 }
 
 function functionSchema(tool: AnyToolDefinition, parameters: TObject): ChatCompletionFunctionTool {

@@ -1,14 +1,14 @@
 /**
  * The runtime: one tool call in, one result out. Looks the tool up, parses and validates
  * the model's raw arguments, passes the policy (and the person, for `ask`), then calls the
- * handler and records the call. Every expected failure is a result the model can read;
- * programming errors propagate unchanged.
+ * handler and records the call. Every expected failure is a result the model can read; a
+ * programming error propagates wrapped in a `PluginError` naming the tool and its plugin.
  */
 import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
 import type { Approver } from "./approval.ts";
 import type { AuditSink } from "./audit.ts";
 import { type Logger, silentLogger, type ToolContext, type ToolResult } from "./contract.ts";
-import { ToolError, errorResult, toolErrors } from "./errors.ts";
+import { isCancellation, PluginError, ToolError, errorResult, toolErrors } from "./errors.ts";
 import { type GateOutcome, passGate } from "./gate.ts";
 import { ALLOW_ALL, type Policy } from "./policy.ts";
 import type { RegisteredTool, ToolRegistry } from "./registry.ts";
@@ -87,7 +87,7 @@ export class ToolRuntime {
     let result: ToolResult | undefined;
     try {
       gate = await passGate({ policy: this.policy, workspace: this.workspace, request, approve: options.approve, signal });
-      const ctx: ToolContext = { workspace: this.workspace, signal, callId, options: registered.options, logger: this.#logger };
+      const ctx: ToolContext = { workspace: this.workspace, signal, callId, logger: this.#logger };
       result = gate.refusal ?? (await this.#run(registered, args, ctx));
       return result;
     } finally {
@@ -113,7 +113,10 @@ export class ToolRuntime {
       return await registered.tool.handler(args as Record<string, unknown>, ctx);
     } catch (error) {
       if (error instanceof ToolError) return errorResult(error.message);
-      throw error;
+      // A handler that stops by rethrowing the abort (as fetch or a spawned process does) was
+      // cancelled, not broken: its call still gets a result.
+      if (isCancellation(error, ctx.signal)) return toolErrors.cancelled();
+      throw new PluginError({ tool: registered.tool.name, plugin: registered.owner, phase: "handler", cause: error });
     }
   }
 }

@@ -5,7 +5,7 @@
  */
 import { lstat, readlink, realpath, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { PathEscapeError, PlugboardError } from "./errors.ts";
+import { PathEscapeError, WorkspaceError } from "./errors.ts";
 
 const MAX_LINK_DEPTH = 40;
 
@@ -17,12 +17,11 @@ export class Workspace {
 
   /**
    * Opens a workspace at an absolute folder, resolved to its real path.
-   * Throws a `PlugboardError` (`WORKSPACE_INVALID`) when it is relative, missing or a file.
+   * Throws a `WorkspaceError` when it is relative, missing or a file.
    */
   static async open(root: string): Promise<Workspace> {
     if (!isAbsolute(root)) {
-      throw new PlugboardError(
-        "WORKSPACE_INVALID",
+      throw new WorkspaceError(
         `Workspace must be an absolute path, got "${root}". Pass an absolute folder or resolve it first.`,
       );
     }
@@ -30,14 +29,12 @@ export class Workspace {
     try {
       real = await realpath(root);
     } catch {
-      throw new PlugboardError(
-        "WORKSPACE_INVALID",
+      throw new WorkspaceError(
         `Workspace folder does not exist: ${root}. Create it or point --workspace at an existing folder.`,
       );
     }
     if (!(await stat(real)).isDirectory()) {
-      throw new PlugboardError(
-        "WORKSPACE_INVALID",
+      throw new WorkspaceError(
         `Workspace is not a folder: ${root}. Point --workspace at a folder.`,
       );
     }

@@ -3,6 +3,7 @@
  * server-sent events for `stream: true`. Only `POST …/chat/completions` exists.
  */
 import type { ChatCompletionCreateParams } from "openai/resources/chat/completions";
+import { sseResponse } from "@plugboard/scripted-model/sse";
 import { type DemoReply, demoReply } from "./demo-reply.ts";
 
 /** The base URL a client of the demo model uses; requests never leave the process. */
@@ -25,7 +26,7 @@ export async function demoFetch(input: string | URL | Request, init?: RequestIni
   if (!Array.isArray(body.messages)) return errorResponse(400, "messages must be an array");
   const reply = demoReply(body.messages, body.tools ?? []);
   const id = `chatcmpl-demo-${body.messages.length}`;
-  if (body.stream) return sseResponse(streamChunks(id, body.model, reply));
+  if (body.stream) return sseResponse(200, streamChunks(id, body.model, reply));
   return Response.json(completion(id, body.model, reply));
 }
 
@@ -74,18 +75,6 @@ function streamChunks(id: string, model: string, reply: DemoReply): object[] {
   });
   chunks.push(chunk({}, reply.toolCalls.length > 0 ? "tool_calls" : "stop"));
   return chunks;
-}
-
-function sseResponse(chunks: readonly object[]): Response {
-  const text = `${chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join("")}data: [DONE]\n\n`;
-  const encoder = new TextEncoder();
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(encoder.encode(text));
-      controller.close();
-    },
-  });
-  return new Response(stream, { headers: { "content-type": "text/event-stream" } });
 }
 
 function errorResponse(status: number, message: string): Response {

@@ -3,7 +3,8 @@
  * summarised in one line of text, `isError` results as `Error: …`.
  */
 import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/sdk/types.js";
-import { ERROR_PREFIX, errorResult, type ToolResult, textResult } from "@plugboard/core";
+import { errorResult, type ToolResult, textResult } from "@plugboard/core";
+import { ERROR_PREFIX } from "@plugboard/core/internal";
 
 /**
  * @example toolResult({ content: [{ type: "text", text: "hi" }] }) // { content: "hi", isError: false }

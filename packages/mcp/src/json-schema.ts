@@ -3,7 +3,7 @@
  * Ajv, the validator the MCP SDK itself uses. Problems come out as the same `path: problem`
  * texts as a TypeBox tool's, through core's one formatter.
  */
-import { type ArgumentsValidator, fieldProblems } from "@plugboard/core";
+import { type ArgumentsValidator, fieldProblems } from "@plugboard/core/internal";
 import { Ajv, type ErrorObject } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";

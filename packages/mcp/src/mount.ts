@@ -7,16 +7,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import {
-  defineTool,
-  errorResult,
-  type Logger,
-  type RegistryEntry,
-  silentLogger,
-  type ToolContext,
-  type ToolResult,
-  toolErrors,
-} from "@plugboard/core";
+import { defineTool, errorResult, type Logger, silentLogger, type ToolContext, type ToolResult } from "@plugboard/core";
+import { type RegistryEntry, toolErrors } from "@plugboard/core/internal";
 import type { TObject } from "@sinclair/typebox";
 import packageJson from "../package.json" with { type: "json" };
 import { toolResult } from "./content.ts";

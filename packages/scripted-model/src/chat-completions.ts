@@ -5,7 +5,8 @@
 import { answerOf, completionChunks, completionObject, estimateTokens } from "./completion.ts";
 import { defaultErrorBody, errorBody } from "./error-bodies.ts";
 import { classifyReply } from "./replies.ts";
-import { jsonResponse, sseResponse, textResponse } from "./responses.ts";
+import { jsonResponse, textResponse } from "./responses.ts";
+import { sseResponse } from "./sse.ts";
 import type { RecordedRequest, ScriptedReply, StaticReply } from "./types.ts";
 
 /** What answering needs from the server that owns the script. */

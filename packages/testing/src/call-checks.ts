@@ -29,7 +29,6 @@ export async function runCallChecks(core: Plugboard["core"], app: App, input: Ha
   const counted = subjects.map(({ name, registered }) => ({
     tool: { ...registered.tool, handler: countCalls(registered, () => calls.set(name, (calls.get(name) ?? 0) + 1)) },
     owner: registered.owner,
-    options: registered.options,
   }));
   const runtime = new core.ToolRuntime(new core.ToolRegistry(counted), { workspace: app.workspace });
   const findings = { invalidArguments: finding(), foreseeableErrors: finding(), abort: finding() };

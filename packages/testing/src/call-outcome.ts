@@ -21,7 +21,11 @@ export async function settle(call: Promise<unknown>, ms: number): Promise<CallOu
       isToolResult(value)
         ? { kind: "result", value }
         : { kind: "threw", error: value, name: "TypeError", message: `returned ${JSON.stringify(value) ?? String(value)}, not { content, isError }` },
-    (error: unknown): CallOutcome => ({ kind: "threw", error, name: nameOf(error), message: messageOf(error) }),
+    (wrapped: unknown): CallOutcome => {
+      // The runtime wraps what a handler throws in a PluginError; the checks judge what the handler threw.
+      const error = wrapped instanceof Error && wrapped.name === "PluginError" ? wrapped.cause : wrapped;
+      return { kind: "threw", error, name: nameOf(error), message: messageOf(error) };
+    },
   );
   try {
     return await Promise.race([ended, deadline]);

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { cp, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PlugboardError } from "@plugboard/core";
+import { PlugboardError } from "@plugboard/bootstrap";
 import { type CheckPluginOptions, checkPlugin } from "./check-plugin.ts";
 import { CHECK_IDS, type CheckId, type CheckStatus } from "./checks.ts";
 

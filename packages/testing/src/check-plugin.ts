@@ -6,7 +6,7 @@
 import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { PlugboardError } from "@plugboard/core";
+import { PlugboardError } from "@plugboard/bootstrap";
 import { CHECK_IDS, type CheckId, type CheckResult, type ConformanceReport, result } from "./checks.ts";
 import type { HarnessInput } from "./harness-protocol.ts";
 import { installFix, missingDependencies } from "./installed.ts";

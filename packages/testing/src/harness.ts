@@ -34,7 +34,7 @@ async function load({ bootstrap }: Plugboard, configPath: string): Promise<{ app
     const tools = app.runtime.schemas().map((tool) => ({ name: tool.function.name, parameters: tool.function.parameters }));
     return { app, outcome: { ok: true, name: plugin.name, version: plugin.version, permissions: plugin.permissions, tools } };
   } catch (error) {
-    // By shape: the plugin under test may bring its own copy of core.
+    // By shape: the plugin under test may bring its own copy of bootstrap.
     const code = error instanceof Error ? Reflect.get(error, "code") : undefined;
     if (error instanceof Error && error.name === "PlugboardError" && typeof code === "string") {
       return { outcome: { ok: false, code, message: error.message } };

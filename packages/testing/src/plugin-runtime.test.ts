@@ -14,7 +14,7 @@ const plugin = definePlugin({
       parameters: Type.Object({ name: Type.String() }),
       handler: async ({ name }, ctx) => {
         if (ctx.signal.aborted) throw new ToolError("aborted");
-        return textResult(`${options.greeting} ${name} in ${workspace.root}; ctx.options ${JSON.stringify(ctx.options)}`);
+        return textResult(`${options.greeting} ${name} in ${workspace.root}; options ${JSON.stringify(options)}`);
       },
     }),
   ],
@@ -22,11 +22,12 @@ const plugin = definePlugin({
 
 test("builds the tools with the schema's defaults and calls them with JSON arguments", async () => {
   await using fixture = await escapeFixture();
-  const { call, runtime, workspace } = await pluginRuntime(plugin, { root: fixture.root, options: { times: 2 } });
+  const { call, runtime, tools, workspace } = await pluginRuntime(plugin, { root: fixture.root, options: { times: 2 } });
   expect(workspace.root).toBe(fixture.root);
+  expect(tools.map((tool) => tool.name)).toEqual(["greet"]);
   expect(runtime.registry.names()).toEqual(["greet"]);
   expect(await call("greet", { name: "Ada" })).toEqual({
-    content: `Hello Ada in ${fixture.root}; ctx.options {"times":2,"greeting":"Hello"}`,
+    content: `Hello Ada in ${fixture.root}; options {"times":2,"greeting":"Hello"}`,
     isError: false,
   });
   expect((await call("greet", { name: 7 })).content).toStartWith("Error: Invalid arguments for greet: name:");

@@ -4,6 +4,7 @@
  * JSON text a model would send.
  */
 import {
+  type AnyToolDefinition,
   type ExecuteOptions,
   type Logger,
   type Plugin,
@@ -29,6 +30,8 @@ export type PluginRuntimeOptions<S extends TSchema> = (
 
 /** The plugin's tools, ready to call. */
 export interface PluginRuntime {
+  /** The tool definitions the plugin returned, in order (their `parameters` are what the model sees). */
+  readonly tools: readonly AnyToolDefinition[];
   readonly runtime: ToolRuntime;
   readonly workspace: Workspace;
   /** Calls `tool` with `args` sent as JSON text; `{ signal }` aborts it. */
@@ -39,8 +42,8 @@ export interface PluginRuntime {
 
 /**
  * Builds `plugin`'s tools and a runtime for them. The options get the schema's defaults and
- * are checked, as the bootstrap does (TypeBox's `AssertError` when invalid); the runtime
- * passes them to each handler as `ctx.options`.
+ * are checked, as the bootstrap does (TypeBox's `AssertError` when invalid), then given to
+ * the plugin's `tools`.
  *
  * @example
  * const { call } = await pluginRuntime(plugin, { root, options: { maxBytes: 6 } });
@@ -51,7 +54,7 @@ export async function pluginRuntime<S extends TSchema>(plugin: Plugin<S>, place:
   const logger = place.logger ?? silentLogger;
   const options = Value.Parse(["Clone", "Default", "Assert"], plugin.options, place.options ?? {}) as Static<S>;
   const tools = plugin.tools(options, { workspace, logger });
-  const runtime = new ToolRuntime(new ToolRegistry(tools.map((tool) => ({ tool, options }))), { workspace, logger });
+  const runtime = new ToolRuntime(new ToolRegistry(tools), { workspace, logger });
   const call: PluginRuntime["call"] = (tool, args, execute) => runtime.execute(tool, JSON.stringify(args), execute);
-  return { runtime, workspace, call, tool: (name) => (args, execute) => call(name, args, execute) };
+  return { tools, runtime, workspace, call, tool: (name) => (args, execute) => call(name, args, execute) };
 }

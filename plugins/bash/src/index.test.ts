@@ -1,7 +1,8 @@
 import { expect, test } from "bun:test";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PluginOptionsError, silentLogger, Workspace } from "@plugboard/core";
+import { PluginOptionsError } from "@plugboard/core";
+import { pluginRuntime } from "@plugboard/testing";
 import { conformanceSuite } from "@plugboard/testing/suite";
 import { Value } from "@sinclair/typebox/value";
 import manifest from "../plugboard.plugin.json";
@@ -11,27 +12,25 @@ import plugin from "./index.ts";
 // The shared conformance suite first, then this plugin's own cases; `sleep 30` lets the abort check see a command killed.
 conformanceSuite(join(import.meta.dir, ".."), { slowInputs: { bash: { command: "sleep 30" } } });
 
-/** The plugin's tools for options as a config entry gives them: defaults filled in, as the bootstrap does. */
-const toolsFor = async (options: Record<string, unknown>) =>
-  plugin.tools(Value.Parse(plugin.options, options), { workspace: await Workspace.open(tmpdir()), logger: silentLogger });
-
 test("the manifest names the tool constant and its permissions", () => {
   expect(manifest.tools.map((tool) => tool.name)).toEqual([BASH]);
   expect(manifest.permissions).toEqual(["process.spawn"]);
 });
 
 test("options default to the documented limits and refuse bad values", async () => {
+  // Required in the schema, each with its default: tools() receives every option, never undefined.
+  expect<readonly string[] | undefined>(plugin.options.required).toEqual(["timeoutMs", "maxTimeoutMs", "maxOutputChars"]);
   expect(Value.Parse(plugin.options, {})).toEqual({ timeoutMs: 120000, maxTimeoutMs: 600000, maxOutputChars: 50000 });
   expect(Value.Check(plugin.options, { timeoutMs: 0 })).toBe(false);
   expect(Value.Check(plugin.options, { maxOutputChars: 1.5 })).toBe(false);
   expect(Value.Check(plugin.options, { timeout: 100 })).toBe(false);
-  const refused = toolsFor({ timeoutMs: 700000 });
-  expect(refused).rejects.toThrow(PluginOptionsError);
-  expect(refused).rejects.toThrow("timeoutMs (700000) must not exceed maxTimeoutMs (600000). Lower timeoutMs or raise maxTimeoutMs.");
+  const refused = pluginRuntime(plugin, { root: tmpdir(), options: { timeoutMs: 700000 } });
+  await expect(refused).rejects.toThrow(PluginOptionsError);
+  await expect(refused).rejects.toThrow("timeoutMs (700000) must not exceed maxTimeoutMs (600000). Lower timeoutMs or raise maxTimeoutMs.");
 });
 
 test("the model sees the limits in the tool's schema", async () => {
-  const [tool] = await toolsFor({ timeoutMs: 1000, maxTimeoutMs: 9000 });
+  const [tool] = (await pluginRuntime(plugin, { root: tmpdir(), options: { timeoutMs: 1000, maxTimeoutMs: 9000 } })).tools;
   expect(tool?.parameters).toMatchObject({ required: ["command"], additionalProperties: false });
   expect(tool?.parameters.properties.timeout_ms).toMatchObject({ type: "integer", minimum: 1, maximum: 9000 });
   expect(tool?.parameters.properties.timeout_ms?.description).toContain("default 1000");

@@ -15,6 +15,8 @@ test("the manifest names the tool constant and its permissions", () => {
 });
 
 test("options default to the documented limit and refuse bad values", () => {
+  // Required in the schema, each with its default: tools() receives every option, never undefined.
+  expect<readonly string[] | undefined>(plugin.options.required).toEqual(["maxFileBytes"]);
   expect(Value.Parse(plugin.options, {})).toEqual({ maxFileBytes: 268435456 });
   expect(Value.Check(plugin.options, { maxFileBytes: 0 })).toBe(false);
   expect(Value.Check(plugin.options, { maxFileBytes: 1.5 })).toBe(false);

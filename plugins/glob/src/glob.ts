@@ -4,7 +4,7 @@
  */
 import { realpath, stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { type Workspace, defineTool, textResult, toolErrors } from "@plugboard/core";
+import { type Workspace, defineTool, textResult } from "@plugboard/core";
 import { Type } from "@sinclair/typebox";
 import type fg from "fast-glob";
 import type { Options } from "./index.ts";
@@ -44,7 +44,7 @@ export function globTool(settings: GlobSettings) {
     handler: async ({ pattern, path }, ctx) => {
       const scope = await globScope(ctx.workspace, pattern, path ?? ".");
       const found = await findFiles(ctx.workspace, scope, settings, ctx.signal);
-      if (found === undefined) return toolErrors.cancelled();
+      if (found === undefined) throw ctx.signal.reason;
       return textResult(listing(found.sort(), settings.maxResults));
     },
   });

@@ -15,6 +15,8 @@ test("the manifest names the tool constant and its permissions", () => {
 });
 
 test("options default to the documented values and refuse bad ones", () => {
+  // Required in the schema, each with its default: tools() receives every option, never undefined.
+  expect<readonly string[] | undefined>(plugin.options.required).toEqual(["maxResults", "ignore", "dot"]);
   expect(Value.Parse(plugin.options, {})).toEqual({
     maxResults: 1000,
     ignore: ["**/.git/**", "**/node_modules/**"],

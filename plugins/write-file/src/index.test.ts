@@ -15,6 +15,8 @@ test("the manifest names the tool constant and its permissions", () => {
 });
 
 test("options default to the documented limit and refuse bad values", () => {
+  // Required in the schema, each with its default: tools() receives every option, never undefined.
+  expect<readonly string[] | undefined>(plugin.options.required).toEqual(["maxBytes"]);
   expect(Value.Parse(plugin.options, {})).toEqual({ maxBytes: 10485760 });
   expect(Value.Check(plugin.options, { maxBytes: 0 })).toBe(false);
   expect(Value.Check(plugin.options, { maxBytes: 1.5 })).toBe(false);

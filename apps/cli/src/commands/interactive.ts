@@ -4,7 +4,7 @@
  * with 130 at the prompt; SIGTERM and SIGHUP cancel the turn in flight and quit with 143 /
  * 129. Works the same when stdin is a pipe.
  */
-import { PlugboardError } from "@plugboard/core";
+import { PlugboardError } from "@plugboard/bootstrap";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { SIGNAL_EXIT_CODES } from "../interrupt.ts";

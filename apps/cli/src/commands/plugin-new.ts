@@ -1,7 +1,7 @@
 /** `plugboard plugin new NAME [--dir DIR]`: scaffold a plugin package in a new (or empty) folder. */
 import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
-import { PlugboardError } from "@plugboard/core";
+import { PlugboardError } from "@plugboard/bootstrap";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { pluginNames } from "../plugin-names.ts";

@@ -14,6 +14,8 @@ test("the manifest lists the tool by its constant", () => {
 });
 
 test("options default to the documented values and refuse bad ones", () => {
+  // Required in the schema, each with its default: tools() receives every option, never undefined.
+  expect<readonly string[] | undefined>(plugin.options.required).toEqual(["maxFileBytes"]);
   expect(Value.Parse(plugin.options, {})).toEqual({ maxFileBytes: 1048576 });
   expect(Value.Check(plugin.options, { maxFileBytes: 0 })).toBe(false);
   expect(Value.Check(plugin.options, { maxBytes: 1024 })).toBe(false);

@@ -1,7 +1,8 @@
 /**
  * Turns a failed model request into one line a person can act on: what happened, at which
- * endpoint, and what to check. No stack traces; anything that is not a model failure is
- * left alone (undefined) so programming errors still surface as themselves.
+ * endpoint, and what to check. Both apps report model failures through it (the CLI on
+ * stderr with exit code 3, the web app as a 502). Anything that is not a model failure is
+ * left alone (undefined), so programming errors still surface as themselves.
  */
 import { ModelResponseError } from "@plugboard/core";
 import OpenAI from "openai";
@@ -12,16 +13,26 @@ export interface Endpoint {
   readonly model: string;
 }
 
+/** A model failure, described. */
+export interface ModelFailure {
+  /** One line: what happened, at which endpoint, what to check. */
+  readonly message: string;
+  /** The HTTP status the endpoint answered; absent when it could not be reached or sent garbage. */
+  readonly status?: number;
+}
+
 const KEY_HINT = "check MODEL_API_KEY (or OPENAI_API_KEY)";
 const URL_HINT = "check BASE_URL or --base-url, and that the server is running";
 const SHAPE_HINT = "check that BASE_URL or --base-url points at an OpenAI-compatible chat-completions endpoint";
 
 /**
- * The one-line description of a model endpoint failure, or undefined when `error` is not one.
+ * The description of a model endpoint failure, or undefined when `error` is not one.
  * `duringRequest` says the error came out of a model request (parsing included), where a
  * `SyntaxError` means the endpoint sent malformed data rather than a bug of ours.
+ *
+ * @example describeModelFailure(error, { baseURL: client.baseURL, model: "gpt-4.1" })?.message
  */
-export function describeModelFailure(error: unknown, endpoint: Endpoint, duringRequest: boolean): string | undefined {
+export function describeModelFailure(error: unknown, endpoint: Endpoint, duringRequest = true): ModelFailure | undefined {
   const at = endpoint.baseURL;
   if (error instanceof ModelResponseError) return oneLine(`${error.message} (from ${at}); ${SHAPE_HINT}`);
   if (error instanceof OpenAI.APIConnectionTimeoutError) return oneLine(`Model endpoint ${at} did not answer in time (retried twice); ${URL_HINT}`);
@@ -37,16 +48,17 @@ export function describeModelFailure(error: unknown, endpoint: Endpoint, duringR
   return undefined;
 }
 
-function httpFailure(error: InstanceType<typeof OpenAI.APIError>, { baseURL, model }: Endpoint): string {
+function httpFailure(error: InstanceType<typeof OpenAI.APIError>, { baseURL, model }: Endpoint): ModelFailure {
   const status = error.status ?? 0;
   const detail = serverMessage(error);
   const head = `Model endpoint ${baseURL} answered ${status}${detail ? ` (${detail})` : ""}`;
-  if (status === 401) return oneLine(`${head}: the API key was refused; ${KEY_HINT}`);
-  if (status === 403) return oneLine(`${head}: access denied; ${KEY_HINT} and that it may use model ${model}`);
-  if (status === 404) return oneLine(`${head}: check the model name (${model}; MODEL or --model) and that BASE_URL ends in /v1`);
-  if (status === 429) return oneLine(`${head} after 2 retries: rate limited or out of quota; wait, or check your plan`);
-  if (status >= 500) return oneLine(`${head} after 2 retries: the server failed; try again later or check the server's logs`);
-  return oneLine(`${head}: the request was refused; check the model name (${model}) and that the endpoint supports tool calls`);
+  const line = (text: string) => ({ ...oneLine(text), status });
+  if (status === 401) return line(`${head}: the API key was refused; ${KEY_HINT}`);
+  if (status === 403) return line(`${head}: access denied; ${KEY_HINT} and that it may use model ${model}`);
+  if (status === 404) return line(`${head}: check the model name (${model}; MODEL or --model) and that BASE_URL ends in /v1`);
+  if (status === 429) return line(`${head} after 2 retries: rate limited or out of quota; wait, or check your plan`);
+  if (status >= 500) return line(`${head} after 2 retries: the server failed; try again later or check the server's logs`);
+  return line(`${head}: the request was refused; check the model name (${model}) and that the endpoint supports tool calls`);
 }
 
 /** The server's own error message, shortened. */
@@ -56,6 +68,6 @@ function serverMessage(error: InstanceType<typeof OpenAI.APIError>): string {
   return message.length > 160 ? `${message.slice(0, 160)}…` : message;
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ");
+function oneLine(text: string): ModelFailure {
+  return { message: text.replace(/\s*\n\s*/g, " ") };
 }

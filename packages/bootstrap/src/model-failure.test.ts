@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { type FaultReply, startScriptedModel } from "@plugboard/scripted-model";
 import OpenAI from "openai";
-import { type FaultReply, startScriptedModel } from "@plugboard/testing";
-import { describeModelFailure } from "./model-errors.ts";
+import { describeModelFailure } from "./model-failure.ts";
 
 const endpoint = { baseURL: "http://127.0.0.1:9/v1", model: "some-model" };
 
@@ -26,7 +26,9 @@ describe("describeModelFailure", () => {
   ])("HTTP %d is one line naming the endpoint and what to check", async (status, head, hint) => {
     const body = { error: { message: status === 401 ? "Incorrect API key provided." : "nope", type: "x" } };
     const error = await failureFor({ status, body, headers: { "retry-after-ms": "1" } });
-    const line = describeModelFailure(error, endpoint, true) ?? "";
+    const failure = describeModelFailure(error, endpoint, true);
+    expect(failure?.status).toBe(status);
+    const line = failure?.message ?? "";
     expect(line).toContain(`Model endpoint ${endpoint.baseURL} ${head}`);
     expect(line).toContain(hint);
     expect(line).not.toContain("\n");
@@ -34,7 +36,9 @@ describe("describeModelFailure", () => {
 
   test("a SyntaxError is a malformed response only while a model request runs", () => {
     const error = new SyntaxError("Unexpected token");
-    expect(describeModelFailure(error, endpoint, true)).toStartWith("Malformed model response: Unexpected token");
+    expect(describeModelFailure(error, endpoint, true)).toEqual({
+      message: `Malformed model response: Unexpected token (from ${endpoint.baseURL}); check that BASE_URL or --base-url points at an OpenAI-compatible chat-completions endpoint`,
+    });
     expect(describeModelFailure(error, endpoint, false)).toBeUndefined();
   });
 

@@ -1,0 +1,91 @@
+/**
+ * Web approvals: when the policy says `ask`, the call waits here while the page shows an
+ * approval card (the `approval` event of the turn's stream) until someone answers
+ * `POST /api/approvals/ID`, or the turn ends (its client went away, the server stops), which
+ * refuses the call.
+ */
+import type { ApprovalAnswer, ApprovalRequest, Approver } from "@plugboard/core";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import * as v from "valibot";
+import { requireJson } from "./json-body.ts";
+
+/** The body of `POST /api/approvals/ID`. */
+export const ApprovalAnswerSchema = v.strictObject({
+  decision: v.picklist(["allow", "deny"]),
+  reason: v.optional(v.pipe(v.string(), v.maxLength(2000))),
+});
+
+/** What the page is told about a call waiting for it: `{ id, tool, arguments }`. */
+export type ApprovalEvent = ApprovalRequest;
+
+/** The calls waiting for an answer, shared by every turn of one server. */
+export class PendingApprovals {
+  readonly #waiting = new Map<string, (answer: ApprovalAnswer) => void>();
+
+  /** How many calls wait now. */
+  get size(): number {
+    return this.#waiting.size;
+  }
+
+  /** An approver for one turn: each request is sent to `show`, then waits for its answer. */
+  approver(show: (event: ApprovalEvent) => void): Approver {
+    return (request, signal) =>
+      new Promise<ApprovalAnswer>((resolve, reject) => {
+        if (signal.aborted) return reject(signal.reason);
+        const id = this.#freeId(request.id);
+        const settle = () => {
+          this.#waiting.delete(id);
+          signal.removeEventListener("abort", cancel);
+        };
+        const cancel = () => {
+          settle();
+          reject(signal.reason);
+        };
+        signal.addEventListener("abort", cancel, { once: true });
+        this.#waiting.set(id, (answer) => {
+          settle();
+          resolve(answer);
+        });
+        show({ id, tool: request.tool, arguments: request.arguments });
+      });
+  }
+
+  /** Answers call `id`; false when no call waits under that id. */
+  answer(id: string, answer: ApprovalAnswer): boolean {
+    const resolve = this.#waiting.get(id);
+    resolve?.(answer);
+    return resolve !== undefined;
+  }
+
+  /** The call id, unless another turn's call already waits under it (models may reuse ids). */
+  #freeId(callId: string): string {
+    if (!this.#waiting.has(callId)) return callId;
+    let n = 2;
+    while (this.#waiting.has(`${callId}-${n}`)) n++;
+    return `${callId}-${n}`;
+  }
+}
+
+/** `POST /api/approvals/:id`, to mount under `/api`. */
+export function approvalRoutes(pending: PendingApprovals): Hono {
+  const routes = new Hono();
+  routes.post(
+    "/approvals/:id",
+    requireJson("the answer"),
+    bodyLimit({ maxSize: 16 * 1024, onError: (c) => c.json({ error: "The request body is larger than 16384 bytes" }, 400) }),
+    async (c) => {
+      const parsed = v.safeParse(ApprovalAnswerSchema, await c.req.json().catch(() => undefined));
+      if (!parsed.success) {
+        return c.json({ error: 'Invalid approval answer: expected {"decision": "allow" or "deny", "reason"?: a string of at most 2000 characters}' }, 400);
+      }
+      const { decision, reason } = parsed.output;
+      const id = c.req.param("id");
+      if (!pending.answer(id, { decision, ...(reason === undefined ? {} : { reason }) })) {
+        return c.json({ error: `No call waits for approval under the id ${id}` }, 404);
+      }
+      return c.json({ ok: true });
+    },
+  );
+  return routes;
+}

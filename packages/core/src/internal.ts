@@ -1,0 +1,14 @@
+/**
+ * Internals shared by Plugboard's own packages (bootstrap, the testing kit, the apps): not
+ * part of the contract plugins are written against, and free to change in any release.
+ */
+export { ERROR_PREFIX, toolErrors } from "./errors.ts";
+export { type ArgumentsValidator, DuplicateToolError, type RegistryEntry } from "./registry.ts";
+export {
+  fieldProblems,
+  formatPath,
+  formatSchemaErrors,
+  type PointerProblem,
+  pointerProblems,
+  type SchemaProblem,
+} from "./schema-errors.ts";
