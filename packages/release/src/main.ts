@@ -1,4 +1,3 @@
-#!/usr/bin/env bun
 /**
  * `bun run release --registry URL [--dry-run]`: publishes every public workspace package at
  * its package.json version to an npm-compatible registry, each after the packages of ours it

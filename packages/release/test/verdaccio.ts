@@ -1,10 +1,11 @@
 /**
- * A real npm registry for tests: Verdaccio 6.8.0 (it runs on Node 20) on 127.0.0.1, with its
- * storage in a temp folder. Our scopes (@plugboard, @acme) live only there; every other
- * package is proxied from the npm registry, as a company's private registry would do.
+ * A real npm registry for tests: Verdaccio 6.8.0 (it runs on Node 20) on 127.0.0.1. Our
+ * scopes (@plugboard, @acme) are stored only in this run's temp folder; every other package
+ * is proxied from the npm registry and kept in a cache folder that outlives the run, so a
+ * second run downloads nothing and a flaky network after the first costs nothing.
  */
 import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const VERDACCIO = fileURLToPath(new URL("bin/verdaccio", import.meta.resolve("verdaccio/package.json")));
@@ -20,19 +21,27 @@ export interface Registry extends AsyncDisposable {
   log(): string;
 }
 
-/** Starts Verdaccio with its config and storage under `folder`; resolves once it answers. */
+/** Where proxied packages are kept between runs (inside node_modules, so a clean install clears it). */
+export const PROXY_CACHE = join(import.meta.dir, "../node_modules/.cache/verdaccio");
+
+/** Starts Verdaccio with its config and our packages under `folder`; resolves once it answers. */
 export async function startRegistry(folder: string, upstream = "https://registry.npmjs.org/"): Promise<Registry> {
-  await mkdir(join(folder, "storage"), { recursive: true });
+  const local = join(folder, "storage");
+  await mkdir(local, { recursive: true });
+  await mkdir(PROXY_CACHE, { recursive: true });
+  // Verdaccio places a package pattern's `storage` under the main storage: a relative path reaches the temp folder.
+  const ours = JSON.stringify(relative(PROXY_CACHE, local));
   const config = join(folder, "config.yaml");
   await writeFile(
     config,
     [
-      "storage: ./storage",
+      `storage: ${JSON.stringify(PROXY_CACHE)}`,
       "auth: { htpasswd: { file: ./htpasswd, max_users: -1 } }",
-      `uplinks: { npmjs: { url: "${upstream}", timeout: 60s, maxage: 30m } }`,
+      // A failed request must not mark the npm registry offline for minutes.
+      `uplinks: { npmjs: { url: "${upstream}", timeout: 60s, maxage: 1d, max_fails: 20, fail_timeout: 5s } }`,
       "packages:",
-      "  '@plugboard/*': { access: $all, publish: $all, unpublish: $all }",
-      "  '@acme/*': { access: $all, publish: $all, unpublish: $all }",
+      `  '@plugboard/*': { access: $all, publish: $all, unpublish: $all, storage: ${ours} }`,
+      `  '@acme/*': { access: $all, publish: $all, unpublish: $all, storage: ${ours} }`,
       "  '**': { access: $all, proxy: npmjs }",
       "log: { type: stdout, format: pretty, level: warn }",
       "",

@@ -2,7 +2,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { removePluginEntry } from "@plugboard/bootstrap";
-import { PlugboardError } from "@plugboard/core";
+import { PlugboardError } from "@plugboard/bootstrap";
 import { dependsOn, packageSpec, removePackage } from "../app-packages.ts";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
