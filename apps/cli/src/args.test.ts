@@ -3,7 +3,7 @@ import { UsageError, parseCliArgs } from "./args.ts";
 
 describe("parseCliArgs", () => {
   test("no arguments is the interactive session", () => {
-    expect(parseCliArgs([])).toEqual({ command: "interactive", args: [], flags: { json: false, yes: false }, help: false, version: false });
+    expect(parseCliArgs([])).toEqual({ command: "interactive", args: [], flags: { yes: false, json: false }, help: false, version: false });
   });
 
   test("reads a command, its arguments and its flags", () => {

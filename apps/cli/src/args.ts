@@ -22,10 +22,11 @@ export interface Flags {
   readonly maxSteps?: string;
   readonly model?: string;
   readonly baseURL?: string;
+  /** `--yes` / `-y`: every `ask` of the policy is approved (for `plugin add`: the plugin's permissions are granted). */
+  readonly yes: boolean;
   readonly json: boolean;
   readonly dir?: string;
   readonly registry?: string;
-  readonly yes: boolean;
 }
 
 export interface ParsedArgs {
@@ -56,7 +57,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
   }
   const { values } = parsed;
   const [first, ...others] = parsed.positionals;
-  if (first === "help") return { ...helpFor(others), flags: { json: false, yes: false } };
+  if (first === "help") return { ...helpFor(others), flags: { yes: false, json: false } };
   const { command, rest } = first === undefined ? { command: "interactive" as const, rest: others } : toCommand(first, others);
   const spec = commandSpec(command);
   const help = values.help === true;
@@ -115,10 +116,10 @@ function toFlags(values: Record<string, string | boolean | undefined>, command: 
     maxSteps: text("max-steps"),
     model: text("model"),
     baseURL: text("base-url"),
+    yes: values.yes === true,
     json: values.json === true,
     dir: text("dir"),
     registry: url(text("registry"), command),
-    yes: values.yes === true,
   };
 }
 

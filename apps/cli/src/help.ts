@@ -12,7 +12,7 @@ const EXIT_CODES = [
   ["0", "answered (or the command succeeded)"],
   ["1", "step limit reached, `call` returned an error result, or `plugin check` found a failing check"],
   ["2", "usage, config or plugin error"],
-  ["3", "model endpoint failure"],
+  ["3", "model endpoint failure, or an answer with neither text nor a tool call"],
   ["130", "interrupted (Ctrl-C)"],
   ["143, 129", "ended by SIGTERM, SIGHUP (the running call is cancelled and its processes killed, as for Ctrl-C)"],
 ] as const;
@@ -58,16 +58,16 @@ function commandHelp(command: CommandName): string {
     ...spec.details,
     "",
     "Flags:",
-    ...table([...flagRows(spec.flags, spec.json), ["-h, --help", "show this help"]]),
+    ...table([...flagRows(spec.flags, { ...spec.flagHelp, ...(spec.json ? { json: spec.json } : {}) }), ["-h, --help", "show this help"]]),
   ].join("\n");
 }
 
-function flagRows(flags: readonly FlagName[], json?: string): (readonly [string, string])[] {
+function flagRows(flags: readonly FlagName[], help: Partial<Record<FlagName, string>> = {}): (readonly [string, string])[] {
   return flags.map((name) => {
     const flag = FLAGS[name];
     const long = flag.value ? `--${name} ${flag.value}` : `--${name}`;
     const label = flag.short ? `-${flag.short}, ${long}` : long;
-    return [label, name === "json" && json ? json : flag.help] as const;
+    return [label, help[name] ?? flag.help] as const;
   });
 }
 

@@ -1,9 +1,10 @@
 /**
- * Lines from stdin, one request at a time. readline emits lines as they arrive (a pipe may
- * deliver them all at once, and close right after), so they are queued here until the
- * session asks for the next one; nothing typed or piped is lost.
+ * Lines from stdin, one request at a time. From a pipe, readline emits lines as they arrive
+ * (all at once, then close), so they are queued until the session asks for the next one;
+ * nothing piped is lost. On a terminal, readline holds the keyboard only while the prompt
+ * waits for a line, so during a turn an approval prompt can read single keys.
  */
-import { createInterface } from "node:readline";
+import { createInterface, type Interface } from "node:readline";
 
 export interface LineReader {
   /** Shows the prompt and resolves with the next line, or undefined at the end of input. */
@@ -16,7 +17,11 @@ export interface LineReader {
 
 /** Reads lines from `input`, showing `prompt` on `output` before each one. */
 export function createLineReader(input: NodeJS.ReadStream, output: NodeJS.WriteStream, prompt: string): LineReader {
-  const rl = createInterface({ input, output, terminal: input.isTTY === true && output.isTTY === true, prompt });
+  return input.isTTY === true && output.isTTY === true ? terminalReader(input, output, prompt) : pipeReader(input, output, prompt);
+}
+
+function pipeReader(input: NodeJS.ReadStream, output: NodeJS.WriteStream, prompt: string): LineReader {
+  const rl = createInterface({ input, output, terminal: false, prompt });
   const queue: string[] = [];
   let ended = false;
   let closed = false;
@@ -45,6 +50,42 @@ export function createLineReader(input: NodeJS.ReadStream, output: NodeJS.WriteS
     },
     onInterrupt(handler) {
       rl.on("SIGINT", handler);
+    },
+  };
+}
+
+/** One readline interface per line, sharing the history (up and down arrows) across lines. */
+function terminalReader(input: NodeJS.ReadStream, output: NodeJS.WriteStream, prompt: string): LineReader {
+  const history: string[] = [];
+  const handlers: (() => void)[] = [];
+  let current: Interface | undefined;
+  let closed = false;
+  return {
+    next() {
+      if (closed) return Promise.resolve(undefined);
+      return new Promise((resolve) => {
+        const rl = createInterface({ input, output, terminal: true, prompt, history, historySize: 1000 });
+        current = rl;
+        let line: string | undefined;
+        for (const handler of handlers) rl.on("SIGINT", handler);
+        rl.once("line", (text) => {
+          line = text;
+          rl.close();
+        });
+        rl.once("close", () => {
+          current = undefined;
+          resolve(closed ? undefined : line);
+        });
+        rl.prompt();
+      });
+    },
+    close() {
+      closed = true;
+      current?.close();
+    },
+    onInterrupt(handler) {
+      handlers.push(handler);
+      current?.on("SIGINT", handler);
     },
   };
 }

@@ -2,6 +2,7 @@
  * What the CLI prints besides answers: colours (only on a terminal, never with NO_COLOR),
  * the one-line trace of a tool call, and the JSON events of `--json`.
  */
+import type { AgentStatus } from "@plugboard/core";
 
 /** Text styles; each is the identity when colours are off. */
 export interface Style {
@@ -45,11 +46,12 @@ function preview(text: string): string {
 
 /** The `--json` events of `run` (and `call`), one JSON object per line. */
 export type JsonEvent =
+  | { readonly type: "reasoning"; readonly step: number; readonly text: string }
   | { readonly type: "tool_call"; readonly id: string; readonly name: string; readonly arguments: string }
   | { readonly type: "tool_result"; readonly id: string; readonly is_error: boolean; readonly content: string }
   | {
       readonly type: "final";
-      readonly status: "answered" | "step_limit" | "aborted";
+      readonly status: AgentStatus;
       readonly text: string;
       readonly steps: number;
       readonly duration_ms: number;

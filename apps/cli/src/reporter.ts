@@ -1,7 +1,8 @@
 /**
  * Shows a turn as it happens. Text mode: the answer on stdout (streamed as it arrives on a
  * terminal, written once at the end otherwise), a trace line per tool call and a waiting
- * indicator on stderr. JSON mode: one event per line on stdout.
+ * indicator on stderr, and the model's reasoning, dimmed, on stderr as it arrives. JSON mode:
+ * one event per line on stdout.
  */
 import type { AgentEvent, AgentLoopResult } from "@plugboard/core";
 import type { Io } from "./io.ts";
@@ -14,6 +15,9 @@ export interface Reporter {
   finish(result: AgentLoopResult, durationMs: number): void;
   /** The turn failed; clears anything transient. */
   abandon(): void;
+  /** A prompt takes the terminal: the spinner stops and trace lines wait until `resume`. */
+  pause(): void;
+  resume(): void;
 }
 
 /** A reporter for text or JSON output. */
@@ -25,6 +29,7 @@ function jsonReporter(io: Io): Reporter {
   const write = (line: string) => io.stdout.write(line);
   return {
     event(event) {
+      if (event.type === "reasoning") write(jsonLine({ type: "reasoning", step: event.step, text: event.text }));
       if (event.type === "tool_call") {
         write(jsonLine({ type: "tool_call", id: event.id, name: event.name, arguments: event.arguments }));
       }
@@ -36,15 +41,41 @@ function jsonReporter(io: Io): Reporter {
       write(jsonLine({ type: "final", status: result.status, text: result.text, steps: result.steps, duration_ms: durationMs }));
     },
     abandon() {},
+    pause() {},
+    resume() {},
   };
 }
 
 function textReporter(io: Io): Reporter {
   const live = io.stdout.isTTY === true;
-  const spinner = createSpinner(io.stderr, io.style.dim);
+  const realSpinner = createSpinner(io.stderr, io.style.dim);
+  // While a prompt is open nothing else writes: the spinner's label and trace lines wait.
+  let paused = false;
+  let label: string | undefined;
+  const held: string[] = [];
+  const spinner = {
+    start(text: string) {
+      label = text;
+      if (!paused) realSpinner.start(text);
+    },
+    stop() {
+      label = undefined;
+      realSpinner.stop();
+    },
+  };
+  const trace = (line: string) => {
+    if (paused) held.push(line);
+    else io.stderr.write(line);
+  };
   const calls = new Map<string, { name: string; arguments: string }>();
   // Whether the current step's text was already streamed to the terminal.
   let streamed = false;
+  // Whether reasoning was shown and its line is still open on stderr.
+  let reasoningOpen = false;
+  const closeReasoning = () => {
+    if (reasoningOpen) io.stderr.write("\n");
+    reasoningOpen = false;
+  };
   let endsWithNewline = true;
   const print = (text: string) => {
     if (text === "") return;
@@ -58,14 +89,21 @@ function textReporter(io: Io): Reporter {
           streamed = false;
           spinner.start("waiting for the model");
           return;
+        case "reasoning_delta":
+          spinner.stop();
+          io.stderr.write(io.style.dim(event.text));
+          reasoningOpen = !event.text.endsWith("\n");
+          return;
         case "text_delta":
           spinner.stop();
+          closeReasoning();
           if (!live) return;
           streamed = true;
           print(event.text);
           return;
         case "assistant_message":
           spinner.stop();
+          closeReasoning();
           if (streamed && !endsWithNewline) print("\n");
           return;
         case "tool_call":
@@ -75,7 +113,7 @@ function textReporter(io: Io): Reporter {
         case "tool_result": {
           spinner.stop();
           const call = calls.get(event.id) ?? { name: event.name, arguments: "" };
-          io.stderr.write(`${traceLine({ ...call, content: event.content, isError: event.isError }, io.style)}\n`);
+          trace(`${traceLine({ ...call, content: event.content, isError: event.isError }, io.style)}\n`);
         }
       }
     },
@@ -88,6 +126,17 @@ function textReporter(io: Io): Reporter {
     abandon() {
       spinner.stop();
       if (!endsWithNewline) print("\n");
+    },
+    pause() {
+      paused = true;
+      realSpinner.stop();
+      // Streamed text that has not ended its line would run into the prompt.
+      if (!endsWithNewline) print("\n");
+    },
+    resume() {
+      paused = false;
+      for (const line of held.splice(0)) io.stderr.write(line);
+      if (label !== undefined) realSpinner.start(label);
     },
   };
 }

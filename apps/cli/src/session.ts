@@ -6,22 +6,29 @@ import { type App, type ModelClient, PlugboardError } from "@plugboard/bootstrap
 import { describeModelFailure } from "@plugboard/bootstrap/model";
 import { type AgentLoopResult, runAgentLoop } from "@plugboard/core";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import { type Approvals, approverFor } from "./approvals.ts";
 import type { Io } from "./io.ts";
 import { createReporter } from "./reporter.ts";
+
+/** What `run` and the interactive session say when the model answered nothing usable (`run` exits 3). */
+export const EMPTY_ANSWER =
+  "the model answered with neither text nor a tool call; check that the model and endpoint support tool calls (MODEL or --model, BASE_URL or --base-url)";
 
 export interface Session {
   readonly app: App;
   readonly model: ModelClient;
+  /** Who answers the policy's asks, and the tools allowed for the rest of the session. */
+  readonly approvals: Approvals;
   /** The whole conversation, kept across turns. */
   readonly messages: ChatCompletionMessageParam[];
 }
 
 /** A new conversation, opened by the config's `systemPrompt` or a default naming the workspace. */
-export function createSession(app: App, model: ModelClient): Session {
+export function createSession(app: App, model: ModelClient, approvals: Approvals): Session {
   const system =
     app.config.systemPrompt ??
     `You are a coding agent working in the folder ${app.workspace.root}. Use the tools to inspect and change files there; act rather than explain, and answer briefly.`;
-  return { app, model, messages: [{ role: "system", content: system }] };
+  return { app, model, approvals, messages: [{ role: "system", content: system }] };
 }
 
 /** How a turn reports: text (answer on stdout, trace on stderr) or JSON events. */
@@ -35,11 +42,12 @@ export interface TurnOptions {
  * message is one line; any other error propagates unchanged.
  */
 export async function runTurn(session: Session, prompt: string, io: Io, options: TurnOptions): Promise<AgentLoopResult> {
-  const { app, model, messages } = session;
+  const { app, model, messages, approvals } = session;
   messages.push({ role: "user", content: prompt });
   const reporter = createReporter(io, options.json);
   const started = performance.now();
   let inRequest = false;
+  const approve = approverFor(approvals, io, reporter);
   try {
     const result = await runAgentLoop({
       messages,
@@ -50,6 +58,7 @@ export async function runTurn(session: Session, prompt: string, io: Io, options:
       signal: options.signal,
       // Always streamed: the answer shows as it arrives, and there is one code path to test.
       stream: true,
+      ...(approve ? { approve } : {}),
       onEvent(event) {
         if (event.type === "model_request") inRequest = true;
         if (event.type === "assistant_message") inRequest = false;

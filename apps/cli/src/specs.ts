@@ -17,14 +17,14 @@ export type CommandName =
   | "plugin remove";
 
 /** Flags that take a value or switch something on; `--help` and `--version` are global. */
-export type FlagName = "config" | "workspace" | "max-steps" | "model" | "base-url" | "json" | "dir" | "registry" | "yes";
+export type FlagName = "config" | "workspace" | "max-steps" | "model" | "base-url" | "yes" | "json" | "dir" | "registry";
 
 export interface FlagSpec {
   readonly type: "string" | "boolean";
-  /** A one-letter alias, as in `-y`. */
-  readonly short?: string;
   /** The value's placeholder in help, for string flags. */
   readonly value?: string;
+  /** A one-letter alias, such as `y` for `-y`. */
+  readonly short?: string;
   readonly help: string;
 }
 
@@ -50,10 +50,14 @@ export const FLAGS: Readonly<Record<FlagName, FlagSpec>> = {
     value: "URL",
     help: "OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 (default: $BASE_URL, the config's model.baseURL)",
   },
+  yes: {
+    type: "boolean",
+    short: "y",
+    help: "approve every call the config's policy asks about (a deny still applies); without it and without a terminal, those calls are refused",
+  },
   json: { type: "boolean", help: "print JSON instead of text" },
   dir: { type: "string", value: "DIR", help: "the folder to create (default: ./plugboard-plugin-NAME)" },
   registry: { type: "string", value: "URL", help: "the npm registry to install from (default: bun's, from .npmrc or the environment)" },
-  yes: { type: "boolean", short: "y", help: "grant the permissions the plugin asks for without asking (needed when there is no terminal)" },
 };
 
 export interface CommandSpec {
@@ -65,6 +69,8 @@ export interface CommandSpec {
   readonly flags: readonly FlagName[];
   /** What `--json` does for this command, when it accepts it. */
   readonly json?: string;
+  /** What a flag means for this command, where that differs from its general help. */
+  readonly flagHelp?: Partial<Record<FlagName, string>>;
   /** How many arguments follow the command name. */
   readonly args: { readonly min: number; readonly max: number };
 }
@@ -79,8 +85,9 @@ export const COMMANDS: readonly CommandSpec[] = [
     details: [
       "Reads one request per line at the `plugboard >> ` prompt and keeps the conversation across turns.",
       "`q`, `exit`, an empty line or Ctrl-D quits; Ctrl-C cancels the turn in flight, and quits at the prompt.",
+      "A call the config's policy asks about shows the tool and its arguments: `y` allows it once, `a` allows the tool for the rest of the session, `n` refuses it (then an optional reason for the model); Ctrl-C cancels the turn.",
     ],
-    flags: MODEL_FLAGS,
+    flags: [...MODEL_FLAGS, "yes"],
     args: { min: 0, max: 0 },
   },
   {
@@ -89,9 +96,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: "one turn: the answer on stdout, a trace of each tool call on stderr",
     details: [
       "The words after `run` are joined into the prompt; with none, the prompt is read from stdin (when it is not a terminal).",
-      "Exits 0 when answered, 1 when the step limit stops the turn, 3 when the model endpoint fails, 130 on Ctrl-C.",
+      "Exits 0 when answered, 1 when the step limit stops the turn, 3 when the model endpoint fails or answers with neither text nor a tool call, 130 on Ctrl-C.",
+      "A call the config's policy asks about is asked on the terminal (y once, a always for this tool, n no); with no terminal it is refused unless --yes.",
     ],
-    flags: [...MODEL_FLAGS, "json"],
+    flags: [...MODEL_FLAGS, "yes", "json"],
     json: 'one JSON event per line on stdout: {"type":"tool_call",…}, {"type":"tool_result",…}, {"type":"final",…}',
     args: { min: 0, max: Number.POSITIVE_INFINITY },
   },
@@ -123,8 +131,9 @@ export const COMMANDS: readonly CommandSpec[] = [
     details: [
       "JSON is the tool's arguments as one JSON object (default: {}); quote it for the shell.",
       "Prints the result on stdout; exits 1 when the result is an error (`Error: …`), 130 on Ctrl-C.",
+      "The call is your own: where the config's policy says ask, it counts as approved (--yes changes nothing); a deny still applies.",
     ],
-    flags: ["config", "workspace", "json"],
+    flags: ["config", "workspace", "yes", "json"],
     json: 'print {"type":"tool_result","id","is_error","content"}',
     args: { min: 1, max: 2 },
   },
@@ -133,8 +142,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     usage: "plugboard check [flags]",
     summary: "validate the config and every plugin without running anything",
     details: [
-      "Reads the config, then every plugin's manifest, options and tools, and opens the workspace; no model request, no tool call.",
-      "Prints a short summary and exits 0, or the problems and exits 2.",
+      "Reads the config, then every plugin's manifest, options and tools, and opens the workspace and the audit log; no model request, no tool call.",
+      "Prints a short summary (with the policy's rules in order and its default, and the audit log) and exits 0, or the problems and exits 2.",
     ],
     flags: MODEL_FLAGS,
     args: { min: 0, max: 0 },
@@ -173,6 +182,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       "If you decline, or the check fails, the config and the folder are left as they were (exit 1 or 2). Without a terminal, pass --yes.",
     ],
     flags: ["config", "registry", "yes"],
+    flagHelp: { yes: "grant the permissions the plugin asks for without asking (needed when there is no terminal)" },
     args: { min: 1, max: 1 },
   },
   {

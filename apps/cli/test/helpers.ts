@@ -112,3 +112,36 @@ export function watch(child: ReturnType<typeof spawnPlugboard>) {
     },
   };
 }
+
+/** `plugboard ARGS` in a pseudo-terminal (Bun's PTY): stdin, stdout and stderr are the terminal, as for a person. */
+export function spawnInTerminal(args: readonly string[], options: { readonly cwd: string; readonly env?: Record<string, string> }) {
+  let screen = "";
+  const decoder = new TextDecoder();
+  const child = Bun.spawn(["bun", MAIN, ...args], {
+    cwd: options.cwd,
+    env: cleanEnv({ TERM: "xterm", NO_COLOR: "1", ...options.env }),
+    terminal: { cols: 200, rows: 50, data: (_terminal, data) => (screen += decoder.decode(data, { stream: true })) },
+  });
+  const terminal = child.terminal;
+  if (!terminal) throw new Error("Bun.spawn gave no terminal");
+  return {
+    /** Everything the terminal showed so far. */
+    screen: () => screen,
+    /** Resolves once the screen has shown `needle` `times` times; fails after 10 s saying what never appeared. */
+    async waitFor(needle: string, times = 1): Promise<void> {
+      const deadline = Date.now() + 10_000;
+      while (screen.split(needle).length - 1 < times) {
+        if (child.exitCode !== null) throw new Error(`exited (${child.exitCode}) before "${needle}" appeared ${times} time(s):\n${screen}`);
+        if (Date.now() > deadline) throw new Error(`"${needle}" did not appear ${times} time(s) within 10 s:\n${screen}`);
+        await Bun.sleep(20);
+      }
+    },
+    /** Types `keys` (a person's key presses: `\r` is Enter, `\u0003` Ctrl-C). */
+    type: (keys: string) => terminal.write(keys),
+    async exited(): Promise<number> {
+      const code = await child.exited;
+      terminal.close();
+      return code;
+    },
+  };
+}

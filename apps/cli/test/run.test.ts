@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { fileURLToPath } from "node:url";
-import { startScriptedModel } from "@plugboard/testing";
+import { recordedStream, startScriptedModel } from "@plugboard/testing";
 import { type Finished, STACK_FRAME, finished, plugboard, spawnPlugboard, tempFolder, writeConfig } from "./helpers.ts";
 
 const README = "# Demo project\nsecond line\nthird line\n";
@@ -75,6 +75,53 @@ describe("plugboard run", () => {
     ]);
     expect(events[4]).toEqual({ type: "final", status: "answered", text: "done", steps: 2, duration_ms: expect.any(Number) });
     expect(events).toHaveLength(5);
+  });
+
+  test("Mistral's tool calls (no index, no type) are executed, end to end", async () => {
+    await using model = await startScriptedModel([await recordedStream("mistral-tool-calls"), { content: "Two calls made." }]);
+    const result = await run(["What does notes.txt say?"], model.baseURL);
+    expect(result).toMatchObject({ code: 0, stdout: "Two calls made.\n" });
+    expect(result.stderr).toContain('[tool] read_file {"path": "notes.txt"} → Error: File not found: notes.txt');
+    expect(result.stderr).toContain('[tool] glob {"pattern": "*.txt"} → (no matches)');
+    const toolMessages = model.requests[1]?.body.messages?.filter((message) => message.role === "tool");
+    expect(toolMessages?.map((message) => message.tool_call_id)).toEqual(["k3Xq9TzR2", "Bv7LmW0pQ"]);
+  });
+
+  test("--json shows the model's reasoning as reasoning events, and sends it back", async () => {
+    await using model = await startScriptedModel(
+      [await recordedStream("deepseek-reasoning-tool-call"), { content: "No such file.", reasoning: "It is missing." }],
+      { requireReasoning: true },
+    );
+    const result = await run(["--json", "What does notes.txt say?"], model.baseURL);
+    expect(result.code).toBe(0);
+    const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    expect(events.map((event) => event.type)).toEqual(["reasoning", "tool_call", "tool_result", "reasoning", "final"]);
+    expect(events[0]).toEqual({
+      type: "reasoning",
+      step: 1,
+      text: "The user wants to know what notes.txt says. I should read the file first.",
+    });
+    expect(events[3]).toEqual({ type: "reasoning", step: 2, text: "It is missing." });
+  });
+
+  test("the reasoning shows on stderr, apart from the answer on stdout", async () => {
+    await using model = await startScriptedModel([{ content: "Hello.", reasoning: "Greet back." }]);
+    const result = await run(["hi"], model.baseURL);
+    expect(result).toMatchObject({ code: 0, stdout: "Hello.\n" });
+    expect(result.stderr).toContain("Greet back.");
+  });
+
+  test("an answer with neither text nor a tool call is reported and exits 3", async () => {
+    await using model = await startScriptedModel([{ content: "" }, { content: "" }]);
+    const result = await run(["hi"], model.baseURL);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe("");
+    expect(oneLine(result.stderr)).toBe(
+      "plugboard: the model answered with neither text nor a tool call; check that the model and endpoint support tool calls (MODEL or --model, BASE_URL or --base-url)",
+    );
+    const json = await run(["--json", "hi"], model.baseURL);
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stdout)).toMatchObject({ type: "final", status: "empty", text: "" });
   });
 
   test("reads the prompt from stdin when there is no PROMPT", async () => {

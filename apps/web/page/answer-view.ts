@@ -66,6 +66,7 @@ export class AnswerView {
     this.#text?.view.render();
     this.item.removeAttribute("aria-busy");
     if (status === "step_limit") this.note("Stopped at the step limit before a final answer.", false);
+    if (status === "empty") this.note("The model answered with neither text nor a tool call.", true);
   }
 
   /** A note under the answer (an error is also an alert). */

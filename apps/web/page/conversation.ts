@@ -26,7 +26,7 @@ export interface AssistantEntry {
   readonly role: "assistant";
   readonly parts: AnswerPart[];
   reply: string;
-  status: "streaming" | "answered" | "step_limit" | "stopped" | "error";
+  status: "streaming" | "answered" | "empty" | "step_limit" | "stopped" | "error";
   note?: string;
 }
 

@@ -42,12 +42,21 @@ function setBusy(busy: boolean): void {
   form.setAttribute("aria-busy", String(busy));
 }
 
+let unsaved = false;
+
+/** Keeps the open conversation; a browser that refuses storage (quota, private mode) is told about once. */
 async function save(): Promise<void> {
   if (conversation.entries.length === 0) return;
   conversation.updatedAt = Date.now();
-  await saveConversation(conversation);
-  rememberCurrent(conversation.id);
-  await renderList();
+  try {
+    await saveConversation(conversation);
+    rememberCurrent(conversation.id);
+    await renderList();
+  } catch (error) {
+    if (unsaved) return;
+    unsaved = true;
+    announce(`This browser did not keep the conversation: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 function renderConversation(): void {

@@ -107,6 +107,7 @@ export function mainArgument(tool: string, args: Record<string, unknown>): strin
   if (key === undefined) return "";
   const value = String(args[key]);
   if (tool === "glob" && typeof args.path === "string" && key === "pattern") return `${value} in ${args.path}`;
+  if (tool === "write_file" && typeof args.content === "string") return `${value} (${new TextEncoder().encode(args.content).byteLength} bytes)`;
   return value;
 }
 

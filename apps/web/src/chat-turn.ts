@@ -3,7 +3,7 @@
  * history), one run of the agent loop on the shared runtime and client, and a summary of
  * the tool calls it made.
  */
-import { type AgentEvent, type Approver, runAgentLoop, type ToolRuntime } from "@plugboard/core";
+import { type AgentEvent, type AgentStatus, type Approver, runAgentLoop, type ToolRuntime } from "@plugboard/core";
 import type OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { ChatMessage } from "./chat-request.ts";
@@ -18,7 +18,7 @@ export interface ToolCallSummary {
 /** What a finished turn answers; `aborted` never reaches a client as a success. */
 export interface ChatTurnResult {
   readonly reply: string;
-  readonly status: "answered" | "step_limit" | "aborted";
+  readonly status: AgentStatus;
   readonly toolCalls: readonly ToolCallSummary[];
 }
 

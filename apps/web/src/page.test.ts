@@ -238,12 +238,12 @@ describe("the chat page", () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("prompt");
   }, 30_000);
 
-  test("keyboard only: an approval card takes the focus; Enter approves one call, a reason and Enter deny another", async () => {
+  test("keyboard only: an approval card takes the focus; Enter approves a command, a reason and Enter deny a write", async () => {
     t.model.enqueue(
       {
         toolCalls: [
           { id: "call_page_ok", name: "bash", arguments: { command: "touch approved-in-page.txt" } },
-          { id: "call_page_no", name: "bash", arguments: { command: "rm notes.txt" } },
+          { id: "call_page_no", name: "write_file", arguments: { path: "notes.txt", content: "overwritten" } },
         ],
       },
       { content: "One ran, one was refused." },
@@ -264,7 +264,10 @@ describe("the chat page", () => {
     // The second card: Tab past Deny to the reason, type it, Enter denies.
     const second = answer.locator("details.tool").nth(1);
     await second.locator(".tool-outcome", { hasText: "waiting for approval" }).waitFor();
-    await page.waitForFunction(() => document.activeElement?.getAttribute("aria-label") === "Approve bash");
+    await page.waitForFunction(() => document.activeElement?.getAttribute("aria-label") === "Approve write_file");
+    // A write shows its path and size on the line, its content in the opened card.
+    expect(await second.locator(".tool-arg").textContent()).toBe("notes.txt (11 bytes)");
+    expect(await second.locator(".tool-arguments").textContent()).toContain('"content": "overwritten"');
     await page.keyboard.press("Tab");
     await page.keyboard.press("Tab");
     await page.keyboard.type("keep the notes");
@@ -275,7 +278,7 @@ describe("the chat page", () => {
     expect(await second.locator(".tool-outcome").textContent()).toMatch(/^denied · \d+ ms$/);
     expect(await answer.locator(".approval").count()).toBe(0);
     expect(existsSync(join(t.workspace, "approved-in-page.txt"))).toBe(true);
-    expect(existsSync(join(t.workspace, "notes.txt"))).toBe(true);
+    expect(await Bun.file(join(t.workspace, "notes.txt")).text()).toBe("alpha\ngamma\n");
     const results = t.model.requests.at(-1)?.body.messages?.filter((m) => m.role === "tool").map((m) => m.content);
     expect(results?.[1]).toBe("Error: Denied by the user: keep the notes");
     expect(cspViolations).toEqual([]);

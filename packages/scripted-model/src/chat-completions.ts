@@ -6,7 +6,7 @@ import { answerOf, completionChunks, completionObject, estimateTokens } from "./
 import { defaultErrorBody, errorBody } from "./error-bodies.ts";
 import { classifyReply } from "./replies.ts";
 import { jsonResponse, textResponse } from "./responses.ts";
-import { sseResponse } from "./sse.ts";
+import { replayResponse, sseResponse } from "./sse.ts";
 import type { RecordedRequest, ScriptedReply, StaticReply } from "./types.ts";
 
 /** What answering needs from the server that owns the script. */
@@ -58,6 +58,9 @@ function respond(
       if (typeof body === "string") return textResponse(status, body, all);
       return jsonResponse(status, body ?? defaultErrorBody(status), all);
     }
+    case "replay":
+      if (!stream) return scriptError(record, "a replay reply answers only a streamed request (stream: true)", "script_error", headers);
+      return replayResponse(200, classified.reply.replay, headers);
     case "raw": {
       const { raw, status = 200 } = classified.reply;
       if (!stream) return jsonResponse(status, raw, headers);

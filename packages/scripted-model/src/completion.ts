@@ -18,15 +18,19 @@ export interface CompletionMeta {
 /** A reply ready to send: tool call ids assigned, arguments serialized. */
 export interface AnswerReply {
   readonly content: string | null;
+  /** Sent as `reasoning_content`. */
+  readonly reasoning: string | undefined;
   readonly toolCalls: readonly { readonly id: string; readonly name: string; readonly arguments: string }[];
   readonly finishReason: FinishReason;
 }
 
 /** Fills in the defaults of a text or tool-call reply; `nextId` names calls without an id. */
 export function answerOf(reply: TextReply | ToolCallsReply, nextId: () => string): AnswerReply {
-  if (!("toolCalls" in reply)) return { content: reply.content, toolCalls: [], finishReason: reply.finishReason ?? "stop" };
+  const reasoning = reply.reasoning;
+  if (!("toolCalls" in reply)) return { content: reply.content, reasoning, toolCalls: [], finishReason: reply.finishReason ?? "stop" };
   return {
     content: reply.content ?? null,
+    reasoning,
     toolCalls: reply.toolCalls.map((call: ScriptedToolCall) => ({
       id: call.id ?? nextId(),
       name: call.name,
@@ -39,6 +43,7 @@ export function answerOf(reply: TextReply | ToolCallsReply, nextId: () => string
 /** The non-streamed `chat.completion` object. */
 export function completionObject(answer: AnswerReply, meta: CompletionMeta): Record<string, unknown> {
   const message: Record<string, unknown> = { role: "assistant", content: answer.content, refusal: null, annotations: [] };
+  if (answer.reasoning !== undefined) message.reasoning_content = answer.reasoning;
   if (answer.toolCalls.length > 0) {
     message.tool_calls = answer.toolCalls.map((call) => ({
       id: call.id,
@@ -75,6 +80,7 @@ export function completionChunks(answer: AnswerReply, meta: CompletionMeta): Rec
     ...(meta.includeUsage ? { usage: null } : {}),
   });
   const chunks = [chunk({ role: "assistant", content: answer.content === null ? null : "", refusal: null })];
+  for (const piece of pieces(answer.reasoning ?? "")) chunks.push(chunk({ reasoning_content: piece }));
   for (const piece of pieces(answer.content ?? "")) chunks.push(chunk({ content: piece }));
   answer.toolCalls.forEach((call, index) => {
     chunks.push(

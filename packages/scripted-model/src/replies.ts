@@ -6,6 +6,7 @@ import type {
   FaultReply,
   HangReply,
   RawReply,
+  ReplayReply,
   ScriptedReply,
   StaticReply,
   TextReply,
@@ -18,6 +19,7 @@ export type ClassifiedReply =
   | { readonly kind: "tool_calls"; readonly reply: ToolCallsReply }
   | { readonly kind: "fault"; readonly reply: FaultReply }
   | { readonly kind: "raw"; readonly reply: RawReply }
+  | { readonly kind: "replay"; readonly reply: ReplayReply }
   | { readonly kind: "hang"; readonly reply: HangReply };
 
 /** Checks a script entry; throws a `TypeError` that says what is wrong. */
@@ -32,6 +34,10 @@ export function classifyReply(reply: StaticReply): ClassifiedReply {
   if ("hang" in reply) {
     if (reply.hang !== true) throw invalid(reply, "hang must be true");
     return { kind: "hang", reply };
+  }
+  if ("replay" in reply) {
+    if (typeof reply.replay !== "string" && !Array.isArray(reply.replay)) throw invalid(reply, "replay must be an array of chunks or SSE text");
+    return { kind: "replay", reply };
   }
   if ("raw" in reply) {
     if (reply.status !== undefined) checkStatus(reply, reply.status);
@@ -52,10 +58,18 @@ export function classifyReply(reply: StaticReply): ClassifiedReply {
         throw invalid(reply, `arguments of ${call.name} must be a string or an object`);
       }
     }
+    checkReasoning(reply);
     return { kind: "tool_calls", reply };
   }
-  if ("content" in reply && typeof reply.content === "string") return { kind: "text", reply };
-  throw invalid(reply, "expected { content }, { toolCalls }, { status }, { raw } or { hang: true }");
+  if ("content" in reply && typeof reply.content === "string") {
+    checkReasoning(reply);
+    return { kind: "text", reply };
+  }
+  throw invalid(reply, "expected { content }, { toolCalls }, { status }, { raw }, { replay } or { hang: true }");
+}
+
+function checkReasoning(reply: TextReply | ToolCallsReply): void {
+  if (reply.reasoning !== undefined && typeof reply.reasoning !== "string") throw invalid(reply, "reasoning must be a string");
 }
 
 function checkStatus(reply: unknown, status: unknown): void {

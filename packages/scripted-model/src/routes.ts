@@ -6,15 +6,19 @@ import { answerChatCompletion, type ScriptSource } from "./chat-completions.ts";
 import { errorBody } from "./error-bodies.ts";
 import { isObject, parseJson } from "./record.ts";
 import { jsonResponse } from "./responses.ts";
-import type { RecordedRequest } from "./types.ts";
+import type { RecordedMessage, RecordedRequest } from "./types.ts";
 
 /** What routing needs besides the request. */
 export interface RouteContext {
   readonly source: ScriptSource;
   readonly models: readonly string[];
   readonly apiKey: string | undefined;
+  readonly requireReasoning: boolean;
   readonly headers: Readonly<Record<string, string>>;
 }
+
+/** DeepSeek's answer (HTTP 400) when thinking mode's reasoning does not come back. */
+export const REASONING_REQUIRED = "The `reasoning_content` in the thinking mode must be passed back to the API.";
 
 /** Answers one recorded request. */
 export function route(request: Request, record: RecordedRequest, context: RouteContext): Response | Promise<Response> {
@@ -28,6 +32,9 @@ export function route(request: Request, record: RecordedRequest, context: RouteC
       const message = "We could not parse the JSON body of your request. The body must be a JSON object.";
       return jsonResponse(400, errorBody(message, "invalid_request_error"), headers);
     }
+    if (context.requireReasoning && record.body.messages?.some(lacksReasoning)) {
+      return jsonResponse(400, errorBody(REASONING_REQUIRED, "invalid_request_error", "invalid_request_error"), headers);
+    }
     return answerChatCompletion(request, record, context.source, headers);
   }
   if (method === "GET" && path === "/v1/models") {
@@ -40,6 +47,12 @@ export function route(request: Request, record: RecordedRequest, context: RouteC
     return jsonResponse(404, errorBody(message, "invalid_request_error", "model_not_found"), headers);
   }
   return jsonResponse(404, errorBody(`Invalid URL (${method} ${path})`, "invalid_request_error"), headers);
+}
+
+/** An assistant tool-call message sent back without the reasoning that came with it. */
+function lacksReasoning(message: RecordedMessage): boolean {
+  if (message.role !== "assistant" || (message.tool_calls ?? []).length === 0) return false;
+  return typeof message.reasoning_content !== "string" || message.reasoning_content === "";
 }
 
 function modelObject(id: string) {

@@ -157,6 +157,11 @@ describe("startScriptedModel", () => {
     expect((await waiting).length).toBe(1);
   });
 
+  test("waitForRequests gives up after its deadline, saying how many arrived", async () => {
+    await using model = await startScriptedModel();
+    await expect(model.waitForRequests(2, 50)).rejects.toThrow("The scripted model received 0 of 2 requests within 50 ms");
+  });
+
   test("close stops the server and is safe to repeat; await using closes it too", async () => {
     const model = await startScriptedModel();
     const url = `${model.baseURL}/models`;

@@ -14,6 +14,12 @@ export interface ScriptedModelOptions {
   readonly models?: readonly string[];
   /** When set, requests must send `Authorization: Bearer <apiKey>`; others get a 401 and use no reply. @default undefined */
   readonly apiKey?: string;
+  /**
+   * Like DeepSeek's thinking mode: a request with an assistant tool-call message that has no
+   * `reasoning_content` gets a 400 (`The \`reasoning_content\` in the thinking mode must be
+   * passed back to the API.`) and uses no reply. @default false
+   */
+  readonly requireReasoning?: boolean;
 }
 
 /** A running scripted model. */
@@ -26,8 +32,11 @@ export interface ScriptedModel extends AsyncDisposable {
   readonly pending: number;
   /** Appends replies to the script; throws a `TypeError` for a malformed one. */
   enqueue(...replies: ScriptedReply[]): void;
-  /** Resolves once at least `count` requests have been received. */
-  waitForRequests(count: number): Promise<readonly RecordedRequest[]>;
+  /**
+   * Resolves once at least `count` requests have been received; rejects after `timeoutMs`
+   * (default 10 000) with a message saying how many arrived.
+   */
+  waitForRequests(count: number, timeoutMs?: number): Promise<readonly RecordedRequest[]>;
   /** Stops the server, releasing held (`hang`) requests. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -88,7 +97,7 @@ export async function startScriptedModel(
         }
       }
       const headers = { "x-request-id": `req_scripted_${requests.length}` };
-      return route(request, record, { source, models, apiKey: options.apiKey, headers });
+      return route(request, record, { source, models, apiKey: options.apiKey, requireReasoning: options.requireReasoning ?? false, headers });
     },
   });
 
@@ -111,11 +120,26 @@ export async function startScriptedModel(
       for (const reply of replies) checkReply(reply);
       queue.push(...replies);
     },
-    waitForRequests(count) {
+    waitForRequests(count, timeoutMs = 10_000) {
       if (requests.length >= count) return Promise.resolve(requests);
       if (closed) return Promise.reject(new Error("The scripted model is closed"));
       return new Promise((resolve, reject) => {
-        waiters.add({ count, resolve: () => resolve(requests), reject });
+        const waiter = {
+          count,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve(requests);
+          },
+          reject: (error: Error) => {
+            clearTimeout(timer);
+            reject(error);
+          },
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          reject(new Error(`The scripted model received ${requests.length} of ${count} requests within ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiters.add(waiter);
       });
     },
     close,

@@ -18,6 +18,8 @@ export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
 /** The assistant answers with text. */
 export interface TextReply {
   readonly content: string;
+  /** Sent as `reasoning_content` (DeepSeek's field), before the content when streamed. */
+  readonly reasoning?: string;
   /** @default "stop" */
   readonly finishReason?: FinishReason;
 }
@@ -27,6 +29,8 @@ export interface ToolCallsReply {
   readonly toolCalls: readonly ScriptedToolCall[];
   /** @default null */
   readonly content?: string | null;
+  /** Sent as `reasoning_content` (DeepSeek's field), before the content when streamed. */
+  readonly reasoning?: string;
   /** @default "tool_calls" */
   readonly finishReason?: FinishReason;
 }
@@ -51,13 +55,23 @@ export interface RawReply {
   readonly status?: number;
 }
 
+/**
+ * A streamed answer replayed exactly as a provider sent it, for its quirks (a missing
+ * `index`, extra fields, reasoning deltas). An array gives the chunks, each sent as its own
+ * `data:` event (a string element verbatim), then `data: [DONE]`; a string is the recorded
+ * SSE text, sent event by event as recorded. Only a streamed request may take it.
+ */
+export interface ReplayReply {
+  readonly replay: readonly unknown[] | string;
+}
+
 /** Never answers; the request is held until the client disconnects or the server closes. */
 export interface HangReply {
   readonly hang: true;
 }
 
 /** A reply that is data. */
-export type StaticReply = TextReply | ToolCallsReply | FaultReply | RawReply | HangReply;
+export type StaticReply = TextReply | ToolCallsReply | FaultReply | RawReply | ReplayReply | HangReply;
 
 /** A reply computed from the request it answers. */
 export type ReplyFunction = (request: RecordedRequest) => StaticReply | Promise<StaticReply>;
@@ -79,6 +93,10 @@ export interface RecordedMessage {
   readonly name?: string;
   readonly tool_calls?: readonly RecordedToolCall[];
   readonly tool_call_id?: string;
+  /** Reasoning sent back with an assistant message (DeepSeek's and vLLM's field). */
+  readonly reasoning_content?: unknown;
+  /** Reasoning sent back with an assistant message (OpenRouter's and Ollama's field). */
+  readonly reasoning?: unknown;
 }
 
 /** A chat-completions request body; `{}` when the body was not a JSON object. */

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { cp, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +7,10 @@ import { type CheckPluginOptions, checkPlugin } from "./check-plugin.ts";
 import { CHECK_IDS, type CheckId, type CheckStatus } from "./checks.ts";
 
 const fixture = (name: string) => join(import.meta.dir, "../test/fixtures", name);
+
+// Each case starts real processes (the harness, bun pm pack): a bound for a hang, not a timing,
+// so it leaves room for a busy machine, where they outlast bun's default 5 s.
+setDefaultTimeout(120_000);
 
 /** Where the writes-absolute fixture appends, outside its folder and the check's. */
 const ABSOLUTE_NOTES = join(tmpdir(), "plugboard-writes-absolute-notes.log");

@@ -4,8 +4,7 @@
  * errors, and both kill every process the command started.
  */
 import { stat } from "node:fs/promises";
-import { defineTool, errorResult, PluginOptionsError, textResult, type ToolResult } from "@plugboard/core";
-import { Type } from "@sinclair/typebox";
+import { defineTool, errorResult, PluginOptionsError, textResult, type ToolResult, Type } from "@plugboard/core";
 import type { Options } from "./index.ts";
 import { shareBudget } from "./output-cap.ts";
 import { type RunOutcome, runCommand } from "./run-command.ts";

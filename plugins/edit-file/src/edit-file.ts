@@ -5,16 +5,16 @@
  */
 import { readFile } from "node:fs/promises";
 import {
-  ToolError,
   decodeText,
   defineTool,
   fileErrors,
   fileSystemError,
   statFile,
   textResult,
+  ToolError,
+  Type,
   writeFileAtomic,
 } from "@plugboard/core";
-import { Type } from "@sinclair/typebox";
 import type { Options } from "./index.ts";
 
 /** The tool name the model sees; the manifest lists the same name. */

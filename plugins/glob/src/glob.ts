@@ -4,8 +4,7 @@
  */
 import { realpath, stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { type Workspace, defineTool, textResult } from "@plugboard/core";
-import { Type } from "@sinclair/typebox";
+import { defineTool, textResult, Type, type Workspace } from "@plugboard/core";
 import type fg from "fast-glob";
 import type { Options } from "./index.ts";
 import { loadFastGlob } from "./fast-glob.ts";

@@ -11,8 +11,8 @@ import {
   statFile,
   textResult,
   ToolError,
+  Type,
 } from "@plugboard/core";
-import { Type } from "@sinclair/typebox";
 import type { Options } from "./index.ts";
 import { type LineWindow, readLineWindow } from "./line-window.ts";
 

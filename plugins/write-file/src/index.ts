@@ -2,8 +2,7 @@
  * `@plugboard/plugin-write-file`: the `write_file` tool. Exports the plugin (default) and
  * its `Options` type; the manifest is `@plugboard/plugin-write-file/plugboard.plugin.json`.
  */
-import { definePlugin } from "@plugboard/core";
-import { type Static, Type } from "@sinclair/typebox";
+import { definePlugin, type Static, Type } from "@plugboard/core";
 import { writeFileTool } from "./write-file.ts";
 
 /** The options schema: the bootstrap fills in each default, then validates with it. */

@@ -2,8 +2,7 @@
  * The write_file tool: replaces a whole file with the model's text, atomically, creating
  * missing parent folders. Reports the real UTF-8 byte count.
  */
-import { ToolError, defineTool, fileSystemError, statFile, textResult, writeFileAtomic } from "@plugboard/core";
-import { Type } from "@sinclair/typebox";
+import { defineTool, fileSystemError, statFile, textResult, ToolError, Type, writeFileAtomic } from "@plugboard/core";
 import type { Options } from "./index.ts";
 
 /** The tool name the model sees; the manifest lists the same name. */

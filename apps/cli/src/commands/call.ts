@@ -2,6 +2,7 @@
 import type { ParsedArgs } from "../args.ts";
 import { onInterrupt } from "../interrupt.ts";
 import type { Io } from "../io.ts";
+import { approveAll } from "../approvals.ts";
 import { loadApp } from "../load-app.ts";
 import { jsonLine } from "../output.ts";
 
@@ -16,7 +17,7 @@ export async function callCommand(parsed: ParsedArgs, io: Io): Promise<number> {
     controller.abort();
   });
   try {
-    const result = await app.runtime.execute(tool, json, { callId: "direct", signal: controller.signal });
+    const result = await app.runtime.execute(tool, json, { callId: "direct", signal: controller.signal, approve: approveAll });
     if (parsed.flags.json) {
       io.stdout.write(jsonLine({ type: "tool_result", id: "direct", is_error: result.isError, content: result.content }));
     } else {

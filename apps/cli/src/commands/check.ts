@@ -2,6 +2,7 @@
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { DEFAULT_BASE_URL } from "@plugboard/bootstrap";
+import { describeRule, type Policy } from "@plugboard/core";
 import { loadApp } from "../load-app.ts";
 
 /** Validates the config, every plugin and the workspace; returns 0 (problems throw, exit 2). */
@@ -20,7 +21,18 @@ export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> 
     `  max steps: ${config.maxSteps}`,
     `  plugins:   ${plugins.length}${plugins.length > 0 ? ` (${plugins.map((plugin) => `${plugin.name} ${plugin.version}`).join(", ")})` : ""}`,
     `  tools:     ${registry.size}${registry.size > 0 ? ` (${registry.names().join(", ")})` : ""}`,
+    ...policyLines(config.policy),
+    `  audit:     ${config.audit ?? "(none)"}`,
   ];
   io.stdout.write(`${lines.join("\n")}\n`);
   return 0;
+}
+
+/** The rules in order (the first match decides), then the default. */
+function policyLines(policy: Policy): string[] {
+  const rules = policy.rules.map((rule, index) => `    ${index + 1}. ${describeRule(rule)} → ${rule.action}`);
+  return [
+    `  policy:    ${policy.rules.length} rule${policy.rules.length === 1 ? "" : "s"} (the first that matches decides), else ${policy.default}`,
+    ...rules,
+  ];
 }

@@ -9,8 +9,9 @@ import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { SIGNAL_EXIT_CODES } from "../interrupt.ts";
 import { createLineReader } from "../line-reader.ts";
+import { createApprovals } from "../approvals.ts";
 import { loadApp } from "../load-app.ts";
-import { createSession, runTurn, type Session } from "../session.ts";
+import { createSession, EMPTY_ANSWER, runTurn, type Session } from "../session.ts";
 
 /** The prompt shown before each request. */
 export const PROMPT = "plugboard >> ";
@@ -20,7 +21,7 @@ const QUIT = new Set(["", "q", "exit"]);
 /** Runs the session until the user quits; returns the exit code. */
 export async function interactiveCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const app = await loadApp(parsed, io, { announceWorkspace: true, model: true });
-  const session = createSession(app, app.model);
+  const session = createSession(app, app.model, createApprovals(parsed.flags.yes, io));
   const lines = createLineReader(io.stdin, io.stdout, PROMPT);
   let turn: AbortController | undefined;
   let exitCode = 0;
@@ -74,6 +75,7 @@ async function converse(session: Session, prompt: string, io: Io, signal: AbortS
     const result = await runTurn(session, prompt, io, { signal, json: false });
     if (result.status === "aborted") io.note("cancelled");
     if (result.status === "step_limit") io.note(`stopped after ${result.steps} model requests (the step limit)`);
+    if (result.status === "empty") io.note(EMPTY_ANSWER);
   } catch (error) {
     if (!(error instanceof PlugboardError) || error.code !== "MODEL_ENDPOINT") throw error;
     io.note(error.message);

@@ -3,14 +3,15 @@ import type { ParsedArgs } from "../args.ts";
 import { UsageError } from "../args.ts";
 import { onInterrupt } from "../interrupt.ts";
 import type { Io } from "../io.ts";
+import { createApprovals } from "../approvals.ts";
 import { loadApp } from "../load-app.ts";
-import { createSession, runTurn } from "../session.ts";
+import { createSession, EMPTY_ANSWER, runTurn } from "../session.ts";
 
 /** Runs the prompt (from the arguments, else stdin) and returns the exit code. */
 export async function runCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const prompt = await promptOf(parsed.args, io);
   const app = await loadApp(parsed, io, { announceWorkspace: true, model: true });
-  const session = createSession(app, app.model);
+  const session = createSession(app, app.model, createApprovals(parsed.flags.yes, io));
   const controller = new AbortController();
   let interrupted = 130;
   const release = onInterrupt((exitCode) => {
@@ -20,6 +21,10 @@ export async function runCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   try {
     const result = await runTurn(session, prompt, io, { signal: controller.signal, json: parsed.flags.json });
     if (result.status === "answered") return 0;
+    if (result.status === "empty") {
+      io.note(EMPTY_ANSWER);
+      return 3;
+    }
     if (result.status === "aborted") {
       io.note("interrupted");
       return interrupted;

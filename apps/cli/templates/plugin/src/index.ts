@@ -2,8 +2,7 @@
  * plugboard-plugin-word-count: the word_count tool. Exports the plugin (default) and its
  * Options type; the manifest is plugboard-plugin-word-count/plugboard.plugin.json.
  */
-import { definePlugin } from "@plugboard/core";
-import { type Static, Type } from "@sinclair/typebox";
+import { definePlugin, type Static, Type } from "@plugboard/core";
 import { wordCountTool } from "./word-count.ts";
 
 /**

@@ -2,8 +2,7 @@
  * The word_count tool: counts the lines, words and characters of a UTF-8 text file in the
  * workspace. An example to replace with your own tool; it shows what every tool has.
  */
-import { decodeText, defineTool, fileErrors, statFile, textResult } from "@plugboard/core";
-import { Type } from "@sinclair/typebox";
+import { decodeText, defineTool, fileErrors, statFile, textResult, Type } from "@plugboard/core";
 import type { Options } from "./index.ts";
 
 /** The tool's name as the model sees it; the manifest lists the same name (a test checks). */

@@ -1,0 +1,124 @@
+/**
+ * The approval prompt as a person meets it: the real CLI in a pseudo-terminal, answered key
+ * by key, against the scripted model; what the model read comes from its recorded requests.
+ */
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { type ScriptedModel, startScriptedModel } from "@plugboard/testing";
+import { spawnInTerminal, tempFolder, writeConfig } from "./helpers.ts";
+
+// Each test runs one to three CLI processes: a busy machine can outlast bun's default 5 s.
+setDefaultTimeout(30_000);
+
+const ASK = { default: "allow", rules: [{ tool: "bash", action: "ask" }, { tool: "write_file", action: "ask" }, { tool: "edit_file", action: "ask" }] };
+const KEYS = "[y] yes  [a] always";
+
+function toolMessages(model: ScriptedModel, request: number): Record<string, string> {
+  const messages = model.requests[request]?.body.messages ?? [];
+  return Object.fromEntries(messages.filter((m) => m.role === "tool").map((m) => [String(m.tool_call_id), String(m.content)]));
+}
+
+async function setup() {
+  const folder = await tempFolder({ "workspace/notes.txt": "alpha\nbeta\n" });
+  const config = await writeConfig(folder.dir, { policy: ASK });
+  return { folder, config, workspace: join(folder.dir, "workspace") };
+}
+
+describe("the approval prompt (run, on a terminal)", () => {
+  test("shows the command in full; y runs it once", async () => {
+    const { folder, config, workspace } = await setup();
+    await using _ = folder;
+    await using model = await startScriptedModel([
+      { toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo approved > out.txt && echo done" } }] },
+      { content: "ok" },
+    ]);
+    const cli = spawnInTerminal(["run", "--config", config, "--base-url", model.baseURL, "go"], { cwd: folder.dir });
+    await cli.waitFor(KEYS);
+    expect(cli.screen()).toContain("allow bash?\r\n  $ echo approved > out.txt && echo done\r\n");
+    expect(existsSync(join(workspace, "out.txt"))).toBe(false);
+    cli.type("y");
+    expect(await cli.exited()).toBe(0);
+    expect(await readFile(join(workspace, "out.txt"), "utf8")).toBe("approved\n");
+    expect(toolMessages(model, 1).c1).toContain("done");
+  });
+
+  test("n refuses, and the reason typed after it reaches the model", async () => {
+    const { folder, config, workspace } = await setup();
+    await using _ = folder;
+    await using model = await startScriptedModel([
+      { toolCalls: [{ id: "w1", name: "write_file", arguments: { path: "plan.md", content: "one\ntwo\n" } }] },
+      { content: "understood" },
+    ]);
+    const cli = spawnInTerminal(["run", "--config", config, "--base-url", model.baseURL, "go"], { cwd: folder.dir });
+    await cli.waitFor(KEYS);
+    expect(cli.screen()).toContain("allow write_file?\r\n  write plan.md (8 bytes, 3 lines)\r\n");
+    cli.type("n");
+    await cli.waitFor("reason for the model");
+    cli.type("keep the plan in notes.txt\r");
+    expect(await cli.exited()).toBe(0);
+    expect(toolMessages(model, 1).w1).toBe("Error: Denied by the user: keep the plan in notes.txt");
+    expect(existsSync(join(workspace, "plan.md"))).toBe(false);
+  });
+
+  test("an edit shows its diff; Ctrl-C at the prompt cancels the turn and nothing runs", async () => {
+    const { folder, config, workspace } = await setup();
+    await using _ = folder;
+    await using model = await startScriptedModel([
+      { toolCalls: [{ id: "e1", name: "edit_file", arguments: { path: "notes.txt", old_text: "beta", new_text: "gamma" } }] },
+      { content: "never asked for" },
+    ]);
+    const cli = spawnInTerminal(["run", "--config", config, "--base-url", model.baseURL, "go"], { cwd: folder.dir });
+    await cli.waitFor(KEYS);
+    expect(cli.screen()).toContain("allow edit_file?\r\n  edit notes.txt\r\n  - beta\r\n  + gamma\r\n");
+    cli.type("\u0003");
+    expect(await cli.exited()).toBe(130);
+    expect(cli.screen()).toContain("interrupted");
+    expect(model.requests).toHaveLength(1);
+    expect(await readFile(join(workspace, "notes.txt"), "utf8")).toBe("alpha\nbeta\n");
+  });
+
+  test("terminal escapes in a command are shown, not obeyed", async () => {
+    const { folder, config } = await setup();
+    await using _ = folder;
+    // A carriage return and an erase-line sequence would otherwise overwrite the real command.
+    const command = "rm -rf notes.txt\r\u001b[2K$ ls";
+    await using model = await startScriptedModel([{ toolCalls: [{ id: "c1", name: "bash", arguments: { command } }] }, { content: "ok" }]);
+    const cli = spawnInTerminal(["run", "--config", config, "--base-url", model.baseURL, "go"], { cwd: folder.dir });
+    await cli.waitFor(KEYS);
+    expect(cli.screen()).toContain("  $ rm -rf notes.txt\\x0d\\x1b[2K$ ls\r\n");
+    cli.type("n");
+    await cli.waitFor("reason for the model");
+    cli.type("\r");
+    expect(await cli.exited()).toBe(0);
+    expect(toolMessages(model, 1).c1).toBe("Error: Denied by the user");
+  });
+});
+
+describe("the approval prompt (interactive session)", () => {
+  test("a allows the tool for the rest of the session; the next call is not asked", async () => {
+    const { folder, config, workspace } = await setup();
+    await using _ = folder;
+    await using model = await startScriptedModel([
+      { toolCalls: [{ id: "w1", name: "write_file", arguments: { path: "a.txt", content: "a" } }] },
+      { content: "first done" },
+      { toolCalls: [{ id: "w2", name: "write_file", arguments: { path: "b.txt", content: "b" } }] },
+      { content: "second done" },
+    ]);
+    const cli = spawnInTerminal(["--config", config, "--base-url", model.baseURL], { cwd: folder.dir });
+    await cli.waitFor("plugboard >> ");
+    cli.type("write a\r");
+    await cli.waitFor(KEYS);
+    cli.type("a");
+    await cli.waitFor("first done");
+    await cli.waitFor("plugboard >> ", 2);
+    cli.type("write b\r");
+    await cli.waitFor("second done");
+    await cli.waitFor("plugboard >> ", 3);
+    cli.type("q\r");
+    expect(await cli.exited()).toBe(0);
+    expect(cli.screen().split(KEYS).length - 1).toBe(1);
+    expect(existsSync(join(workspace, "a.txt")) && existsSync(join(workspace, "b.txt"))).toBe(true);
+  });
+});

@@ -1,0 +1,195 @@
+/**
+ * One model request of the agent loop and the assistant turn read back from it, plain or
+ * streamed. Providers differ from OpenAI in small ways, and a turn is read the way DESIGN
+ * ("Model compatibility") asks: streamed tool calls are assembled by `index`, else by `id`,
+ * else in order of appearance; a missing `type` means `function`; reasoning text
+ * (`reasoning_content`, `reasoning`) is kept so it can be sent back with its message.
+ */
+import type OpenAI from "openai";
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsBase,
+  ChatCompletionMessageParam,
+} from "openai/resources/chat/completions";
+import { ModelResponseError } from "./errors.ts";
+
+/** The reasoning fields providers send beside `content`, kept under the name each used. */
+export interface Reasoning {
+  readonly reasoning_content?: string;
+  readonly reasoning?: string;
+}
+
+/** An assistant message as it goes back to the model: the SDK's shape plus its reasoning. */
+export type AssistantMessage = ChatCompletionAssistantMessageParam & Reasoning;
+
+/** A tool call the model proposed. */
+export interface FunctionCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string;
+}
+
+/** What one model request answered. */
+export interface AssistantTurn {
+  readonly content: string | null;
+  readonly reasoning: Reasoning;
+  readonly toolCalls: readonly FunctionCall[];
+}
+
+/** What `requestTurn` needs of the loop's options. */
+export interface TurnRequest {
+  readonly client: OpenAI;
+  readonly model: string;
+  readonly messages: readonly ChatCompletionMessageParam[];
+  readonly tools: NonNullable<ChatCompletionCreateParamsBase["tools"]>;
+  readonly stream: boolean;
+  readonly signal: AbortSignal | undefined;
+}
+
+/** Pieces of a streamed turn, as they arrive. */
+export interface TurnListener {
+  text(delta: string): void;
+  reasoning(delta: string): void;
+}
+
+const REASONING_FIELDS = ["reasoning_content", "reasoning"] as const;
+
+/** Asks the model once; rejects with `ModelResponseError` for an answer that is not a usable turn. */
+export async function requestTurn(request: TurnRequest, listener: TurnListener): Promise<AssistantTurn> {
+  const body = {
+    model: request.model,
+    messages: [...request.messages],
+    ...(request.tools.length > 0 ? { tools: request.tools, tool_choice: "auto" as const } : {}),
+  };
+  const options = request.signal ? { signal: request.signal } : {};
+  if (request.stream) {
+    return readStream(await request.client.chat.completions.create({ ...body, stream: true }, options), listener);
+  }
+  const completion = await request.client.chat.completions.create(body, options);
+  const choice = Array.isArray(completion?.choices) ? completion.choices[0] : undefined;
+  if (!choice?.message) throw new ModelResponseError("the response has no choices");
+  const message: Record<string, unknown> = { ...choice.message };
+  return {
+    content: typeof message.content === "string" ? message.content : null,
+    reasoning: reasoningOf(message),
+    toolCalls: (Array.isArray(message.tool_calls) ? message.tool_calls : []).map(functionCall),
+  };
+}
+
+/** The assistant message to append to the conversation, reasoning included. */
+export function assistantMessage(turn: AssistantTurn): AssistantMessage {
+  if (turn.toolCalls.length === 0) return { role: "assistant", content: turn.content ?? "", ...turn.reasoning };
+  return {
+    role: "assistant",
+    content: turn.content,
+    ...turn.reasoning,
+    tool_calls: turn.toolCalls.map((call) => ({
+      id: call.id,
+      type: "function",
+      function: { name: call.name, arguments: call.arguments },
+    })),
+  };
+}
+
+/** The reasoning text to show: the first field a provider filled. */
+export function reasoningText(reasoning: Reasoning): string {
+  return reasoning.reasoning_content ?? reasoning.reasoning ?? "";
+}
+
+async function readStream(stream: AsyncIterable<ChatCompletionChunk>, listener: TurnListener): Promise<AssistantTurn> {
+  let content: string | null = null;
+  const reasoning: { reasoning_content?: string; reasoning?: string } = {};
+  const calls = new CallAssembler();
+  let sawChoice = false;
+  for await (const chunk of stream) {
+    const choice = chunk.choices?.[0];
+    if (!choice) continue;
+    sawChoice = true;
+    const delta: Record<string, unknown> = { ...choice.delta };
+    if (typeof delta.content === "string" && delta.content !== "") {
+      content = (content ?? "") + delta.content;
+      listener.text(delta.content);
+    }
+    for (const field of REASONING_FIELDS) {
+      const piece = delta[field];
+      if (typeof piece !== "string" || piece === "") continue;
+      reasoning[field] = (reasoning[field] ?? "") + piece;
+      listener.reasoning(piece);
+    }
+    for (const part of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) calls.add(part);
+  }
+  if (!sawChoice) throw new ModelResponseError("the streamed response has no choices");
+  return { content, reasoning, toolCalls: calls.finish() };
+}
+
+interface CallSlot {
+  id: string;
+  type: string;
+  name: string;
+  arguments: string;
+}
+
+/**
+ * Streamed tool-call fragments, joined into calls: by `index` when the provider sends one
+ * (OpenAI), else by `id` (Mistral sends each call whole, with an id and no index), else the
+ * fragment continues the call before it (an empty or missing `id` on later chunks).
+ */
+class CallAssembler {
+  readonly #calls: CallSlot[] = [];
+  readonly #byIndex = new Map<number, CallSlot>();
+  readonly #byId = new Map<string, CallSlot>();
+  #current: CallSlot | undefined;
+
+  add(fragment: unknown): void {
+    const part = isRecord(fragment) ? fragment : {};
+    const index = typeof part.index === "number" ? part.index : undefined;
+    const id = typeof part.id === "string" && part.id !== "" ? part.id : undefined;
+    let slot = index !== undefined ? this.#byIndex.get(index) : id !== undefined ? this.#byId.get(id) : this.#current;
+    // A new id at a known index is a new call (some providers number every call 0).
+    if (slot && id !== undefined && slot.id !== "" && slot.id !== id) slot = undefined;
+    if (!slot) {
+      slot = { id: "", type: "", name: "", arguments: "" };
+      this.#calls.push(slot);
+    }
+    if (index !== undefined) this.#byIndex.set(index, slot);
+    if (id !== undefined && slot.id === "") slot.id = id;
+    if (id !== undefined) this.#byId.set(id, slot);
+    if (typeof part.type === "string" && part.type !== "") slot.type = part.type;
+    const fn = isRecord(part.function) ? part.function : {};
+    if (typeof fn.name === "string") slot.name += fn.name;
+    if (typeof fn.arguments === "string") slot.arguments += fn.arguments;
+    this.#current = slot;
+  }
+
+  finish(): FunctionCall[] {
+    return this.#calls.map((slot) =>
+      functionCall({ id: slot.id, type: slot.type, function: { name: slot.name, arguments: slot.arguments } }),
+    );
+  }
+}
+
+/** A complete tool call checked; a missing `type` means `function`. */
+function functionCall(raw: unknown): FunctionCall {
+  const call = isRecord(raw) ? raw : {};
+  const type = call.type === undefined || call.type === null || call.type === "" ? "function" : call.type;
+  if (type !== "function") throw new ModelResponseError(`unsupported tool call type "${String(type)}"`);
+  if (typeof call.id !== "string" || call.id === "") throw new ModelResponseError("a tool call has no id");
+  const fn = isRecord(call.function) ? call.function : {};
+  if (typeof fn.name !== "string" || fn.name === "") throw new ModelResponseError(`tool call ${call.id} has no function name`);
+  const args = fn.arguments;
+  return { id: call.id, name: fn.name, arguments: typeof args === "string" ? args : JSON.stringify(args ?? {}) };
+}
+
+function reasoningOf(message: Record<string, unknown>): Reasoning {
+  const reasoning: { reasoning_content?: string; reasoning?: string } = {};
+  for (const field of REASONING_FIELDS) {
+    const value = message[field];
+    if (typeof value === "string" && value !== "") reasoning[field] = value;
+  }
+  return reasoning;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
