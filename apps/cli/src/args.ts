@@ -27,6 +27,10 @@ export interface Flags {
   readonly json: boolean;
   readonly dir?: string;
   readonly registry?: string;
+  /** `plugboard mcp --http`. */
+  readonly http?: true;
+  readonly port?: string;
+  readonly host?: string;
 }
 
 export interface ParsedArgs {
@@ -120,6 +124,9 @@ function toFlags(values: Record<string, string | boolean | undefined>, command: 
     json: values.json === true,
     dir: text("dir"),
     registry: url(text("registry"), command),
+    ...(values.http === true ? { http: true } : {}),
+    port: text("port"),
+    host: text("host"),
   };
 }
 

@@ -5,6 +5,7 @@ const ENVIRONMENT = [
   ["MODEL_API_KEY", "API key of the model endpoint (fallback: OPENAI_API_KEY)"],
   ["BASE_URL", "OpenAI-compatible endpoint (fallback: OPENAI_BASE_URL)"],
   ["MODEL", "model name"],
+  ["PLUGBOARD_MCP_TOKEN", "bearer token `plugboard mcp --http` requires of its clients"],
   ["NO_COLOR", "no colours on stderr"],
 ] as const;
 

@@ -52,6 +52,7 @@ export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOption
   }).catch((error: unknown) => {
     throw error instanceof FlagError ? new UsageError(error.message, parsed.command) : error;
   });
+  opened.add(app);
   if (options.announceWorkspace && app.config.workspaceSource === "default") {
     io.note(`workspace: ${app.workspace.root} (the current folder; --workspace DIR picks another)`);
   }
@@ -60,6 +61,16 @@ export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOption
     io.note("To use a real model, set MODEL_API_KEY (OpenAI), or BASE_URL / --base-url URL for any OpenAI-compatible endpoint.");
   }
   return app;
+}
+
+/** Apps loaded and not yet closed: their MCP servers end when the command does. */
+const opened = new Set<StartedApp>();
+
+/** Closes every app `loadApp` loaded (ending the MCP servers they started). */
+export async function closeApps(): Promise<void> {
+  const apps = [...opened];
+  opened.clear();
+  await Promise.all(apps.map((app) => app.close()));
 }
 
 function stderrLogger(io: Io): Logger {

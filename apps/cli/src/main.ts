@@ -22,6 +22,7 @@ const COMMANDS: Readonly<Record<CommandName, () => Promise<Command>>> = {
   plugins: async () => (await import("./commands/plugins.ts")).pluginsCommand,
   call: async () => (await import("./commands/call.ts")).callCommand,
   check: async () => (await import("./commands/check.ts")).checkCommand,
+  mcp: async () => (await import("./commands/mcp.ts")).mcpCommand,
   "plugin new": async () => (await import("./commands/plugin-new.ts")).pluginNewCommand,
   "plugin check": async () => (await import("./commands/plugin-check.ts")).pluginCheckCommand,
   "plugin add": async () => (await import("./commands/plugin-add.ts")).pluginAddCommand,
@@ -48,7 +49,12 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       return 0;
     }
     const command = await COMMANDS[parsed.command]();
-    return await command(parsed, io);
+    try {
+      return await command(parsed, io);
+    } finally {
+      const { closeApps } = await import("./load-app.ts");
+      await closeApps();
+    }
   } catch (error) {
     if (!(error instanceof PlugboardError)) throw error;
     io.note(error.message);

@@ -11,13 +11,14 @@ export type CommandName =
   | "plugins"
   | "call"
   | "check"
+  | "mcp"
   | "plugin new"
   | "plugin check"
   | "plugin add"
   | "plugin remove";
 
 /** Flags that take a value or switch something on; `--help` and `--version` are global. */
-export type FlagName = "config" | "workspace" | "max-steps" | "model" | "base-url" | "yes" | "json" | "dir" | "registry";
+export type FlagName = "config" | "workspace" | "max-steps" | "model" | "base-url" | "yes" | "json" | "dir" | "http" | "port" | "host" | "registry";
 
 export interface FlagSpec {
   readonly type: "string" | "boolean";
@@ -58,6 +59,13 @@ export const FLAGS: Readonly<Record<FlagName, FlagSpec>> = {
   json: { type: "boolean", help: "print JSON instead of text" },
   dir: { type: "string", value: "DIR", help: "the folder to create (default: ./plugboard-plugin-NAME)" },
   registry: { type: "string", value: "URL", help: "the npm registry to install from (default: bun's, from .npmrc or the environment)" },
+  http: { type: "boolean", help: "serve over Streamable HTTP at /mcp instead of stdio" },
+  port: { type: "string", value: "N", help: "the HTTP port, 0 for any free one (default: 8808)" },
+  host: {
+    type: "string",
+    value: "H",
+    help: "the HTTP address (default: 127.0.0.1); another than loopback needs PLUGBOARD_MCP_TOKEN",
+  },
 };
 
 export interface CommandSpec {
@@ -146,6 +154,19 @@ export const COMMANDS: readonly CommandSpec[] = [
       "Prints a short summary (with the policy's rules in order and its default, and the audit log) and exits 0, or the problems and exits 2.",
     ],
     flags: MODEL_FLAGS,
+    args: { min: 0, max: 0 },
+  },
+  {
+    name: "mcp",
+    usage: "plugboard mcp [flags]",
+    summary: "serve the tools to MCP clients (Claude, Cursor, VS Code…) over stdio or HTTP",
+    details: [
+      "Serves the config's tools over the Model Context Protocol: on stdin/stdout by default, for a client that starts plugboard itself;",
+      "with --http, over Streamable HTTP at http://HOST:PORT/mcp (stateless: run as many copies as you like behind a load balancer).",
+      "Every call passes the config's policy and audit log; a call the policy asks about is refused, since no one can be asked, unless --yes approves it. Annotations follow each plugin's permissions.",
+      "With PLUGBOARD_MCP_TOKEN set, HTTP clients must send Authorization: Bearer TOKEN; without it, only loopback is served.",
+    ],
+    flags: ["config", "workspace", "yes", "http", "port", "host"],
     args: { min: 0, max: 0 },
   },
   {

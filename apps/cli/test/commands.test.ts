@@ -133,7 +133,7 @@ describe("plugboard check, tools and plugins", () => {
     });
     const result = await plugboard(["tools"], { cwd: folder.dir });
     expect(result.code).toBe(0);
-    expect(result.stdout).toStartWith("glob(pattern, path?)\n");
+    expect(result.stdout).toStartWith("glob(pattern, path?, include_ignored?)\n");
     expect(result.stdout).not.toContain("read_file");
   });
 
@@ -143,7 +143,7 @@ describe("plugboard check, tools and plugins", () => {
     });
     const result = await plugboard(["tools"], { cwd: folder.dir });
     expect(result).toMatchObject({ code: 0, stderr: "" });
-    expect(result.stdout).toStartWith("glob(pattern, path?)\n");
+    expect(result.stdout).toStartWith("glob(pattern, path?, include_ignored?)\n");
     expect(result.stdout).not.toContain("read_file");
   });
 

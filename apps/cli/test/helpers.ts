@@ -98,6 +98,8 @@ export function watch(child: ReturnType<typeof spawnPlugboard>) {
   };
   const reading = Promise.all([read("stdout"), read("stderr")]);
   return {
+    /** What each stream has shown so far. */
+    text: () => ({ ...text }),
     /** Resolves once `stream` has shown `needle` `times` times. */
     async waitFor(name: "stdout" | "stderr", needle: string, times = 1): Promise<void> {
       while (text[name].split(needle).length - 1 < times) {

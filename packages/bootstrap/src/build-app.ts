@@ -1,15 +1,18 @@
 /**
  * Building an app from its config: open the workspace, check every plugin's manifest, load
- * the plugins, open the audit log, then build the registry and runtime (with the policy). All or nothing: the first failure
- * throws and nothing is registered.
+ * the plugins, open the audit log, start the MCP servers, then build the registry and runtime
+ * (with the policy). All or nothing: the first failure throws, nothing is registered and no
+ * server is left running.
  */
 import { type Logger, silentLogger, ToolRegistry, ToolRuntime, Workspace, WorkspaceError } from "@plugboard/core";
 import type { RegistryEntry } from "@plugboard/core/internal";
 import { openAuditLog } from "./audit-log.ts";
-import type { AppConfig } from "./config.ts";
+import type { AppConfig, McpEntry, PluginEntry } from "./config.ts";
 import { PlugboardError } from "./errors.ts";
 import { type LoadedPlugin, loadPlugin } from "./load-plugin.ts";
-import { type PluginAt, pluginErrors } from "./messages.ts";
+import { mcpErrors, type PluginAt, pluginErrors } from "./messages.ts";
+import { type McpLauncher, type MountContext, type MountedServer, mountServer, type ServerMount } from "./mount-server.ts";
+import type { Permission } from "./permissions.ts";
 import { type ResolvedPlugin, resolvePlugin } from "./resolve-plugin.ts";
 
 /** A ready app: its config, workspace, registry, runtime and the plugins that provide its tools. */
@@ -20,6 +23,12 @@ export interface App {
   runtime: ToolRuntime;
   /** In config order. */
   plugins: readonly LoadedPlugin[];
+  /** The MCP servers whose tools are mounted, in config order. */
+  servers: readonly MountedServer[];
+  /** For each tool, the permissions the config grants to the plugin or server providing it. */
+  toolGrants: ReadonlyMap<string, readonly Permission[]>;
+  /** Ends the MCP servers the app started (their whole process trees); safe to call twice. */
+  close(): Promise<void>;
 }
 
 /** Inputs of `buildApp` besides the config. */
@@ -31,11 +40,14 @@ export interface BuildAppOptions {
    * folder are resolved from there (the plugins the app ships). None by default.
    */
   appFolder?: string;
+  /** Rewrites each stdio MCP server's command line before it starts (the sandbox's hook). */
+  mcpLauncher?: McpLauncher;
 }
 
 /**
- * Resolves, validates and loads every plugin, then builds registry + runtime; all or
- * nothing. Every manifest is checked before any plugin's code is imported. The order of
+ * Resolves, validates and loads every plugin, starts every MCP server, then builds
+ * registry + runtime; all or nothing (servers already started are closed on failure).
+ * Every manifest is checked before any plugin's code is imported. The order of
  * `config.plugins` is the order of the tools sent to the model.
  *
  * @example const app = await buildApp(await loadConfig("plugboard.json"));
@@ -46,22 +58,53 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
 
   const resolved: ResolvedPlugin[] = [];
   for (const [index, entry] of config.plugins.entries()) {
-    resolved.push(await resolvePlugin(entry, { index, configPath: config.configPath }, options.appFolder));
+    if (isPlugin(entry)) resolved.push(await resolvePlugin(entry, { index, configPath: config.configPath }, options.appFolder));
   }
   checkToolNames(resolved, config.configPath);
 
+  const loaded = new Map<number, { grants: readonly Permission[]; entries: readonly RegistryEntry[] }>();
   const plugins: LoadedPlugin[] = [];
-  const entries: RegistryEntry[] = [];
   for (const plugin of resolved) {
     const load = await loadPlugin(plugin, { workspace, logger });
     plugins.push(load.plugin);
-    entries.push(...load.entries);
+    loaded.set(plugin.where.index, { grants: plugin.entry.permissions, entries: load.entries });
     logger.debug(`loaded plugin ${load.plugin.name}@${load.plugin.version}: ${load.plugin.tools.map((t) => t.name).join(", ")}`);
   }
-  const registry = new ToolRegistry(entries);
   const audit = config.audit === undefined ? {} : { audit: openAuditLog(config.audit, config.configPath) };
-  const runtime = new ToolRuntime(registry, { workspace, logger, policy: config.policy, ...audit });
-  return { config, workspace, registry, runtime, plugins };
+  const mounts = await mountServers(config, { workspace, logger, launcher: options.mcpLauncher });
+  const close = async () => {
+    await Promise.all(mounts.map(({ mount }) => mount.close()));
+  };
+  try {
+    for (const { index, server, entries } of mounts) loaded.set(index, { grants: server.permissions, entries });
+    const ordered = [...loaded].sort(([a], [b]) => a - b);
+    checkMountedNames(ordered, config);
+    const entries = ordered.flatMap(([, load]) => load.entries);
+    const toolGrants = new Map(ordered.flatMap(([, load]) => load.entries.map(({ tool }) => [tool.name, load.grants] as const)));
+    const registry = new ToolRegistry(entries);
+    const runtime = new ToolRuntime(registry, { workspace, logger, policy: config.policy, ...audit });
+    return { config, workspace, registry, runtime, plugins, servers: mounts.map(({ server }) => server), toolGrants, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+function isPlugin(entry: PluginEntry | McpEntry): entry is PluginEntry {
+  return !("mcp" in entry);
+}
+
+/** Starts every MCP server of the config at once; if one fails, the others are closed. */
+async function mountServers(config: AppConfig, context: MountContext): Promise<(ServerMount & { index: number })[]> {
+  const servers = [...config.plugins.entries()].flatMap(([index, entry]) => (isPlugin(entry) ? [] : [{ index, entry }]));
+  const started = await Promise.allSettled(
+    servers.map(async ({ index, entry }) => ({ index, ...(await mountServer(entry, { index, configPath: config.configPath }, context)) })),
+  );
+  const failed = started.find((outcome) => outcome.status === "rejected");
+  const mounts = started.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
+  if (failed === undefined) return mounts;
+  await Promise.all(mounts.map(({ mount }) => mount.close()));
+  throw failed.reason;
 }
 
 /** Opens the workspace; when the config file chose it, the message says so. */
@@ -84,6 +127,21 @@ function checkToolNames(resolved: readonly ResolvedPlugin[], configPath: string)
       const second = { name: manifest.name, index: where.index };
       if (first) throw pluginErrors.duplicateTool(name, first, second, configPath);
       owners.set(name, second);
+    }
+  }
+}
+
+/** Tool names of plugins and MCP servers together, in config order: a clash involving a server names `prefix` as the fix. */
+function checkMountedNames(ordered: readonly [number, { entries: readonly RegistryEntry[] }][], config: AppConfig): void {
+  const owners = new Map<string, PluginAt & { mcp: boolean }>();
+  for (const [index, { entries }] of ordered) {
+    const entry = config.plugins[index];
+    const mcp = entry !== undefined && !isPlugin(entry);
+    for (const { tool, owner } of entries) {
+      const first = owners.get(tool.name);
+      const second = { name: owner ?? "", index, mcp };
+      if (first) throw mcpErrors.duplicateTool(tool.name, first, second, second.mcp ? second : first, config.configPath);
+      owners.set(tool.name, second);
     }
   }
 }

@@ -23,17 +23,55 @@ const packageName = v.pipe(
   ),
 );
 
+/** Strings by name: an MCP server's environment or HTTP headers. */
+const strings = (what: string) =>
+  v.record(v.string(), v.string((issue) => `expected a string, got ${issue.received}`), (issue) => `expected an object of ${what}, got ${issue.received}`);
+
+/** An MCP server: a command (stdio) or a URL (Streamable HTTP). */
+const mcpServer = v.pipe(
+  strict({
+    command: v.optional(text("a command such as npx")),
+    args: v.optional(list(v.string((issue) => `expected a string, got ${issue.received}`))),
+    env: v.optional(strings("environment variables")),
+    url: v.optional(v.pipe(text("a URL"), v.url((issue) => `expected a URL such as http://127.0.0.1:8808/mcp, got ${issue.received}`))),
+    headers: v.optional(strings("HTTP headers")),
+  }),
+  v.check(
+    (server) => (server.command === undefined) !== (server.url === undefined),
+    'set exactly one of "command" (a server started over stdio) or "url" (a Streamable HTTP server)',
+  ),
+  v.check(
+    (server) => server.url === undefined || (server.args === undefined && server.env === undefined),
+    '"args" and "env" belong to a "command"; a "url" server takes "headers"',
+  ),
+  v.check((server) => server.command === undefined || server.headers === undefined, '"headers" belong to a "url"; a "command" server takes "args" and "env"'),
+);
+
 const pluginEntry = v.pipe(
   strict({
     package: v.optional(packageName),
     path: v.optional(text("a folder path relative to the config file")),
+    mcp: v.optional(mcpServer),
+    name: v.optional(v.pipe(text("a name for the MCP server"))),
+    prefix: v.optional(
+      v.pipe(
+        text("a tool-name prefix"),
+        v.regex(/^[A-Za-z0-9_-]+$/, (issue) => `expected letters, digits, "_" or "-" (it starts tool names), got ${issue.received}`),
+      ),
+    ),
     permissions: v.optional(list(oneOf(PERMISSIONS)), () => []),
-    options: v.optional(v.unknown(), () => ({})),
+    options: v.optional(v.unknown()),
   }),
   v.check(
-    (entry) => (entry.package === undefined) !== (entry.path === undefined),
-    'set exactly one of "package" (an installed npm package) or "path" (a plugin folder)',
+    (entry) => [entry.package, entry.path, entry.mcp].filter((key) => key !== undefined).length === 1,
+    'set exactly one of "package" (an installed npm package), "path" (a plugin folder) or "mcp" (an MCP server)',
   ),
+  v.check((entry) => entry.mcp === undefined || entry.name !== undefined, 'an "mcp" entry needs a "name", used in messages and listings'),
+  v.check(
+    (entry) => entry.mcp !== undefined || (entry.name === undefined && entry.prefix === undefined),
+    '"name" and "prefix" belong to an "mcp" entry; a plugin\'s name comes from its manifest',
+  ),
+  v.check((entry) => entry.mcp === undefined || entry.options === undefined, 'an "mcp" entry takes no "options"'),
 );
 
 const maxSteps = v.pipe(

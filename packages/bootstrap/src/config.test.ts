@@ -72,11 +72,11 @@ describe("validation", () => {
       "  model.name: expected a model name, got an empty string",
       "  model.baseUrl: unknown key (allowed keys: name, baseURL)",
       "  maxSteps: expected at least 1, got 0",
-      '  plugins[0]: set exactly one of "package" (an installed npm package) or "path" (a plugin folder)',
+      '  plugins[0]: set exactly one of "package" (an installed npm package), "path" (a plugin folder) or "mcp" (an MCP server)',
       '  plugins[1].package: ./local-tool is a folder, not a package name; write it as "path": ./local-tool',
       '  plugins[2].permissions[1]: expected one of fs.read, fs.write, process.spawn, network, got "disk"',
       '  plugins[3].package: expected an npm package name such as @plugboard/plugin-bash, got "Not A Name"',
-      "  plugins[4].permission: unknown key (allowed keys: package, path, permissions, options)",
+      "  plugins[4].permission: unknown key (allowed keys: package, path, mcp, name, prefix, permissions, options)",
       "  verbose: unknown key (allowed keys: $schema, workspace, model, maxSteps, systemPrompt, plugins, policy, audit)",
     ]);
   });

@@ -42,6 +42,21 @@ export interface PluginEntry {
   options: unknown;
 }
 
+/** How to reach an MCP server: a command started over stdio, or a Streamable HTTP URL. */
+export type McpServerConfig =
+  | { command: string; args: string[]; env: Record<string, string> }
+  | { url: string; headers: Record<string, string> };
+
+/** An MCP server whose tools the config mounts as if a plugin provided them. */
+export interface McpEntry {
+  mcp: McpServerConfig;
+  /** Names the server in messages and listings. */
+  name: string;
+  /** Put before each of its tool names, to resolve a clash. */
+  prefix: string | undefined;
+  permissions: Permission[];
+}
+
 /** The validated, merged config of an app. */
 export interface AppConfig {
   /** Absolute path of the config file. */
@@ -53,7 +68,8 @@ export interface AppConfig {
   model: ModelSettings;
   maxSteps: number;
   systemPrompt: string | undefined;
-  plugins: PluginEntry[];
+  /** In config order: plugins and MCP servers. */
+  plugins: (PluginEntry | McpEntry)[];
   /** Allow, ask or deny each call; every call is allowed when the file sets none. */
   policy: Policy;
   /** Absolute path of the audit log (`audit`, relative to the config file), if any. */
@@ -108,15 +124,23 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
     },
     maxSteps: flags.maxSteps ?? file.maxSteps ?? DEFAULT_MAX_STEPS,
     systemPrompt: file.systemPrompt,
-    plugins: file.plugins.map(({ package: name, path: folderPath, permissions, options: pluginOptions }) => ({
-      ...(name === undefined ? {} : { package: name }),
-      ...(folderPath === undefined ? {} : { path: folderPath }),
-      permissions,
-      options: pluginOptions,
-    })),
+    plugins: file.plugins.map(({ package: name, path: folderPath, mcp, name: serverName, prefix, permissions, options: pluginOptions }) => {
+      if (mcp !== undefined) return { mcp: mcpServer(mcp), name: serverName ?? "", prefix, permissions };
+      return {
+        ...(name === undefined ? {} : { package: name }),
+        ...(folderPath === undefined ? {} : { path: folderPath }),
+        permissions,
+        options: pluginOptions ?? {},
+      };
+    }),
     policy: file.policy ?? ALLOW_ALL,
     audit: file.audit === undefined ? undefined : resolve(folder, file.audit),
   };
+}
+
+function mcpServer(server: NonNullable<ConfigFile["plugins"][number]["mcp"]>): McpServerConfig {
+  if (server.command !== undefined) return { command: server.command, args: server.args ?? [], env: server.env ?? {} };
+  return { url: server.url ?? "", headers: server.headers ?? {} };
 }
 
 async function readConfigFile(path: string): Promise<ConfigFile> {

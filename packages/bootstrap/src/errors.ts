@@ -19,6 +19,7 @@ export type PlugboardErrorCode =
   | "PLUGIN_OPTIONS"
   | "WORKSPACE_INVALID"
   | "MODEL_ENDPOINT"
+  | "MCP_SERVER"
   | "USAGE";
 
 /**

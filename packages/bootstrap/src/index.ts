@@ -7,12 +7,15 @@ export {
   DEFAULT_MODEL,
   type LoadConfigOptions,
   loadConfig,
+  type McpEntry,
+  type McpServerConfig,
   type ModelSettings,
   type PluginEntry,
 } from "./config.ts";
 export { PlugboardError, type PlugboardErrorCode } from "./errors.ts";
 export type { LoadedPlugin } from "./load-plugin.ts";
 export { MANIFEST_FILE } from "./manifest.ts";
+export type { McpLauncher, MountedServer } from "./mount-server.ts";
 export { FlagError } from "./messages.ts";
 export type { ModelClient } from "./model-client.ts";
 export { inspectPlugin, type PluginOrigin, type ResolvedPlugin } from "./resolve-plugin.ts";

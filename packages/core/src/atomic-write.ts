@@ -4,12 +4,15 @@
  * the old file or the new one, never half of either.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, open, rename, stat, unlink } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 /**
  * Writes `content` to `target` atomically, creating parent folders. An existing file keeps
  * its permission bits; a new one gets 0o666 minus the umask. Returns the bytes written.
+ * An existing file the process may not write fails with `EACCES` and is left as it was:
+ * the rename would replace it, since renaming needs only the folder's write permission.
  */
 export async function writeFileAtomic(target: string, content: string | Uint8Array): Promise<number> {
   const folder = dirname(target);
@@ -18,6 +21,7 @@ export async function writeFileAtomic(target: string, content: string | Uint8Arr
     (s) => s.mode & 0o7777,
     () => undefined,
   );
+  if (mode !== undefined) await access(target, constants.W_OK);
   const temp = join(folder, `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
   const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
   const handle = await open(temp, "wx", mode ?? 0o666);

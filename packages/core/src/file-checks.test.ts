@@ -61,15 +61,26 @@ describe("fileSystemError", () => {
     ["EROFS", "Read-only file system: f.txt"],
     ["ENOSPC", "No space left on the device to write f.txt"],
     ["ENOENT", "File not found: f.txt"],
+    ["ENAMETOOLONG", "Path too long: f.txt"],
+    ["EMFILE", "Too many open files to open f.txt; try again"],
+    ["ELOOP", "Too many levels of symbolic links in f.txt"],
+    ["EXDEV", "Cannot access f.txt (EXDEV)"],
   ])("turns %s into a ToolError", (code, message) => {
     const error = fileSystemError(errno(code), "f.txt");
     expect(error).toBeInstanceOf(ToolError);
     expect((error as ToolError).message).toBe(message);
   });
 
-  test("returns unexpected errors unchanged", () => {
+  test("returns errors that are not the operating system's unchanged", () => {
     const bug = new TypeError("not a file system problem");
     expect(fileSystemError(bug, "f.txt")).toBe(bug);
-    expect(fileSystemError(errno("EMFILE"), "f.txt")).not.toBeInstanceOf(ToolError);
+    const argument = errno("ERR_INVALID_ARG_TYPE");
+    expect(fileSystemError(argument, "f.txt")).toBe(argument);
+  });
+
+  test("cuts a very long path in the message and says its length", () => {
+    const long = "d/".repeat(3000);
+    const message = (fileSystemError(errno("ENAMETOOLONG"), long) as ToolError).message;
+    expect(message).toBe(`Path too long: ${long.slice(0, 200)}… (6000 characters)`);
   });
 });

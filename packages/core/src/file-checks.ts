@@ -60,20 +60,36 @@ const MESSAGES: Readonly<Record<string, (path: string) => string>> = {
   ENOSPC: (path) => `No space left on the device to write ${path}`,
   EDQUOT: (path) => `Disk quota exceeded writing ${path}`,
   ENAMETOOLONG: (path) => `Path too long: ${path}`,
+  EMFILE: (path) => `Too many open files to open ${path}; try again`,
+  ENFILE: (path) => `Too many open files to open ${path}; try again`,
+  ELOOP: (path) => `Too many levels of symbolic links in ${path}`,
+  EBUSY: (path) => `${path} is busy`,
+  ETXTBSY: (path) => `${path} is busy`,
+  EIO: (path) => `Input/output error on ${path}`,
 };
 
 /**
- * Turns an expected file system failure (missing file, permission, read-only or full disk,
- * a file where a folder should be) into a `ToolError` naming `shown`; any other error is
- * returned unchanged, to be rethrown as the programming error it is.
+ * Turns an operating-system failure (missing file, permission, read-only or full disk, a
+ * file where a folder should be, any other `E…` code) into a `ToolError` naming `shown`;
+ * any other error is returned unchanged, to be rethrown as the programming error it is.
  *
  * @example
  * try { await writeFileAtomic(abs, content) } catch (error) { throw fileSystemError(error, shown) }
  */
 export function fileSystemError(error: unknown, shown: string): unknown {
   if (error instanceof ToolError) return error;
-  const message = MESSAGES[errnoOf(error) ?? ""];
-  return message ? new ToolError(message(shown)) : error;
+  const code = errnoOf(error) ?? "";
+  const message = MESSAGES[code];
+  if (message) return new ToolError(message(shortened(shown)));
+  return OS_ERROR_CODE.test(code) ? new ToolError(`Cannot access ${shortened(shown)} (${code})`) : error;
+}
+
+/** Node's own argument errors are `ERR_…`; the operating system's are `E…`. */
+const OS_ERROR_CODE = /^E[A-Z0-9]+$/;
+
+/** A path as shown in an error: a very long one is cut, its length said. */
+function shortened(path: string): string {
+  return path.length <= 300 ? path : `${path.slice(0, 200)}… (${path.length} characters)`;
 }
 
 function errnoOf(error: unknown): string | undefined {

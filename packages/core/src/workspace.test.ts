@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PathEscapeError, WorkspaceError } from "./errors.ts";
+import { PathEscapeError, ToolError, WorkspaceError } from "./errors.ts";
 import { Workspace } from "./workspace.ts";
 
 let base: string;
@@ -78,6 +78,12 @@ describe("Workspace.resolve", () => {
   test("refuses a dangling symlink whose target is outside", () => escapes("dangling-out"));
   test("refuses NUL bytes", () => escapes("src/a.ts\0.png"));
   test("refuses a symlink loop instead of hanging", () => escapes("loop-a"));
+
+  test("a name or a path too long for the system is an Error: result, not a throw", async () => {
+    await expect(workspace.resolve("n".repeat(300))).rejects.toThrow(new ToolError(`Path too long: ${"n".repeat(300)}`));
+    const deep = "d/".repeat(2100);
+    await expect(workspace.resolve(deep)).rejects.toThrow(/^Path too long: d\/d\/.*… \(4200 characters\)$/);
+  });
 
   test("relative() gives the form shown to the model", async () => {
     expect(workspace.relative(await workspace.resolve("src/a.ts"))).toBe("src/a.ts");

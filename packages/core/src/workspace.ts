@@ -6,6 +6,7 @@
 import { lstat, readlink, realpath, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { PathEscapeError, WorkspaceError } from "./errors.ts";
+import { fileSystemError } from "./file-checks.ts";
 
 const MAX_LINK_DEPTH = 40;
 
@@ -44,7 +45,8 @@ export class Workspace {
   /**
    * The real absolute path for `path` (relative to the root, or absolute inside it).
    * Throws `PathEscapeError` (`Path escapes workspace: PATH`) for `..` that climbs out,
-   * absolute paths elsewhere, symlinks that lead out and NUL bytes.
+   * absolute paths elsewhere, symlinks that lead out and NUL bytes; a `ToolError` for an
+   * operating-system failure on the way (a name too long, a folder it may not search).
    */
   async resolve(path: string): Promise<string> {
     if (path.includes("\0")) throw new PathEscapeError(path);
@@ -52,7 +54,7 @@ export class Workspace {
     if (!this.contains(candidate)) throw new PathEscapeError(path);
     const real = await realPathOf(candidate, 0).catch((error: unknown) => {
       if (isErrno(error, "ELOOP")) throw new PathEscapeError(path);
-      throw error;
+      throw fileSystemError(error, path);
     });
     if (!this.contains(real)) throw new PathEscapeError(path);
     return real;

@@ -3,5 +3,5 @@ export { jsonSchemaValidator } from "./json-schema.ts";
 export { type HttpServer, McpMount, McpMountError, type MountOptions, type StdioServer } from "./mount.ts";
 export { type Launch, type Launcher, ProcessTransport } from "./process-transport.ts";
 export { annotationsFor, mcpServerFor, type ServeOptions } from "./serve.ts";
-export { type HttpServeOptions, LOOPBACK_HOSTS, mcpHttpHandler } from "./serve-http.ts";
-export { serveStdio } from "./serve-stdio.ts";
+export { type HttpServeOptions, isLoopbackHost, mcpHttpHandler } from "./serve-http.ts";
+export { type StdioServeOptions, serveStdio } from "./serve-stdio.ts";

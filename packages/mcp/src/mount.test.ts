@@ -1,10 +1,13 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ToolRegistry, ToolRuntime, Workspace } from "@plugboard/core";
 import { survivors } from "../test/processes.ts";
 import { McpMount, McpMountError, type MountOptions } from "./mount.ts";
+
+// Real server processes: a busy machine needs more than bun's default 5 s per test.
+setDefaultTimeout(30_000);
 
 const FIXTURE = join(import.meta.dir, "../test/fixture-server.ts");
 const fixture = (env: Record<string, string> = {}): MountOptions["server"] => ({ command: process.execPath, args: [FIXTURE], env });

@@ -68,6 +68,8 @@ export class McpMount {
   readonly name: string;
   /** The tools as the server listed them. */
   readonly tools: readonly Tool[];
+  /** The server's own name and version, as it introduced itself. */
+  readonly serverInfo: { readonly name: string; readonly version: string };
   readonly #options: MountOptions;
   #connection: Promise<Connection> | undefined;
   #closed = false;
@@ -76,6 +78,8 @@ export class McpMount {
     this.name = options.name;
     this.#options = options;
     this.tools = tools;
+    const info = connection.client.getServerVersion();
+    this.serverInfo = { name: info?.name ?? options.name, version: info?.version ?? "unknown" };
     this.#keep(Promise.resolve(connection));
   }
 

@@ -1,8 +1,8 @@
 /**
  * Streamable HTTP at `/mcp`, stateless: every request gets its own server and transport,
  * so any copy behind a load balancer can answer any request. A bearer token (compared in
- * constant time) guards it when set; the Host header must name an allowed host, so a web
- * page cannot reach a loopback server through DNS rebinding.
+ * constant time) guards it when set; without one, the Host header must name a loopback
+ * host, so a web page cannot reach the server through DNS rebinding.
  *
  * Cancellation: a client cancels with a `notifications/cancelled` in a later POST. Calls in
  * flight are indexed by credentials and request id, so that POST cancels the call when it
@@ -16,29 +16,37 @@ import { bearerAuth } from "hono/bearer-auth";
 import { mcpServerFor, type ServeOptions } from "./serve.ts";
 
 export interface HttpServeOptions extends ServeOptions {
-  /** Required as `Authorization: Bearer TOKEN` on every request when set. */
+  /**
+   * Required as `Authorization: Bearer TOKEN` on every request when set; without it only
+   * requests addressed to a loopback host are answered.
+   */
   readonly token?: string;
-  /** Host names (without port) the Host header may carry. */
-  readonly allowedHosts: readonly string[];
 }
 
-/** The names of this machine's loopback interface, always allowed. */
-export const LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]"] as const;
+/** True for `localhost`, `127.x.x.x` and `::1` (bracketed or not). */
+export function isLoopbackHost(host: string): boolean {
+  const name = host.toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  return name === "localhost" || name === "::1" || /^127(\.\d{1,3}){3}$/.test(name);
+}
 
 /**
  * A fetch handler serving `runtime` at `/mcp`; give it to `Bun.serve`.
  *
- * @example Bun.serve({ hostname: "127.0.0.1", port: 8808, fetch: mcpHttpHandler(runtime, { allowedHosts: [...LOOPBACK_HOSTS] }) });
+ * @example Bun.serve({ hostname: "127.0.0.1", port: 8808, fetch: mcpHttpHandler(runtime) });
  */
-export function mcpHttpHandler(runtime: ToolRuntime, options: HttpServeOptions): (request: Request) => Promise<Response> {
-  const allowed = new Set(options.allowedHosts.map((host) => host.toLowerCase()));
+export function mcpHttpHandler(runtime: ToolRuntime, options: HttpServeOptions = {}): (request: Request) => Promise<Response> {
   const app = new Hono();
-  app.use("*", async (c, next) => {
-    const host = c.req.header("host");
-    if (host === undefined || !allowed.has(hostname(host))) return c.text(`Host not allowed: ${host ?? "(none)"}`, 403);
-    await next();
-  });
-  if (options.token !== undefined) app.use("/mcp", bearerAuth({ token: options.token }));
+  if (options.token === undefined) {
+    app.use("*", async (c, next) => {
+      const host = c.req.header("host");
+      if (host === undefined || !isLoopbackHost(hostname(host))) {
+        return c.text(`This server answers only requests addressed to a loopback host (localhost, 127.0.0.1, [::1]), not ${host ?? "(none)"}`, 403);
+      }
+      await next();
+    });
+  } else {
+    app.use("*", bearerAuth({ token: options.token }));
+  }
   const inFlight = new Map<string, McpServer>();
   app.all("/mcp", async (c) => {
     const request = c.req.raw;

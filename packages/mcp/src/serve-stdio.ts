@@ -1,19 +1,29 @@
 /** Serving over stdio: until the client closes our stdin. */
+import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { ToolRuntime } from "@plugboard/core";
 import { mcpServerFor, type ServeOptions } from "./serve.ts";
 
+export interface StdioServeOptions extends ServeOptions {
+  /** @default process.stdin */
+  readonly stdin?: Readable;
+  /** Nothing else may write to it while serving. @default process.stdout */
+  readonly stdout?: Writable;
+}
+
 /**
- * Serves `runtime` on this process's stdin and stdout; resolves when the client hangs up.
- * Nothing else may write to stdout meanwhile.
+ * Serves `runtime` on stdin and stdout; resolves when the client hangs up (closes stdin).
+ *
+ * @example await serveStdio(app.runtime);
  */
-export async function serveStdio(runtime: ToolRuntime, options: ServeOptions = {}): Promise<void> {
+export async function serveStdio(runtime: ToolRuntime, options: StdioServeOptions = {}): Promise<void> {
+  const { stdin = process.stdin, stdout = process.stdout } = options;
   const mcp = mcpServerFor(runtime, options);
   const ended = new Promise<void>((resolve) => {
-    process.stdin.once("end", resolve);
-    process.stdin.once("close", resolve);
+    stdin.once("end", resolve);
+    stdin.once("close", resolve);
   });
-  await mcp.connect(new StdioServerTransport());
+  await mcp.connect(new StdioServerTransport(stdin, stdout));
   await ended;
   await mcp.close();
 }

@@ -5,12 +5,14 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool, type ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
-import type { ToolRuntime } from "@plugboard/core";
+import type { ExecuteOptions, ToolRuntime } from "@plugboard/core";
 import packageJson from "../package.json" with { type: "json" };
 
 export interface ServeOptions {
   /** The annotations of a tool (see `annotationsFor`); none when absent. */
   readonly annotations?: (tool: string) => ToolAnnotations | undefined;
+  /** Passed to every `runtime.execute` besides the call id and signal. */
+  readonly callOptions?: Omit<ExecuteOptions, "callId" | "signal">;
 }
 
 /**
@@ -44,6 +46,7 @@ export function mcpServerFor(runtime: ToolRuntime, options: ServeOptions = {}): 
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   mcp.server.setRequestHandler(CallToolRequestSchema, async ({ params }, extra): Promise<CallToolResult> => {
     const result = await runtime.execute(params.name, JSON.stringify(params.arguments ?? {}), {
+      ...options.callOptions,
       callId: `mcp-${String(extra.requestId)}`,
       signal: extra.signal,
     });

@@ -16,6 +16,8 @@ export interface ChildToolCall {
   readonly options?: unknown;
   readonly tool: string;
   readonly args: Readonly<Record<string, unknown>>;
+  /** Run the child as this user (`runuser -u USER`, so the test must run as root). */
+  readonly user?: string;
 }
 
 /** What the call returned, and the child's peak resident size in KiB. */
@@ -40,11 +42,25 @@ export interface ChildInput extends ChildToolCall {
  * expect(peakKb).toBeLessThan(90 * 1024);
  */
 export async function peakRssOfToolCall(entry: string, call: ChildToolCall): Promise<ToolCallPeak> {
+  const report = await toolCallInChild(entry, call);
+  if (!(report.peakKb > 0)) throw new Error(`the child process reported no peak resident size (VmHWM): ${JSON.stringify(report).slice(0, 200)}`);
+  return report;
+}
+
+/**
+ * Runs `pluginRuntime(plugin, { root, options }).call(tool, args)` in a new `bun` process
+ * (as `call.user` when given), where `plugin` is the default export of the module at
+ * `entry`. Throws when the child writes to stderr or exits with another code than 0.
+ *
+ * @example
+ * const { result } = await toolCallInChild(entry, { root, user: "nobody", tool: "write_file", args: { path: "ro.txt", content: "x" } });
+ */
+export async function toolCallInChild(entry: string, call: ChildToolCall): Promise<ToolCallPeak> {
   const input: ChildInput = { entry, ...call };
-  const child = Bun.spawn([process.execPath, CHILD, JSON.stringify(input)], { cwd: call.root, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const command = [process.execPath, CHILD, JSON.stringify(input)];
+  const asUser = call.user === undefined ? command : ["runuser", "-u", call.user, "--", ...command];
+  const child = Bun.spawn(asUser, { cwd: call.root, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   if (code !== 0 || stderr !== "") throw new Error(`the child process exited with code ${code}; its stderr:\n${stderr}`);
-  const report = JSON.parse(stdout) as ToolCallPeak;
-  if (!(report.peakKb > 0)) throw new Error(`the child process reported no peak resident size (VmHWM): ${stdout.slice(0, 200)}`);
-  return report;
+  return JSON.parse(stdout) as ToolCallPeak;
 }

@@ -117,6 +117,24 @@ describe("glob", () => {
     expect((await glob({ pattern: "*", path: "README.md" })).content).toBe("Error: README.md is not a folder");
   });
 
+  test.each([
+    ["{1..100000}", "its braces expand to more than 1000 patterns"],
+    ["{a,b}".repeat(40), "its braces expand to more than 1000 patterns"],
+    ["x".repeat(70_000), "70000 characters, over the limit of 4096"],
+    ["*a*a*a*a*b", "more than 3 * in one path segment"],
+  ])("a pattern fast-glob cannot expand or match in time is an Error: result (%#)", async (pattern, reason) => {
+    const glob = await globber();
+    const { content, isError } = await glob({ pattern });
+    expect(isError).toBe(true);
+    expect(content).toStartWith("Error: Invalid glob pattern ");
+    expect(content).toEndWith(`: ${reason}`);
+  });
+
+  test("a base folder too long for the system is an Error: result", async () => {
+    const glob = await globber();
+    expect((await glob({ pattern: "*", path: "n".repeat(300) })).content).toBe(`Error: Path too long: ${"n".repeat(300)}`);
+  });
+
   test("answers a cancelled call with the cancellation error", async () => {
     const glob = await globber();
     expect(await glob({ pattern: "**" }, { signal: AbortSignal.abort() })).toEqual({
@@ -136,6 +154,23 @@ describe("glob never leaves the workspace", () => {
     "linkdir/**/*.ts",
     "{src,linkdir}/*",
   ])("refuses the pattern %s", async (pattern) => {
+    const glob = await globber();
+    expect(await glob({ pattern })).toEqual({ content: `Error: Path escapes workspace: ${pattern}`, isError: true });
+  });
+
+  // Each of these once listed the folder outside: the absolute alternative of a brace was
+  // checked as if under the root while fast-glob scanned the real absolute path.
+  test.each([
+    () => "{/etc,x}/*",
+    () => "{,/}etc/*",
+    () => `${root}//etc/*`,
+    () => `{${outside},x}/*`,
+    () => `{,${outside}/}*`,
+    () => `${root}/{x,${outside}}/*`,
+    () => "**/../../*",
+    () => "src/{a,../../outside}/*",
+  ])("refuses every expansion that leaves: %#", async (make) => {
+    const pattern = make();
     const glob = await globber();
     expect(await glob({ pattern })).toEqual({ content: `Error: Path escapes workspace: ${pattern}`, isError: true });
   });

@@ -1,14 +1,16 @@
 /**
- * The glob tool: lists the files matching a pattern, as sorted paths relative to the
- * workspace root, without ever reading or returning anything outside the workspace.
+ * The glob tool: lists the files matching a pattern, as paths relative to the workspace
+ * root in code-point order, leaving out what `.gitignore`/`.ignore` files exclude, without
+ * ever reading or returning anything outside the workspace.
  */
-import { realpath, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { defineTool, textResult, Type, type Workspace } from "@plugboard/core";
-import type fg from "fast-glob";
-import type { Options } from "./index.ts";
-import { loadFastGlob } from "./fast-glob.ts";
+import { ToolError, Type, type Workspace, defineTool, textResult } from "@plugboard/core";
+import { sortByCodePoint } from "./code-point-order.ts";
+import { type Scan, scanFiles } from "./glob-scan.ts";
 import { type GlobScope, globScope } from "./glob-scope.ts";
+import { IgnoreRules, foldersToProbe, foldersWithIgnoreFiles } from "./ignore-rules.ts";
+import type { Options } from "./index.ts";
 
 /** The tool name the model sees; the manifest lists the same name. */
 export const GLOB = "glob";
@@ -28,6 +30,9 @@ const GlobParams = Type.Object(
     path: Type.Optional(
       Type.String({ description: "Folder to search from, relative to the workspace root (default: the root)." }),
     ),
+    include_ignored: Type.Optional(
+      Type.Boolean({ description: "Also list files that .gitignore or .ignore files exclude (default: false)." }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -38,56 +43,44 @@ export function globTool(settings: GlobSettings) {
     name: GLOB,
     description:
       "Find files by glob pattern. Returns matching file paths relative to the workspace root, sorted, " +
-      "one per line. Skips .git and node_modules.",
+      "one per line. Skips .git, node_modules and what .gitignore or .ignore files exclude " +
+      "(include_ignored: true lists those too). A pattern naming an existing file literally, " +
+      "such as app/[id]/page.tsx, also returns that file.",
     parameters: GlobParams,
-    handler: async ({ pattern, path }, ctx) => {
+    handler: async ({ pattern, path, include_ignored = false }, ctx) => {
       const scope = await globScope(ctx.workspace, pattern, path ?? ".");
-      const found = await findFiles(ctx.workspace, scope, settings, ctx.signal);
-      if (found === undefined) throw ctx.signal.reason;
-      return textResult(listing(found.sort(), settings.maxResults));
+      const scan = await scanFiles(ctx.workspace, scope, settings, ctx.signal);
+      if (scan === undefined) throw ctx.signal.reason;
+      const files = include_ignored ? scan.files : await withoutIgnored(ctx.workspace, scan);
+      const literal = await literalFile(ctx.workspace, scope);
+      if (literal !== undefined && !files.includes(literal)) files.push(literal);
+      return textResult(listing(sortByCodePoint(files), settings.maxResults));
     },
   });
 }
 
-/** Every regular file (or symlink to one inside the workspace) matching; undefined when aborted. */
-async function findFiles(
-  workspace: Workspace,
-  scope: GlobScope,
-  settings: GlobSettings,
-  signal: AbortSignal,
-): Promise<string[] | undefined> {
-  const fastGlob = await loadFastGlob();
-  const entries = fastGlob.stream(scope.pattern, {
-    cwd: scope.cwd,
-    dot: settings.dot,
-    ignore: [...settings.ignore],
-    followSymbolicLinks: false,
-    // Symlinked files are kept only when they lead to a file inside; fast-glob's
-    // onlyFiles would drop them all, so entries are classified below instead.
-    onlyFiles: false,
-    objectMode: true,
-    suppressErrors: true,
-  }) as AsyncIterable<fg.Entry>; // objectMode makes every chunk an Entry
-  // Entries are relative to the search folder, which lies inside the workspace, and no
-  // symlink is followed while scanning: a regular file's path needs no resolving.
-  const base = workspace.relative(scope.cwd);
-  const prefix = base === "." ? "" : `${base}/`;
-  const found: string[] = [];
-  for await (const entry of entries) {
-    if (signal.aborted) return undefined;
-    if (entry.dirent.isFile()) found.push(prefix + entry.path);
-    else if (entry.dirent.isSymbolicLink() && (await isLinkToFileInside(workspace, resolve(scope.cwd, entry.path)))) {
-      found.push(prefix + entry.path);
-    }
-  }
-  return signal.aborted ? undefined : found;
+/** The scanned files that no ignore file above them excludes; ignore files are read once. */
+async function withoutIgnored(workspace: Workspace, scan: Scan): Promise<string[]> {
+  const probed = await foldersWithIgnoreFiles(workspace.root, foldersToProbe(scan.files, scan.foldersRead));
+  if (scan.ignoreFolders.size === 0 && probed.length === 0) return scan.files;
+  const rules = await IgnoreRules.read(workspace.root, [...scan.ignoreFolders, ...probed]);
+  return rules.empty ? scan.files : scan.files.filter((file) => !rules.ignoresFile(file));
 }
 
-/** A symlink is listed only when its real target is a file inside the workspace. */
-async function isLinkToFileInside(workspace: Workspace, absolute: string): Promise<boolean> {
-  const real = await realpath(absolute).catch(() => undefined);
-  if (real === undefined || !workspace.contains(real)) return false;
-  return (await stat(real).catch(() => undefined))?.isFile() ?? false;
+/**
+ * The pattern read as a plain path (`app/(group)/page.tsx`, `file[1].txt`): that file, as
+ * shown to the model, when it exists inside the workspace. Named explicitly, it is listed
+ * even where an ignore file excludes it.
+ */
+async function literalFile(workspace: Workspace, scope: GlobScope): Promise<string | undefined> {
+  const absolute = resolve(scope.cwd, scope.pattern);
+  if (!workspace.contains(absolute) || absolute === workspace.root) return undefined;
+  const real = await workspace.resolve(absolute).catch((error: unknown) => {
+    if (error instanceof ToolError) return undefined;
+    throw error;
+  });
+  if (real === undefined || !(await stat(real).catch(() => undefined))?.isFile()) return undefined;
+  return workspace.relative(absolute);
 }
 
 function listing(paths: readonly string[], maxResults: number): string {

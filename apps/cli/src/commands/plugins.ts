@@ -4,16 +4,18 @@ import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { loadApp } from "../load-app.ts";
 
-const ORIGINS: Readonly<Record<PluginOrigin, string>> = {
+const ORIGINS: Readonly<Record<PluginOrigin | "mcp-stdio" | "mcp-http", string>> = {
   path: "a folder the config names",
   config: "installed beside the config",
   app: "shipped with plugboard",
+  "mcp-stdio": "an MCP server over stdio",
+  "mcp-http": "an MCP server over Streamable HTTP",
 };
 
 /** Prints the plugins in config order; returns the exit code. */
 export async function pluginsCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const app = await loadApp(parsed, io, { announceWorkspace: false });
-  const plugins = app.plugins.map((plugin) => ({
+  const loaded = app.plugins.map((plugin) => ({
     name: plugin.name,
     version: plugin.version,
     tools: plugin.tools.map((tool) => tool.name),
@@ -21,6 +23,16 @@ export async function pluginsCommand(parsed: ParsedArgs, io: Io): Promise<number
     directory: plugin.directory,
     origin: plugin.origin,
   }));
+  const servers = app.servers.map((server) => ({
+    name: server.name,
+    version: server.version,
+    tools: server.tools.map((tool) => tool.name),
+    permissions: [...server.permissions],
+    directory: server.target,
+    origin: `mcp-${server.transport}` as const,
+  }));
+  // Config order: each entry is either the next plugin or the next server.
+  const plugins = app.config.plugins.flatMap((entry) => (("mcp" in entry ? servers.shift() : loaded.shift()) ?? []));
   if (parsed.flags.json) {
     io.stdout.write(`${JSON.stringify(plugins, null, 2)}\n`);
     return 0;

@@ -1,0 +1,57 @@
+/**
+ * `plugboard mcp`: the config's tools served to MCP clients, over stdio (the client starts
+ * plugboard) or Streamable HTTP (`--http`). Every call goes through the app's runtime, so
+ * its policy and audit log apply.
+ */
+import { annotationsFor, isLoopbackHost, mcpHttpHandler, serveStdio } from "@plugboard/mcp";
+import { approveAll } from "../approvals.ts";
+import { type ParsedArgs, UsageError } from "../args.ts";
+import { onInterrupt } from "../interrupt.ts";
+import type { Io } from "../io.ts";
+import { loadApp } from "../load-app.ts";
+
+const DEFAULT_PORT = 8808;
+
+/** Serves until the client hangs up (stdio) or Ctrl-C (HTTP, exit 130). */
+export async function mcpCommand(parsed: ParsedArgs, io: Io): Promise<number> {
+  const { http, host = "127.0.0.1" } = parsed.flags;
+  const port = portOf(parsed.flags.port);
+  const token = io.env.PLUGBOARD_MCP_TOKEN || undefined;
+  if (!http && (parsed.flags.port !== undefined || parsed.flags.host !== undefined)) {
+    throw new UsageError("--port and --host apply to --http", "mcp");
+  }
+  if (http && token === undefined && !isLoopbackHost(host)) {
+    throw new UsageError(
+      `refusing to serve on ${host} without PLUGBOARD_MCP_TOKEN: anyone who can reach it could run your tools; set the token (clients send "Authorization: Bearer TOKEN") or keep the default 127.0.0.1`,
+      "mcp",
+    );
+  }
+  const app = await loadApp(parsed, io, { announceWorkspace: false });
+  const options = {
+    annotations: (tool: string) => annotationsFor(app.toolGrants.get(tool) ?? []),
+    // No one can be asked through MCP: an ask is refused, unless --yes approves it (a deny still applies).
+    callOptions: parsed.flags.yes ? { approve: approveAll } : {},
+  };
+  if (!http) {
+    io.note(`serving ${app.registry.size} tools over MCP on stdio (workspace: ${app.workspace.root})`);
+    await serveStdio(app.runtime, { ...options, stdin: io.stdin, stdout: io.stdout });
+    return 0;
+  }
+  const server = Bun.serve({ hostname: host, port, fetch: mcpHttpHandler(app.runtime, { ...options, ...(token ? { token } : {}) }) });
+  io.note(`serving ${app.registry.size} tools over MCP at ${server.url.href}mcp (workspace: ${app.workspace.root}; Ctrl-C stops)`);
+  await new Promise<void>((resolve) => {
+    const release = onInterrupt(() => {
+      release();
+      resolve();
+    });
+  });
+  await server.stop(true);
+  return 130;
+}
+
+function portOf(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_PORT;
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, got '${text}'`, "mcp");
+  return port;
+}

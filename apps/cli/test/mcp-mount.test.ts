@@ -1,0 +1,124 @@
+/**
+ * A real third-party MCP server from the npm registry (@modelcontextprotocol/server-everything)
+ * mounted through a config file, driven through the real `plugboard` process.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { startScriptedModel } from "@plugboard/testing";
+import { FIRST_PARTY, STACK_FRAME, plugboard, spawnPlugboard, tempFolder, watch, writeConfig } from "./helpers.ts";
+
+const EVERYTHING = join(dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")), "dist/index.js");
+/** Every process of this file's servers carries it in its environment, so /proc finds them all. */
+const MARKER = `plugboard-mcp-test-${crypto.randomUUID()}`;
+const everything = { mcp: { command: process.execPath, args: [EVERYTHING, "stdio"], env: { PLUGBOARD_TEST_MARKER: MARKER } }, name: "everything" };
+
+/** Each test starts real processes (plugboard, the server); a busy machine needs more than bun's default 5 s. */
+const TIMEOUT = 60_000;
+
+let dir = "";
+let remove = async () => {};
+let config = "";
+
+beforeAll(async () => {
+  ({ dir, remove } = await tempFolder({ "workspace/README.md": "# Demo\n" }));
+  config = await writeConfig(dir, { plugins: [...FIRST_PARTY, everything] });
+});
+afterAll(() => remove());
+
+/** Pids of live processes whose environment carries the marker. */
+function markedProcesses(): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (!readFileSync(`/proc/${name}/environ`, "latin1").includes(MARKER)) continue;
+      const stat = readFileSync(`/proc/${name}/stat`, "latin1");
+      if (!/^[ZX]$/.test(stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3))) found.push(Number(name));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found;
+}
+
+const call = (args: string[], env: Record<string, string> = {}) => plugboard(["call", "--config", config, ...args], { cwd: dir, env });
+
+describe("mounting @modelcontextprotocol/server-everything", () => {
+  test("plugboard tools --json lists its tools beside ours", async () => {
+    const result = await plugboard(["tools", "--json", "--config", config], { cwd: dir });
+    expect(result.code).toBe(0);
+    const names = (JSON.parse(result.stdout) as { function: { name: string } }[]).map((tool) => tool.function.name);
+    expect(names.slice(0, 6)).toEqual(["bash", "read_file", "write_file", "edit_file", "glob", "echo"]);
+    expect(names).toContain("get-sum");
+    const echo = (JSON.parse(result.stdout) as { function: { name: string; parameters: unknown } }[]).find((tool) => tool.function.name === "echo");
+    expect(echo?.function.parameters).toMatchObject({ type: "object", properties: { message: { type: "string" } }, required: ["message"] });
+    expect(markedProcesses()).toEqual([]);
+  }, TIMEOUT);
+
+  test("plugboard plugins lists the server like a plugin", async () => {
+    const result = await plugboard(["plugins", "--config", config], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/\n\neverything \S+\n {2}tools: {7}echo, .*get-sum.*\n {2}permissions: \(none\)\n {2}from: {8}\S+ \S+ stdio \(an MCP server over stdio\)\n$/);
+  }, TIMEOUT);
+
+  test("plugboard call echo returns its text; {} is refused before the call", async () => {
+    expect(await call(["echo", '{"message":"hi"}'])).toMatchObject({ code: 0, stdout: "Echo: hi\n" });
+    const refused = await call(["echo", "{}"]);
+    expect(refused).toMatchObject({ code: 1, stdout: "Error: Invalid arguments for echo: message: expected required property\n" });
+    expect(markedProcesses()).toEqual([]);
+  }, TIMEOUT);
+
+  test("the server does not see the app's model key (only a minimal environment is passed)", async () => {
+    const result = await call(["get-env"], { MODEL_API_KEY: "sk-must-not-leak", PLUGBOARD_MCP_TOKEN: "tok-must-not-leak" });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(MARKER);
+    expect(result.stdout).not.toContain("sk-must-not-leak");
+    expect(result.stdout).not.toContain("tok-must-not-leak");
+  }, TIMEOUT);
+
+  test("the scripted model drives plugboard run through one of its tools", async () => {
+    await using model = await startScriptedModel([
+      { toolCalls: [{ id: "call_sum", name: "get-sum", arguments: { a: 2, b: 3 } }] },
+      { content: "It is 5." },
+    ]);
+    const result = await plugboard(["run", "--config", config, "--base-url", model.baseURL, "add 2 and 3"], { cwd: dir });
+    expect(result).toMatchObject({ code: 0, stdout: "It is 5.\n" });
+    const toolMessage = model.requests[1]?.body.messages?.find((message) => message.role === "tool");
+    expect(String(toolMessage?.content)).toContain("The sum of 2 and 3 is 5.");
+    expect(result.stderr).toContain("[tool] get-sum");
+    expect(markedProcesses()).toEqual([]);
+  }, TIMEOUT);
+
+  test("Ctrl-C during a long call ends the CLI and leaves no server process behind", async () => {
+    await using model = await startScriptedModel([
+      { toolCalls: [{ id: "call_long", name: "trigger-long-running-operation", arguments: { duration: 60, steps: 2 } }] },
+      { content: "never reached" },
+    ]);
+    const child = spawnPlugboard(["run", "--config", config, "--base-url", model.baseURL, "wait a minute"], { cwd: dir });
+    const output = watch(child);
+    const deadline = Date.now() + 20_000;
+    while (model.requests.length === 0 || markedProcesses().length === 0) {
+      if (Date.now() > deadline) throw new Error("the model was never asked, or the MCP server never started");
+      await Bun.sleep(20);
+    }
+    await Bun.sleep(500);
+    child.kill("SIGINT");
+    const result = await output.finished();
+    expect(result.code).toBe(130);
+    expect(model.requests).toHaveLength(1);
+    expect(markedProcesses()).toEqual([]);
+  }, TIMEOUT);
+
+  test("a server that fails to start is a config error naming it, with its stderr (exit 2)", async () => {
+    await using folder = await tempFolder({ "workspace/.keep": "" });
+    const broken = { mcp: { command: process.execPath, args: ["-e", "console.error('need GITHUB_TOKEN'); process.exit(1)"] }, name: "github" };
+    const path = await writeConfig(folder.dir, { plugins: [broken] });
+    const result = await plugboard(["tools", "--config", path], { cwd: folder.dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("MCP server github failed to start or list its tools: ");
+    expect(result.stderr).toContain("    need GITHUB_TOKEN\n");
+    expect(result.stderr).toContain(`config: plugins[0] in ${path}`);
+    expect(result.stderr).not.toContain(STACK_FRAME);
+  }, TIMEOUT);
+});

@@ -1,0 +1,152 @@
+/**
+ * `plugboard mcp` driven by the MCP SDK's own `Client`, over stdio and over Streamable HTTP,
+ * against the real process and the five first-party plugins.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { cleanEnv, FIRST_PARTY, plugboard, spawnPlugboard, tempFolder, watch, writeConfig } from "./helpers.ts";
+
+const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
+
+/** Each test starts real processes (plugboard, the server); a busy machine needs more than bun's default 5 s. */
+const TIMEOUT = 60_000;
+
+let dir = "";
+let remove = async () => {};
+let config = "";
+
+beforeAll(async () => {
+  ({ dir, remove } = await tempFolder({ "workspace/README.md": "# Demo\nsecond line\n" }));
+  config = await writeConfig(dir);
+});
+afterAll(() => remove());
+
+/** What every transport must show: the five tools, their schemas and annotations, and calls through the runtime. */
+async function checkServed(client: Client): Promise<void> {
+  const { tools } = await client.listTools();
+  expect(tools.map((tool) => tool.name)).toEqual(["bash", "read_file", "write_file", "edit_file", "glob"]);
+  const readFile = tools.find((tool) => tool.name === "read_file");
+  expect(readFile?.inputSchema).toMatchObject({ type: "object", properties: { path: { type: "string" } }, required: ["path"] });
+  expect(Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations]))).toEqual({
+    bash: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+    read_file: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+    write_file: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+    edit_file: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+    glob: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+  });
+
+  const read = await client.callTool({ name: "read_file", arguments: { path: "README.md" } });
+  expect(read.isError).toBe(false);
+  expect(read.content).toEqual([{ type: "text", text: expect.stringContaining("# Demo\nsecond line") }]);
+
+  const missing = await client.callTool({ name: "read_file", arguments: { path: "nope.md" } });
+  expect(missing.isError).toBe(true);
+  expect(missing.content).toEqual([{ type: "text", text: expect.stringMatching(/^Error: .*nope\.md/) }]);
+
+  const unknown = await client.callTool({ name: "no_such_tool", arguments: {} });
+  expect(unknown).toEqual({
+    content: [{ type: "text", text: "Error: Unknown tool: no_such_tool (available: bash, read_file, write_file, edit_file, glob)" }],
+    isError: true,
+  });
+}
+
+describe("plugboard mcp", () => {
+  test("over stdio: the SDK's client lists and calls the tools", async () => {
+    await withStdioClient(["--config", config], checkServed);
+  }, TIMEOUT);
+
+  test("over Streamable HTTP: the SDK's client lists and calls the tools; Ctrl-C stops it", async () => {
+    const child = spawnPlugboard(["mcp", "--http", "--port", "0", "--config", config], { cwd: dir });
+    const output = watch(child);
+    const url = await servedUrl(output);
+    const client = new Client({ name: "test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    try {
+      await checkServed(client);
+    } finally {
+      await client.close();
+      child.kill("SIGINT");
+    }
+    expect((await output.finished()).code).toBe(130);
+  }, TIMEOUT);
+
+  test("with PLUGBOARD_MCP_TOKEN, HTTP clients must send it", async () => {
+    const child = spawnPlugboard(["mcp", "--http", "--port", "0", "--config", config], { cwd: dir, env: { PLUGBOARD_MCP_TOKEN: "s3cret-token" } });
+    const output = watch(child);
+    try {
+      const url = new URL(await servedUrl(output));
+      await expect(new Client({ name: "test", version: "1.0.0" }).connect(new StreamableHTTPClientTransport(url))).rejects.toThrow();
+      const client = new Client({ name: "test", version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: "Bearer s3cret-token" } } }));
+      expect((await client.listTools()).tools).toHaveLength(5);
+      await client.close();
+    } finally {
+      child.kill("SIGINT");
+      await output.finished();
+    }
+  }, TIMEOUT);
+
+  test("the config's policy and audit log apply: deny, ask without --yes, ask with --yes", async () => {
+    const policy = {
+      default: "allow",
+      rules: [
+        { tool: "write_file", args: { path: "secrets/*" }, action: "deny" },
+        { tool: "bash", action: "ask" },
+      ],
+    };
+    const policed = join(dir, "policed.json");
+    await Bun.write(policed, JSON.stringify({ workspace: "./workspace", plugins: FIRST_PARTY, policy, audit: "audit.jsonl" }));
+    const denied = { content: [{ type: "text" as const, text: "Error: Denied by policy: write_file path=secrets/*" }], isError: true };
+    await withStdioClient(["--config", policed], async (client) => {
+      expect(await client.callTool({ name: "write_file", arguments: { path: "secrets/key.txt", content: "x" } })).toEqual(denied);
+      expect(await client.callTool({ name: "bash", arguments: { command: "echo asked" } })).toEqual({
+        content: [{ type: "text", text: "Error: Denied: approval required and no one to ask (allow it in the config's policy, or run with --yes)" }],
+        isError: true,
+      });
+    });
+    await withStdioClient(["--config", policed, "--yes"], async (client) => {
+      const approved = await client.callTool({ name: "bash", arguments: { command: "echo asked" } });
+      expect(approved.isError).toBe(false);
+      expect(approved.content).toEqual([{ type: "text", text: expect.stringContaining("asked") }]);
+      expect(await client.callTool({ name: "write_file", arguments: { path: "secrets/key.txt", content: "x" } })).toEqual(denied);
+    });
+    const records = (await Bun.file(join(dir, "audit.jsonl")).text()).trim().split("\n").map((line) => JSON.parse(line));
+    expect(records.map((record) => [record.tool, record.decision])).toEqual([
+      ["write_file", "deny"],
+      ["bash", "ask:no"],
+      ["bash", "ask:yes"],
+      ["write_file", "deny"],
+    ]);
+    expect(await Bun.file(join(dir, "workspace/secrets/key.txt")).exists()).toBe(false);
+  }, TIMEOUT);
+
+  test("refuses a non-loopback address without a token", async () => {
+    const result = await plugboard(["mcp", "--http", "--host", "0.0.0.0", "--config", config], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("refusing to serve on 0.0.0.0 without PLUGBOARD_MCP_TOKEN");
+  }, TIMEOUT);
+});
+
+/** Runs `plugboard mcp ARGS` as the SDK's stdio client does, and `use`s the connected client. */
+async function withStdioClient(args: string[], use: (client: Client) => Promise<void>): Promise<void> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [MAIN, "mcp", ...args], cwd: dir, env: cleanEnv(), stderr: "pipe" });
+  const client = new Client({ name: "test", version: "1.0.0" });
+  await client.connect(transport);
+  try {
+    await use(client);
+  } finally {
+    await client.close();
+  }
+}
+
+/** The URL the server announces on stderr. */
+async function servedUrl(output: ReturnType<typeof watch>): Promise<string> {
+  await output.waitFor("stderr", "/mcp ");
+  const found = output.text().stderr.match(/at (http:\/\/\S+\/mcp) /);
+  if (!found?.[1]) throw new Error("plugboard mcp --http never said where it serves");
+  return found[1];
+}

@@ -1,0 +1,77 @@
+/**
+ * Mounting the MCP servers a config lists: start (or reach) each one, list its tools, and
+ * turn them into registry entries. `@plugboard/mcp` (and the MCP SDK) is imported only when
+ * a config has such an entry, so other apps start no faster or slower for it.
+ */
+import type { Logger, Workspace } from "@plugboard/core";
+import type { RegistryEntry } from "@plugboard/core/internal";
+import type { Launch, McpMount } from "@plugboard/mcp";
+import type { McpEntry } from "./config.ts";
+import { type EntryLocation, mcpErrors } from "./messages.ts";
+import type { Permission } from "./permissions.ts";
+
+/** An MCP server whose tools are in the registry, as `plugboard plugins` lists it. */
+export interface MountedServer {
+  /** The entry's `name`. */
+  name: string;
+  /** The version the server reports. */
+  version: string;
+  transport: "stdio" | "http";
+  /** The command line, or the URL. */
+  target: string;
+  permissions: readonly Permission[];
+  /** The tools as the model sees them (prefixed), in the server's order. */
+  tools: readonly { name: string; description: string }[];
+}
+
+/** Rewrites an MCP server's command line before it starts (the sandbox confines it so). */
+export type McpLauncher = (launch: Launch, entry: McpEntry) => Launch | Promise<Launch>;
+
+export interface MountContext {
+  readonly workspace: Workspace;
+  readonly logger: Logger;
+  readonly launcher: McpLauncher | undefined;
+}
+
+/** A started server: how it is listed, its entries, and its mount (to close it). */
+export interface ServerMount {
+  readonly server: MountedServer;
+  readonly entries: readonly RegistryEntry[];
+  readonly mount: McpMount;
+}
+
+/**
+ * Starts one server and lists its tools. A stdio server runs in the workspace with the
+ * entry's `env` added to a minimal environment. Throws `MCP_SERVER` naming it.
+ */
+export async function mountServer(entry: McpEntry, where: EntryLocation, context: MountContext): Promise<ServerMount> {
+  const { McpMount, McpMountError } = await import("@plugboard/mcp");
+  const { mcp } = entry;
+  const { launcher } = context;
+  let mount: McpMount;
+  try {
+    mount = await McpMount.open({
+      name: entry.name,
+      server: "url" in mcp ? mcp : { ...mcp, cwd: context.workspace.root },
+      logger: context.logger,
+      ...(entry.prefix === undefined ? {} : { prefix: entry.prefix }),
+      ...(launcher === undefined ? {} : { launcher: (launch: Launch) => launcher(launch, entry) }),
+    });
+  } catch (error) {
+    if (!(error instanceof McpMountError)) throw error;
+    throw mcpErrors.startFailed(entry.name, error.reason, error.stderr, where);
+  }
+  const entries = mount.entries();
+  return {
+    mount,
+    entries,
+    server: {
+      name: entry.name,
+      version: mount.serverInfo.version,
+      transport: "url" in mcp ? "http" : "stdio",
+      target: "url" in mcp ? mcp.url : [mcp.command, ...mcp.args].join(" "),
+      permissions: entry.permissions,
+      tools: entries.map(({ tool }) => ({ name: tool.name, description: tool.description })),
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { pluginRuntime } from "@plugboard/testing";
+import { GLOB } from "./glob.ts";
+import plugin from "./index.ts";
+
+let root: string;
+
+// One tree for every case: ignore files at three depths, with negations and their own base.
+const FILES: Readonly<Record<string, string>> = {
+  ".gitignore": "*.log\n!keep.log\n/dist/\nbuild/\n",
+  ".ignore": "secret.txt\n",
+  "app.log": "",
+  "keep.log": "",
+  "secret.txt": "",
+  "dist/bundle.js": "",
+  "src/dist/kept.js": "",
+  "src/index.ts": "",
+  "src/debug.log": "",
+  "src/.gitignore": "generated/\n!debug.log\n/local.ts\n",
+  "src/local.ts": "",
+  "src/generated/types.ts": "",
+  "src/nested/local.ts": "",
+  "src/nested/.ignore": "*.tmp\n",
+  "src/nested/a.tmp": "",
+  "src/nested/b.txt": "",
+  "build/.gitignore": "!out.js\n",
+  "build/out.js": "",
+  "lib/build/x.js": "",
+  "node_modules/pkg/index.js": "",
+  "app/(group)/page.tsx": "",
+  "app/[id]/page.tsx": "",
+  "app/i/page.tsx": "",
+  "file[1].txt": "",
+  "file1.txt": "",
+  "sort/z.txt": "",
+  "sort/Ａ.txt": "",
+  "sort/😀.txt": "",
+  "sort/a.txt": "",
+  "sort/\uFFFD.txt": "",
+};
+
+beforeAll(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), "plugboard-glob-ignore-")));
+  for (const [path, content] of Object.entries(FILES)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), content);
+  }
+});
+
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+const glob = async (args: Record<string, unknown>) =>
+  (await (await pluginRuntime(plugin, { root })).call(GLOB, args)).content.split("\n");
+
+describe("glob honours .gitignore and .ignore", () => {
+  test.each([
+    ["*.log ignored, !keep.log re-included", { pattern: "*.log" }, ["keep.log"]],
+    [".ignore beside .gitignore", { pattern: "*.txt" }, ["file1.txt", "file[1].txt"]],
+    ["/dist/ anchored to its file's folder", { pattern: "**/*.js" }, ["src/dist/kept.js"]],
+    ["nested .gitignore with its own base and a negation", { pattern: "src/**" }, ["src/.gitignore", "src/debug.log", "src/dist/kept.js", "src/index.ts", "src/nested/.ignore", "src/nested/b.txt", "src/nested/local.ts"]],
+    ["nested .ignore", { pattern: "src/nested/*" }, ["src/nested/.ignore", "src/nested/b.txt", "src/nested/local.ts"]],
+    ["a search folder below an ignore file still obeys it", { pattern: "*", path: "src" }, ["src/.gitignore", "src/debug.log", "src/index.ts"]],
+    ["nothing under an ignored folder comes back, even negated", { pattern: "build/*" }, ["(no matches)"]],
+    ["an unanchored folder rule applies at any depth", { pattern: "lib/**" }, ["(no matches)"]],
+    ["node_modules stays skipped", { pattern: "**/index.js" }, ["(no matches)"]],
+  ])("%s", async (_, args, expected) => {
+    expect(await glob(args)).toEqual(expected);
+  });
+
+  test.each([
+    [{ pattern: "*.log", include_ignored: true }, ["app.log", "keep.log"]],
+    [{ pattern: "build/*", include_ignored: true }, ["build/.gitignore", "build/out.js"]],
+    [{ pattern: "src/nested/*.tmp", include_ignored: true }, ["src/nested/a.tmp"]],
+    [{ pattern: "**/index.js", include_ignored: true }, ["(no matches)"]],
+  ])("include_ignored: true lists what the ignore files exclude, not node_modules (%#)", async (args, expected) => {
+    expect(await glob(args)).toEqual(expected);
+  });
+});
+
+describe("glob finds a path named literally", () => {
+  test.each([
+    ["app/(group)/page.tsx", ["app/(group)/page.tsx"]],
+    ["app/[id]/page.tsx", ["app/[id]/page.tsx", "app/i/page.tsx"]],
+    ["file[1].txt", ["file1.txt", "file[1].txt"]],
+    ["secret.txt", ["secret.txt"]],
+  ])("%s", async (pattern, expected) => {
+    expect(await glob({ pattern })).toEqual(expected);
+  });
+});
+
+test("sorts by code point: U+FFFD and fullwidth Ａ before 😀 (U+1F600)", async () => {
+  expect(await glob({ pattern: "sort/*" })).toEqual(["sort/a.txt", "sort/z.txt", "sort/Ａ.txt", "sort/\uFFFD.txt", "sort/😀.txt"]);
+});
