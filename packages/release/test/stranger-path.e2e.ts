@@ -9,11 +9,12 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { startScriptedModel } from "@plugboard/scripted-model";
 import { publishOrder, workspacePackages } from "../src/workspace-packages.ts";
 import { type Registry, startRegistry, TOKEN } from "./verdaccio.ts";
 
 const REPO = join(import.meta.dir, "../../..");
-const PLUGIN = "@acme/plugboard-plugin-word-count";
+const PLUGIN = "@acme/plugboard-plugin-text-stats";
 const NOTES = "one two\nthree\n";
 const COUNT = "notes.txt: 2 lines, 3 words, 14 characters";
 
@@ -75,8 +76,11 @@ describe("a stranger's path through a real registry", () => {
 
   test("plugboard plugin new makes a package that installs from the registry, passes its tests and publishes", async () => {
     const folder = await emptyFolder("author");
-    expectSuccess(await run(["plugboard", "plugin", "new", "@acme/word-count"], folder.dir, folder.env));
-    const plugin = join(folder.dir, "plugboard-plugin-word-count");
+    expectSuccess(await run(["plugboard", "plugin", "new", "@acme/text-stats"], folder.dir, folder.env));
+    const plugin = join(folder.dir, "plugboard-plugin-text-stats");
+    // The installed CLI scaffolds from the template folder its package ships: the same files as this repository's.
+    expectSuccess(await run(["bun", join(REPO, "apps/cli/src/main.ts"), "plugin", "new", "@acme/text-stats", "--dir", "from-repository"], folder.dir, folder.env));
+    expect(await files(plugin)).toEqual(await files(join(folder.dir, "from-repository")));
     expectSuccess(await run(["bun", "install"], plugin, folder.env));
     const tested = await run(["bun", "test"], plugin, folder.env);
     expectSuccess(tested);
@@ -98,7 +102,7 @@ describe("a stranger's path through a real registry", () => {
 
     const added = await plugboard("plugin", "add", PLUGIN, "--registry", registry.url, "--yes");
     expectSuccess(added);
-    expect(added.stdout).toContain(`${PLUGIN} 0.1.0\n  tools:\n    word_count  `);
+    expect(added.stdout).toContain(`${PLUGIN} 0.1.0\n  tools:\n    text_stats  `);
     expect(added.stdout).toContain("    fs.read        read files in the workspace\n");
     expect(added.stdout).toContain(`Added ${PLUGIN} to ${join(app.dir, "plugboard.config.json")} with permissions [fs.read].`);
     expect(added.stdout).toContain("OK: ");
@@ -106,8 +110,13 @@ describe("a stranger's path through a real registry", () => {
     expect(config.plugins.map((entry) => entry.package)).toContain("@plugboard/plugin-read-file");
     expect(config.plugins.at(-1)).toEqual({ package: PLUGIN, permissions: ["fs.read"] });
 
-    expect((await plugboard("tools")).stdout).toContain("word_count(path)");
-    expect(await plugboard("call", "word_count", '{"path":"notes.txt"}')).toMatchObject({ code: 0, stdout: `${COUNT}\n` });
+    expect((await plugboard("tools")).stdout).toContain("text_stats(path)");
+    expect(await plugboard("call", "text_stats", '{"path":"notes.txt"}')).toMatchObject({ code: 0, stdout: `${COUNT}\n` });
+    await using model = await startScriptedModel([{ toolCalls: [{ name: "text_stats", arguments: { path: "notes.txt" } }] }, { content: "3 words." }]);
+    // The shipped policy asks before a tool it does not name; --yes answers for the person.
+    const ran = await plugboard("run", "--yes", "--base-url", model.baseURL, "how many words are in notes.txt?");
+    expect(ran).toMatchObject({ code: 0, stdout: "3 words.\n" });
+    expect(model.requests[1]?.body.messages?.at(-1)).toEqual({ role: "tool", tool_call_id: "call_1", content: COUNT });
     const plugins = JSON.parse((await plugboard("plugins", "--json")).stdout) as { name: string; origin: string }[];
     expect(plugins.find((plugin) => plugin.name === PLUGIN)?.origin).toBe("config");
     expect(plugins.find((plugin) => plugin.name === "@plugboard/plugin-read-file")?.origin).toBe("app");
@@ -118,7 +127,7 @@ describe("a stranger's path through a real registry", () => {
     expect(existsSync(join(app.dir, "node_modules", PLUGIN))).toBe(false);
     const tools = await plugboard("tools");
     expect(tools.code).toBe(0);
-    expect(tools.stdout).not.toContain("word_count");
+    expect(tools.stdout).not.toContain("text_stats");
     expect(tools.stdout).toContain("read_file(path");
   }, 180_000);
 });
@@ -146,6 +155,13 @@ async function run(cmd: readonly string[], cwd: string, extra: Record<string, st
   const child = Bun.spawn([...cmd], { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   return { code, stdout, stderr };
+}
+
+/** Every file under `folder` with its content, by relative path. */
+async function files(folder: string): Promise<Record<string, string>> {
+  const found: Record<string, string> = {};
+  for await (const path of new Bun.Glob("**/*").scan({ cwd: folder, dot: true })) found[path] = await readFile(join(folder, path), "utf8");
+  return found;
 }
 
 function lines(text: string, prefixText: string): string[] {
