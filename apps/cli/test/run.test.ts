@@ -67,10 +67,11 @@ describe("plugboard run", () => {
     expect(result.code).toBe(0);
     expect(result.stderr).not.toContain("[tool]");
     const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    // Two read-only calls run together: both start, then their results come in call order.
     expect(events.slice(0, 4)).toEqual([
       { type: "tool_call", id: "c1", name: "glob", arguments: '{"pattern":"**/*.ts"}' },
-      { type: "tool_result", id: "c1", is_error: false, content: "src/a.ts" },
       { type: "tool_call", id: "c2", name: "read_file", arguments: '{"path":"missing.txt"}' },
+      { type: "tool_result", id: "c1", is_error: false, content: "src/a.ts" },
       { type: "tool_result", id: "c2", is_error: true, content: expect.stringMatching(/^Error: /) },
     ]);
     expect(events[4]).toEqual({ type: "final", status: "answered", text: "done", steps: 2, duration_ms: expect.any(Number) });
@@ -122,6 +123,25 @@ describe("plugboard run", () => {
     const json = await run(["--json", "hi"], model.baseURL);
     expect(json.code).toBe(3);
     expect(JSON.parse(json.stdout)).toMatchObject({ type: "final", status: "empty", text: "" });
+  });
+
+  test("three edits of one file in one response apply in call order", async () => {
+    await using folder = await tempFolder({ "workspace/draft.txt": "one\n" });
+    const edit = (id: string, from: string, to: string) => ({
+      id,
+      name: "edit_file",
+      arguments: { path: "draft.txt", old_text: from, new_text: to },
+    });
+    await using model = await startScriptedModel([
+      { toolCalls: [edit("e1", "one", "two"), edit("e2", "two", "three"), edit("e3", "three", "four")] },
+      { content: "Edited." },
+    ]);
+    const folderConfig = await writeConfig(folder.dir);
+    const result = await plugboard(["run", "--json", "--config", folderConfig, "--base-url", model.baseURL, "edit"], { cwd: folder.dir });
+    expect(result.code).toBe(0);
+    const results = result.stdout.trim().split("\n").map((line) => JSON.parse(line)).filter((event) => event.type === "tool_result");
+    expect(results.map((event) => [event.id, event.is_error])).toEqual([["e1", false], ["e2", false], ["e3", false]]);
+    expect(await Bun.file(`${folder.dir}/workspace/draft.txt`).text()).toBe("four\n");
   });
 
   test("reads the prompt from stdin when there is no PROMPT", async () => {

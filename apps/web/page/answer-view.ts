@@ -69,6 +69,11 @@ export class AnswerView {
     if (status === "empty") this.note("The model answered with neither text nor a tool call.", true);
   }
 
+  /** The answer's text as rendered (no Markdown marks), for the live region. */
+  renderedText(): string {
+    return [...this.item.querySelectorAll(".markdown")].map((node) => node.textContent?.trim() ?? "").join(" ");
+  }
+
   /** A note under the answer (an error is also an alert). */
   note(text: string, isError: boolean): void {
     this.entry.note = text;

@@ -165,7 +165,7 @@ async function runTurn(history: { role: "user" | "assistant"; content: string }[
     if (event.type === "done") {
       finished = true;
       view.finish(event.status, event.reply);
-      announce(`Assistant: ${event.reply || "(no text)"}`);
+      announce(`Assistant: ${view.renderedText() || "(no text)"}`);
     }
     if (event.type === "error") throw new Error(event.error);
     scrollToEnd();

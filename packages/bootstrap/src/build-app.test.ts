@@ -10,6 +10,14 @@ const imported = (flag: string) => Reflect.get(globalThis, flag);
 const manifestOf = (name: string) => join(fixture(name), "plugboard.plugin.json");
 
 describe("buildApp: success", () => {
+  test("a manifest written for contract 1.0 with an options copy still loads; the entry's schema decides", async () => {
+    const app = await buildApp(await configWith([{ path: fixture("legacy-options"), options: { prefix: "> " } }]));
+    expect((await app.runtime.execute("echo", '{"text":"hi"}')).content).toBe("> hi");
+    const defaults = await buildApp(await configWith([{ path: fixture("legacy-options") }]));
+    // The manifest's stale default ("!") is never read: echo's own schema default ("") applies.
+    expect((await defaults.runtime.execute("echo", '{"text":"hi"}')).content).toBe("hi");
+  });
+
   test("two plugins: tools reach the model in config order, with owners and validated options", async () => {
     const config = await configWith([
       { path: fixture("voices"), permissions: ["fs.read"], options: { exclamations: 3 } },
@@ -73,7 +81,7 @@ describe("buildApp: each failure names the plugin, the file and the fix, and bui
       "  version: required",
       '  tools[0].name: expected 1-64 letters, digits, "_" or "-", got "bad name!"',
       '  permissions[1]: expected one of fs.read, fs.write, process.spawn, network, got "fs.delete"',
-      "  permision: unknown key (allowed keys: $schema, name, version, contract, entry, tools, permissions)",
+      "  permision: unknown key (allowed keys: $schema, name, version, contract, entry, tools, permissions, options)",
       `  config: plugins[0] in ${config.configPath}`,
       "Fix these keys in the manifest (or ask the plugin's author to).",
     ]);

@@ -51,6 +51,14 @@ export const ManifestSchema = v.pipe(
       list(oneOf(PERMISSIONS)),
       v.description("What the plugin needs; an app must grant each one in the plugin's config entry."),
     ),
+    // Manifests of contract 1.0 carried a copy of the options schema; the entry's schema is now
+    // the only source, so the key is accepted (old plugins keep loading) and never read.
+    options: v.optional(
+      v.pipe(
+        v.unknown(),
+        v.description("Deprecated and ignored: a plugin's options are the options schema its entry exports."),
+      ),
+    ),
   }),
   v.title("Plugboard plugin manifest (plugboard.plugin.json)"),
 );

@@ -1,15 +1,15 @@
 /**
- * The agent loop: ask the model (`model-turn.ts`), run the tool calls it proposes in order,
- * answer each call id with exactly one `role: "tool"` message, and repeat until the model
- * answers, the step limit is reached or the signal aborts. Every dependency is passed in.
+ * The agent loop: ask the model (`model-turn.ts`), run the tool calls it proposes
+ * (`tool-calls.ts`: together where their tools allow, else in order), answer each call id
+ * with exactly one `role: "tool"` message in call order, and repeat until the model answers,
+ * the step limit is reached or the signal aborts. Every dependency is passed in.
  */
 import type OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { Approver } from "./approval.ts";
-import type { ToolResult } from "./contract.ts";
-import { isCancellation, toolErrors } from "./errors.ts";
-import { type AssistantMessage, type AssistantTurn, assistantMessage, type FunctionCall, reasoningText, requestTurn } from "./model-turn.ts";
+import { type AssistantMessage, type AssistantTurn, assistantMessage, reasoningText, requestTurn } from "./model-turn.ts";
 import type { ToolRuntime } from "./runtime.ts";
+import { runToolCalls } from "./tool-calls.ts";
 
 /** What the loop reports while it runs, in order. */
 export type AgentEvent =
@@ -95,25 +95,9 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     emit({ type: "assistant_message", step, message });
     if (turn.toolCalls.length === 0) return { status: text === "" ? "empty" : "answered", text, steps: step };
 
-    for (const call of turn.toolCalls) {
-      emit({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
-      const result = signal?.aborted ? toolErrors.cancelled() : await executeCall(runtime, call, options);
-      messages.push({ role: "tool", tool_call_id: call.id, content: result.content });
-      emit({ type: "tool_result", id: call.id, name: call.name, content: result.content, isError: result.isError });
-    }
+    const answered = await runToolCalls(turn.toolCalls, { runtime, signal, approve: options.approve, emit });
+    for (const { call, result } of answered) messages.push({ role: "tool", tool_call_id: call.id, content: result.content });
     if (signal?.aborted) return { status: "aborted", text, steps: step };
   }
   return { status: "step_limit", text, steps: maxSteps };
-}
-
-async function executeCall(runtime: ToolRuntime, call: FunctionCall, options: AgentLoopOptions): Promise<ToolResult> {
-  const { signal, approve } = options;
-  try {
-    return await runtime.execute(call.name, call.arguments, { callId: call.id, ...(signal ? { signal } : {}), ...(approve ? { approve } : {}) });
-  } catch (error) {
-    // An approval cut short by the abort (a handler's abort is the runtime's business): its
-    // call id still gets a result and the turn ends as aborted.
-    if (signal && isCancellation(error, signal)) return toolErrors.cancelled();
-    throw error;
-  }
 }

@@ -58,7 +58,32 @@ export interface ToolDefinition<Params extends TObject = TObject> {
   readonly parameters: Params;
   /** Declared as a method so any definition is assignable to `AnyToolDefinition`. */
   handler(args: Static<Params>, ctx: ToolContext): Promise<ToolResult>;
+  /**
+   * Whether its calls may run at the same time as other calls of the same model response
+   * (results still go back in the order of the calls). Absent means `"serial"`.
+   */
+  readonly concurrency?: Concurrency<Params>;
 }
+
+/**
+ * What a tool's calls may overlap with:
+ * - `"serial"`: nothing; it runs after every earlier call and before every later one (a tool
+ *   whose effects cannot be named, such as running a command).
+ * - `"read-only"`: other read-only calls; it changes nothing.
+ * - `{ writes(args, workspace) }`: calls that write elsewhere; it changes only what `writes`
+ *   names (its absolute path), so two calls naming the same thing run in the order of the calls.
+ *
+ * A read-only call and a writing call never overlap: they run in the order of the calls.
+ *
+ * @example concurrency: { writes: ({ path }, workspace) => resolve(workspace.root, path) }
+ */
+export type Concurrency<Params extends TObject = TObject> =
+  | "serial"
+  | "read-only"
+  | {
+      /** Declared as a method so any definition is assignable to `AnyToolDefinition`. */
+      writes(args: Static<Params>, workspace: Workspace): string;
+    };
 
 /** Any tool definition, whatever its parameter types. */
 export type AnyToolDefinition = ToolDefinition;
@@ -86,6 +111,11 @@ export function defineTool<Params extends TObject>(definition: ToolDefinition<Pa
   }
   if (definition.parameters.type !== "object") {
     throw new TypeError(`Tool ${definition.name}: parameters must be a Type.Object schema`);
+  }
+  const { concurrency } = definition;
+  const known = concurrency === undefined || concurrency === "serial" || concurrency === "read-only";
+  if (!known && typeof Reflect.get(Object(concurrency), "writes") !== "function") {
+    throw new TypeError(`Tool ${definition.name}: concurrency must be "serial", "read-only" or { writes(args) }`);
   }
   return Object.freeze({ ...definition });
 }

@@ -88,13 +88,16 @@ export class PluginOptionsError extends Error {
   }
 }
 
+/** The part of a plugin's code that failed. */
+export type PluginPhase = "handler" | "concurrency";
+
 /** Where a plugin's code failed. */
 export interface PluginErrorOrigin {
   readonly tool: string;
   /** The plugin that provided the tool, when the registry knows it. */
   readonly plugin: string | undefined;
-  /** What the plugin was doing: `handler` for a tool call. */
-  readonly phase: "handler";
+  /** What the plugin was doing: `handler` for a tool call, `concurrency` naming what a call writes. */
+  readonly phase: PluginPhase;
   /** What the plugin's code threw. */
   readonly cause: unknown;
 }
@@ -108,7 +111,7 @@ export class PluginError extends Error {
   override readonly name = "PluginError";
   readonly tool: string;
   readonly plugin: string | undefined;
-  readonly phase: "handler";
+  readonly phase: PluginPhase;
 
   constructor(origin: PluginErrorOrigin) {
     const by = origin.plugin === undefined ? "" : ` (plugin ${origin.plugin})`;

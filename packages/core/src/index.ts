@@ -13,6 +13,7 @@ export {
 export { writeFileAtomic } from "./atomic-write.ts";
 export {
   type AnyToolDefinition,
+  type Concurrency,
   CONTRACT_VERSION,
   definePlugin,
   defineTool,

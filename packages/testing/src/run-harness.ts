@@ -34,8 +34,8 @@ export async function runHarness(input: HarnessInput, { cwd, ioDir, timeoutMs }:
   await writeFile(inputPath, JSON.stringify(input));
   const child = Bun.spawn([process.execPath, HARNESS, inputPath], {
     cwd,
-    // No runtime transpiler cache: Bun would write it under $HOME, outside the workspace, and
-    // the observed run must show only what the plugin itself does.
+    // Bun's transpiler cache (under $HOME) is the runtime's write, not the plugin's: with it on, a
+    // cold cache would count as the plugin writing outside the workspace.
     env: { ...process.env, NO_COLOR: "1", BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0" },
     stdin: "ignore",
     stdout: "pipe",

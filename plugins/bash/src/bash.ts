@@ -58,6 +58,8 @@ export function bashTool(limits: BashSettings) {
       `Output over ${limits.maxOutputChars} characters keeps its start and end. ` +
       "Every process the command starts is killed when it returns, times out or is cancelled, so do not leave servers running in the background.",
     parameters: parametersFor(limits),
+    // A command's effects cannot be named: it runs alone.
+    concurrency: "serial",
     handler: async ({ command, timeout_ms }, ctx): Promise<ToolResult> => {
       if (ctx.signal.aborted) return bashTexts.cancelled();
       const timeoutMs = timeout_ms ?? limits.timeoutMs;

@@ -47,6 +47,7 @@ export function globTool(settings: GlobSettings) {
       "(include_ignored: true lists those too). A pattern naming an existing file literally, " +
       "such as app/[id]/page.tsx, also returns that file.",
     parameters: GlobParams,
+    concurrency: "read-only",
     handler: async ({ pattern, path, include_ignored = false }, ctx) => {
       const scope = await globScope(ctx.workspace, pattern, path ?? ".");
       const scan = await scanFiles(ctx.workspace, scope, settings, ctx.signal);

@@ -60,6 +60,7 @@ export function readFileTool(limits: ReadFileSettings) {
       "Use offset and limit to read part of a long file; the result ends with `... (N more lines)` when lines remain. " +
       `Files over ${limits.maxFileBytes} bytes must be read with a limit; lines over ${limits.maxLineChars} characters are cut.`,
     parameters: ReadFileParams,
+    concurrency: "read-only",
     handler: async ({ path, offset = 1, limit }, ctx) => {
       const target = await ctx.workspace.resolve(path);
       const shown = ctx.workspace.relative(target);

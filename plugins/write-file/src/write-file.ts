@@ -2,6 +2,7 @@
  * The write_file tool: replaces a whole file with the model's text, atomically, creating
  * missing parent folders. Reports the real UTF-8 byte count.
  */
+import { resolve } from "node:path";
 import { defineTool, fileSystemError, statFile, textResult, ToolError, Type, writeFileAtomic } from "@plugboard/core";
 import type { Options } from "./index.ts";
 
@@ -27,6 +28,8 @@ export function writeFileTool({ maxBytes }: WriteFileSettings) {
       "Create or overwrite a UTF-8 text file with the given content, creating missing parent folders. " +
       "Replaces the whole file; use edit_file to change part of an existing file.",
     parameters: WriteFileParams,
+    // Writes only its path: writes of other files run beside it, writes of the same file in call order.
+    concurrency: { writes: ({ path }, workspace) => resolve(workspace.root, path) },
     handler: async ({ path, content }, ctx) => {
       const target = await ctx.workspace.resolve(path);
       const shown = ctx.workspace.relative(target);

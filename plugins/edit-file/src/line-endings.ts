@@ -1,0 +1,86 @@
+/**
+ * A text file seen with LF line endings, and written back with its own. Matching happens on
+ * the LF form, so a model's LF `old_text` matches a CRLF file; writing puts back the ending
+ * every untouched line had and gives the replaced text the file's dominant ending. A UTF-8
+ * byte order mark is set aside and kept.
+ */
+
+/** The file's text in LF form, and what is needed to write it back as it was. */
+export interface LfText {
+  /** The text without BOM, every CRLF as LF. */
+  readonly text: string;
+  readonly bom: boolean;
+  /** The ending of each LF in `text`, in order; empty when the file has no CR at all. */
+  readonly endings: readonly string[];
+  /** The ending replaced text is written with: the more frequent one, LF on a tie. */
+  readonly dominant: "\n" | "\r\n";
+}
+
+/** A replacement on the LF form: `[start, end)` becomes `text` (itself in LF form). */
+export interface Replacement {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+const BOM = "\uFEFF";
+
+/** Reads `raw` (a decoded file) as LF text. */
+export function toLf(raw: string): LfText {
+  const bom = raw.startsWith(BOM);
+  const body = bom ? raw.slice(1) : raw;
+  // The common case, and a 100 MB file's: no CR, nothing to convert or remember.
+  if (!body.includes("\r")) return { text: body, bom, endings: [], dominant: "\n" };
+  const endings: string[] = [];
+  let crlf = 0;
+  for (let index = body.indexOf("\n"); index !== -1; index = body.indexOf("\n", index + 1)) {
+    const ending = index > 0 && body.charCodeAt(index - 1) === CR ? "\r\n" : "\n";
+    if (ending === "\r\n") crlf++;
+    endings.push(ending);
+  }
+  return { text: body.replaceAll("\r\n", "\n"), bom, endings, dominant: crlf > endings.length - crlf ? "\r\n" : "\n" };
+}
+
+/** `text` with every CRLF as LF: how the model's `old_text` and `new_text` are compared. */
+export function lf(text: string): string {
+  return text.includes("\r\n") ? text.replaceAll("\r\n", "\n") : text;
+}
+
+/**
+ * The file's new content: `file` with `replacements` (sorted, not overlapping) applied,
+ * untouched line endings as they were, replaced text in the dominant ending, BOM kept.
+ */
+export function applyReplacements(file: LfText, replacements: readonly Replacement[]): string {
+  const parts: string[] = file.bom ? [BOM] : [];
+  const newline = file.dominant;
+  let position = 0;
+  let ending = 0;
+  const copy = (from: number, to: number) => {
+    if (file.endings.length === 0) {
+      parts.push(file.text.slice(from, to));
+      return;
+    }
+    let start = from;
+    for (let index = file.text.indexOf("\n", from); index !== -1 && index < to; index = file.text.indexOf("\n", index + 1)) {
+      parts.push(file.text.slice(start, index), file.endings[ending++] ?? "\n");
+      start = index + 1;
+    }
+    parts.push(file.text.slice(start, to));
+  };
+  for (const { start, end, text } of replacements) {
+    copy(position, start);
+    if (file.endings.length > 0) ending += countLf(file.text, start, end);
+    parts.push(newline === "\n" ? text : text.replaceAll("\n", newline));
+    position = end;
+  }
+  copy(position, file.text.length);
+  return parts.join("");
+}
+
+const CR = 13;
+
+function countLf(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let index = text.indexOf("\n", from); index !== -1 && index < to; index = text.indexOf("\n", index + 1)) count++;
+  return count;
+}
