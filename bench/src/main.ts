@@ -10,6 +10,7 @@ import { FigureLog } from "./harness/figures.ts";
 import { parseMode } from "./harness/mode.ts";
 import { renderTable } from "./harness/table.ts";
 import { inProcessLoop } from "./loop/in-process.ts";
+import { mcp } from "./mcp/mcp.ts";
 import { httpLoop } from "./loop/over-http.ts";
 import { BENCHMARKS_PATH, writeBenchmarksMd } from "./report/benchmarks-md.ts";
 import { startEnvironment } from "./report/environment.ts";
@@ -21,7 +22,7 @@ const environment = startEnvironment(mode.quick);
 const log = new FigureLog();
 mode.progress(`${mode.quick ? "quick" : "full"} run; 1-minute load average ${environment.loadAtStart[0]?.toFixed(2)}`);
 
-for (const suite of [inProcessLoop, httpLoop, dispatch, coldStart, scale, bigInputs, pageBundle]) {
+for (const suite of [inProcessLoop, httpLoop, dispatch, coldStart, scale, bigInputs, pageBundle, mcp]) {
   // Each suite starts with the garbage of the previous one collected.
   Bun.gc(true);
   await suite(mode, log);

@@ -110,6 +110,17 @@ describe("mounting @modelcontextprotocol/server-everything", () => {
     expect(markedProcesses()).toEqual([]);
   }, TIMEOUT);
 
+  test("SIGTERM ends plugboard mcp (143) and the servers it mounted", async () => {
+    const child = spawnPlugboard(["mcp", "--config", config], { cwd: dir });
+    const output = watch(child);
+    await output.waitFor("stderr", "serving ");
+    expect(markedProcesses()).not.toEqual([]);
+    child.kill("SIGTERM");
+    const result = await output.finished();
+    expect(result.code).toBe(143);
+    expect(markedProcesses()).toEqual([]);
+  }, TIMEOUT);
+
   test("a server that fails to start is a config error naming it, with its stderr (exit 2)", async () => {
     await using folder = await tempFolder({ "workspace/.keep": "" });
     const broken = { mcp: { command: process.execPath, args: ["-e", "console.error('need GITHUB_TOKEN'); process.exit(1)"] }, name: "github" };

@@ -12,6 +12,7 @@ import type { Environment } from "./environment.ts";
 import { FigureIndex } from "./lookup.ts";
 import type { Results } from "./results-file.ts";
 import { LOOP_SECTIONS } from "./sections-loops.ts";
+import { MCP_SECTIONS } from "./sections-mcp.ts";
 import { TOOL_SECTIONS } from "./sections-tools.ts";
 
 /** Where the report is written. */
@@ -25,7 +26,7 @@ export async function writeBenchmarksMd(results: Results): Promise<void> {
 /** The whole document. */
 export function renderBenchmarksMd({ environment, figures }: Results): string {
   const index = new FigureIndex(figures);
-  const sections = [...LOOP_SECTIONS, ...TOOL_SECTIONS].map((section) => {
+  const sections = [...LOOP_SECTIONS, ...TOOL_SECTIONS, ...MCP_SECTIONS].map((section) => {
     const rows = section.groups.flatMap((group) => index.inGroup(group));
     return [
       `## ${section.title}`,

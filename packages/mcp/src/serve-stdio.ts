@@ -9,10 +9,13 @@ export interface StdioServeOptions extends ServeOptions {
   readonly stdin?: Readable;
   /** Nothing else may write to it while serving. @default process.stdout */
   readonly stdout?: Writable;
+  /** Stops serving when aborted (the app is shutting down). */
+  readonly signal?: AbortSignal;
 }
 
 /**
- * Serves `runtime` on stdin and stdout; resolves when the client hangs up (closes stdin).
+ * Serves `runtime` on stdin and stdout; resolves when the client hangs up (closes stdin) or
+ * `signal` aborts. Calls still running are cancelled then.
  *
  * @example await serveStdio(app.runtime);
  */
@@ -22,6 +25,7 @@ export async function serveStdio(runtime: ToolRuntime, options: StdioServeOption
   const ended = new Promise<void>((resolve) => {
     stdin.once("end", resolve);
     stdin.once("close", resolve);
+    options.signal?.addEventListener("abort", () => resolve(), { once: true });
   });
   await mcp.connect(new StdioServerTransport(stdin, stdout));
   await ended;

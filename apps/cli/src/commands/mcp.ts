@@ -12,7 +12,7 @@ import { loadApp } from "../load-app.ts";
 
 const DEFAULT_PORT = 8808;
 
-/** Serves until the client hangs up (stdio) or Ctrl-C (HTTP, exit 130). */
+/** Serves until the client hangs up (stdio, exit 0) or an ending signal (exit 130, 143 or 129). */
 export async function mcpCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const { http, host = "127.0.0.1" } = parsed.flags;
   const port = portOf(parsed.flags.port);
@@ -32,21 +32,27 @@ export async function mcpCommand(parsed: ParsedArgs, io: Io): Promise<number> {
     // No one can be asked through MCP: an ask is refused, unless --yes approves it (a deny still applies).
     callOptions: parsed.flags.yes ? { approve: approveAll } : {},
   };
-  if (!http) {
-    io.note(`serving ${app.registry.size} tools over MCP on stdio (workspace: ${app.workspace.root})`);
-    await serveStdio(app.runtime, { ...options, stdin: io.stdin, stdout: io.stdout });
-    return 0;
-  }
-  const server = Bun.serve({ hostname: host, port, fetch: mcpHttpHandler(app.runtime, { ...options, ...(token ? { token } : {}) }) });
-  io.note(`serving ${app.registry.size} tools over MCP at ${server.url.href}mcp (workspace: ${app.workspace.root}; Ctrl-C stops)`);
-  await new Promise<void>((resolve) => {
-    const release = onInterrupt(() => {
-      release();
-      resolve();
-    });
+  // Ctrl-C, SIGTERM or SIGHUP stop serving; the command then exits with the signal's code.
+  const stop = new AbortController();
+  let exitCode = 0;
+  const release = onInterrupt((code) => {
+    exitCode = code;
+    stop.abort();
   });
-  await server.stop(true);
-  return 130;
+  try {
+    if (!http) {
+      io.note(`serving ${app.registry.size} tools over MCP on stdio (workspace: ${app.workspace.root})`);
+      await serveStdio(app.runtime, { ...options, stdin: io.stdin, stdout: io.stdout, signal: stop.signal });
+      return exitCode;
+    }
+    const server = Bun.serve({ hostname: host, port, fetch: mcpHttpHandler(app.runtime, { ...options, ...(token ? { token } : {}) }) });
+    io.note(`serving ${app.registry.size} tools over MCP at ${server.url.href}mcp (workspace: ${app.workspace.root}; Ctrl-C stops)`);
+    await new Promise((resolve) => stop.signal.addEventListener("abort", resolve, { once: true }));
+    await server.stop(true);
+    return exitCode;
+  } finally {
+    release();
+  }
 }
 
 function portOf(text: string | undefined): number {

@@ -1,0 +1,24 @@
+/**
+ * `bun run --cwd bench mcp [--quick]`: measures only the MCP suite and puts its figures in
+ * place of the ones in `bench/results/latest.json`, then renders BENCHMARKS.md again. The
+ * other figures stay those of the last full run; the load during this run is printed.
+ */
+import { loadavg } from "node:os";
+import { FigureLog } from "./harness/figures.ts";
+import { parseMode } from "./harness/mode.ts";
+import { renderTable } from "./harness/table.ts";
+import { MCP_GROUP, mcp } from "./mcp/mcp.ts";
+import { writeBenchmarksMd } from "./report/benchmarks-md.ts";
+import { readResults, writeResults } from "./report/results-file.ts";
+
+const mode = parseMode(process.argv.slice(2));
+const load = () => loadavg().map((value) => value.toFixed(2)).join(" / ");
+const before = load();
+const log = new FigureLog();
+await mcp(mode, log);
+mode.progress(`1 / 5 / 15-minute load average: ${before} at the start, ${load()} at the end`);
+process.stdout.write(`\n${renderTable(log.figures)}\n\n`);
+const results = await readResults();
+const others = results.figures.filter((figure) => figure.group !== MCP_GROUP);
+await writeResults({ environment: results.environment, figures: [...others, ...log.figures] });
+await writeBenchmarksMd(await readResults());
