@@ -62,6 +62,13 @@ describe("mounting @modelcontextprotocol/server-everything", () => {
     expect(result.stdout).toMatch(/\n\neverything \S+\n {2}tools: {7}echo, .*get-sum.*\n {2}permissions: \(none\)\n {2}from: {8}\S+ \S+ stdio \(an MCP server over stdio\)\n$/);
   }, TIMEOUT);
 
+  test("plugboard check starts the server, lists it and leaves nothing running", async () => {
+    const result = await plugboard(["check", "--config", config], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/\n {2}mcp: {7}1 \(everything \S+ over stdio\)\n/);
+    expect(markedProcesses()).toEqual([]);
+  }, TIMEOUT);
+
   test("plugboard call echo returns its text; {} is refused before the call", async () => {
     expect(await call(["echo", '{"message":"hi"}'])).toMatchObject({ code: 0, stdout: "Echo: hi\n" });
     const refused = await call(["echo", "{}"]);

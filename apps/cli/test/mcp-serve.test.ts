@@ -21,11 +21,11 @@ let config = "";
 
 beforeAll(async () => {
   ({ dir, remove } = await tempFolder({ "workspace/README.md": "# Demo\nsecond line\n" }));
-  config = await writeConfig(dir);
+  config = await writeConfig(dir, { policy: { default: "allow", rules: [{ tool: "write_file", args: { path: "secrets/*" }, action: "deny" }] } });
 });
 afterAll(() => remove());
 
-/** What every transport must show: the five tools, their schemas and annotations, and calls through the runtime. */
+/** What every transport must show: the five tools, their schemas and annotations, and calls through the runtime and its policy. */
 async function checkServed(client: Client): Promise<void> {
   const { tools } = await client.listTools();
   expect(tools.map((tool) => tool.name)).toEqual(["bash", "read_file", "write_file", "edit_file", "glob"]);
@@ -46,6 +46,9 @@ async function checkServed(client: Client): Promise<void> {
   const missing = await client.callTool({ name: "read_file", arguments: { path: "nope.md" } });
   expect(missing.isError).toBe(true);
   expect(missing.content).toEqual([{ type: "text", text: expect.stringMatching(/^Error: .*nope\.md/) }]);
+
+  const denied = await client.callTool({ name: "write_file", arguments: { path: "secrets/key.txt", content: "x" } });
+  expect(denied).toEqual({ content: [{ type: "text", text: "Error: Denied by policy: write_file path=secrets/*" }], isError: true });
 
   const unknown = await client.callTool({ name: "no_such_tool", arguments: {} });
   expect(unknown).toEqual({

@@ -80,7 +80,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     try {
       turn = await requestTurn(
         { ...options, tools, stream: options.stream ?? false, signal },
-        { text: (text) => emit({ type: "text_delta", text }), reasoning: (text) => emit({ type: "reasoning_delta", text }) },
+        { text: (delta) => emit({ type: "text_delta", text: delta }), reasoning: (delta) => emit({ type: "reasoning_delta", text: delta }) },
       );
     } catch (error) {
       // The SDK rejects with its APIUserAbortError only when our signal aborted it.

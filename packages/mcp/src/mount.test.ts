@@ -33,6 +33,8 @@ describe("McpMount over stdio", () => {
     const names = mounted.entries().map((entry) => entry.tool.name);
     expect(names).toEqual(["fx_echo", "fx_fail", "fx_fail_prefixed", "fx_mixed", "fx_slow", "fx_crash", "fx_spawn_child", "fx_pid", "fx_dotted_name"]);
     expect(mounted.entries().every((entry) => entry.owner === "fixture")).toBe(true);
+    // A read-only hint lets the tool's calls overlap; without it, calls run in turn.
+    expect(mounted.entries().map((entry) => entry.tool.concurrency)).toEqual(["read-only", ...Array(8).fill(undefined)]);
     const runtime = await runtimeOf(mounted);
     expect(runtime.schemas()[0]?.function.parameters).toEqual({ type: "object", properties: { message: { type: "string" } }, required: ["message"] });
     expect(await runtime.execute("fx_echo", '{"message":"hi"}')).toEqual({ content: "hi", isError: false });

@@ -121,6 +121,8 @@ export class McpMount {
         description: tool.description ?? tool.title ?? "",
         // Plain JSON Schema, sent as it is and checked by `validate`, never compiled by TypeBox.
         parameters: tool.inputSchema as unknown as TObject,
+        // The server's hint: its read-only tools may run alongside each other in one model turn.
+        ...(tool.annotations?.readOnlyHint === true ? { concurrency: "read-only" as const } : {}),
         handler: (args: Record<string, unknown>, ctx: ToolContext) => this.#call(tool.name, args, ctx.signal),
       });
       return { tool: definition, owner: this.name, validate: jsonSchemaValidator(tool.inputSchema) };

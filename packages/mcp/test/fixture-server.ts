@@ -24,7 +24,12 @@ const object = (properties: Record<string, object> = {}, required: string[] = []
 });
 
 const TOOLS: Tool[] = [
-  { name: "echo", description: "Echo the message.", inputSchema: object({ message: { type: "string" } }, ["message"]) },
+  {
+    name: "echo",
+    description: "Echo the message.",
+    inputSchema: object({ message: { type: "string" } }, ["message"]),
+    annotations: { readOnlyHint: true },
+  },
   { name: "fail", description: "Fail without the prefix.", inputSchema: object() },
   { name: "fail_prefixed", description: "Fail with the prefix.", inputSchema: object() },
   { name: "mixed", description: "One block of each content type.", inputSchema: object() },

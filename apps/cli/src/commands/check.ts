@@ -20,6 +20,9 @@ export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> 
     `  model:     ${endpoint}`,
     `  max steps: ${config.maxSteps}`,
     `  plugins:   ${plugins.length}${plugins.length > 0 ? ` (${plugins.map((plugin) => `${plugin.name} ${plugin.version}`).join(", ")})` : ""}`,
+    ...(app.servers.length > 0
+      ? [`  mcp:       ${app.servers.length} (${app.servers.map((server) => `${server.name} ${server.version} over ${server.transport}`).join(", ")})`]
+      : []),
     `  tools:     ${registry.size}${registry.size > 0 ? ` (${registry.names().join(", ")})` : ""}`,
     ...policyLines(config.policy),
     `  audit:     ${config.audit ?? "(none)"}`,
