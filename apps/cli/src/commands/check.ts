@@ -27,7 +27,7 @@ export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> 
     ...policyLines(config.policy),
     `  audit:     ${config.audit ?? "(none)"}`,
   ];
-  io.stdout.write(`${lines.join("\n")}\n`);
+  await io.print(`${lines.join("\n")}\n`);
   return 0;
 }
 
