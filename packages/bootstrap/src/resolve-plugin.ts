@@ -37,10 +37,15 @@ export interface ResolvedPlugin {
  */
 export async function resolvePlugin(entry: PluginEntry, where: EntryLocation, appFolder?: string): Promise<ResolvedPlugin> {
   const found = await inspectPlugin(entry, where, appFolder);
-  const missing = found.manifest.permissions.filter((permission) => !entry.permissions.includes(permission));
+  const { manifest, manifestPath } = found;
+  const missing = manifest.permissions.filter((permission) => !entry.permissions.includes(permission));
   if (missing.length > 0) {
-    throw pluginErrors.permission(found.manifest.name, missing, [...new Set(entry.permissions)], found.manifestPath, where);
+    throw pluginErrors.permission(manifest.name, missing, [...new Set(entry.permissions)], manifestPath, where);
   }
+  // The config grants only what the manifest asks for or offers to use: a grant is a right the sandbox gives.
+  const offered = [...manifest.permissions, ...manifest.optionalPermissions];
+  const unasked = entry.permissions.filter((permission) => !offered.includes(permission));
+  if (unasked.length > 0) throw pluginErrors.permissionNotOffered(manifest.name, [...new Set(unasked)], offered, manifestPath, where);
   return found;
 }
 

@@ -39,7 +39,10 @@ export async function pluginAddCommand(parsed: ParsedArgs, io: Io): Promise<numb
   });
   io.stdout.write(describePlugin(manifest));
 
-  const granted = parsed.flags.yes ? [...manifest.permissions] : await ask(io, manifest.name, manifest.permissions);
+  const granted = parsed.flags.yes ? [...manifest.permissions] : await ask(io, manifest);
+  if (parsed.flags.yes && manifest.optionalPermissions.length > 0) {
+    io.note(`--yes grants only what ${manifest.name} needs; to let it also ${manifest.optionalPermissions.map((permission) => PERMISSION_EFFECTS[permission]).join(" and ")}, add ${manifest.optionalPermissions.join(", ")} to its "permissions" in ${configPath}.`);
+  }
   if (granted === undefined) {
     await undo();
     io.stdout.write(`Not added: ${manifest.name} is uninstalled and ${configPath} is unchanged.\n`);
@@ -57,25 +60,39 @@ export async function pluginAddCommand(parsed: ParsedArgs, io: Io): Promise<numb
   }
 }
 
-function describePlugin(manifest: { name: string; version: string; tools: readonly { name: string; description: string }[]; permissions: readonly Permission[] }): string {
+interface Asks {
+  readonly name: string;
+  readonly version: string;
+  readonly tools: readonly { name: string; description: string }[];
+  readonly permissions: readonly Permission[];
+  readonly optionalPermissions: readonly Permission[];
+}
+
+function describePlugin(manifest: Asks): string {
   const width = Math.max(...manifest.tools.map((tool) => tool.name.length));
+  const rows = (permissions: readonly Permission[]) => permissions.map((permission) => `    ${permission.padEnd(13)}  ${PERMISSION_EFFECTS[permission]}`);
   return [
     `${manifest.name} ${manifest.version}`,
     "  tools:",
     ...manifest.tools.map((tool) => `    ${tool.name.padEnd(width)}  ${tool.description}`),
     manifest.permissions.length === 0 ? "  permissions: none" : "  permissions it asks for:",
-    ...manifest.permissions.map((permission) => `    ${permission.padEnd(13)}  ${PERMISSION_EFFECTS[permission]}`),
+    ...rows(manifest.permissions),
+    ...(manifest.optionalPermissions.length === 0 ? [] : ["  permissions it can use if you grant them (optional):", ...rows(manifest.optionalPermissions)]),
     "",
   ].join("\n");
 }
 
-/** Asks once for all the permissions; undefined when the person declines. */
-async function ask(io: Io, name: string, permissions: readonly Permission[]): Promise<Permission[] | undefined> {
-  if (permissions.length === 0) return [];
+/** Asks for the permissions it needs (declined: undefined), then for each optional one. */
+async function ask(io: Io, manifest: Asks): Promise<Permission[] | undefined> {
   const prompt = createInterface({ input: io.stdin, output: io.stdout });
+  const yes = async (question: string) => /^y(es)?$/i.test((await prompt.question(`${question} [y/N] `)).trim());
   try {
-    const answer = await prompt.question(`Grant ${permissions.join(", ")} to ${name}? [y/N] `);
-    return /^y(es)?$/i.test(answer.trim()) ? [...permissions] : undefined;
+    if (manifest.permissions.length > 0 && !(await yes(`Grant ${manifest.permissions.join(", ")} to ${manifest.name}?`))) return undefined;
+    const granted = [...manifest.permissions];
+    for (const permission of manifest.optionalPermissions) {
+      if (await yes(`Also let it ${PERMISSION_EFFECTS[permission]} (${permission})?`)) granted.push(permission);
+    }
+    return granted;
   } finally {
     prompt.close();
   }
