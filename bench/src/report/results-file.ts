@@ -1,7 +1,4 @@
-/**
- * `bench/results/latest.json`: the environment and every figure of the last full run;
- * `bench/results/quick.json` (not committed) the same for the last `--quick` run.
- */
+/** `bench/results/latest.json`: the environment and every figure of the last run. */
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Figure } from "../harness/figures.ts";
@@ -14,14 +11,14 @@ export interface Results {
   readonly figures: readonly Figure[];
 }
 
-/** Where the last full run's results are written. */
+/** Where the last full run's results are written: the committed reference figures. */
 export const RESULTS_PATH = join(BENCH_DIR, "results", "latest.json");
 
-/** Where a quick run's results go, so that it never replaces the committed full run's. */
+/** Where a quick run's results go instead (not committed), so it never replaces the full run's. */
 export const QUICK_RESULTS_PATH = join(BENCH_DIR, "results", "quick.json");
 
 /** Writes the results to `path` (through a temp file, so a crash never leaves half a file). */
-export async function writeResults(results: Results, path = RESULTS_PATH): Promise<void> {
+export async function writeResults(results: Results, path: string = RESULTS_PATH): Promise<void> {
   await mkdir(join(BENCH_DIR, "results"), { recursive: true });
   const temp = `${path}.tmp`;
   await writeFile(temp, `${JSON.stringify(results, null, 2)}\n`);
@@ -29,6 +26,6 @@ export async function writeResults(results: Results, path = RESULTS_PATH): Promi
 }
 
 /** Reads the results back (the report is rendered from the file, not from memory). */
-export async function readResults(): Promise<Results> {
-  return JSON.parse(await readFile(RESULTS_PATH, "utf8")) as Results;
+export async function readResults(path: string = RESULTS_PATH): Promise<Results> {
+  return JSON.parse(await readFile(path, "utf8")) as Results;
 }
