@@ -18,9 +18,15 @@ import type { Permission } from "../permissions.ts";
 import type { ResolvedPlugin } from "../resolve-plugin.ts";
 import { type HostSpec, hostErrorIn } from "./host-spec.ts";
 
-const HOST_MAIN = fileURLToPath(new URL("./host-main.ts", import.meta.url));
+/**
+ * The host's entry: beside this file, or, when this file was bundled into an app (the
+ * CLI's dist/), in the installed @plugboard/bootstrap package.
+ */
+const HOST_MAIN = ((beside) => (existsSync(beside) ? beside : Bun.resolveSync("@plugboard/bootstrap/plugin-host", import.meta.dir)))(
+  fileURLToPath(new URL("./host-main.ts", import.meta.url)),
+);
 /** The bootstrap's own package: the host's code, with its dependencies. */
-const BOOTSTRAP_FOLDER = fileURLToPath(new URL("../..", import.meta.url));
+const BOOTSTRAP_FOLDER = dirname(dirname(dirname(HOST_MAIN)));
 
 /** A plugin running in its host: its description, its proxied tools, and how to end it. */
 export interface HostedPlugin {
