@@ -6,6 +6,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { ScriptedModel } from "@plugboard/testing";
 
 const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 const PLUGINS = fileURLToPath(new URL("../../../plugins/", import.meta.url));
@@ -151,4 +152,10 @@ export function spawnInTerminal(args: readonly string[], options: { readonly cwd
       return code;
     },
   };
+}
+
+/** The `role: "tool"` message each call id got, as the model read them in its request number `request` (default: the last). */
+export function toolResults(model: ScriptedModel, request = model.requests.length - 1): Record<string, string> {
+  const messages = model.requests[request]?.body.messages ?? [];
+  return Object.fromEntries(messages.filter((m) => m.role === "tool").map((m) => [String(m.tool_call_id), String(m.content)]));
 }
