@@ -241,3 +241,20 @@ test("write_file and read_file raced with symlink swaps over 1,200 calls write a
   // The race was real: some path checks saw the link.
   expect(linked).toBeGreaterThan(0);
 });
+
+test("a confined tool keeps its read-only concurrency; one that writes runs in order", async () => {
+  const plugins = join(import.meta.dir, "../../../../plugins");
+  const app = await buildApp(
+    await configWith(
+      [
+        { path: join(plugins, "read-file"), permissions: ["fs.read"] },
+        { path: join(plugins, "write-file"), permissions: ["fs.write"] },
+      ],
+      undefined,
+      "auto",
+    ),
+  );
+  apps.push(app);
+  expect(app.registry.get("read_file")?.tool.concurrency).toBe("read-only");
+  expect(app.registry.get("write_file")?.tool.concurrency ?? "serial").toBe("serial");
+});
