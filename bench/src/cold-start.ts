@@ -1,18 +1,22 @@
 /**
- * Suite 4 — cold start: whole-process wall time of `plugboard tools` (config, manifests
- * and the five plugins loaded, the tools printed) against a Bun process that only imports
- * `openai`, and against an empty Bun process. Taken in rounds, the three in turn.
+ * Suite 4 — cold start: whole-process time of the CLI as users run it (the bundle,
+ * `apps/cli/dist/bin.js`: the published bin, and what `bun run plugboard` starts) against a
+ * Bun process that only imports `openai`, and `--version` against an empty Bun process.
+ * Informational rows: `help`, `bun run plugboard tools` (the package script, with its own
+ * Bun process and the bundle's freshness check) and `tools` from the TypeScript sources.
+ * The commands are taken in turn, round after round, so that a change in the machine's load
+ * hits all of them alike; wall time and the child's CPU time are both recorded.
  */
 import { join } from "node:path";
 import type { FigureLog } from "./harness/figures.ts";
-import { PHASES, type PhaseTimes } from "./cold-start-phases.ts";
-import { summarize, timeInRounds, timeRuns, timingFigure } from "./harness/measure.ts";
+import { summarize, timingFigure } from "./harness/measure.ts";
 import type { RunMode } from "./harness/mode.ts";
 import { BENCH_DIR, REPO_ROOT } from "./harness/paths.ts";
-import { runProcess } from "./harness/process.ts";
+import { type ProcessRun, runProcess } from "./harness/process.ts";
 
-/** The group's name in every report. */
+/** The groups' names in every report. */
 export const COLD_START_GROUP = "Cold start";
+export const COLD_START_CPU_GROUP = "Cold start, CPU time";
 
 interface Command {
   readonly name: string;
@@ -22,68 +26,79 @@ interface Command {
 }
 
 const bun = process.execPath;
-const PHASES_CHILD = join(import.meta.dir, "cold-start-phases.ts");
+const BIN = join(REPO_ROOT, "apps/cli/dist/bin.js");
+
+/** The names the ratios and the report refer to. */
+export const COMMAND_NAMES = {
+  tools: "plugboard tools",
+  openai: "bun -e \"await import('openai')\"",
+  version: "plugboard --version",
+  empty: 'bun -e "0" (an empty process)',
+  help: "plugboard help",
+  script: "bun run plugboard tools",
+  source: "plugboard tools, from the sources",
+} as const;
 
 const COMMANDS: readonly Command[] = [
   {
-    name: "plugboard tools",
-    argv: [bun, join(REPO_ROOT, "apps/cli/src/main.ts"), "tools"],
+    name: COMMAND_NAMES.tools,
+    argv: [bun, BIN, "tools"],
     cwd: REPO_ROOT,
-    note: "bun apps/cli/src/main.ts tools: the shipped config, five plugins",
+    note: "bun apps/cli/dist/bin.js tools (the bundle): the shipped config, five plugins",
   },
+  { name: COMMAND_NAMES.openai, argv: [bun, "-e", "await import('openai')"], cwd: BENCH_DIR, note: "run in bench/, where openai resolves" },
+  { name: COMMAND_NAMES.version, argv: [bun, BIN, "--version"], cwd: REPO_ROOT, note: "bun apps/cli/dist/bin.js --version" },
   {
-    name: "bun -e \"await import('openai')\"",
-    argv: [bun, "-e", "await import('openai')"],
-    cwd: BENCH_DIR,
-    note: "run in bench/, where openai resolves",
-  },
-  {
-    name: 'bun -e "0" (an empty process)',
+    name: COMMAND_NAMES.empty,
     argv: [bun, "-e", "0"],
     cwd: BENCH_DIR,
     note: 'bun -e "" prints the usage text instead of running, so the script is 0',
   },
+  { name: COMMAND_NAMES.help, argv: [bun, BIN, "help"], cwd: REPO_ROOT, note: "the overview: arguments parsed, no config loaded" },
+  {
+    name: COMMAND_NAMES.script,
+    argv: [bun, "run", "plugboard", "tools"],
+    cwd: REPO_ROOT,
+    note: "the root script: bun run, then scripts/start.ts (freshness check) and the bundle",
+  },
+  {
+    name: COMMAND_NAMES.source,
+    argv: [bun, join(REPO_ROOT, "apps/cli/src/main.ts"), "tools"],
+    cwd: REPO_ROOT,
+    note: "bun apps/cli/src/main.ts tools: every module transpiled at start",
+  },
 ];
 
-/** Measures the three commands and records wall time, peak RSS and the ratios. */
+/** Measures the commands and records wall time, CPU time and the ratios. */
 export async function coldStart(mode: RunMode, log: FigureLog): Promise<void> {
   const perRound = mode.quick ? 4 : 10;
   const rounds = 3;
-  mode.progress(`cold start: ${COMMANDS.length} commands × ${rounds * perRound} runs`);
-  const timings = await timeInRounds(
-    COMMANDS.map((command) => (samples: number) =>
-      timeRuns(() => runProcess(command.argv, { cwd: command.cwd, env: coldEnv() }), { samples }),
-    ),
-    { rounds, perRound },
-  );
-  const group = COLD_START_GROUP;
-  const values = COMMANDS.map((command, index) => {
-    const timing = timings[index];
-    if (!timing) throw new Error(`no timing for ${command.name}`);
-    return log.add(timingFigure(group, command.name, timing, "ms", 1e6, command.note));
-  });
-  const [plugboard = Number.NaN, openai = Number.NaN, empty = Number.NaN] = values;
-  log.ratio(group, "plugboard tools / import('openai')", plugboard, openai, { op: "<=", limit: 1.5 });
-  log.ratio(group, "plugboard tools / empty process", plugboard, empty);
-  log.ratio(group, "import('openai') / empty process", openai, empty);
-  await phases(mode, log);
-}
-
-/** The group of the phase breakdown. */
-export const PHASES_GROUP = "Cold start: where plugboard tools spends its time";
-
-/** Runs the phase child `samples` times and records the median of each phase. */
-async function phases(mode: RunMode, log: FigureLog): Promise<void> {
-  const samples = mode.quick ? 5 : 15;
-  mode.progress(`cold start: phases × ${samples}`);
-  const runs: PhaseTimes[] = [];
-  for (let index = 0; index < samples; index++) {
-    const run = await runProcess([bun, PHASES_CHILD], { cwd: BENCH_DIR, env: coldEnv(), capture: true });
-    runs.push(JSON.parse(run.stdout) as PhaseTimes);
+  // Builds the bundle when a source is newer (as `bun run plugboard` does), untimed.
+  await runProcess([bun, join(REPO_ROOT, "apps/cli/scripts/start.ts"), "--version"], { cwd: REPO_ROOT, env: coldEnv() });
+  mode.progress(`cold start: ${COMMANDS.length} commands × ${rounds * perRound} runs, in turn`);
+  const runs = COMMANDS.map((): ProcessRun[] => []);
+  for (const command of COMMANDS) await runProcess(command.argv, { cwd: command.cwd, env: coldEnv() });
+  for (let round = 0; round < rounds; round++) {
+    for (const [index, command] of COMMANDS.entries()) {
+      for (let run = 0; run < perRound; run++) runs[index]?.push(await runProcess(command.argv, { cwd: command.cwd, env: coldEnv() }));
+    }
   }
-  for (const phase of PHASES) {
-    log.add(timingFigure(PHASES_GROUP, phase, summarize(runs.map((run) => run[phase] * 1e6)), "ms", 1e6));
-  }
+  const record = (group: string, pick: (run: ProcessRun) => number) => {
+    const values = new Map<string, number>();
+    for (const [index, command] of COMMANDS.entries()) {
+      const timing = summarize((runs[index] ?? []).map((run) => pick(run) * 1e6));
+      values.set(command.name, log.add(timingFigure(group, command.name, timing, "ms", 1e6, command.note)));
+    }
+    return (name: string) => values.get(name) ?? Number.NaN;
+  };
+  const wall = record(COLD_START_GROUP, (run) => run.wallMs);
+  const { tools, openai, version, empty } = COMMAND_NAMES;
+  log.ratio(COLD_START_GROUP, "plugboard tools / import('openai')", wall(tools), wall(openai), { op: "<=", limit: 1 });
+  log.ratio(COLD_START_GROUP, "plugboard --version / empty process", wall(version), wall(empty), { op: "<=", limit: 1.2 });
+  log.ratio(COLD_START_GROUP, "plugboard tools from the sources / the bundle", wall(COMMAND_NAMES.source), wall(tools));
+  const cpu = record(COLD_START_CPU_GROUP, (run) => run.cpuMs);
+  log.ratio(COLD_START_CPU_GROUP, "plugboard tools / import('openai'), CPU time", cpu(tools), cpu(openai));
+  log.ratio(COLD_START_CPU_GROUP, "plugboard --version / empty process, CPU time", cpu(version), cpu(empty));
 }
 
 /** No model credentials: `tools` must not depend on them, and the child sees the same env each run. */

@@ -1,6 +1,8 @@
 /**
  * `bun run bench [--quick]`: runs every suite in order, prints the table, writes every
- * figure to `bench/results/latest.json`, then BENCHMARKS.md (repo root) from that file.
+ * figure to `bench/results/latest.json`, then BENCHMARKS.md (repo root) from that file; a
+ * quick run, or one of some suites only (`--only cold-start,loop-http`), writes
+ * `bench/results/quick.json` and `quick.md` instead.
  */
 import { bigInputs } from "./big-inputs/big-inputs.ts";
 import { coldStart } from "./cold-start.ts";
@@ -12,9 +14,9 @@ import { renderTable } from "./harness/table.ts";
 import { inProcessLoop } from "./loop/in-process.ts";
 import { mcp } from "./mcp/mcp.ts";
 import { httpLoop } from "./loop/over-http.ts";
-import { BENCHMARKS_PATH, writeBenchmarksMd } from "./report/benchmarks-md.ts";
+import { BENCHMARKS_PATH, QUICK_BENCHMARKS_PATH, writeBenchmarksMd } from "./report/benchmarks-md.ts";
 import { startEnvironment } from "./report/environment.ts";
-import { RESULTS_PATH, readResults, writeResults } from "./report/results-file.ts";
+import { QUICK_RESULTS_PATH, RESULTS_PATH, readResults, writeResults } from "./report/results-file.ts";
 import { scale } from "./scale/scale.ts";
 
 const mode = parseMode(process.argv.slice(2));
@@ -22,13 +24,28 @@ const environment = startEnvironment(mode.quick);
 const log = new FigureLog();
 mode.progress(`${mode.quick ? "quick" : "full"} run; 1-minute load average ${environment.loadAtStart[0]?.toFixed(2)}`);
 
-for (const suite of [inProcessLoop, httpLoop, dispatch, coldStart, scale, bigInputs, pageBundle, mcp]) {
+const SUITES = {
+  "loop-in-process": inProcessLoop,
+  "loop-http": httpLoop,
+  dispatch,
+  "cold-start": coldStart,
+  scale,
+  "big-inputs": bigInputs,
+  "page-bundle": pageBundle,
+  mcp,
+};
+const unknown = mode.only?.filter((name) => !(name in SUITES)) ?? [];
+if (unknown.length > 0) throw new Error(`Unknown suite ${unknown.join(", ")}; the suites: ${Object.keys(SUITES).join(", ")}`);
+for (const [name, suite] of Object.entries(SUITES)) {
+  if (mode.only && !mode.only.includes(name)) continue;
   // Each suite starts with the garbage of the previous one collected.
   Bun.gc(true);
   await suite(mode, log);
 }
 
 process.stdout.write(`\n${renderTable(log.figures)}\n\n`);
-await writeResults({ environment: environment.finish(), figures: log.figures });
-await writeBenchmarksMd(await readResults());
-mode.progress(`wrote ${RESULTS_PATH} and ${BENCHMARKS_PATH}`);
+// A quick or partial run writes beside the full run's files, never over them.
+const [resultsPath, reportPath] = mode.quick || mode.only ? [QUICK_RESULTS_PATH, QUICK_BENCHMARKS_PATH] : [RESULTS_PATH, BENCHMARKS_PATH];
+await writeResults({ environment: environment.finish(), figures: log.figures }, resultsPath);
+await writeBenchmarksMd(await readResults(resultsPath), reportPath);
+mode.progress(`wrote ${resultsPath} and ${reportPath}`);

@@ -14,19 +14,60 @@ export interface Io {
   readonly style: Style;
   /** Writes `plugboard: MESSAGE` on stderr. */
   note(message: string): void;
+  /**
+   * Writes `text` to stdout, for commands that print once and end (`--version`, help,
+   * `tools`, …). For the real process it writes without the Node stream, whose set-up
+   * costs more than the rest of `--version`.
+   */
+  print(text: string): Promise<void>;
 }
 
-/** The real process's `Io`. */
-export function processIo(): Io {
-  const { stdin, stdout, stderr, env } = process;
-  const style = createStyle(stderr, env);
-  return {
-    stdin,
-    stdout,
-    stderr,
+/** The real process's `Io`, and `drain`, which waits until what was written is out. */
+export interface ProcessIo extends Io {
+  drain(): Promise<void>;
+}
+
+/**
+ * The real process's `Io`. Its streams and style are made when first used: creating
+ * `process.stdout` or `process.stderr` loads Node's stream machinery, which a command that
+ * only prints (through `print`) never needs.
+ */
+export function processIo(): ProcessIo {
+  const { env } = process;
+  const used = new Set<NodeJS.WriteStream>();
+  const writable = (stream: NodeJS.WriteStream) => {
+    used.add(stream);
+    return stream;
+  };
+  let style: Style | undefined;
+  let printed: Promise<unknown> = Promise.resolve();
+  const io: ProcessIo = {
+    get stdin() {
+      return process.stdin;
+    },
+    get stdout() {
+      return writable(process.stdout);
+    },
+    get stderr() {
+      return writable(process.stderr);
+    },
     env,
     cwd: invocationCwd(env, process.cwd(), "plugboard"),
-    style,
-    note: (message) => stderr.write(`${style.dim("plugboard:")} ${message}\n`),
+    get style() {
+      style ??= createStyle(io.stderr, env);
+      return style;
+    },
+    note: (message) => io.stderr.write(`${io.style.dim("plugboard:")} ${message}\n`),
+    print(text) {
+      // Once the Node stream exists, keep to it so that the two never reorder output.
+      if (used.has(process.stdout)) return new Promise((done) => process.stdout.write(text, () => done()));
+      printed = printed.then(() => Bun.write(Bun.stdout, text));
+      return printed.then(() => undefined);
+    },
+    async drain() {
+      await printed;
+      await Promise.all([...used].map((stream) => new Promise((done) => stream.write("", done))));
+    },
   };
+  return io;
 }

@@ -5,8 +5,6 @@
  * else is a bug and crashes with its stack.
  */
 import { PlugboardError } from "@plugboard/bootstrap/errors";
-import { CONTRACT_VERSION } from "@plugboard/core";
-import packageJson from "../package.json" with { type: "json" };
 import { type ParsedArgs, parseCliArgs } from "./args.ts";
 import { helpText } from "./help.ts";
 import { type Io, processIo } from "./io.ts";
@@ -39,11 +37,13 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   try {
     const parsed = parseCliArgs(argv);
     if (parsed.version) {
-      io.stdout.write(`plugboard ${packageJson.version} (contract ${CONTRACT_VERSION})\n`);
+      // Imported only here: the contract version is core's, and core is heavy to load.
+      const { versionLine } = await import("./version.ts");
+      await io.print(`${versionLine()}\n`);
       return 0;
     }
     if (parsed.help) {
-      io.stdout.write(`${helpText(parsed.command)}\n`);
+      await io.print(`${helpText(parsed.command)}\n`);
       return 0;
     }
     const command = await COMMANDS[parsed.command]();
@@ -60,9 +60,15 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   }
 }
 
-if (import.meta.main) {
-  const code = await main(process.argv.slice(2));
-  // Let piped output drain before exiting.
-  await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((done) => stream.write("", done))));
+/**
+ * Runs the CLI as the process: the command line, the real streams, the exit code. Output is
+ * drained before the process exits, so piped output is never cut.
+ */
+export async function runCli(argv: readonly string[] = process.argv.slice(2)): Promise<never> {
+  const io = processIo();
+  const code = await main(argv, io);
+  await io.drain();
   process.exit(code);
 }
+
+if (import.meta.main) await runCli();

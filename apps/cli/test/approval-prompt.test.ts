@@ -6,19 +6,14 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type ScriptedModel, startScriptedModel } from "@plugboard/testing";
-import { spawnInTerminal, tempFolder, writeConfig } from "./helpers.ts";
+import { startScriptedModel } from "@plugboard/testing";
+import { spawnInTerminal, tempFolder, toolResults, writeConfig } from "./helpers.ts";
 
 // Each test runs one to three CLI processes: a busy machine can outlast bun's default 5 s.
 setDefaultTimeout(30_000);
 
 const ASK = { default: "allow", rules: [{ tool: "bash", action: "ask" }, { tool: "write_file", action: "ask" }, { tool: "edit_file", action: "ask" }] };
 const KEYS = "[y] yes  [a] always";
-
-function toolMessages(model: ScriptedModel, request: number): Record<string, string> {
-  const messages = model.requests[request]?.body.messages ?? [];
-  return Object.fromEntries(messages.filter((m) => m.role === "tool").map((m) => [String(m.tool_call_id), String(m.content)]));
-}
 
 async function setup() {
   const folder = await tempFolder({ "workspace/notes.txt": "alpha\nbeta\n" });
@@ -41,7 +36,7 @@ describe("the approval prompt (run, on a terminal)", () => {
     cli.type("y");
     expect(await cli.exited()).toBe(0);
     expect(await readFile(join(workspace, "out.txt"), "utf8")).toBe("approved\n");
-    expect(toolMessages(model, 1).c1).toContain("done");
+    expect(toolResults(model, 1).c1).toContain("done");
   });
 
   test("n refuses, and the reason typed after it reaches the model", async () => {
@@ -58,7 +53,7 @@ describe("the approval prompt (run, on a terminal)", () => {
     await cli.waitFor("reason for the model");
     cli.type("keep the plan in notes.txt\r");
     expect(await cli.exited()).toBe(0);
-    expect(toolMessages(model, 1).w1).toBe("Error: Denied by the user: keep the plan in notes.txt");
+    expect(toolResults(model, 1).w1).toBe("Error: Denied by the user: keep the plan in notes.txt");
     expect(existsSync(join(workspace, "plan.md"))).toBe(false);
   });
 
@@ -92,7 +87,7 @@ describe("the approval prompt (run, on a terminal)", () => {
     await cli.waitFor("reason for the model");
     cli.type("\r");
     expect(await cli.exited()).toBe(0);
-    expect(toolMessages(model, 1).c1).toBe("Error: Denied by the user");
+    expect(toolResults(model, 1).c1).toBe("Error: Denied by the user");
   });
 });
 

@@ -152,7 +152,7 @@ describe("plugboard check, tools and plugins", () => {
       { package: "@plugboard/plugin-read-file", permissions: ["fs.read"] },
       { package: "@plugboard/plugin-glob", permissions: ["fs.read"] },
     ];
-    await using folder = await tempFolder({ "plugboard.config.json": JSON.stringify({ plugins: entries }), "notes.txt": "hello\n" });
+    await using folder = await tempFolder({ "plugboard.config.json": JSON.stringify({ sandbox: "off", plugins: entries }), "notes.txt": "hello\n" });
     const called = await plugboard(["call", "read_file", '{"path":"notes.txt"}'], { cwd: folder.dir });
     expect(called).toMatchObject({ code: 0, stdout: "hello\n" });
     const listed = await plugboard(["plugins"], { cwd: folder.dir });
@@ -169,7 +169,7 @@ describe("plugboard check, tools and plugins", () => {
     const json = await plugboard(["plugins", "--json", "--config", config], { cwd: dir });
     const plugins = JSON.parse(json.stdout) as { name: string; tools: string[]; permissions: string[] }[];
     expect(plugins.map(({ name, tools, permissions }) => [name, tools, permissions])).toEqual([
-      ["@plugboard/plugin-bash", ["bash"], ["process.spawn"]],
+      ["@plugboard/plugin-bash", ["bash"], ["process.spawn", "fs.read", "fs.write"]],
       ["@plugboard/plugin-read-file", ["read_file"], ["fs.read"]],
       ["@plugboard/plugin-write-file", ["write_file"], ["fs.write"]],
       ["@plugboard/plugin-edit-file", ["edit_file"], ["fs.read", "fs.write"]],

@@ -6,13 +6,14 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { ScriptedModel } from "@plugboard/testing";
 
 const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 const PLUGINS = fileURLToPath(new URL("../../../plugins/", import.meta.url));
 
 /** The five first-party plugins as config entries, by absolute path (a temp config has no node_modules). */
 export const FIRST_PARTY = [
-  { path: join(PLUGINS, "bash"), permissions: ["process.spawn"] },
+  { path: join(PLUGINS, "bash"), permissions: ["process.spawn", "fs.read", "fs.write"] },
   { path: join(PLUGINS, "read-file"), permissions: ["fs.read"] },
   { path: join(PLUGINS, "write-file"), permissions: ["fs.write"] },
   { path: join(PLUGINS, "edit-file"), permissions: ["fs.read", "fs.write"] },
@@ -79,10 +80,15 @@ export async function tempFolder(files: Record<string, string> = {}) {
   return { dir, remove, [Symbol.asyncDispose]: remove };
 }
 
-/** Writes a config file into `dir` (workspace `./workspace` unless given) and returns its path. */
+/**
+ * Writes a config file into `dir` (workspace `./workspace` unless given) and returns its
+ * path. Plugins run in the CLI's process (`"sandbox": "off"`) unless `config` says
+ * otherwise: starting five confined hosts per run would slow every test, and the sandbox
+ * has its own end-to-end tests (sandbox.test.ts, signals.test.ts).
+ */
 export async function writeConfig(dir: string, config: Record<string, unknown> = {}): Promise<string> {
   const path = join(dir, "plugboard.config.json");
-  await writeFile(path, JSON.stringify({ workspace: "./workspace", plugins: FIRST_PARTY, ...config }, null, 2));
+  await writeFile(path, JSON.stringify({ workspace: "./workspace", sandbox: "off", plugins: FIRST_PARTY, ...config }, null, 2));
   return path;
 }
 
@@ -148,4 +154,10 @@ export function spawnInTerminal(args: readonly string[], options: { readonly cwd
       return code;
     },
   };
+}
+
+/** The `role: "tool"` message each call id got, as the model read them in its request number `request` (default: the last). */
+export function toolResults(model: ScriptedModel, request = model.requests.length - 1): Record<string, string> {
+  const messages = model.requests[request]?.body.messages ?? [];
+  return Object.fromEntries(messages.filter((m) => m.role === "tool").map((m) => [String(m.tool_call_id), String(m.content)]));
 }

@@ -127,10 +127,13 @@ describe("plugboard mcp", () => {
     expect(await Bun.file(join(dir, "workspace/secrets/key.txt")).exists()).toBe(false);
   }, TIMEOUT);
 
-  test("refuses a non-loopback address without a token", async () => {
+  test("refuses a non-loopback address without a token, and a token no header can carry", async () => {
     const result = await plugboard(["mcp", "--http", "--host", "0.0.0.0", "--config", config], { cwd: dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("refusing to serve on 0.0.0.0 without PLUGBOARD_MCP_TOKEN");
+    const spaced = await plugboard(["mcp", "--http", "--config", config], { cwd: dir, env: { PLUGBOARD_MCP_TOKEN: "two words" } });
+    expect(spaced.code).toBe(2);
+    expect(spaced.stderr).toContain("PLUGBOARD_MCP_TOKEN may hold only letters, digits");
   }, TIMEOUT);
 });
 

@@ -6,18 +6,12 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type ScriptedModel, startScriptedModel } from "@plugboard/testing";
-import { plugboard, tempFolder, writeConfig } from "./helpers.ts";
+import { plugboard, tempFolder, toolResults, writeConfig } from "./helpers.ts";
 
 // Each test runs one to three CLI processes: a busy machine can outlast bun's default 5 s.
 setDefaultTimeout(30_000);
 
 const NO_ONE = "Error: Denied: approval required and no one to ask (allow it in the config's policy, or run with --yes)";
-
-/** The `role: "tool"` message each call id got, from the last request the model received. */
-function toolResults(model: ScriptedModel): Record<string, string> {
-  const messages = model.requests.at(-1)?.body.messages ?? [];
-  return Object.fromEntries(messages.filter((m) => m.role === "tool").map((m) => [String(m.tool_call_id), String(m.content)]));
-}
 
 async function setup(policy: unknown, files: Record<string, string> = {}) {
   const folder = await tempFolder({ "workspace/notes/.keep": "", "workspace/secrets/.keep": "", ...files });

@@ -15,7 +15,7 @@ import { cleanEnv, type Finished, plugboard, tempFolder } from "./helpers.ts";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 /** Every package the CLI needs at run time, and the testing kit the plugin's tests need. */
-const PACKED = ["packages/core", "packages/bootstrap", "packages/mcp", "packages/scripted-model", "packages/testing", "packages/demo-model"]
+const PACKED = ["packages/core", "packages/bootstrap", "packages/sandbox", "packages/mcp", "packages/scripted-model", "packages/testing", "packages/demo-model"]
   .concat(["plugins/bash", "plugins/read-file", "plugins/write-file", "plugins/edit-file", "plugins/glob", "apps/cli"]);
 const PLUGIN = "@acme/plugboard-plugin-text-stats";
 const NOTES = "one two\nthree\n";

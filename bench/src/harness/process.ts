@@ -1,13 +1,17 @@
 /**
- * Running a child process for a measurement: whole-process wall time. Peak memory is not
- * taken from `resourceUsage().maxRSS`: on Linux a process keeps the peak of its parent's
- * image from before exec, so a child of the (big) bench process would report the bench's
- * size. Children that report memory read their own `VmHWM` instead.
+ * Running a child process for a measurement: whole-process wall time, and the CPU time the
+ * child used (user + system, from its resource usage), which a loaded machine inflates less
+ * than wall time. Peak memory is not taken from `resourceUsage().maxRSS`: on Linux a
+ * process keeps the peak of its parent's image from before exec, so a child of the (big)
+ * bench process would report the bench's size. Children that report memory read their own
+ * `VmHWM` instead.
  */
 
 /** How one process run went. */
 export interface ProcessRun {
   readonly wallMs: number;
+  /** User + system CPU time of the child. */
+  readonly cpuMs: number;
   /** Captured only with `capture: true`. */
   readonly stdout: string;
   readonly stderr: string;
@@ -40,5 +44,6 @@ export async function runProcess(command: readonly string[], options: ProcessOpt
   if (child.exitCode !== 0) {
     throw new Error(`${command.join(" ")} exited with ${child.exitCode ?? child.signalCode}: ${stderr.trim()}`);
   }
-  return { wallMs, stdout, stderr };
+  const cpuMs = Number(child.resourceUsage()?.cpuTime.total ?? Number.NaN) / 1000;
+  return { wallMs, cpuMs, stdout, stderr };
 }

@@ -7,7 +7,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describeTarget, type Figure } from "../harness/figures.ts";
 import { formatNumber, formatSpread, formatValue, formatVerdict } from "../harness/format.ts";
-import { REPO_ROOT } from "../harness/paths.ts";
+import { BENCH_DIR, REPO_ROOT } from "../harness/paths.ts";
 import type { Environment } from "./environment.ts";
 import { FigureIndex } from "./lookup.ts";
 import type { Results } from "./results-file.ts";
@@ -15,12 +15,15 @@ import { LOOP_SECTIONS } from "./sections-loops.ts";
 import { MCP_SECTIONS } from "./sections-mcp.ts";
 import { TOOL_SECTIONS } from "./sections-tools.ts";
 
-/** Where the report is written. */
+/** Where the report of a full run is written. */
 export const BENCHMARKS_PATH = join(REPO_ROOT, "BENCHMARKS.md");
 
-/** Writes BENCHMARKS.md from `results`. */
-export async function writeBenchmarksMd(results: Results): Promise<void> {
-  await writeFile(BENCHMARKS_PATH, renderBenchmarksMd(results));
+/** Where the report of a quick run goes instead (not committed). */
+export const QUICK_BENCHMARKS_PATH = join(BENCH_DIR, "results", "quick.md");
+
+/** Writes the report of `results` (BENCHMARKS.md by default). */
+export async function writeBenchmarksMd(results: Results, path: string = BENCHMARKS_PATH): Promise<void> {
+  await writeFile(path, renderBenchmarksMd(results));
 }
 
 /** The whole document. */
@@ -41,8 +44,9 @@ export function renderBenchmarksMd({ environment, figures }: Results): string {
   return `${[
     "# Benchmarks",
     "",
-    "Written by `bun run bench` from `bench/results/latest.json`; every run rewrites both. `bun run bench` is the full",
-    "run (under ten minutes); `bun run bench --quick` uses smaller inputs and fewer samples (under a minute). These are",
+    "Written by `bun run bench` from `bench/results/latest.json`; every full run rewrites both. `bun run bench` is the full",
+    "run (under ten minutes); `bun run bench --quick` uses smaller inputs and fewer samples (under a minute) and writes",
+    "`bench/results/quick.json` and `quick.md` instead (not committed), so it never replaces these figures. These are",
     "benchmarks, not tests: nothing in `bun run test` asserts a time. Each measurement is the median of its samples with",
     "their spread (25th–75th percentile and the sample count; min and max are in latest.json); ratios divide medians.",
     "",

@@ -11,18 +11,21 @@ export interface Results {
   readonly figures: readonly Figure[];
 }
 
-/** Where the last run's results are written. */
+/** Where the last full run's results are written: the committed reference figures. */
 export const RESULTS_PATH = join(BENCH_DIR, "results", "latest.json");
 
-/** Writes the results (through a temp file, so a crash never leaves half a file). */
-export async function writeResults(results: Results): Promise<void> {
+/** Where a quick run's results go instead (not committed), so it never replaces the full run's. */
+export const QUICK_RESULTS_PATH = join(BENCH_DIR, "results", "quick.json");
+
+/** Writes the results to `path` (through a temp file, so a crash never leaves half a file). */
+export async function writeResults(results: Results, path: string = RESULTS_PATH): Promise<void> {
   await mkdir(join(BENCH_DIR, "results"), { recursive: true });
-  const temp = `${RESULTS_PATH}.tmp`;
+  const temp = `${path}.tmp`;
   await writeFile(temp, `${JSON.stringify(results, null, 2)}\n`);
-  await rename(temp, RESULTS_PATH);
+  await rename(temp, path);
 }
 
 /** Reads the results back (the report is rendered from the file, not from memory). */
-export async function readResults(): Promise<Results> {
-  return JSON.parse(await readFile(RESULTS_PATH, "utf8")) as Results;
+export async function readResults(path: string = RESULTS_PATH): Promise<Results> {
+  return JSON.parse(await readFile(path, "utf8")) as Results;
 }

@@ -81,7 +81,7 @@ describe("buildApp: each failure names the plugin, the file and the fix, and bui
       "  version: required",
       '  tools[0].name: expected 1-64 letters, digits, "_" or "-", got "bad name!"',
       '  permissions[1]: expected one of fs.read, fs.write, process.spawn, network, got "fs.delete"',
-      "  permision: unknown key (allowed keys: $schema, name, version, contract, entry, tools, permissions, options)",
+      "  permision: unknown key (allowed keys: $schema, name, version, contract, entry, tools, permissions, optionalPermissions, options)",
       `  config: plugins[0] in ${config.configPath}`,
       "Fix these keys in the manifest (or ask the plugin's author to).",
     ]);
@@ -138,6 +138,24 @@ describe("buildApp: each failure names the plugin, the file and the fix, and bui
       `  config: plugins[1] in ${config.configPath}`,
       `To allow it, set "permissions": ["fs.read", "fs.write"] in plugins[1] of ${config.configPath}. This lets @fixture/needs-write create, change and delete files in the workspace.`,
     ]);
+  });
+
+  test("a grant the manifest neither needs nor offers is a config error naming the plugin", async () => {
+    const config = await configWith([{ path: fixture("voices"), permissions: ["fs.read", "network", "process.spawn"] }]);
+    const error = await buildFails(config);
+    expect(error.code).toBe("PLUGIN_PERMISSION");
+    expect(error.message.split("\n")).toEqual([
+      "Plugin @fixture/voices does not ask for permissions network, process.spawn, which its config entry grants.",
+      `  manifest: ${manifestOf("voices")} (permissions and optionalPermissions: fs.read)`,
+      `  config: plugins[0] in ${config.configPath}`,
+      `Remove network, process.spawn from "permissions" in plugins[0] of ${config.configPath}: a plugin is granted only what its manifest lists.`,
+    ]);
+  });
+
+  test("a grant from the manifest's optionalPermissions is accepted (bash offers network)", async () => {
+    const bash = join(import.meta.dir, "../../../plugins/bash");
+    const app = await buildApp(await configWith([{ path: bash, permissions: ["process.spawn", "fs.read", "fs.write", "network"] }]));
+    expect(app.registry.names()).toEqual(["bash"]);
   });
 
   test("no permission granted at all: every missing one is listed", async () => {

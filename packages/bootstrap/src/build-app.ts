@@ -13,7 +13,9 @@ import { type LoadedPlugin, loadPlugin } from "./load-plugin.ts";
 import { mcpErrors, type PluginAt, pluginErrors } from "./messages.ts";
 import { type McpLauncher, type MountContext, type MountedServer, mountServer, type ServerMount } from "./mount-server.ts";
 import type { Permission } from "./permissions.ts";
+import type { HostedPlugin } from "./plugin-host/start-host.ts";
 import { type ResolvedPlugin, resolvePlugin } from "./resolve-plugin.ts";
+import { type SandboxState, sandboxState } from "./sandbox-mode.ts";
 
 /** A ready app: its config, workspace, registry, runtime and the plugins that provide its tools. */
 export interface App {
@@ -27,7 +29,9 @@ export interface App {
   servers: readonly MountedServer[];
   /** For each tool, the permissions the config grants to the plugin or server providing it. */
   toolGrants: ReadonlyMap<string, readonly Permission[]>;
-  /** Ends the MCP servers the app started (their whole process trees); safe to call twice. */
+  /** The sandbox in force, and which plugins run confined in their hosts. */
+  sandbox: SandboxState & { readonly confined: readonly string[] };
+  /** Ends the plugin hosts and MCP servers the app started (their whole process trees); safe to call twice. They also end when the process exits, however it exits. */
   close(): Promise<void>;
 }
 
@@ -40,14 +44,18 @@ export interface BuildAppOptions {
    * folder are resolved from there (the plugins the app ships). None by default.
    */
   appFolder?: string;
-  /** Rewrites each stdio MCP server's command line before it starts (the sandbox's hook). */
+  /** Rewrites each stdio MCP server's command line before it starts; by default the sandbox confines it with its grants. */
   mcpLauncher?: McpLauncher;
+  /** Where the sandbox's detection reads its override (`PLUGBOARD_SANDBOX_DISABLE`). @default process.env */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
  * Resolves, validates and loads every plugin, starts every MCP server, then builds
- * registry + runtime; all or nothing (servers already started are closed on failure).
- * Every manifest is checked before any plugin's code is imported. The order of
+ * registry + runtime; all or nothing (hosts and servers already started are closed on
+ * failure). Every manifest is checked before any plugin's code is imported. Confined
+ * plugins (see `sandboxState`) load in plugin hosts, started in parallel; the others are
+ * imported into this process. The order of
  * `config.plugins` is the order of the tools sent to the model.
  *
  * @example const app = await buildApp(await loadConfig("plugboard.json"));
@@ -62,20 +70,30 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   }
   checkToolNames(resolved, config.configPath);
 
+  const sandbox = sandboxState(config, logger, options.env);
+  const { mechanism } = sandbox;
+  const isConfined = (plugin: ResolvedPlugin) => mechanism !== undefined && plugin.entry.sandbox !== false;
+  const hosts = mechanism === undefined ? new Map<number, HostedPlugin>() : await startHosts(resolved.filter(isConfined), mechanism, workspace, logger);
+  const closeHosts = async () => {
+    await Promise.all([...hosts.values()].map(({ mount }) => mount.close()));
+  };
+
   const loaded = new Map<number, { grants: readonly Permission[]; entries: readonly RegistryEntry[] }>();
   const plugins: LoadedPlugin[] = [];
-  for (const plugin of resolved) {
-    const load = await loadPlugin(plugin, { workspace, logger });
-    plugins.push(load.plugin);
-    loaded.set(plugin.where.index, { grants: plugin.entry.permissions, entries: load.entries });
-    logger.debug(`loaded plugin ${load.plugin.name}@${load.plugin.version}: ${load.plugin.tools.map((t) => t.name).join(", ")}`);
-  }
-  const audit = config.audit === undefined ? {} : { audit: openAuditLog(config.audit, config.configPath) };
-  const mounts = await mountServers(config, { workspace, logger, launcher: options.mcpLauncher });
+  let mounts: (ServerMount & { index: number })[] = [];
   const close = async () => {
-    await Promise.all(mounts.map(({ mount }) => mount.close()));
+    await Promise.all([closeHosts(), ...mounts.map(({ mount }) => mount.close())]);
   };
   try {
+    for (const plugin of resolved) {
+      const load = hosts.get(plugin.where.index) ?? (await loadPlugin(plugin, { workspace, logger }));
+      plugins.push(load.plugin);
+      loaded.set(plugin.where.index, { grants: plugin.entry.permissions, entries: load.entries });
+      logger.debug(`loaded plugin ${load.plugin.name}@${load.plugin.version}: ${load.plugin.tools.map((t) => t.name).join(", ")}`);
+    }
+    const audit = config.audit === undefined ? {} : { audit: openAuditLog(config.audit, config.configPath) };
+    const launcher = options.mcpLauncher ?? (mechanism === undefined ? undefined : await confiningLauncher(mechanism, workspace));
+    mounts = await mountServers(config, { workspace, logger, launcher });
     for (const { index, server, entries } of mounts) loaded.set(index, { grants: server.permissions, entries });
     const ordered = [...loaded].sort(([a], [b]) => a - b);
     checkMountedNames(ordered, config);
@@ -83,11 +101,40 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     const toolGrants = new Map(ordered.flatMap(([, load]) => load.entries.map(({ tool }) => [tool.name, load.grants] as const)));
     const registry = new ToolRegistry(entries);
     const runtime = new ToolRuntime(registry, { workspace, logger, policy: config.policy, ...audit });
-    return { config, workspace, registry, runtime, plugins, servers: mounts.map(({ server }) => server), toolGrants, close };
+    const confined = resolved.filter(isConfined).map((plugin) => plugin.manifest.name);
+    const servers = mounts.map(({ server }) => server);
+    return { config, workspace, registry, runtime, plugins, servers, toolGrants, sandbox: { ...sandbox, confined }, close };
   } catch (error) {
     await close();
     throw error;
   }
+}
+
+/**
+ * Starts the hosts of the confined plugins at once, keyed by config index; if one fails,
+ * the others are closed and the first failure in config order is thrown. The host code
+ * (and with it the MCP SDK) is imported only when a plugin runs confined.
+ */
+async function startHosts(
+  confined: readonly ResolvedPlugin[],
+  mechanism: NonNullable<SandboxState["mechanism"]>,
+  workspace: Workspace,
+  logger: Logger,
+): Promise<Map<number, HostedPlugin>> {
+  if (confined.length === 0) return new Map();
+  const { startHost } = await import("./plugin-host/start-host.ts");
+  const started = await Promise.allSettled(confined.map((plugin) => startHost(plugin, mechanism, { workspace: workspace.root, logger })));
+  const hosts = new Map(started.flatMap((outcome, i) => (outcome.status === "fulfilled" ? [[confined[i]?.where.index ?? -1, outcome.value] as const] : [])));
+  const failed = started.find((outcome) => outcome.status === "rejected");
+  if (failed === undefined) return hosts;
+  await Promise.all([...hosts.values()].map(({ mount }) => mount.close()));
+  throw failed.reason;
+}
+
+/** Confines each stdio MCP server with its entry's grants. */
+async function confiningLauncher(mechanism: NonNullable<SandboxState["mechanism"]>, workspace: Workspace): Promise<McpLauncher> {
+  const { confineServer } = await import("./plugin-host/start-host.ts");
+  return (launch, entry) => (entry.sandbox === false ? launch : confineServer(launch, entry.permissions, mechanism, workspace.root));
 }
 
 function isPlugin(entry: PluginEntry | McpEntry): entry is PluginEntry {

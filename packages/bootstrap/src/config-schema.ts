@@ -6,6 +6,9 @@ import * as v from "valibot";
 import { PERMISSIONS } from "./permissions.ts";
 import { list, oneOf, strict, text } from "./schema-kit.ts";
 
+/** How plugins are confined: `auto` where the kernel can, `required` or refuse to start, `off` never. */
+export const SANDBOX_MODES = ["auto", "required", "off"] as const;
+
 /** The step limit's allowed range. */
 export const MAX_STEPS_RANGE = { min: 1, max: 1000 } as const;
 
@@ -61,6 +64,7 @@ const pluginEntry = v.pipe(
     ),
     permissions: v.optional(list(oneOf(PERMISSIONS)), () => []),
     options: v.optional(v.unknown()),
+    sandbox: v.optional(v.literal(false, (issue) => `expected false (run this plugin unconfined), got ${issue.received}`)),
   }),
   v.check(
     (entry) => [entry.package, entry.path, entry.mcp].filter((key) => key !== undefined).length === 1,
@@ -115,6 +119,7 @@ export const ConfigFileSchema = strict({
   ),
   maxSteps: v.optional(maxSteps),
   systemPrompt: v.optional(v.string((issue) => `expected a string, got ${issue.received}`)),
+  sandbox: v.optional(oneOf(SANDBOX_MODES), () => "auto" as const),
   plugins: list(pluginEntry),
   policy: v.optional(policy),
   audit: v.optional(text("a file path")),

@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import { ALLOW_ALL, type Policy } from "@plugboard/core";
 import { dirname, join, resolve } from "node:path";
 import * as v from "valibot";
-import { ConfigFileSchema, type ConfigFile, MAX_STEPS_RANGE } from "./config-schema.ts";
+import { ConfigFileSchema, type ConfigFile, MAX_STEPS_RANGE, type SANDBOX_MODES } from "./config-schema.ts";
 import { readDotEnv } from "./env.ts";
 import { parseJson } from "./json.ts";
 import { configErrors } from "./messages.ts";
@@ -40,6 +40,8 @@ export interface PluginEntry {
   path?: string;
   permissions: Permission[];
   options: unknown;
+  /** `false`: run this plugin in the app's process, unconfined (trusted code). */
+  sandbox?: false;
 }
 
 /** How to reach an MCP server: a command started over stdio, or a Streamable HTTP URL. */
@@ -55,6 +57,8 @@ export interface McpEntry {
   /** Put before each of its tool names, to resolve a clash. */
   prefix: string | undefined;
   permissions: Permission[];
+  /** `false`: start a stdio server unconfined (trusted code). */
+  sandbox?: false;
 }
 
 /** The validated, merged config of an app. */
@@ -68,6 +72,8 @@ export interface AppConfig {
   model: ModelSettings;
   maxSteps: number;
   systemPrompt: string | undefined;
+  /** Whether plugins run confined (see `@plugboard/sandbox`). */
+  sandbox: SandboxMode;
   /** In config order: plugins and MCP servers. */
   plugins: (PluginEntry | McpEntry)[];
   /** Allow, ask or deny each call; every call is allowed when the file sets none. */
@@ -75,6 +81,9 @@ export interface AppConfig {
   /** Absolute path of the audit log (`audit`, relative to the config file), if any. */
   audit: string | undefined;
 }
+
+/** The config's `sandbox` key. */
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
 
 /** Inputs of `loadConfig` besides the file; each defaults to the process's own. */
 export interface LoadConfigOptions {
@@ -124,13 +133,15 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
     },
     maxSteps: flags.maxSteps ?? file.maxSteps ?? DEFAULT_MAX_STEPS,
     systemPrompt: file.systemPrompt,
-    plugins: file.plugins.map(({ package: name, path: folderPath, mcp, name: serverName, prefix, permissions, options: pluginOptions }) => {
-      if (mcp !== undefined) return { mcp: mcpServer(mcp), name: serverName ?? "", prefix, permissions };
+    sandbox: file.sandbox,
+    plugins: file.plugins.map(({ package: name, path: folderPath, mcp, name: serverName, prefix, permissions, options: pluginOptions, sandbox }) => {
+      if (mcp !== undefined) return { mcp: mcpServer(mcp), name: serverName ?? "", prefix, permissions, ...(sandbox === false ? { sandbox } : {}) };
       return {
         ...(name === undefined ? {} : { package: name }),
         ...(folderPath === undefined ? {} : { path: folderPath }),
         permissions,
         options: pluginOptions ?? {},
+        ...(sandbox === false ? { sandbox } : {}),
       };
     }),
     policy: file.policy ?? ALLOW_ALL,

@@ -51,6 +51,13 @@ export const ManifestSchema = v.pipe(
       list(oneOf(PERMISSIONS)),
       v.description("What the plugin needs; an app must grant each one in the plugin's config entry."),
     ),
+    optionalPermissions: v.optional(
+      v.pipe(
+        list(oneOf(PERMISSIONS)),
+        v.description("What the plugin can use when an app grants it (bash: network); an app may grant these too, and nothing else."),
+      ),
+      () => [],
+    ),
     // Manifests of contract 1.0 carried a copy of the options schema; the entry's schema is now
     // the only source, so the key is accepted (old plugins keep loading) and never read.
     options: v.optional(

@@ -108,6 +108,12 @@ export const pluginErrors = {
         `in plugins[${where.index}] of ${where.configPath}. ` +
         `This lets ${plugin} ${missing.map((permission) => PERMISSION_EFFECTS[permission]).join(" and ")}.`,
     }),
+  permissionNotOffered: (plugin: string, unasked: readonly Permission[], offered: readonly Permission[], manifestPath: string, where: EntryLocation) =>
+    failure("PLUGIN_PERMISSION", where, {
+      problem: `Plugin ${plugin} does not ask for ${plural(unasked.length, "permission")} ${unasked.join(", ")}, which its config entry grants.`,
+      details: [`manifest: ${manifestPath} (permissions and optionalPermissions: ${offered.length > 0 ? offered.join(", ") : "none"})`],
+      fix: `Remove ${unasked.join(", ")} from "permissions" in plugins[${where.index}] of ${where.configPath}: a plugin is granted only what its manifest lists.`,
+    }),
   importFailed: (plugin: string, entryPath: string, cause: unknown, where: EntryLocation) =>
     failure("PLUGIN_IMPORT", where, {
       problem: `Plugin ${plugin} failed to load: importing its entry threw: ${messageOf(cause)}`,

@@ -46,6 +46,10 @@ export async function resolvePlugin(entry: PluginEntry, where: EntryLocation, ap
   if (missing.length > 0) {
     throw pluginErrors.permission(manifest.name, missing, [...new Set(entry.permissions)], manifestPath, where);
   }
+  // The config grants only what the manifest asks for or offers to use: a grant is a right the sandbox gives.
+  const offered = [...manifest.permissions, ...manifest.optionalPermissions];
+  const unasked = entry.permissions.filter((permission) => !offered.includes(permission));
+  if (unasked.length > 0) throw pluginErrors.permissionNotOffered(manifest.name, [...new Set(unasked)], offered, manifestPath, where);
   return { entry, where, directory, origin, manifestPath, manifest, entryPath };
 }
 

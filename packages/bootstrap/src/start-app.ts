@@ -57,6 +57,7 @@ export async function startApp(options: StartAppOptions): Promise<StartedApp> {
   const app = await buildApp(config, {
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.appFolder ? { appFolder: options.appFolder } : {}),
+    ...(options.env ? { env: options.env } : {}),
   });
   if (!options.model) return { ...app, model: undefined };
   const { createModelClient } = await import("./model-client.ts");

@@ -35,10 +35,14 @@ export async function writeConfig(dir: string, config: unknown, name = "plugboar
   return path;
 }
 
-/** Loads a config listing `plugins`, written in a fresh temp folder that is also the workspace. */
-export async function configWith(plugins: unknown[], dir?: string): Promise<AppConfig> {
+/**
+ * Loads a config listing `plugins`, written in a fresh temp folder that is also the
+ * workspace. Plugins load in this process (`"sandbox": "off"`) unless `sandbox` says
+ * otherwise: the plugin hosts have tests of their own.
+ */
+export async function configWith(plugins: unknown[], dir?: string, sandbox: AppConfig["sandbox"] = "off"): Promise<AppConfig> {
   const folder = dir ?? (await tempDir());
-  const path = await writeConfig(folder, { workspace: ".", plugins });
+  const path = await writeConfig(folder, { workspace: ".", sandbox, plugins });
   return loadConfig(path, { env: {}, cwd: folder });
 }
 

@@ -3,7 +3,6 @@
  * file in the target's folder, is flushed, then renamed over the target, so a crash leaves
  * the old file or the new one, never half of either.
  */
-import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { access, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
@@ -22,7 +21,7 @@ export async function writeFileAtomic(target: string, content: string | Uint8Arr
     () => undefined,
   );
   if (mode !== undefined) await access(target, constants.W_OK);
-  const temp = join(folder, `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
+  const temp = join(folder, `.${basename(target)}.${randomHex(6)}.tmp`);
   const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
   const handle = await open(temp, "wx", mode ?? 0o666);
   try {
@@ -37,4 +36,12 @@ export async function writeFileAtomic(target: string, content: string | Uint8Arr
     throw error;
   }
   return bytes.byteLength;
+}
+
+/**
+ * `bytes` random bytes in hex. The Web Crypto global, not `node:crypto`: loading that module
+ * (and the Node streams it pulls in) costs every process that imports core several ms.
+ */
+function randomHex(bytes: number): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("hex");
 }

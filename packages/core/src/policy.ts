@@ -48,16 +48,26 @@ export async function decide(
   args: Readonly<Record<string, unknown>>,
   workspace: Workspace,
 ): Promise<PolicyVerdict> {
-  const values = new Map<string, string>();
-  for (const [name, value] of Object.entries(args)) {
-    values.set(name, PATH_ARGUMENTS.includes(name) && typeof value === "string" ? await normalisePath(value, workspace) : textOf(value));
-  }
+  // Each argument is turned into text (a path normalised) once, and only when a rule asks for it.
+  const values = new Map<string, Promise<string | undefined>>();
+  const argument = (name: string): Promise<string | undefined> => {
+    let value = values.get(name);
+    if (value === undefined) {
+      value = textOf(name, Object.hasOwn(args, name) ? args[name] : undefined, workspace);
+      values.set(name, value);
+    }
+    return value;
+  };
   for (const rule of policy.rules) {
     if (!wildcardMatch(rule.tool, tool)) continue;
-    const argsMatch = Object.entries(rule.args ?? {}).every(([name, pattern]) => {
-      const value = values.get(name);
-      return value !== undefined && wildcardMatch(pattern, value);
-    });
+    let argsMatch = true;
+    for (const [name, pattern] of Object.entries(rule.args ?? {})) {
+      const value = await argument(name);
+      if (value === undefined || !wildcardMatch(pattern, value)) {
+        argsMatch = false;
+        break;
+      }
+    }
     if (argsMatch) return { action: rule.action, rule };
   }
   return { action: policy.default };
@@ -96,6 +106,9 @@ async function normalisePath(path: string, workspace: Workspace): Promise<string
   return (relative(workspace.root, real) || ".").split(sep).join("/");
 }
 
-function textOf(value: unknown): string {
-  return typeof value === "string" ? value : JSON.stringify(value);
+/** An argument as rules see it: absent stays absent, a path is normalised, other values are JSON. */
+async function textOf(name: string, value: unknown, workspace: Workspace): Promise<string | undefined> {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string") return JSON.stringify(value);
+  return PATH_ARGUMENTS.includes(name) ? normalisePath(value, workspace) : value;
 }

@@ -2,6 +2,8 @@ import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { ToolRegistry, ToolRuntime, Workspace } from "@plugboard/core";
 import { survivors } from "../test/processes.ts";
 import { McpMount, McpMountError, type MountOptions } from "./mount.ts";
@@ -140,5 +142,37 @@ describe("McpMount over stdio", () => {
     const error = await McpMount.open({ name: "ghost", server: { command: "no-such-mcp-server-command" } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpMountError);
     expect((error as Error).message).toBe("MCP server ghost failed to start or list its tools: command not found: no-such-mcp-server-command");
+  });
+});
+
+describe("McpMount over Streamable HTTP", () => {
+  test("a server that keeps sessions gets its session ended on close", async () => {
+    const opened: string[] = [];
+    const closed: string[] = [];
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      onsessioninitialized: (id) => {
+        opened.push(id);
+      },
+      onsessionclosed: (id) => {
+        closed.push(id);
+      },
+    });
+    const server = new McpServer({ name: "stateful", version: "2.0.0" });
+    server.registerTool("ping", { description: "Answers pong." }, async () => ({ content: [{ type: "text", text: "pong" }] }));
+    await server.connect(transport);
+    const http = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => transport.handleRequest(request) });
+    try {
+      const mounted = await McpMount.open({ name: "stateful", server: { url: `http://127.0.0.1:${http.port}/mcp` } });
+      expect(mounted.serverInfo).toEqual({ name: "stateful", version: "2.0.0" });
+      expect(await (await runtimeOf(mounted)).execute("ping", "{}")).toEqual({ content: "pong", isError: false });
+      expect(closed).toEqual([]);
+      await mounted.close();
+      expect(opened).toHaveLength(1);
+      expect(closed).toEqual(opened);
+    } finally {
+      await server.close();
+      await http.stop(true);
+    }
   });
 });

@@ -129,11 +129,18 @@ export class McpMount {
     });
   }
 
-  /** Ends the server (its whole process tree for stdio); later calls get an `Error:` result. */
+  /**
+   * Ends the server: its whole process tree for stdio, its session (when it keeps one) for
+   * HTTP. Later calls get an `Error:` result.
+   */
   async close(): Promise<void> {
     this.#closed = true;
     const connection = await this.#connection?.catch(() => undefined);
     this.#connection = undefined;
+    if (connection?.transport instanceof StreamableHTTPClientTransport) {
+      // A server gone already has no session left to end.
+      await connection.transport.terminateSession().catch(() => undefined);
+    }
     await connection?.client.close();
   }
 

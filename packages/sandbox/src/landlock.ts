@@ -62,6 +62,8 @@ const FILE_RIGHTS = FS.execute | FS.writeFile | FS.readFile | FS.truncate | FS.i
 export interface LandlockRules {
   /** Folders and files readable (files and listings). */
   readonly read: readonly string[];
+  /** Folders whose listings (names only, not contents) are readable, with their subfolders'. */
+  readonly list?: readonly string[];
   /** Folders and files writable (create, change, delete, rename within). */
   readonly write: readonly string[];
   /** Programs (or folders of programs) that may be executed. */
@@ -95,6 +97,7 @@ export function restrictSelf(rules: LandlockRules): void {
       for (const path of paths) addPathRule(rulesetFd, path, rights & handledFs);
     };
     allow(rules.read, READ);
+    allow(rules.list ?? [], FS.readDir);
     allow(rules.write, READ | WRITE);
     allow(rules.execute, READ | FS.execute);
     if (libc.prctl(PR_SET_NO_NEW_PRIVS, 1n, 0n, 0n, 0n) !== 0) throw new Error(`prctl(PR_SET_NO_NEW_PRIVS) failed: errno ${lastErrno()}`);

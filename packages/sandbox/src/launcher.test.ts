@@ -4,10 +4,11 @@
  * fails if the confinement does nothing.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runningNamed } from "./escapees.ts";
 import { type Grant, confineCommand } from "./launcher.ts";
 import { detectMechanism } from "./mechanism.ts";
 
@@ -118,27 +119,12 @@ test("whatever a confined process starts ends with it, daemons included", async 
   const host = Bun.spawn([confined.command, ...confined.args], { env: confined.env, stdout: "pipe" });
   const reader = host.stdout.getReader();
   expect(new TextDecoder().decode((await reader.read()).value)).toBe("ok: started\n");
-  await until(() => running(marker).length === 1, "the daemon never ran");
+  await until(() => runningNamed(marker).length === 1, "the daemon never ran");
   host.kill("SIGKILL");
   await host.exited;
   confined.dispose();
-  await until(() => running(marker).length === 0, "the daemon outlived the confined process");
+  await until(() => runningNamed(marker).length === 0, "the daemon outlived the confined process");
 });
-
-/** Pids of running processes whose argv[0] is `marker`. */
-function running(marker: string): number[] {
-  return readdirSync("/proc")
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith(`${marker}\0`) && stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 async function until(condition: () => boolean, what: string, ms = 5000): Promise<void> {
   const deadline = Date.now() + ms;

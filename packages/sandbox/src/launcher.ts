@@ -13,7 +13,7 @@ import { RULES_VARIABLE } from "./confine-main.ts";
 import type { LandlockRules } from "./landlock.ts";
 import { type Mechanism, NAMESPACE_FLAGS } from "./mechanism.ts";
 import { elfInterpreter } from "./elf-interpreter.ts";
-import { runtimeReadPaths } from "./runtime-paths.ts";
+import { resolverListPaths, runtimeReadPaths } from "./runtime-paths.ts";
 
 /** A right a plugin can be granted; the same names as a manifest's permissions. */
 export type Grant = "fs.read" | "fs.write" | "process.spawn" | "network";
@@ -29,6 +29,10 @@ export interface ConfineOptions {
   readonly code: readonly string[];
   /** Variables added to the confined environment (which otherwise holds only PATH, locale and the like). */
   readonly env?: Readonly<Record<string, string>>;
+  /** Programs besides Bun that may be executed without `process.spawn` (an MCP server's own command). */
+  readonly executables?: readonly string[];
+  /** The private temp folder to use (the caller owns it); else a new one that `dispose` removes. */
+  readonly tempDir?: string;
 }
 
 /** A confined command line and the private folder it owns. */
@@ -38,7 +42,7 @@ export interface ConfinedCommand {
   readonly env: Readonly<Record<string, string>>;
   /** The private temp folder (`TMPDIR` and `HOME`), writable with `fs.write`. */
   readonly tempDir: string;
-  /** Removes the temp folder; call once the process has ended. */
+  /** Removes the temp folder it made (not one given in the options); call once the process has ended. */
   dispose(): void;
 }
 
@@ -54,12 +58,13 @@ const PASSED = ["PATH", "LANG", "LANGUAGE", "TZ", "TERM", "USER", "LOGNAME"];
  */
 export function confineCommand(mechanism: Extract<Mechanism, { available: true }>, options: ConfineOptions): ConfinedCommand {
   const grants = new Set(options.grants);
-  const tempDir = mkdtempSync(join(tmpdir(), "plugboard-host-"));
+  const tempDir = options.tempDir ?? mkdtempSync(join(tmpdir(), "plugboard-host-"));
   const bun = realpathSync(process.execPath);
   const rules: LandlockRules = {
     read: [...SYSTEM_READ, ...runtimeReadPaths([...options.code, CONFINE_MAIN]), ...(grants.has("fs.read") ? [options.workspace] : [])],
+    list: resolverListPaths(options.code),
     write: [...DEVICES, ...(grants.has("fs.write") ? [options.workspace, tempDir] : [])],
-    execute: grants.has("process.spawn") ? ["/"] : runtimeExecutables(bun),
+    execute: grants.has("process.spawn") ? ["/"] : [bun, ...(options.executables ?? [])].flatMap(withLoader),
     network: grants.has("network"),
   };
   const env: Record<string, string> = {};
@@ -82,14 +87,17 @@ export function confineCommand(mechanism: Extract<Mechanism, { available: true }
     args: [...namespaces, bun, CONFINE_MAIN, ...options.argv],
     env,
     tempDir,
-    dispose: () => rmSync(tempDir, { recursive: true, force: true }),
+    dispose: () => {
+      if (options.tempDir === undefined) rmSync(tempDir, { recursive: true, force: true });
+    },
   };
 }
 
-/** Bun and its dynamic loader: the only programs a host without `process.spawn` may execute. */
-function runtimeExecutables(bun: string): string[] {
-  const loader = elfInterpreter(bun);
-  return loader === undefined ? [bun] : [bun, realpathSync(loader)];
+/** A program and its dynamic loader (which the kernel executes too): what a host without `process.spawn` may execute. */
+function withLoader(program: string): string[] {
+  const real = realpathSync(program);
+  const loader = elfInterpreter(real);
+  return loader === undefined ? [real] : [real, realpathSync(loader)];
 }
 
 /** What every program needs to read: system libraries and configuration, its own /proc, devices. */

@@ -8,6 +8,24 @@ import { dirname, join } from "node:path";
 
 const CONFIG_FILES = ["package.json", "tsconfig.json", "tsconfig.base.json", "bunfig.toml", "jsconfig.json"];
 
+/**
+ * The folders whose listings Bun's resolver reads to find the `node_modules` of code in
+ * `folders`: from each folder up to the nearest one that has a `node_modules`.
+ */
+export function resolverListPaths(folders: readonly string[]): string[] {
+  const paths = new Set<string>();
+  for (const folder of folders) {
+    if (!existsSync(folder)) continue;
+    for (let dir = realpathSync(folder); dirname(dir) !== dir; dir = dirname(dir)) {
+      if (existsSync(join(dir, "node_modules"))) {
+        paths.add(dir);
+        break;
+      }
+    }
+  }
+  return [...paths];
+}
+
 /** Real paths to keep readable for code living in `folders` (files or folders). */
 export function runtimeReadPaths(folders: readonly string[]): string[] {
   const paths = new Set<string>();

@@ -57,8 +57,9 @@ export async function checkPlugin(directory: string, options: CheckPluginOptions
       await writeFile(join(workspace, path), content);
     }
     const configPath = join(ioDir, "plugboard.config.json");
-    const entry = { path: root, permissions: ["fs.read", "fs.write", "process.spawn", "network"], options: options.options ?? {} };
-    await writeFile(configPath, JSON.stringify({ workspace, plugins: [entry] }));
+    const entry = { path: root, permissions: await declaredPermissions(root), options: options.options ?? {} };
+    // In this process, where the harness observes what the plugin does; grants are what it declares.
+    await writeFile(configPath, JSON.stringify({ workspace, sandbox: "off", plugins: [entry] }));
 
     const input = (mode: HarnessInput["mode"]): HarnessInput => ({
       mode,
@@ -118,6 +119,17 @@ export async function checkPlugin(directory: string, options: CheckPluginOptions
     return { directory: root, plugin: await pluginLabel(root), checks, ok: checks.every((check) => check.status !== "fail") };
   } finally {
     await rm(temp, { recursive: true, force: true });
+  }
+}
+
+/** The manifest's permissions and optionalPermissions (every permission when it cannot be read: its check fails anyway). */
+async function declaredPermissions(root: string): Promise<string[]> {
+  try {
+    const manifest = JSON.parse(await readFile(join(root, "plugboard.plugin.json"), "utf8")) as Record<string, unknown>;
+    const lists = [manifest.permissions, manifest.optionalPermissions].filter(Array.isArray) as unknown[][];
+    return lists.flat().filter((permission): permission is string => typeof permission === "string");
+  } catch {
+    return ["fs.read", "fs.write", "process.spawn", "network"];
   }
 }
 

@@ -14,7 +14,8 @@ conformanceSuite(join(import.meta.dir, ".."), { slowInputs: { bash: { command: "
 
 test("the manifest names the tool constant and its permissions", () => {
   expect(manifest.tools.map((tool) => tool.name)).toEqual([BASH]);
-  expect(manifest.permissions).toEqual(["process.spawn"]);
+  expect(manifest.permissions).toEqual(["process.spawn", "fs.read", "fs.write"]);
+  expect(manifest.optionalPermissions).toEqual(["network"]);
 });
 
 test("options default to the documented limits and refuse bad values", async () => {

@@ -33,7 +33,7 @@ export type Options = Static<typeof OptionsSchema>;
 /**
  * The bash plugin: one tool, `bash`. Needs the `process.spawn` permission.
  *
- * @example { "package": "@plugboard/plugin-bash", "permissions": ["process.spawn"], "options": { "timeoutMs": 60000 } }
+ * @example { "package": "@plugboard/plugin-bash", "permissions": ["process.spawn", "fs.read", "fs.write"], "options": { "timeoutMs": 60000 } }
  */
 export default definePlugin({
   options: OptionsSchema,

@@ -66,6 +66,7 @@ describe("glob honours .gitignore and .ignore", () => {
     ["nothing under an ignored folder comes back, even negated", { pattern: "build/*" }, ["(no matches)"]],
     ["an unanchored folder rule applies at any depth", { pattern: "lib/**" }, ["(no matches)"]],
     ["node_modules stays skipped", { pattern: "**/index.js" }, ["(no matches)"]],
+    ["node_modules stays skipped when the pattern starts inside it", { pattern: "node_modules/pkg/*" }, ["(no matches)"]],
   ])("%s", async (_, args, expected) => {
     expect(await glob(args)).toEqual(expected);
   });

@@ -49,20 +49,23 @@ export async function scanFiles(
     foldersRead.add(relative);
     for (const { name } of entries) if (name.charCodeAt(0) === DOT && IGNORE_FILES.includes(name)) ignoreFolders.add(relative);
   };
+  const { names, patterns } = splitIgnore(settings.ignore, scope.pattern);
   const fastGlob = await loadFastGlob();
   let entries: fg.Entry[];
   try {
     entries = await fastGlob(scope.pattern, {
       cwd: scope.cwd,
       dot: settings.dot,
-      ignore: [...settings.ignore],
+      ignore: patterns,
       followSymbolicLinks: false,
       // Symlinked files are kept only when they lead to a file inside; fast-glob's
       // onlyFiles would drop them all, so entries are classified below instead.
       onlyFiles: false,
       objectMode: true,
       suppressErrors: true,
-      fs: { readdir: observedReaddir(noteFolder, signal) },
+      // Only several bases (braces) can find one path twice; the check costs a Set entry each.
+      unique: scope.bases.length > 1,
+      fs: { readdir: observedReaddir(noteFolder, names, signal) },
     });
   } catch (error) {
     throw error instanceof ToolError ? error : invalidPattern(scope.pattern, error);
@@ -71,7 +74,7 @@ export async function scanFiles(
   const prefix = scope.cwd === workspace.root ? "" : `${fromRoot(scope.cwd)}/`;
   const files: string[] = [];
   for (const entry of entries) {
-    if (entry.dirent.isFile()) files.push(prefix + entry.path);
+    if (entry.dirent.isFile()) files.push(prefix === "" ? entry.path : prefix + entry.path);
     else if (entry.dirent.isSymbolicLink() && (await isLinkToFileInside(workspace, resolve(scope.cwd, entry.path)))) {
       files.push(prefix + entry.path);
     }
@@ -83,16 +86,43 @@ const DOT = 46;
 
 type Readdir = (path: string, options: { withFileTypes: true }, done: (error: Error | null, entries: Dirent[]) => void) => void;
 
-/** `fs.readdir` that reports each listing, and lists nothing once `signal` aborted. */
-function observedReaddir(note: (folder: string, entries: readonly Dirent[]) => void, signal: AbortSignal) {
+/**
+ * The `ignore` option split in two: `**\/NAME/**` patterns (the default `.git` and
+ * `node_modules`) become names dropped from each listing, a string comparison per entry
+ * instead of a regular expression per path; any other pattern goes to fast-glob.
+ */
+function splitIgnore(ignore: readonly string[], searched: string): { names: ReadonlySet<string>; patterns: string[] } {
+  const names = new Set<string>();
+  const patterns: string[] = [];
+  for (const pattern of ignore) {
+    const name = NAME_ANYWHERE.exec(pattern)?.[1];
+    // A pattern naming the folder (`node_modules/pkg/*`) starts inside it, where no listing
+    // shows its name: fast-glob's matching of the whole path is what skips it there.
+    if (name === undefined || searched.includes(name)) patterns.push(pattern);
+    else names.add(name);
+  }
+  return { names, patterns };
+}
+
+const NAME_ANYWHERE = /^\*\*\/([^*?[\]{}()!@+/\\]+)\/\*\*$/;
+
+/**
+ * `fs.readdir` that reports each listing, drops the entries named in `skip` (neither listed
+ * nor entered, as fast-glob's ignore would), and lists nothing once `signal` aborted.
+ */
+function observedReaddir(note: (folder: string, entries: readonly Dirent[]) => void, skip: ReadonlySet<string>, signal: AbortSignal) {
   const observed: Readdir = (path, options, done) => {
     if (signal.aborted) {
       done(null, []);
       return;
     }
     readdir(path, options, (error, entries) => {
-      if (error === null) note(resolve(path), entries);
-      done(error, entries);
+      if (error !== null) {
+        done(error, entries);
+        return;
+      }
+      note(resolve(path), entries);
+      done(null, skip.size > 0 && entries.some(({ name }) => skip.has(name)) ? entries.filter(({ name }) => !skip.has(name)) : entries);
     });
   };
   // fast-glob calls readdir only with `withFileTypes: true` when `stats` is off.

@@ -15,7 +15,7 @@ import { loadFastGlob } from "./fast-glob.ts";
 export interface GlobScope {
   readonly cwd: string;
   readonly pattern: string;
-  /** The real folders fast-glob will read from, one per expanded base. */
+  /** The folders fast-glob starts reading from, one per expanded base, as absolute paths (real ones checked). */
   readonly bases: readonly string[];
 }
 
@@ -36,7 +36,8 @@ export async function globScope(workspace: Workspace, pattern: string, path: str
     }
     // fast-glob reads `resolve(cwd, task.base)` with readdir, which follows symlinks, so
     // that folder's real path must lie inside the workspace.
-    const base = await workspace.resolve(resolve(cwd, task.base)).catch((error: unknown) => {
+    const base = resolve(cwd, task.base);
+    await workspace.resolve(base).catch((error: unknown) => {
       throw error instanceof PathEscapeError ? new PathEscapeError(pattern) : error;
     });
     bases.push(base);

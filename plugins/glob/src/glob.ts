@@ -6,7 +6,7 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { ToolError, Type, type Workspace, defineTool, textResult } from "@plugboard/core";
-import { sortByCodePoint } from "./code-point-order.ts";
+import { firstByCodePoint } from "./code-point-order.ts";
 import { type Scan, scanFiles } from "./glob-scan.ts";
 import { type GlobScope, globScope } from "./glob-scope.ts";
 import { IgnoreRules, foldersToProbe, foldersWithIgnoreFiles } from "./ignore-rules.ts";
@@ -52,17 +52,18 @@ export function globTool(settings: GlobSettings) {
       const scope = await globScope(ctx.workspace, pattern, path ?? ".");
       const scan = await scanFiles(ctx.workspace, scope, settings, ctx.signal);
       if (scan === undefined) throw ctx.signal.reason;
-      const files = include_ignored ? scan.files : await withoutIgnored(ctx.workspace, scan);
+      const files = include_ignored ? scan.files : await withoutIgnored(ctx.workspace, scope, scan);
       const literal = await literalFile(ctx.workspace, scope);
       if (literal !== undefined && !files.includes(literal)) files.push(literal);
-      return textResult(listing(sortByCodePoint(files), settings.maxResults));
+      return textResult(listing(firstByCodePoint(files, settings.maxResults), files.length));
     },
   });
 }
 
 /** The scanned files that no ignore file above them excludes; ignore files are read once. */
-async function withoutIgnored(workspace: Workspace, scan: Scan): Promise<string[]> {
-  const probed = await foldersWithIgnoreFiles(workspace.root, foldersToProbe(scan.files, scan.foldersRead));
+async function withoutIgnored(workspace: Workspace, scope: GlobScope, scan: Scan): Promise<string[]> {
+  const searched = scope.bases.map((base) => (base === workspace.root ? "" : workspace.relative(base)));
+  const probed = await foldersWithIgnoreFiles(workspace.root, foldersToProbe(searched, scan.foldersRead));
   if (scan.ignoreFolders.size === 0 && probed.length === 0) return scan.files;
   const rules = await IgnoreRules.read(workspace.root, [...scan.ignoreFolders, ...probed]);
   return rules.empty ? scan.files : scan.files.filter((file) => !rules.ignoresFile(file));
@@ -84,9 +85,9 @@ async function literalFile(workspace: Workspace, scope: GlobScope): Promise<stri
   return workspace.relative(absolute);
 }
 
-function listing(paths: readonly string[], maxResults: number): string {
-  if (paths.length === 0) return "(no matches)";
-  const shown = paths.slice(0, maxResults).join("\n");
-  const more = paths.length - maxResults;
-  return more > 0 ? `${shown}\n... (${more} more matches)` : shown;
+/** The listing of the first paths, in order, and the count of the rest. */
+function listing(first: readonly string[], total: number): string {
+  if (total === 0) return "(no matches)";
+  const more = total - first.length;
+  return more > 0 ? `${first.join("\n")}\n... (${more} more matches)` : first.join("\n");
 }

@@ -96,15 +96,16 @@ export class IgnoreRules {
 }
 
 /**
- * The folders whose ignore files govern `paths` but which the scan did not list: the
- * ancestors of the search folder, and the folders of literal (unscanned) matches.
+ * The folders whose ignore files govern a scan but which it did not list: each search
+ * folder (a static pattern's is never listed) and its ancestors up to the root. Every folder
+ * below a search folder that holds a match was listed on the way to it.
  */
-export function foldersToProbe(paths: readonly string[], listed: ReadonlySet<string>): Set<string> {
+export function foldersToProbe(searchFolders: readonly string[], listed: ReadonlySet<string>): Set<string> {
   const probe = new Set<string>();
-  const checked = new Set<string>();
-  for (const path of paths) {
-    for (let folder = parentOf(path); !checked.has(folder); folder = parentOf(folder)) {
-      checked.add(folder);
+  const seen = new Set<string>();
+  for (const searched of searchFolders) {
+    for (let folder = searched; !seen.has(folder); folder = parentOf(folder)) {
+      seen.add(folder);
       if (!listed.has(folder)) probe.add(folder);
       if (folder === "") break;
     }

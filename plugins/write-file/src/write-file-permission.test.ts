@@ -13,32 +13,21 @@ await chmod(root, 0o755);
 await chown(root, NOBODY, NOBODY);
 afterAll(() => rm(root, { recursive: true, force: true }));
 
+async function writeAsNobody(path: string, mode: number) {
+  await writeFile(join(root, path), "old\n");
+  await chown(join(root, path), NOBODY, NOBODY);
+  await chmod(join(root, path), mode);
+  const args = { path, content: "new\n" };
+  return (await toolCallInChild(join(import.meta.dir, "index.ts"), { root, user: "nobody", tool: WRITE_FILE, args })).result;
+}
+
 test("a file the process may not write is refused and keeps its content, as a non-root user", async () => {
-  const target = join(root, "read-only.txt");
-  await writeFile(target, "old\n");
-  await chown(target, NOBODY, NOBODY);
-  await chmod(target, 0o444);
-  const { result } = await toolCallInChild(join(import.meta.dir, "index.ts"), {
-    root,
-    user: "nobody",
-    tool: WRITE_FILE,
-    args: { path: "read-only.txt", content: "new\n" },
-  });
-  expect(result).toEqual({ content: "Error: Permission denied: read-only.txt", isError: true });
-  expect(await readFile(target, "utf8")).toBe("old\n");
-  expect((await stat(target)).mode & 0o777).toBe(0o444);
+  expect(await writeAsNobody("read-only.txt", 0o444)).toEqual({ content: "Error: Permission denied: read-only.txt", isError: true });
+  expect(await readFile(join(root, "read-only.txt"), "utf8")).toBe("old\n");
+  expect((await stat(join(root, "read-only.txt"))).mode & 0o777).toBe(0o444);
 });
 
-test("the same non-root user may write a file it owns (the refusal above is the permission, not the setup)", async () => {
-  const target = join(root, "writable.txt");
-  await writeFile(target, "old\n");
-  await chown(target, NOBODY, NOBODY);
-  const { result } = await toolCallInChild(join(import.meta.dir, "index.ts"), {
-    root,
-    user: "nobody",
-    tool: WRITE_FILE,
-    args: { path: "writable.txt", content: "new\n" },
-  });
-  expect(result).toEqual({ content: "Wrote 4 bytes to writable.txt", isError: false });
-  expect(await readFile(target, "utf8")).toBe("new\n");
+test("the same non-root user may write a file it may write (the refusal above is the permission, not the setup)", async () => {
+  expect(await writeAsNobody("writable.txt", 0o644)).toEqual({ content: "Wrote 4 bytes to writable.txt", isError: false });
+  expect(await readFile(join(root, "writable.txt"), "utf8")).toBe("new\n");
 });

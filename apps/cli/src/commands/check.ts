@@ -1,7 +1,7 @@
 /** `plugboard check`: load and validate everything, run nothing, print a short summary. */
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
-import { DEFAULT_BASE_URL } from "@plugboard/bootstrap";
+import { DEFAULT_BASE_URL, type StartedApp } from "@plugboard/bootstrap";
 import { describeRule, type Policy } from "@plugboard/core";
 import { loadApp } from "../load-app.ts";
 
@@ -9,6 +9,7 @@ import { loadApp } from "../load-app.ts";
 export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const app = await loadApp(parsed, io, { announceWorkspace: false });
   const { config, plugins, registry } = app;
+  await app.close();
   const { model } = config;
   const endpoint =
     model.apiKey === undefined && model.baseURL === undefined
@@ -26,9 +27,18 @@ export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> 
     `  tools:     ${registry.size}${registry.size > 0 ? ` (${registry.names().join(", ")})` : ""}`,
     ...policyLines(config.policy),
     `  audit:     ${config.audit ?? "(none)"}`,
+    `  sandbox:   ${sandboxLine(app)}`,
   ];
-  io.stdout.write(`${lines.join("\n")}\n`);
+  await io.print(`${lines.join("\n")}\n`);
   return 0;
+}
+
+/** The mechanism in force (or why there is none) and which plugins it confines. */
+function sandboxLine({ sandbox, plugins }: StartedApp): string {
+  if (sandbox.mechanism === undefined) return sandbox.summary;
+  const unconfined = plugins.map((plugin) => plugin.name).filter((name) => !sandbox.confined.includes(name));
+  const which = unconfined.length === 0 ? "every plugin confined" : `unconfined ("sandbox": false): ${unconfined.join(", ")}`;
+  return `${sandbox.summary} (${which})`;
 }
 
 /** The rules in order (the first match decides), then the default. */

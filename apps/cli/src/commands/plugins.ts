@@ -34,11 +34,11 @@ export async function pluginsCommand(parsed: ParsedArgs, io: Io): Promise<number
   // Config order: each entry is either the next plugin or the next server.
   const plugins = app.config.plugins.flatMap((entry) => (("mcp" in entry ? servers.shift() : loaded.shift()) ?? []));
   if (parsed.flags.json) {
-    io.stdout.write(`${JSON.stringify(plugins, null, 2)}\n`);
+    await io.print(`${JSON.stringify(plugins, null, 2)}\n`);
     return 0;
   }
   if (plugins.length === 0) {
-    io.stdout.write(`No plugins are enabled in ${app.config.configPath}.\n`);
+    await io.print(`No plugins are enabled in ${app.config.configPath}.\n`);
     return 0;
   }
   const text = plugins.map((plugin) =>
@@ -49,6 +49,6 @@ export async function pluginsCommand(parsed: ParsedArgs, io: Io): Promise<number
       `  from:        ${plugin.directory} (${ORIGINS[plugin.origin]})`,
     ].join("\n"),
   );
-  io.stdout.write(`${text.join("\n\n")}\n`);
+  await io.print(`${text.join("\n\n")}\n`);
   return 0;
 }

@@ -9,14 +9,14 @@ export async function toolsCommand(parsed: ParsedArgs, io: Io): Promise<number> 
   const app = await loadApp(parsed, io, { announceWorkspace: false });
   const tools = app.runtime.schemas();
   if (parsed.flags.json) {
-    io.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
+    await io.print(`${JSON.stringify(tools, null, 2)}\n`);
     return 0;
   }
   if (tools.length === 0) {
-    io.stdout.write("No tools are enabled: add plugins to the config's plugins list.\n");
+    await io.print("No tools are enabled: add plugins to the config's plugins list.\n");
     return 0;
   }
-  io.stdout.write(`${tools.map(describeTool).join("\n\n")}\n`);
+  await io.print(`${tools.map(describeTool).join("\n\n")}\n`);
   return 0;
 }
 

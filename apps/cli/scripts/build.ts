@@ -1,0 +1,79 @@
+/**
+ * Builds the bundled CLI, `dist/bin.js`, from `src/bin.ts` with `bun build` (target bun, one
+ * chunk per command so each loads only what it needs), and records the sources it was built
+ * from in `dist/sources.json` so that `scripts/start.ts` can tell when it is stale.
+ *
+ * `bun run build` (in apps/cli) builds it; `scripts/start.ts` when it is stale; `prepack`
+ * before the package is packed for publishing.
+ */
+import { mkdtemp, rename, rm, writeFile } from "node:fs/promises";
+import { dirname, join, relative, resolve } from "node:path";
+import { versionLine } from "../src/version.ts";
+
+/** The CLI's package folder. */
+export const CLI_DIR = resolve(import.meta.dir, "..");
+/** Where the bundle goes. */
+export const DIST_DIR = join(CLI_DIR, "dist");
+/** The bundle's entry. */
+export const BUNDLE_ENTRY = join(DIST_DIR, "bin.js");
+
+/**
+ * Packages left out of the bundle and loaded from their own folders at run time: they start
+ * programs from files beside their own sources (the sandbox's confinement entry, the test
+ * kit's harness), which a bundle would not carry.
+ */
+const EXTERNAL = ["@plugboard/sandbox", "@plugboard/testing"];
+
+/** What `sources.json` holds. */
+export interface BundleSources {
+  /** When the build started (ms since the epoch): a source changed after it makes the bundle stale. */
+  readonly builtAt: number;
+  /** The Bun version that built it. */
+  readonly bun: string;
+  /** The files it was built from, outside node_modules, relative to the CLI's folder. */
+  readonly sources: readonly string[];
+}
+
+/**
+ * Builds the bundle into `outDir` (default `dist/`): into a fresh folder beside it first,
+ * which then replaces the old one, so a CLI starting meanwhile never sees half a bundle.
+ */
+export async function buildCli(outDir: string = DIST_DIR): Promise<BundleSources> {
+  const builtAt = Date.now();
+  const staging = await mkdtemp(join(dirname(outDir), ".dist-"));
+  try {
+    const result = await Bun.build({
+      // Core is an entry of its own (dist/core.js) so that bin.ts can hand it to plugins.
+      entrypoints: [join(CLI_DIR, "src/bin.ts"), join(CLI_DIR, "src/core.ts")],
+      outdir: staging,
+      target: "bun",
+      format: "esm",
+      splitting: true,
+      external: EXTERNAL,
+      naming: { entry: "[name].[ext]", chunk: "chunk-[hash].[ext]" },
+      metafile: true,
+    });
+    if (!result.success || !result.metafile) {
+      throw new AggregateError(result.logs, `bun build of the CLI failed:\n${result.logs.join("\n")}`);
+    }
+    // Metafile inputs are relative to the folder bun ran in.
+    const sources = Object.keys(result.metafile.inputs)
+      .filter((input) => !input.includes("node_modules/"))
+      .map((input) => relative(CLI_DIR, resolve(input)));
+    // A dependency update changes the lockfile, not the sources.
+    sources.push(relative(CLI_DIR, join(CLI_DIR, "../../bun.lock")));
+    const record: BundleSources = { builtAt, bun: Bun.version, sources };
+    await writeFile(join(staging, "version.txt"), `${versionLine()}\n`);
+    await writeFile(join(staging, "sources.json"), `${JSON.stringify(record, null, 2)}\n`);
+    await rm(outDir, { recursive: true, force: true });
+    await rename(staging, outDir);
+    return record;
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) {
+  const { sources } = await buildCli();
+  process.stderr.write(`built ${relative(process.cwd(), BUNDLE_ENTRY)} from ${sources.length} source files\n`);
+}

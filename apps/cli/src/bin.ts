@@ -1,0 +1,28 @@
+#!/usr/bin/env bun
+/**
+ * The entry of the bundled CLI (`dist/bin.js`, built by `scripts/build.ts`): the published
+ * `plugboard` bin and what `bun run plugboard` starts. `main.ts` is the same program from
+ * source; it runs only when started directly, so it can also be imported.
+ *
+ * Nothing is imported before it is needed: `--version` prints the line the build wrote
+ * (`dist/version.txt`, from `versionLine()`) and loads nothing else.
+ */
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
+  await Bun.write(Bun.stdout, Bun.file(`${import.meta.dir}/version.txt`));
+  process.exit(0);
+}
+
+// The bundle carries core as `dist/core.js`, sharing its modules with the CLI's. Plugins,
+// still loaded from their own packages, import `@plugboard/core`: they get that module, the
+// CLI's own core (the one their manifest's contract range was checked against), so core
+// and TypeBox are not loaded and compiled a second time. It is loaded on the first import.
+Bun.plugin({
+  name: "plugboard-bundled-core",
+  setup(build) {
+    build.module("@plugboard/core", () => ({ exports: require(`${import.meta.dir}/core.js`), loader: "object" }));
+  },
+});
+
+const { runCli } = await import("./main.ts");
+await runCli(argv);

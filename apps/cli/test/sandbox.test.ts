@@ -1,0 +1,87 @@
+/**
+ * The sandbox through the CLI: `check` names the mechanism in force; `"sandbox": "required"`
+ * on a system without it exits 2 saying what is missing, `auto` says once that it runs
+ * unconfined. A missing mechanism is simulated with PLUGBOARD_SANDBOX_DISABLE.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { plugboard, tempFolder, writeConfig } from "./helpers.ts";
+
+let dir = "";
+let remove = async () => {};
+
+beforeAll(async () => {
+  ({ dir, remove } = await tempFolder({ "workspace/notes.txt": "hello\n" }));
+});
+afterAll(() => remove());
+
+const TIMEOUT_MS = 30_000;
+
+async function configIn(name: string, config: Record<string, unknown>): Promise<string> {
+  const folder = join(dir, name);
+  await Bun.write(join(folder, ".keep"), "");
+  return writeConfig(folder, { workspace: "../workspace", ...config });
+}
+
+describe("plugboard check", () => {
+  test("prints the mechanism in force and that every plugin is confined", async () => {
+    const config = await configIn("auto", { sandbox: "auto" });
+    const result = await plugboard(["check", "--config", config], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/\n {2}sandbox: {3}Landlock ABI \d+.* \+ user, PID, mount and network namespaces \(every plugin confined\)\n/);
+  }, TIMEOUT_MS);
+
+  test("names the plugins a config runs unconfined", async () => {
+    const config = await configIn("one-off", {
+      sandbox: "auto",
+      plugins: [
+        { package: "@plugboard/plugin-read-file", permissions: ["fs.read"], sandbox: false },
+        { package: "@plugboard/plugin-glob", permissions: ["fs.read"] },
+      ],
+    });
+    const result = await plugboard(["check", "--config", config], { cwd: dir });
+    expect(result.stdout).toContain('(unconfined ("sandbox": false): @plugboard/plugin-read-file)');
+  }, TIMEOUT_MS);
+
+  test('says "off" when the config turns the sandbox off', async () => {
+    const config = await configIn("off", {});
+    const result = await plugboard(["check", "--config", config], { cwd: dir });
+    expect(result.stdout).toContain(`  sandbox:   off ("sandbox": "off" in ${config})\n`);
+  });
+});
+
+describe("a system without the mechanism (simulated)", () => {
+  test('"required" exits 2 and says what is missing', async () => {
+    const config = await configIn("required", { sandbox: "required" });
+    const result = await plugboard(["call", "--config", config, "read_file", '{"path":"notes.txt"}'], {
+      cwd: dir,
+      env: { PLUGBOARD_SANDBOX_DISABLE: "namespaces" },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain(`The config requires the sandbox ("sandbox": "required" in ${config}), but this system lacks util-linux unshare with unprivileged user namespaces.`);
+  });
+
+  test('"auto" runs unconfined and says so once on stderr', async () => {
+    const config = await configIn("auto-missing", { sandbox: "auto" });
+    const result = await plugboard(["call", "--config", config, "read_file", '{"path":"notes.txt"}'], {
+      cwd: dir,
+      env: { PLUGBOARD_SANDBOX_DISABLE: "landlock" },
+    });
+    expect(result).toMatchObject({ code: 0, stdout: "hello\n" });
+    expect(result.stderr.match(/plugins run unconfined/g)).toHaveLength(1);
+    expect(result.stderr).toContain("plugins run unconfined: this system lacks Landlock");
+    const check = await plugboard(["check", "--config", config], { cwd: dir, env: { PLUGBOARD_SANDBOX_DISABLE: "landlock" } });
+    expect(check.stdout).toContain("  sandbox:   none: this system lacks Landlock");
+  });
+});
+
+test("a confined call through the CLI: read_file works, a write outside is refused by the kernel", async () => {
+  const config = await configIn("confined-bash", { sandbox: "auto" });
+  const read = await plugboard(["call", "--config", config, "read_file", '{"path":"notes.txt"}'], { cwd: dir });
+  expect(read).toMatchObject({ code: 0, stdout: "hello\n" });
+  const outside = join(dir, "outside.txt");
+  const written = await plugboard(["call", "--config", config, "bash", JSON.stringify({ command: `echo x > ${outside}` })], { cwd: dir });
+  expect(written.stdout).toContain("Permission denied");
+  expect(await Bun.file(outside).exists()).toBe(false);
+}, TIMEOUT_MS);

@@ -1,0 +1,203 @@
+/**
+ * Confined plugins, attacked for real: a fixture plugin that declares only `fs.read` tries
+ * to write outside, spawn, connect and read the model key. Confined, each attempt comes
+ * back as an `Error:` result and the app goes on; with `"sandbox": "off"` the same attempts
+ * succeed, so these tests fail if the sandbox does nothing.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { mkdir, rename, rm, symlink } from "node:fs/promises";
+import { join } from "node:path";
+import { configWith, fixture, removeTempDirs, tempDir } from "../../test/temp-app.ts";
+import { type App, buildApp } from "../index.ts";
+
+// Real host processes: a busy machine needs more than bun's default 5 s per test.
+setDefaultTimeout(30_000);
+
+const SECRET = "sk-confined-test";
+const apps: App[] = [];
+
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((app) => app.close()));
+  await removeTempDirs();
+});
+beforeAll(() => {
+  process.env.MODEL_API_KEY = SECRET;
+});
+afterAll(() => {
+  delete process.env.MODEL_API_KEY;
+});
+
+async function greedyApp(sandbox: "auto" | "off"): Promise<App> {
+  const app = await buildApp(await configWith([{ path: fixture("greedy"), permissions: ["fs.read"] }], undefined, sandbox));
+  apps.push(app);
+  return app;
+}
+
+const attempt = (app: App, op: string, target?: string) =>
+  app.runtime.execute("attempt", JSON.stringify(target === undefined ? { op } : { op, target }));
+
+describe("a plugin granted only fs.read", () => {
+  test("runs confined in its host", async () => {
+    const app = await greedyApp("auto");
+    expect(app.sandbox.confined).toEqual(["@fixture/greedy"]);
+    expect(app.sandbox.summary).toStartWith("Landlock ABI");
+  });
+
+  test("cannot write outside the workspace", async () => {
+    const outside = join(await tempDir(), "outside.txt");
+    const confined = await attempt(await greedyApp("auto"), "write", outside);
+    expect(confined.isError).toBe(true);
+    expect(confined.content).toStartWith("Error: ");
+    expect(confined.content).toContain("EACCES");
+    expect(existsSync(outside)).toBe(false);
+    expect(await attempt(await greedyApp("off"), "write", outside)).toEqual({ content: `wrote ${outside}`, isError: false });
+    expect(existsSync(outside)).toBe(true);
+  });
+
+  test("cannot spawn a program", async () => {
+    const confined = await attempt(await greedyApp("auto"), "spawn");
+    expect(confined.isError).toBe(true);
+    expect(confined.content).toContain("EACCES");
+    expect(await attempt(await greedyApp("off"), "spawn")).toEqual({ content: "spawned", isError: false });
+  });
+
+  test("cannot connect to a listening 127.0.0.1 port", async () => {
+    using server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    const port = String(server.port);
+    const confined = await attempt(await greedyApp("auto"), "connect", port);
+    expect(confined.isError).toBe(true);
+    expect(confined.content).toStartWith("Error: ");
+    expect(await attempt(await greedyApp("off"), "connect", port)).toEqual({ content: `connected to ${port}`, isError: false });
+  });
+
+  test("cannot read MODEL_API_KEY from its environment or from the app's /proc/PID/environ", async () => {
+    // /proc/PID/environ holds the environment a process started with: an app started with the key.
+    const app = Bun.spawn(["sleep", "60"], { env: { ...process.env, MODEL_API_KEY: SECRET } });
+    try {
+      const confined = await greedyApp("auto");
+      const fromEnv = await attempt(confined, "env");
+      expect(fromEnv.isError).toBe(true);
+      expect(fromEnv.content).toContain("MODEL_API_KEY is not in this process's environment");
+      const fromProc = await attempt(confined, "environ", String(app.pid));
+      expect(fromProc.isError).toBe(true);
+      expect(fromProc.content).toContain("ENOENT");
+      const off = await greedyApp("off");
+      expect(await attempt(off, "env")).toEqual({ content: `MODEL_API_KEY=${SECRET}`, isError: false });
+      expect(await attempt(off, "environ", String(app.pid))).toEqual({ content: `MODEL_API_KEY=${SECRET}`, isError: false });
+    } finally {
+      app.kill("SIGKILL");
+    }
+  });
+
+  test("the app goes on after each refusal: the next call works", async () => {
+    const app = await greedyApp("auto");
+    await attempt(app, "spawn");
+    expect(await attempt(app, "sleep", "1")).toEqual({ content: "slept", isError: false });
+  });
+});
+
+test("a path check raced with a symlink swap still cannot write outside", async () => {
+  const outside = await tempDir();
+  const run = async (sandbox: "auto" | "off") => {
+    const workspace = await tempDir();
+    const app = await buildApp(await configWith([{ path: fixture("raced"), permissions: ["fs.read", "fs.write"] }], workspace, sandbox));
+    apps.push(app);
+    await mkdir(join(workspace, "sub"));
+    const writing = app.runtime.execute("raced_write", JSON.stringify({ path: "sub/file.txt", pause_ms: 300 }));
+    // While the tool pauses between its check and its write, `sub` becomes a link to outside.
+    await Bun.sleep(100);
+    await rename(join(workspace, "sub"), join(workspace, "sub-was"));
+    await symlink(outside, join(workspace, "sub"));
+    return writing;
+  };
+  const confined = await run("auto");
+  expect(confined.isError).toBe(true);
+  expect(confined.content).toContain("EACCES");
+  expect(existsSync(join(outside, "file.txt"))).toBe(false);
+  expect((await run("off")).isError).toBe(false);
+  expect(existsSync(join(outside, "file.txt"))).toBe(true);
+  await rm(join(outside, "file.txt"));
+});
+
+describe("plugin hosts", () => {
+  test("a host that dies fails the running call with an Error: result and is started again on the next call", async () => {
+    const app = await greedyApp("auto");
+    const died = await attempt(app, "exit");
+    expect(died.isError).toBe(true);
+    expect(died.content).toStartWith("Error: ");
+    expect(await attempt(app, "sleep", "1")).toEqual({ content: "slept", isError: false });
+
+    // Killed from outside while a call runs: the same.
+    const running = attempt(app, "sleep", "30000");
+    await until(() => hostsOf(app.workspace.root).length > 0, "the host never appeared in /proc");
+    for (const pid of hostsOf(app.workspace.root)) process.kill(pid, "SIGKILL");
+    const killed = await running;
+    expect(killed.isError).toBe(true);
+    expect(killed.content).toStartWith("Error: ");
+    expect(await attempt(app, "sleep", "1")).toEqual({ content: "slept", isError: false });
+  });
+
+  test("cancelling a call ends it at once with an Error: result", async () => {
+    const app = await greedyApp("auto");
+    const controller = new AbortController();
+    const running = app.runtime.execute("attempt", JSON.stringify({ op: "sleep", target: "30000" }), { signal: controller.signal });
+    await Bun.sleep(200);
+    const started = Date.now();
+    controller.abort();
+    const result = await running;
+    expect(result.isError).toBe(true);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  test("hosts end with the app, even when the app is killed", async () => {
+    const workspace = await tempDir();
+    const config = await configWith([{ path: fixture("greedy"), permissions: ["fs.read"] }], workspace, "auto");
+    const app = Bun.spawn([process.execPath, join(import.meta.dir, "../../test/hold-app.ts"), config.configPath], { stdout: "pipe" });
+    const reader = app.stdout.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe("ready\n");
+    expect(hostsOf(workspace).length).toBeGreaterThan(0);
+    app.kill("SIGKILL");
+    await app.exited;
+    await until(() => hostsOf(workspace).length === 0, "a plugin host outlived its app");
+  });
+});
+
+/** Pids of the running processes whose command line names `workspace` (the hosts, and `unshare` before each). */
+function hostsOf(workspace: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) continue;
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(`"workspace":"${workspace}"`)) found.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found;
+}
+
+async function until(condition: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`within ${ms} ms: ${what}`);
+    await Bun.sleep(20);
+  }
+}
+
+test("a stdio MCP server is confined by its entry's grants: without process.spawn it cannot start a program", async () => {
+  const server = { mcp: { command: process.execPath, args: [join(import.meta.dir, "../../../mcp/test/fixture-server.ts")] }, name: "fixture", permissions: ["fs.read"] };
+  const run = async (sandbox: "auto" | "off") => {
+    const app = await buildApp(await configWith([server], undefined, sandbox));
+    apps.push(app);
+    return app.runtime.execute("spawn_child", "{}");
+  };
+  const confined = await run("auto");
+  expect(confined.isError).toBe(true);
+  expect(confined.content).toContain("EACCES");
+  const off = await run("off");
+  expect(off.isError).toBe(false);
+  process.kill(Number(off.content), "SIGKILL");
+});

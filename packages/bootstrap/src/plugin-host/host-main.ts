@@ -1,0 +1,89 @@
+/**
+ * A plugin host: loads ONE plugin with the bootstrap's own loader into a runtime and serves
+ * its tools over MCP on stdin/stdout until the app hangs up. The app starts it through the
+ * sandbox's launcher, so everything here runs with the plugin's grants only. Not an API.
+ */
+import {
+  type AnyToolDefinition,
+  errorResult,
+  type Logger,
+  ToolError,
+  ToolRegistry,
+  ToolRuntime,
+  Workspace,
+} from "@plugboard/core";
+// The server side only: the package's index would also load the client, Ajv and Hono.
+import { annotationsFor } from "@plugboard/mcp/serve";
+import { serveStdio } from "@plugboard/mcp/serve-stdio";
+import { PlugboardError } from "../errors.ts";
+import { loadPlugin } from "../load-plugin.ts";
+import { readManifest } from "../manifest.ts";
+import type { ResolvedPlugin } from "../resolve-plugin.ts";
+import { type HostSpec, hostErrorLine } from "./host-spec.ts";
+import { resolve } from "node:path";
+
+/** Plugin messages go to stderr, which the app keeps for its error messages. */
+const logger: Logger = {
+  debug() {},
+  info() {},
+  warn: (message) => process.stderr.write(`warning: ${message}\n`),
+};
+
+async function host(spec: HostSpec): Promise<void> {
+  const where = { index: spec.index, configPath: spec.configPath };
+  const workspace = await Workspace.open(spec.workspace);
+  const { path: manifestPath, manifest } = await readManifest(spec.directory, spec.entry.package ?? spec.entry.path ?? "", where);
+  const resolved: ResolvedPlugin = {
+    entry: spec.entry,
+    where,
+    directory: spec.directory,
+    origin: spec.origin,
+    manifestPath,
+    manifest,
+    entryPath: resolve(spec.directory, manifest.entry),
+  };
+  const { entries } = await loadPlugin(resolved, { workspace, logger });
+  const grants = spec.entry.permissions;
+  const answered = entries.map((entry) => ({ ...entry, tool: answering(entry.tool, manifest.name, grants) }));
+  const runtime = new ToolRuntime(new ToolRegistry(answered), { workspace, logger });
+  const annotations = annotationsFor(spec.entry.permissions);
+  await serveStdio(runtime, { annotations: () => annotations });
+}
+
+/** Operating-system refusals: what the sandbox answers to an operation the grants do not cover. */
+const REFUSALS = new Set(["EACCES", "EPERM", "ENETUNREACH", "ECONNREFUSED"]);
+
+/**
+ * The tool with a handler that answers instead of throwing: in a host, a handler's
+ * exception (an operation the sandbox refused, or a bug) becomes an `Error:` result naming
+ * the plugin, so the model reads what was refused and the host keeps serving.
+ */
+function answering(tool: AnyToolDefinition, plugin: string, grants: readonly string[]): AnyToolDefinition {
+  const granted = grants.length === 0 ? "no permissions" : grants.join(", ");
+  return {
+    ...tool,
+    handler: async (args, ctx) => {
+      try {
+        return await tool.handler(args, ctx);
+      } catch (error) {
+        if (error instanceof ToolError || !(error instanceof Error)) throw error;
+        const code = Reflect.get(error, "code");
+        if (typeof code === "string" && REFUSALS.has(code)) {
+          return errorResult(`Refused by the sandbox (${plugin} is granted ${granted}): ${error.message}`);
+        }
+        return errorResult(`${plugin} failed in ${tool.name}: ${error.message}`);
+      }
+    },
+  };
+}
+
+if (import.meta.main) {
+  try {
+    await host(JSON.parse(process.argv[2] ?? "{}") as HostSpec);
+    process.exit(0);
+  } catch (error) {
+    if (!(error instanceof PlugboardError)) throw error;
+    process.stderr.write(hostErrorLine(error));
+    process.exit(2);
+  }
+}
