@@ -1,6 +1,7 @@
 /**
  * The OpenAI Agents SDK's side: `run(agent, …, { maxTurns })` with the two tools (zod
- * parameters, checked by the SDK) and a scripted `Model` that returns the next reply.
+ * parameters, checked by the SDK) and a scripted `Model` that returns the next reply, or over
+ * HTTP its `OpenAIChatCompletionsModel` on the `openai` client.
  * Tracing is turned off, so nothing is exported.
  */
 import {
@@ -8,12 +9,14 @@ import {
   type AgentOutputItem,
   type Model,
   type ModelResponse,
+  OpenAIChatCompletionsModel,
   run,
   setTracingDisabled,
   type StreamEvent,
   tool,
   Usage,
 } from "@openai/agents";
+import type OpenAI from "openai";
 import { z } from "zod";
 import { type LoopOutcome, PROMPT, type ScriptStep } from "./script.ts";
 import { ADD_DESCRIPTION, addNumbers, ECHO_DESCRIPTION, echoText } from "./tools.ts";
@@ -76,6 +79,12 @@ export function agentsOutputs(script: readonly ScriptStep[]): AgentOutputItem[][
 /** A fresh agent around a fresh scripted model. */
 export function scriptedAgent(outputs: readonly AgentOutputItem[][]): Agent {
   return new Agent({ name: "bench", instructions: "Run the tools.", model: new ScriptedAgentsModel(outputs), tools });
+}
+
+/** An agent on the SDK's own chat completions model, over `client` (the `openai` SDK). */
+export function httpAgent(client: OpenAI): Agent {
+  // No instructions: the request carries the same messages as every other loop's.
+  return new Agent({ name: "bench", model: new OpenAIChatCompletionsModel(client, "bench-model"), tools });
 }
 
 /** Runs one conversation of at most `steps` model requests. */

@@ -8,13 +8,13 @@ import { type LoopOutcome, PROMPT } from "./script.ts";
 import { ADD_DESCRIPTION, addNumbers, ECHO_DESCRIPTION, echoText } from "./tools.ts";
 
 // Async like every real tool (and like the other loops' handlers).
-const handlers: Record<string, (args: Record<string, unknown>) => Promise<string>> = {
+export const FLOOR_HANDLERS: Record<string, (args: Record<string, unknown>) => Promise<string>> = {
   echo: async (args) => echoText(String(args.text)),
   add: async (args) => addNumbers(Number(args.a), Number(args.b)),
 };
 
 /** The two tools' JSON Schemas, written out by hand as a person would. */
-const tools: ChatCompletionTool[] = [
+export const FLOOR_TOOLS: ChatCompletionTool[] = [
   {
     type: "function",
     function: {
@@ -39,7 +39,7 @@ export async function runFloorLoop(client: OpenAI, steps: number): Promise<LoopO
   let toolResults = 0;
   let lastToolResult: string | undefined;
   for (let step = 1; step <= steps; step++) {
-    const completion = await client.chat.completions.create({ model: "bench-model", messages, tools, tool_choice: "auto" });
+    const completion = await client.chat.completions.create({ model: "bench-model", messages, tools: FLOOR_TOOLS, tool_choice: "auto" });
     const message = completion.choices[0]?.message;
     if (!message) throw new Error("no choice");
     // Only what the next request needs, as Plugboard sends it: the SDK's extra response
@@ -48,7 +48,7 @@ export async function runFloorLoop(client: OpenAI, steps: number): Promise<LoopO
     if (!message.tool_calls?.length) return { requests: step, toolResults, lastToolResult, answer: message.content ?? "" };
     for (const call of message.tool_calls) {
       if (call.type !== "function") continue;
-      const handler = handlers[call.function.name];
+      const handler = FLOOR_HANDLERS[call.function.name];
       lastToolResult = handler ? await handler(JSON.parse(call.function.arguments)) : `Unknown tool ${call.function.name}`;
       messages.push({ role: "tool", tool_call_id: call.id, content: lastToolResult });
       toolResults++;

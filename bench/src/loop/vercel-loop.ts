@@ -1,9 +1,10 @@
 /**
  * The Vercel AI SDK's side: `generateText` with the two tools (zod input schemas, checked
- * by the SDK) and `ai/test`'s `MockLanguageModelV4` replaying the script, with
- * `stopWhen: stepCountIs(steps)`.
+ * by the SDK) and `ai/test`'s `MockLanguageModelV4` replaying the script, or over HTTP its
+ * OpenAI-compatible provider (`@ai-sdk/openai-compatible`), with `stopWhen: stepCountIs(steps)`.
  */
-import { generateText, stepCountIs, tool } from "ai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { generateText, type LanguageModel, stepCountIs, tool } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { z } from "zod";
 import { type LoopOutcome, PROMPT, type ScriptStep } from "./script.ts";
@@ -48,8 +49,13 @@ export function vercelModel(results: GenerateResult[]): MockLanguageModelV4 {
   return new MockLanguageModelV4({ doGenerate: results });
 }
 
+/** The SDK's OpenAI-compatible provider pointed at a chat completions endpoint (`baseURL` ends in /v1). */
+export function vercelHttpModel(baseURL: string): LanguageModel {
+  return createOpenAICompatible({ name: "bench", baseURL, apiKey: "bench" }).chatModel("bench-model");
+}
+
 /** Runs one conversation of at most `steps` model requests. */
-export async function runVercelLoop(model: MockLanguageModelV4, steps: number): Promise<LoopOutcome> {
+export async function runVercelLoop(model: LanguageModel, steps: number): Promise<LoopOutcome> {
   const result = await generateText({ model, tools, stopWhen: stepCountIs(steps), prompt: PROMPT });
   const results = result.steps.flatMap((step) => step.toolResults);
   const last = results.at(-1)?.output;

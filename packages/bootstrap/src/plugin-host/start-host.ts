@@ -7,7 +7,6 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Logger } from "@plugboard/core";
 import type { RegistryEntry } from "@plugboard/core/internal";
 import { PlugboardError } from "../errors.ts";
@@ -18,9 +17,13 @@ import type { Permission } from "../permissions.ts";
 import type { ResolvedPlugin } from "../resolve-plugin.ts";
 import { type HostSpec, hostErrorIn } from "./host-spec.ts";
 
-const HOST_MAIN = fileURLToPath(new URL("./host-main.ts", import.meta.url));
-/** The bootstrap's own package: the host's code, with its dependencies. */
-const BOOTSTRAP_FOLDER = fileURLToPath(new URL("../..", import.meta.url));
+/**
+ * The bootstrap's own package: the host's code, with its dependencies. Found through the
+ * package's name rather than this file's place, so that an app bundled with `bun build`
+ * (the CLI's dist/bin.js) still starts the host from the package's sources.
+ */
+const BOOTSTRAP_FOLDER = dirname(Bun.resolveSync("@plugboard/bootstrap/package.json", import.meta.dir));
+const HOST_MAIN = join(BOOTSTRAP_FOLDER, "src/plugin-host/host-main.ts");
 
 /** A plugin running in its host: its description, its proxied tools, and how to end it. */
 export interface HostedPlugin {
