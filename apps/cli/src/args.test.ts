@@ -29,6 +29,16 @@ describe("parseCliArgs", () => {
     expect(() => parseCliArgs(["run", flag, value, "hi"])).toThrow(UsageError);
   });
 
+  test("plugin add takes --registry URL and --yes (or -y); plugin remove takes neither", () => {
+    expect(parseCliArgs(["plugin", "add", "@acme/notes", "--registry", "http://127.0.0.1:4873/", "-y"])).toMatchObject({
+      command: "plugin add",
+      args: ["@acme/notes"],
+      flags: { registry: "http://127.0.0.1:4873/", yes: true },
+    });
+    expect(() => parseCliArgs(["plugin", "add", "x", "--registry", "localhost"])).toThrow("--registry must be an http(s) URL, got 'localhost'");
+    expect(() => parseCliArgs(["plugin", "remove", "x", "--yes"])).toThrow("--yes does not apply to 'plugboard plugin remove'");
+  });
+
   test("plugin new and plugin check are two-word commands; --dir belongs to plugin new", () => {
     expect(parseCliArgs(["plugin", "new", "notes", "--dir", "out"])).toMatchObject({ command: "plugin new", args: ["notes"], flags: { dir: "out" } });
     expect(parseCliArgs(["plugin", "check", ".", "--json"])).toMatchObject({ command: "plugin check", args: ["."], flags: { json: true } });

@@ -22,10 +22,11 @@ export interface Flags {
   readonly maxSteps?: string;
   readonly model?: string;
   readonly baseURL?: string;
-  /** `--yes` / `-y`: every `ask` of the policy is approved. */
+  /** `--yes` / `-y`: every `ask` of the policy is approved (for `plugin add`: the plugin's permissions are granted). */
   readonly yes: boolean;
   readonly json: boolean;
   readonly dir?: string;
+  readonly registry?: string;
   /** `plugboard mcp --http`. */
   readonly http?: true;
   readonly port?: string;
@@ -122,10 +123,16 @@ function toFlags(values: Record<string, string | boolean | undefined>, command: 
     yes: values.yes === true,
     json: values.json === true,
     dir: text("dir"),
+    registry: url(text("registry"), command),
     ...(values.http === true ? { http: true } : {}),
     port: text("port"),
     host: text("host"),
   };
+}
+
+function url(value: string | undefined, command: CommandName): string | undefined {
+  if (value !== undefined && !/^https?:\/\//.test(value)) throw new UsageError(`--registry must be an http(s) URL, got '${value}'`, command);
+  return value;
 }
 
 function parseProblem(error: unknown): string {

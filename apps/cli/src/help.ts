@@ -59,16 +59,16 @@ function commandHelp(command: CommandName): string {
     ...spec.details,
     "",
     "Flags:",
-    ...table([...flagRows(spec.flags, spec.json), ["-h, --help", "show this help"]]),
+    ...table([...flagRows(spec.flags, { ...spec.flagHelp, ...(spec.json ? { json: spec.json } : {}) }), ["-h, --help", "show this help"]]),
   ].join("\n");
 }
 
-function flagRows(flags: readonly FlagName[], json?: string): (readonly [string, string])[] {
+function flagRows(flags: readonly FlagName[], help: Partial<Record<FlagName, string>> = {}): (readonly [string, string])[] {
   return flags.map((name) => {
     const flag = FLAGS[name];
     const long = flag.value ? `--${name} ${flag.value}` : `--${name}`;
     const label = flag.short ? `-${flag.short}, ${long}` : long;
-    return [label, name === "json" && json ? json : flag.help] as const;
+    return [label, help[name] ?? flag.help] as const;
   });
 }
 

@@ -23,6 +23,8 @@ const COMMANDS: Readonly<Record<CommandName, () => Promise<Command>>> = {
   mcp: async () => (await import("./commands/mcp.ts")).mcpCommand,
   "plugin new": async () => (await import("./commands/plugin-new.ts")).pluginNewCommand,
   "plugin check": async () => (await import("./commands/plugin-check.ts")).pluginCheckCommand,
+  "plugin add": async () => (await import("./commands/plugin-add.ts")).pluginAddCommand,
+  "plugin remove": async () => (await import("./commands/plugin-remove.ts")).pluginRemoveCommand,
 };
 
 /** Exit codes for person-facing failures: 3 for the model endpoint, 2 for everything else. */

@@ -4,10 +4,21 @@
  */
 
 /** A command name; `interactive` is what a bare `plugboard` runs; `plugin …` commands are two words. */
-export type CommandName = "interactive" | "run" | "tools" | "plugins" | "call" | "check" | "mcp" | "plugin new" | "plugin check";
+export type CommandName =
+  | "interactive"
+  | "run"
+  | "tools"
+  | "plugins"
+  | "call"
+  | "check"
+  | "mcp"
+  | "plugin new"
+  | "plugin check"
+  | "plugin add"
+  | "plugin remove";
 
 /** Flags that take a value or switch something on; `--help` and `--version` are global. */
-export type FlagName = "config" | "workspace" | "max-steps" | "model" | "base-url" | "yes" | "json" | "dir" | "http" | "port" | "host";
+export type FlagName = "config" | "workspace" | "max-steps" | "model" | "base-url" | "yes" | "json" | "dir" | "http" | "port" | "host" | "registry";
 
 export interface FlagSpec {
   readonly type: "string" | "boolean";
@@ -47,6 +58,7 @@ export const FLAGS: Readonly<Record<FlagName, FlagSpec>> = {
   },
   json: { type: "boolean", help: "print JSON instead of text" },
   dir: { type: "string", value: "DIR", help: "the folder to create (default: ./plugboard-plugin-NAME)" },
+  registry: { type: "string", value: "URL", help: "the npm registry to install from (default: bun's, from .npmrc or the environment)" },
   http: { type: "boolean", help: "serve over Streamable HTTP at /mcp instead of stdio" },
   port: { type: "string", value: "N", help: "the HTTP port, 0 for any free one (default: 8808)" },
   host: {
@@ -65,6 +77,8 @@ export interface CommandSpec {
   readonly flags: readonly FlagName[];
   /** What `--json` does for this command, when it accepts it. */
   readonly json?: string;
+  /** What a flag means for this command, where that differs from its general help. */
+  readonly flagHelp?: Partial<Record<FlagName, string>>;
   /** How many arguments follow the command name. */
   readonly args: { readonly min: number; readonly max: number };
 }
@@ -178,6 +192,27 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     flags: ["json"],
     json: "print the report as JSON: {directory, plugin, checks: [{id, title, status, problems, fix, notes}], ok}",
+    args: { min: 1, max: 1 },
+  },
+  {
+    name: "plugin add",
+    usage: "plugboard plugin add [flags] PACKAGE",
+    summary: "install a plugin package beside the config and enable it",
+    details: [
+      "Installs PACKAGE (a name, or name@version) into the config's folder with bun add, shows its tools and the permissions it asks for, and asks you to grant them.",
+      'Then adds { "package": PACKAGE, "permissions": [...] } to the config\'s plugins (./plugboard.config.json, created with the shipped plugins when there is none) and runs plugboard check.',
+      "If you decline, or the check fails, the config and the folder are left as they were (exit 1 or 2). Without a terminal, pass --yes.",
+    ],
+    flags: ["config", "registry", "yes"],
+    flagHelp: { yes: "grant the permissions the plugin asks for without asking (needed when there is no terminal)" },
+    args: { min: 1, max: 1 },
+  },
+  {
+    name: "plugin remove",
+    usage: "plugboard plugin remove [flags] PACKAGE",
+    summary: "disable a plugin and uninstall its package",
+    details: ["Removes PACKAGE's entry from the config's plugins and, when the config's folder installed it, the package itself (bun remove)."],
+    flags: ["config"],
     args: { min: 1, max: 1 },
   },
 ];

@@ -36,12 +36,8 @@ export interface ResolvedPlugin {
  * `PlugboardError` naming the plugin.
  */
 export async function resolvePlugin(entry: PluginEntry, where: EntryLocation, appFolder?: string): Promise<ResolvedPlugin> {
-  const label = entry.package ?? entry.path ?? `plugins[${where.index}]`;
-  const { directory, origin } = await locate(entry, where, appFolder);
-  const { path: manifestPath, manifest } = await readManifest(directory, label, where);
-  await checkPackageJson(directory, manifest, manifestPath, where);
-  const entryPath = await entryFile(directory, manifest, manifestPath, where);
-
+  const found = await inspectPlugin(entry, where, appFolder);
+  const { manifest, manifestPath } = found;
   const missing = manifest.permissions.filter((permission) => !entry.permissions.includes(permission));
   if (missing.length > 0) {
     throw pluginErrors.permission(manifest.name, missing, [...new Set(entry.permissions)], manifestPath, where);
@@ -50,6 +46,21 @@ export async function resolvePlugin(entry: PluginEntry, where: EntryLocation, ap
   const offered = [...manifest.permissions, ...manifest.optionalPermissions];
   const unasked = entry.permissions.filter((permission) => !offered.includes(permission));
   if (unasked.length > 0) throw pluginErrors.permissionNotOffered(manifest.name, [...new Set(unasked)], offered, manifestPath, where);
+  return found;
+}
+
+/**
+ * `resolvePlugin` without the permission check: where the plugin is and its validated
+ * manifest, for a tool that shows a person what a plugin asks for before granting it.
+ *
+ * @example const { manifest } = await inspectPlugin({ package: "@acme/plugin-notes", permissions: [], options: undefined }, { index: 0, configPath });
+ */
+export async function inspectPlugin(entry: PluginEntry, where: EntryLocation, appFolder?: string): Promise<ResolvedPlugin> {
+  const label = entry.package ?? entry.path ?? `plugins[${where.index}]`;
+  const { directory, origin } = await locate(entry, where, appFolder);
+  const { path: manifestPath, manifest } = await readManifest(directory, label, where);
+  await checkPackageJson(directory, manifest, manifestPath, where);
+  const entryPath = await entryFile(directory, manifest, manifestPath, where);
   return { entry, where, directory, origin, manifestPath, manifest, entryPath };
 }
 

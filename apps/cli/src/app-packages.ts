@@ -1,0 +1,58 @@
+/**
+ * Installing and removing plugin packages in an app's folder with `bun add` / `bun remove`,
+ * run by the same Bun that runs this CLI.
+ */
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { PlugboardError } from "@plugboard/bootstrap";
+
+const PACKAGE_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
+
+/** A package argument split into its name and the version or range after `@`, if any. */
+export function packageSpec(spec: string): { name: string; version: string | undefined } {
+  const at = spec.lastIndexOf("@");
+  const [name, version] = at > 0 ? [spec.slice(0, at), spec.slice(at + 1)] : [spec, undefined];
+  if (!PACKAGE_NAME.test(name) || version === "") {
+    throw new PlugboardError("USAGE", `'${spec}' is not an npm package name (such as @acme/plugboard-plugin-notes, optionally with @VERSION).`);
+  }
+  return { name, version };
+}
+
+/** Whether `folder`'s package.json lists `name` among its dependencies. */
+export async function dependsOn(folder: string, name: string): Promise<boolean> {
+  const json = await readPackageJson(folder);
+  return json !== undefined && Object.hasOwn(json.dependencies ?? {}, name);
+}
+
+/**
+ * `bun add SPEC` in `folder` (a private package.json is created first when there is none,
+ * so bun never edits a parent folder's). Throws `PLUGIN_NOT_FOUND` with bun's own message.
+ */
+export async function addPackage(folder: string, spec: string, registry: string | undefined): Promise<void> {
+  if (!existsSync(join(folder, "package.json"))) {
+    await writeFile(join(folder, "package.json"), `${JSON.stringify({ private: true, dependencies: {} }, null, 2)}\n`);
+  }
+  const failed = await bun(["add", spec, ...(registry ? ["--registry", registry] : [])], folder);
+  if (failed !== undefined) {
+    throw new PlugboardError("PLUGIN_NOT_FOUND", `Could not install ${spec} in ${folder}:\n${failed}\nCheck the package name${registry ? " and the registry" : ""}.`);
+  }
+}
+
+/** `bun remove NAME` in `folder`. */
+export async function removePackage(folder: string, name: string): Promise<void> {
+  const failed = await bun(["remove", name], folder);
+  if (failed !== undefined) throw new PlugboardError("USAGE", `Could not uninstall ${name} from ${folder}:\n${failed}`);
+}
+
+/** Runs bun with `args`; returns its output when it fails. */
+async function bun(args: readonly string[], cwd: string): Promise<string | undefined> {
+  const child = Bun.spawn([process.execPath, ...args], { cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  return code === 0 ? undefined : `${stdout}${stderr}`.trim();
+}
+
+async function readPackageJson(folder: string): Promise<{ dependencies?: Record<string, string> } | undefined> {
+  const text = await readFile(join(folder, "package.json"), "utf8").catch(() => undefined);
+  return text === undefined ? undefined : (JSON.parse(text) as { dependencies?: Record<string, string> });
+}

@@ -1,0 +1,99 @@
+/**
+ * `plugboard plugin add PACKAGE [--registry URL] [--yes]`: install a plugin beside the
+ * config, show what it asks for, let the person grant it, enable it, and check the app.
+ * Declined or failing, the config and the folder are left as they were.
+ */
+import { existsSync } from "node:fs";
+import { readFile, rm, writeFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { createInterface } from "node:readline/promises";
+import { addPluginEntry, inspectPlugin, PERMISSION_EFFECTS, type Permission } from "@plugboard/bootstrap";
+import { addPackage, dependsOn, packageSpec, removePackage } from "../app-packages.ts";
+import { type ParsedArgs, UsageError } from "../args.ts";
+import type { Io } from "../io.ts";
+import { localConfig, SHIPPED_CONFIG } from "../load-app.ts";
+import { checkCommand } from "./check.ts";
+
+/** Returns 0 when added and checked, 1 when the person declined; problems throw (exit 2). */
+export async function pluginAddCommand(parsed: ParsedArgs, io: Io): Promise<number> {
+  const { name } = packageSpec(parsed.args[0] ?? "");
+  const terminal = io.stdin.isTTY === true && io.stdout.isTTY === true;
+  if (!parsed.flags.yes && !terminal) {
+    throw new UsageError(`plugin add asks you to grant ${name}'s permissions, and there is no terminal to ask on; pass --yes to grant them`, "plugin add");
+  }
+  const configPath = parsed.flags.config === undefined ? (localConfig(io.cwd) ?? join(io.cwd, "plugboard.config.json")) : resolve(io.cwd, parsed.flags.config);
+  const folder = dirname(configPath);
+  const before = { config: existsSync(configPath) ? await readFile(configPath, "utf8") : undefined, installed: await dependsOn(folder, name) };
+  const undo = async () => {
+    if (before.config === undefined) await rm(configPath, { force: true });
+    else await writeFile(configPath, before.config);
+    if (!before.installed) await removePackage(folder, name);
+  };
+
+  io.note(`installing ${parsed.args[0]} in ${folder}`);
+  await addPackage(folder, parsed.args[0] ?? name, parsed.flags.registry);
+  const configText = before.config ?? (await readFile(SHIPPED_CONFIG, "utf8"));
+  const { manifest } = await inspectPlugin({ package: name, permissions: [], options: undefined }, { index: 0, configPath }).catch(async (error: unknown) => {
+    await undo();
+    throw error;
+  });
+  io.stdout.write(describePlugin(manifest));
+
+  const granted = parsed.flags.yes ? [...manifest.permissions] : await ask(io, manifest);
+  if (parsed.flags.yes && manifest.optionalPermissions.length > 0) {
+    io.note(`--yes grants only what ${manifest.name} needs; to let it also ${manifest.optionalPermissions.map((permission) => PERMISSION_EFFECTS[permission]).join(" and ")}, add ${manifest.optionalPermissions.join(", ")} to its "permissions" in ${configPath}.`);
+  }
+  if (granted === undefined) {
+    await undo();
+    io.stdout.write(`Not added: ${manifest.name} is uninstalled and ${configPath} is unchanged.\n`);
+    return 1;
+  }
+  await writeFile(configPath, addPluginEntry(configText, { package: name, permissions: granted }));
+  try {
+    const checked = { ...parsed, flags: { ...parsed.flags, config: configPath } };
+    io.stdout.write(`Added ${manifest.name} to ${configPath} with permissions [${granted.join(", ")}].\n`);
+    return await checkCommand(checked, io);
+  } catch (error) {
+    await undo();
+    io.note(`${manifest.name} was not added: the check failed, so ${configPath} and ${folder} are as they were.`);
+    throw error;
+  }
+}
+
+interface Asks {
+  readonly name: string;
+  readonly version: string;
+  readonly tools: readonly { name: string; description: string }[];
+  readonly permissions: readonly Permission[];
+  readonly optionalPermissions: readonly Permission[];
+}
+
+function describePlugin(manifest: Asks): string {
+  const width = Math.max(...manifest.tools.map((tool) => tool.name.length));
+  const rows = (permissions: readonly Permission[]) => permissions.map((permission) => `    ${permission.padEnd(13)}  ${PERMISSION_EFFECTS[permission]}`);
+  return [
+    `${manifest.name} ${manifest.version}`,
+    "  tools:",
+    ...manifest.tools.map((tool) => `    ${tool.name.padEnd(width)}  ${tool.description}`),
+    manifest.permissions.length === 0 ? "  permissions: none" : "  permissions it asks for:",
+    ...rows(manifest.permissions),
+    ...(manifest.optionalPermissions.length === 0 ? [] : ["  permissions it can use if you grant them (optional):", ...rows(manifest.optionalPermissions)]),
+    "",
+  ].join("\n");
+}
+
+/** Asks for the permissions it needs (declined: undefined), then for each optional one. */
+async function ask(io: Io, manifest: Asks): Promise<Permission[] | undefined> {
+  const prompt = createInterface({ input: io.stdin, output: io.stdout });
+  const yes = async (question: string) => /^y(es)?$/i.test((await prompt.question(`${question} [y/N] `)).trim());
+  try {
+    if (manifest.permissions.length > 0 && !(await yes(`Grant ${manifest.permissions.join(", ")} to ${manifest.name}?`))) return undefined;
+    const granted = [...manifest.permissions];
+    for (const permission of manifest.optionalPermissions) {
+      if (await yes(`Also let it ${PERMISSION_EFFECTS[permission]} (${permission})?`)) granted.push(permission);
+    }
+    return granted;
+  } finally {
+    prompt.close();
+  }
+}

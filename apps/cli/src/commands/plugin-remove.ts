@@ -1,0 +1,32 @@
+/** `plugboard plugin remove PACKAGE`: take a plugin out of the config and uninstall its package. */
+import { readFile, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { removePluginEntry } from "@plugboard/bootstrap";
+import { PlugboardError } from "@plugboard/bootstrap";
+import { dependsOn, packageSpec, removePackage } from "../app-packages.ts";
+import type { ParsedArgs } from "../args.ts";
+import type { Io } from "../io.ts";
+import { localConfig } from "../load-app.ts";
+
+/** Returns 0 when something was removed; a package neither listed nor installed is an error (exit 2). */
+export async function pluginRemoveCommand(parsed: ParsedArgs, io: Io): Promise<number> {
+  const { name } = packageSpec(parsed.args[0] ?? "");
+  const configPath = parsed.flags.config === undefined ? localConfig(io.cwd) : resolve(io.cwd, parsed.flags.config);
+  if (configPath === undefined) {
+    throw new PlugboardError("CONFIG_NOT_FOUND", `No plugboard.config.json in ${io.cwd}: there is no plugin to remove here. Point to the config with --config FILE.`);
+  }
+  const folder = dirname(configPath);
+  const text = await readFile(configPath, "utf8").catch(() => {
+    throw new PlugboardError("CONFIG_NOT_FOUND", `Config file not found: ${configPath}`);
+  });
+  const edited = removePluginEntry(text, name);
+  const installed = await dependsOn(folder, name);
+  if (edited === undefined && !installed) {
+    throw new PlugboardError("USAGE", `${name} is not in the plugins of ${configPath}, nor installed in ${folder}: nothing to remove.`);
+  }
+  if (edited !== undefined) await writeFile(configPath, edited);
+  if (installed) await removePackage(folder, name);
+  const done = [edited === undefined ? undefined : `its entry in ${configPath}`, installed ? `its package in ${folder}` : undefined].filter(Boolean);
+  io.stdout.write(`Removed ${name}: ${done.join(" and ")}.\n`);
+  return 0;
+}

@@ -1,0 +1,43 @@
+import { expect, test } from "bun:test";
+import { addPluginEntry, removePluginEntry } from "./config-edit.ts";
+import { parseJson } from "./json.ts";
+
+const CONFIG = `// my app
+{
+  "workspace": ".", // the repo
+  "plugins": [
+    /* reads */ { "package": "@plugboard/plugin-read-file", "permissions": ["fs.read"] },
+  ],
+}
+`;
+
+test("adding appends the entry and keeps the comments", () => {
+  const added = addPluginEntry(CONFIG, { package: "@acme/notes", permissions: ["fs.read", "fs.write"] });
+  expect(added).toContain("// my app");
+  expect(added).toContain("// the repo");
+  expect(added).toContain("/* reads */");
+  expect(parseJson(added)).toEqual({
+    ok: true,
+    value: {
+      workspace: ".",
+      plugins: [
+        { package: "@plugboard/plugin-read-file", permissions: ["fs.read"] },
+        { package: "@acme/notes", permissions: ["fs.read", "fs.write"] },
+      ],
+    },
+  });
+});
+
+test("adding a package already listed replaces its permissions only", () => {
+  const text = '{ "plugins": [{ "package": "@acme/notes", "permissions": [], "options": { "a": 1 } }] }';
+  const value = parseJson(addPluginEntry(text, { package: "@acme/notes", permissions: ["fs.read"] }));
+  expect(value).toEqual({ ok: true, value: { plugins: [{ package: "@acme/notes", permissions: ["fs.read"], options: { a: 1 } }] } });
+});
+
+test("removing takes out that entry and keeps the rest; a package not listed gives undefined", () => {
+  const added = addPluginEntry(CONFIG, { package: "@acme/notes", permissions: [] });
+  const removed = removePluginEntry(added, "@acme/notes") ?? "";
+  expect(removed).toContain("/* reads */");
+  expect(parseJson(removed)).toEqual(parseJson(CONFIG));
+  expect(removePluginEntry(CONFIG, "@acme/other")).toBeUndefined();
+});
