@@ -8,6 +8,7 @@ import { bigInputs } from "./big-inputs/big-inputs.ts";
 import { coldStart } from "./cold-start.ts";
 import { dispatch } from "./dispatch/dispatch.ts";
 import { pageBundle } from "./page-bundle.ts";
+import { parallelCalls } from "./parallel/parallel.ts";
 import { FigureLog } from "./harness/figures.ts";
 import { parseMode } from "./harness/mode.ts";
 import { renderTable } from "./harness/table.ts";
@@ -27,6 +28,7 @@ mode.progress(`${mode.quick ? "quick" : "full"} run; 1-minute load average ${env
 const SUITES = {
   "loop-in-process": inProcessLoop,
   "loop-http": httpLoop,
+  parallel: parallelCalls,
   dispatch,
   "cold-start": coldStart,
   scale,

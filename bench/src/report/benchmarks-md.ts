@@ -5,7 +5,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describeTarget, type Figure } from "../harness/figures.ts";
+import { describeTarget, type Figure, missedBy } from "../harness/figures.ts";
 import { formatNumber, formatSpread, formatValue, formatVerdict } from "../harness/format.ts";
 import { BENCH_DIR, REPO_ROOT } from "../harness/paths.ts";
 import type { Environment } from "./environment.ts";
@@ -83,7 +83,7 @@ function targetTable(figures: readonly Figure[]): string {
     .filter((figure) => figure.target)
     .map((figure) => {
       const target = figure.target ? describeTarget(figure.target) : "";
-      const verdict = figure.met ? "met" : `**missed** by ${formatNumber(((figure.value / (figure.target?.limit ?? 1)) - 1) * 100)}%`;
+      const verdict = figure.met || !figure.target ? "met" : `**missed** by ${formatNumber(missedBy(figure.value, figure.target))}%`;
       return `| ${figure.group}: ${figure.name} | ${target} | ${formatValue(figure)} | ${verdict} |`;
     });
   return ["| ratio | target | result | |", "|---|---|---|---|", ...rows].join("\n");
