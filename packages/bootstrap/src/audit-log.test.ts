@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { readdirSync, readlinkSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fixture, removeTempDirs, tempDir, writeConfig } from "../test/temp-app.ts";
@@ -44,4 +45,26 @@ describe("the audit log", () => {
     await mkdir(join(dir, "logs"));
     expect(() => openAuditLog(join(dir, "logs"), "c.json")).toThrow("(EISDIR)");
   });
+
+  test("closing the app releases the log; a call that finishes after that is still recorded", async () => {
+    const dir = await tempDir();
+    const app = await appWith(dir, { audit: "audit.jsonl" });
+    const fds = () => readdirSync("/proc/self/fd").filter((fd) => readlinkOrNone(`/proc/self/fd/${fd}`) === join(dir, "audit.jsonl"));
+    expect(fds()).toHaveLength(1);
+    await app.runtime.execute("echo", '{"text":"before"}');
+    await app.close();
+    expect(fds()).toHaveLength(0);
+    await app.runtime.execute("echo", '{"text":"after"}');
+    expect(fds()).toHaveLength(0);
+    const lines = (await readFile(join(dir, "audit.jsonl"), "utf8")).trim().split("\n");
+    expect(lines.map((line) => JSON.parse(line).args.text)).toEqual(["before", "after"]);
+  });
 });
+
+function readlinkOrNone(path: string): string | undefined {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return undefined;
+  }
+}

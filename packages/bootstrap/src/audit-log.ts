@@ -3,24 +3,50 @@
  * and each line goes out in one `write`, so several processes appending to one file never
  * interleave their lines.
  */
-import { openSync, writeSync } from "node:fs";
+import { closeSync, openSync, writeSync } from "node:fs";
 import type { AuditSink } from "@plugboard/core";
 import { configErrors } from "./messages.ts";
 
 /**
- * Opens (creating if needed) the audit log at `path` and returns the sink that appends to it.
- * Throws `PlugboardError` (`CONFIG_INVALID`) when it cannot be opened: no unrecorded calls.
+ * An open audit log: `write` appends one record; `close` releases the file (safe to call
+ * twice). A call that finishes after `close` (its app shutting down meanwhile) is still
+ * recorded: the line is appended through a file opened for it alone.
+ */
+export interface AuditLog {
+  readonly write: AuditSink;
+  close(): void;
+}
+
+/**
+ * Opens (creating if needed) the audit log at `path`. Throws `PlugboardError`
+ * (`CONFIG_INVALID`) when it cannot be opened: no unrecorded calls.
  *
  * @example const audit = openAuditLog("/app/audit.jsonl", "/app/plugboard.json");
  */
-export function openAuditLog(path: string, configPath: string): AuditSink {
-  let fd: number;
+export function openAuditLog(path: string, configPath: string): AuditLog {
+  let fd: number | undefined;
   try {
     fd = openSync(path, "a");
   } catch (error) {
     throw configErrors.auditLog(path, configPath, (error as NodeJS.ErrnoException).code ?? String(error));
   }
-  return (record) => {
-    writeSync(fd, `${JSON.stringify(record)}\n`);
+  return {
+    write(record) {
+      const line = `${JSON.stringify(record)}\n`;
+      if (fd !== undefined) {
+        writeSync(fd, line);
+        return;
+      }
+      const late = openSync(path, "a");
+      try {
+        writeSync(late, line);
+      } finally {
+        closeSync(late);
+      }
+    },
+    close() {
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+    },
   };
 }

@@ -6,7 +6,7 @@
  */
 import { type Logger, silentLogger, ToolRegistry, ToolRuntime, Workspace, WorkspaceError } from "@plugboard/core";
 import type { RegistryEntry } from "@plugboard/core/internal";
-import { openAuditLog } from "./audit-log.ts";
+import { type AuditLog, openAuditLog } from "./audit-log.ts";
 import type { AppConfig, McpEntry, PluginEntry } from "./config.ts";
 import { PlugboardError } from "./errors.ts";
 import { type LoadedPlugin, loadPlugin } from "./load-plugin.ts";
@@ -81,8 +81,10 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const loaded = new Map<number, { grants: readonly Permission[]; entries: readonly RegistryEntry[] }>();
   const plugins: LoadedPlugin[] = [];
   let mounts: (ServerMount & { index: number })[] = [];
+  let auditLog: AuditLog | undefined;
   const close = async () => {
     await Promise.all([closeHosts(), ...mounts.map(({ mount }) => mount.close())]);
+    auditLog?.close();
   };
   try {
     for (const plugin of resolved) {
@@ -91,7 +93,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       loaded.set(plugin.where.index, { grants: plugin.entry.permissions, entries: load.entries });
       logger.debug(`loaded plugin ${load.plugin.name}@${load.plugin.version}: ${load.plugin.tools.map((t) => t.name).join(", ")}`);
     }
-    const audit = config.audit === undefined ? {} : { audit: openAuditLog(config.audit, config.configPath) };
+    auditLog = config.audit === undefined ? undefined : openAuditLog(config.audit, config.configPath);
     const launcher = options.mcpLauncher ?? (mechanism === undefined ? undefined : await confiningLauncher(mechanism, workspace));
     mounts = await mountServers(config, { workspace, logger, launcher });
     for (const { index, server, entries } of mounts) loaded.set(index, { grants: server.permissions, entries });
@@ -100,7 +102,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     const entries = ordered.flatMap(([, load]) => load.entries);
     const toolGrants = new Map(ordered.flatMap(([, load]) => load.entries.map(({ tool }) => [tool.name, load.grants] as const)));
     const registry = new ToolRegistry(entries);
-    const runtime = new ToolRuntime(registry, { workspace, logger, policy: config.policy, ...audit });
+    const runtime = new ToolRuntime(registry, { workspace, logger, policy: config.policy, ...(auditLog ? { audit: auditLog.write } : {}) });
     const confined = resolved.filter(isConfined).map((plugin) => plugin.manifest.name);
     const servers = mounts.map(({ server }) => server);
     return { config, workspace, registry, runtime, plugins, servers, toolGrants, sandbox: { ...sandbox, confined }, close };

@@ -18,6 +18,8 @@ export interface ChildToolCall {
   readonly args: Readonly<Record<string, unknown>>;
   /** Run the child as this user (`runuser -u USER`, so the test must run as root). */
   readonly user?: string;
+  /** Words run before the child's command, which they must `exec`: `["prlimit", "--nofile=64"]`, `["unshare", "--mount", …]`. */
+  readonly prefix?: readonly string[];
 }
 
 /** What the call returned, and the child's peak resident size in KiB. */
@@ -49,7 +51,7 @@ export async function peakRssOfToolCall(entry: string, call: ChildToolCall): Pro
 
 /**
  * Runs `pluginRuntime(plugin, { root, options }).call(tool, args)` in a new `bun` process
- * (as `call.user` when given), where `plugin` is the default export of the module at
+ * (as `call.user` when given, after `call.prefix`), where `plugin` is the default export of the module at
  * `entry`. Throws when the child writes to stderr or exits with another code than 0.
  *
  * @example
@@ -59,7 +61,7 @@ export async function toolCallInChild(entry: string, call: ChildToolCall): Promi
   const input: ChildInput = { entry, ...call };
   const command = [process.execPath, CHILD, JSON.stringify(input)];
   const asUser = call.user === undefined ? command : ["runuser", "-u", call.user, "--", ...command];
-  const child = Bun.spawn(asUser, { cwd: call.root, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn([...(call.prefix ?? []), ...asUser], { cwd: call.root, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   if (code !== 0 || stderr !== "") throw new Error(`the child process exited with code ${code}; its stderr:\n${stderr}`);
   return JSON.parse(stdout) as ToolCallPeak;

@@ -9,6 +9,7 @@ import plugin from "./index.ts";
 let root: string;
 
 // One tree for every case: ignore files at three depths, with negations and their own base.
+// What `git ls-files --others --exclude-standard` lists for the same tree is what is expected.
 const FILES: Readonly<Record<string, string>> = {
   ".gitignore": "*.log\n!keep.log\n/dist/\nbuild/\n",
   ".ignore": "secret.txt\n",
@@ -29,6 +30,11 @@ const FILES: Readonly<Record<string, string>> = {
   "build/.gitignore": "!out.js\n",
   "build/out.js": "",
   "lib/build/x.js": "",
+  "web/.gitignore": "gen/*.js\n!build/\n",
+  "web/gen/a.js": "",
+  "web/gen/b.ts": "",
+  "web/build/out.js": "",
+  "web/x.js": "",
   "node_modules/pkg/index.js": "",
   "app/(group)/page.tsx": "",
   "app/[id]/page.tsx": "",
@@ -59,12 +65,13 @@ describe("glob honours .gitignore and .ignore", () => {
   test.each([
     ["*.log ignored, !keep.log re-included", { pattern: "*.log" }, ["keep.log"]],
     [".ignore beside .gitignore", { pattern: "*.txt" }, ["file1.txt", "file[1].txt"]],
-    ["/dist/ anchored to its file's folder", { pattern: "**/*.js" }, ["src/dist/kept.js"]],
+    ["/dist/ anchored to its file's folder", { pattern: "**/*.js" }, ["src/dist/kept.js", "web/build/out.js", "web/x.js"]],
     ["nested .gitignore with its own base and a negation", { pattern: "src/**" }, ["src/.gitignore", "src/debug.log", "src/dist/kept.js", "src/index.ts", "src/nested/.ignore", "src/nested/b.txt", "src/nested/local.ts"]],
     ["nested .ignore", { pattern: "src/nested/*" }, ["src/nested/.ignore", "src/nested/b.txt", "src/nested/local.ts"]],
     ["a search folder below an ignore file still obeys it", { pattern: "*", path: "src" }, ["src/.gitignore", "src/debug.log", "src/index.ts"]],
     ["nothing under an ignored folder comes back, even negated", { pattern: "build/*" }, ["(no matches)"]],
     ["an unanchored folder rule applies at any depth", { pattern: "lib/**" }, ["(no matches)"]],
+    ["a rule with a slash is anchored to its file's folder; a deeper !build/ re-includes a folder", { pattern: "web/**" }, ["web/.gitignore", "web/build/out.js", "web/gen/b.ts", "web/x.js"]],
     ["node_modules stays skipped", { pattern: "**/index.js" }, ["(no matches)"]],
     ["node_modules stays skipped when the pattern starts inside it", { pattern: "node_modules/pkg/*" }, ["(no matches)"]],
   ])("%s", async (_, args, expected) => {

@@ -4,8 +4,8 @@
  * an ignored folder comes back. The rule syntax is the `ignore` package's (git's).
  */
 import { lstat, readFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import ignore, { type Ignore } from "ignore";
+import { join } from "node:path";
+import { type FolderRules, folderRules } from "./folder-rules.ts";
 
 /** The ignore files read in each folder, in order of precedence (later wins). */
 export const IGNORE_FILES: readonly string[] = [".gitignore", ".ignore"];
@@ -13,19 +13,13 @@ export const IGNORE_FILES: readonly string[] = [".gitignore", ".ignore"];
 /** An ignore file larger than this is not read: real ones are a few KiB. */
 const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
 
-interface Rules {
-  /** The folder the rules belong to, relative to the root (`""` for the root). */
-  readonly folder: string;
-  readonly matcher: Ignore;
-}
-
 /** The rules of every ignore file read for one call, answering per path. */
 export class IgnoreRules {
-  readonly #byFolder: ReadonlyMap<string, Ignore>;
-  readonly #inScope = new Map<string, readonly Rules[]>();
+  readonly #byFolder: ReadonlyMap<string, FolderRules>;
+  readonly #inScope = new Map<string, readonly FolderRules[]>();
   readonly #folderIgnored = new Map<string, boolean>([["", false]]);
 
-  private constructor(byFolder: ReadonlyMap<string, Ignore>) {
+  private constructor(byFolder: ReadonlyMap<string, FolderRules>) {
     this.#byFolder = byFolder;
   }
 
@@ -34,13 +28,12 @@ export class IgnoreRules {
    * symlinks, unreadable or oversized are skipped.
    */
   static async read(root: string, folders: Iterable<string>): Promise<IgnoreRules> {
-    const byFolder = new Map<string, Ignore>();
+    const byFolder = new Map<string, FolderRules>();
     await Promise.all(
       [...folders].map(async (folder) => {
         const texts = await Promise.all(IGNORE_FILES.map((name) => readRegularFile(join(root, folder, name))));
         const present = texts.filter((text) => text !== undefined);
-        // One `add` per file: given an array, `ignore` takes each string as one rule.
-        if (present.length > 0) byFolder.set(folder, present.reduce((rules, text) => rules.add(text), ignore()));
+        if (present.length > 0) byFolder.set(folder, folderRules(folder, present));
       }),
     );
     return new IgnoreRules(byFolder);
@@ -54,42 +47,56 @@ export class IgnoreRules {
   /** Whether the file at `path` (relative to the root) is ignored. */
   ignoresFile(path: string): boolean {
     const folder = parentOf(path);
-    return this.isFolderIgnored(folder) || this.#verdict(path, folder, "");
+    if (this.isFolderIgnored(folder)) return true;
+    let ignored = false;
+    for (const rules of this.#rulesFor(folder)) {
+      if (rules.files === undefined) continue;
+      const result = rules.files.test(rules.byName ? path.slice(path.lastIndexOf("/") + 1) : relativeTo(rules.folder, path));
+      ignored = this.#decide(ignored, result, rules, folder, !rules.byName);
+    }
+    return ignored;
   }
 
   private isFolderIgnored(folder: string): boolean {
     const known = this.#folderIgnored.get(folder);
     if (known !== undefined) return known;
     const parent = parentOf(folder);
-    const ignored = this.isFolderIgnored(parent) || this.#verdict(folder, parent, "/");
+    let ignored = this.isFolderIgnored(parent);
+    if (!ignored) {
+      for (const rules of this.#rulesFor(parent)) {
+        ignored = this.#decide(ignored, rules.all.test(`${relativeTo(rules.folder, folder)}/`), rules, parent, true);
+      }
+    }
     this.#folderIgnored.set(folder, ignored);
     return ignored;
   }
 
   /**
-   * The last word of the rules above `path` (in `folder`, itself not ignored), deepest file
-   * last. A file whose rules ignore `folder` itself is not asked: a deeper file re-included
-   * that folder, and `ignore` would answer for the folder rather than for `path`.
+   * The verdict after one file's rules, for a path in `folder` (itself not ignored): the
+   * deepest file has the last word. `ignore` also answers "ignored" for a path under a
+   * folder its rules ignore; when a deeper file re-included that folder, that answer is
+   * about the folder, not the path, and is not taken (`wholePath`: the path was asked, not a name).
    */
-  #verdict(path: string, folder: string, suffix: string): boolean {
-    let ignored = false;
-    for (const rules of this.#rulesFor(folder)) {
-      const result = rules.matcher.test(relativeTo(rules.folder, path) + suffix);
-      if (result.unignored) ignored = false;
-      else if (result.ignored && !(rules.folder !== folder && rules.matcher.ignores(`${relativeTo(rules.folder, folder)}/`))) {
-        ignored = true;
-      }
-    }
-    return ignored;
+  #decide(
+    ignored: boolean,
+    result: { ignored: boolean; unignored: boolean },
+    rules: FolderRules,
+    folder: string,
+    wholePath: boolean,
+  ): boolean {
+    if (result.unignored) return false;
+    if (!result.ignored) return ignored;
+    if (wholePath && rules.folder !== folder && rules.all.ignores(`${relativeTo(rules.folder, folder)}/`)) return ignored;
+    return true;
   }
 
   /** The rules that apply inside `folder`: its own and its ancestors', root first. */
-  #rulesFor(folder: string): readonly Rules[] {
+  #rulesFor(folder: string): readonly FolderRules[] {
     const known = this.#inScope.get(folder);
     if (known !== undefined) return known;
     const inherited = folder === "" ? [] : this.#rulesFor(parentOf(folder));
     const own = this.#byFolder.get(folder);
-    const rules = own === undefined ? inherited : [...inherited, { folder, matcher: own }];
+    const rules = own === undefined ? inherited : [...inherited, own];
     this.#inScope.set(folder, rules);
     return rules;
   }
@@ -130,9 +137,9 @@ async function readRegularFile(path: string): Promise<string | undefined> {
   return readFile(path, "utf8").catch(() => undefined);
 }
 
+/** `a/b/c` → `a/b`, `a` → `""`: paths here are relative, normalised, with `/`. */
 function parentOf(path: string): string {
-  const parent = dirname(path);
-  return parent === "." ? "" : parent;
+  return path.slice(0, Math.max(0, path.lastIndexOf("/")));
 }
 
 function relativeTo(folder: string, path: string): string {
