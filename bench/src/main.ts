@@ -8,6 +8,7 @@ import { bigInputs } from "./big-inputs/big-inputs.ts";
 import { coldStart } from "./cold-start.ts";
 import { dispatch } from "./dispatch/dispatch.ts";
 import { pageBundle } from "./page-bundle.ts";
+import { parallelCalls } from "./parallel/parallel.ts";
 import { FigureLog } from "./harness/figures.ts";
 import { parseMode } from "./harness/mode.ts";
 import { renderTable } from "./harness/table.ts";
@@ -17,6 +18,7 @@ import { httpLoop } from "./loop/over-http.ts";
 import { BENCHMARKS_PATH, QUICK_BENCHMARKS_PATH, writeBenchmarksMd } from "./report/benchmarks-md.ts";
 import { startEnvironment } from "./report/environment.ts";
 import { QUICK_RESULTS_PATH, RESULTS_PATH, readResults, writeResults } from "./report/results-file.ts";
+import { sandbox } from "./sandbox/sandbox.ts";
 import { scale } from "./scale/scale.ts";
 
 const mode = parseMode(process.argv.slice(2));
@@ -27,12 +29,14 @@ mode.progress(`${mode.quick ? "quick" : "full"} run; 1-minute load average ${env
 const SUITES = {
   "loop-in-process": inProcessLoop,
   "loop-http": httpLoop,
+  parallel: parallelCalls,
   dispatch,
   "cold-start": coldStart,
   scale,
   "big-inputs": bigInputs,
   "page-bundle": pageBundle,
   mcp,
+  sandbox,
 };
 const unknown = mode.only?.filter((name) => !(name in SUITES)) ?? [];
 if (unknown.length > 0) throw new Error(`Unknown suite ${unknown.join(", ")}; the suites: ${Object.keys(SUITES).join(", ")}`);

@@ -13,9 +13,9 @@ export interface Spread {
   readonly samples: number;
 }
 
-/** What a ratio must be: `value <= limit` (at most) or `value < limit` (below). */
+/** What a ratio must be: `value <= limit` (at most), `value < limit` (below) or `value >= limit` (at least). */
 export interface Target {
-  readonly op: "<=" | "<";
+  readonly op: "<=" | "<" | ">=";
   readonly limit: number;
 }
 
@@ -60,10 +60,16 @@ export class FigureLog {
 
 /** Whether `value` meets `target`. */
 export function meets(value: number, target: Target): boolean {
+  if (target.op === ">=") return value >= target.limit;
   return target.op === "<=" ? value <= target.limit : value < target.limit;
 }
 
 /** `≤ 1.5×` or `< 1×`. */
 export function describeTarget(target: Target): string {
-  return `${target.op === "<=" ? "≤" : "<"} ${target.limit}×`;
+  return `${{ "<=": "≤", "<": "<", ">=": "≥" }[target.op]} ${target.limit}×`;
+}
+
+/** How far `value` misses `target`, in percent of the limit (positive). */
+export function missedBy(value: number, target: Target): number {
+  return (target.op === ">=" ? 1 - value / target.limit : value / target.limit - 1) * 100;
 }

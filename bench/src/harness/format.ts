@@ -1,5 +1,5 @@
 /** Number formatting shared by the table and BENCHMARKS.md. */
-import { describeTarget, type Figure } from "./figures.ts";
+import { describeTarget, type Figure, missedBy } from "./figures.ts";
 
 /** Three significant digits, without exponent notation; thousands keep every digit. */
 export function formatNumber(value: number): string {
@@ -29,6 +29,6 @@ export function formatSpread(figure: Figure): string {
 export function formatVerdict(figure: Figure): string {
   if (!figure.target) return "";
   if (figure.met) return `${describeTarget(figure.target)} met`;
-  const over = (figure.value / figure.target.limit - 1) * 100;
+  const over = missedBy(figure.value, figure.target);
   return `${describeTarget(figure.target)} MISSED by ${formatNumber(over)}%`;
 }

@@ -5,7 +5,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describeTarget, type Figure } from "../harness/figures.ts";
+import { describeTarget, type Figure, missedBy } from "../harness/figures.ts";
 import { formatNumber, formatSpread, formatValue, formatVerdict } from "../harness/format.ts";
 import { BENCH_DIR, REPO_ROOT } from "../harness/paths.ts";
 import type { Environment } from "./environment.ts";
@@ -13,6 +13,7 @@ import { FigureIndex } from "./lookup.ts";
 import type { Results } from "./results-file.ts";
 import { LOOP_SECTIONS } from "./sections-loops.ts";
 import { MCP_SECTIONS } from "./sections-mcp.ts";
+import { SANDBOX_SECTIONS } from "./sections-sandbox.ts";
 import { TOOL_SECTIONS } from "./sections-tools.ts";
 
 /** Where the report of a full run is written. */
@@ -29,7 +30,7 @@ export async function writeBenchmarksMd(results: Results, path: string = BENCHMA
 /** The whole document. */
 export function renderBenchmarksMd({ environment, figures }: Results): string {
   const index = new FigureIndex(figures);
-  const sections = [...LOOP_SECTIONS, ...TOOL_SECTIONS, ...MCP_SECTIONS].map((section) => {
+  const sections = [...LOOP_SECTIONS, ...TOOL_SECTIONS, ...MCP_SECTIONS, ...SANDBOX_SECTIONS].map((section) => {
     const rows = section.groups.flatMap((group) => index.inGroup(group));
     return [
       `## ${section.title}`,
@@ -83,7 +84,7 @@ function targetTable(figures: readonly Figure[]): string {
     .filter((figure) => figure.target)
     .map((figure) => {
       const target = figure.target ? describeTarget(figure.target) : "";
-      const verdict = figure.met ? "met" : `**missed** by ${formatNumber(((figure.value / (figure.target?.limit ?? 1)) - 1) * 100)}%`;
+      const verdict = figure.met || !figure.target ? "met" : `**missed** by ${formatNumber(missedBy(figure.value, figure.target))}%`;
       return `| ${figure.group}: ${figure.name} | ${target} | ${formatValue(figure)} | ${verdict} |`;
     });
   return ["| ratio | target | result | |", "|---|---|---|---|", ...rows].join("\n");

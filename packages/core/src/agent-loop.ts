@@ -8,6 +8,7 @@ import type OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { Approver } from "./approval.ts";
 import { type AssistantMessage, type AssistantTurn, assistantMessage, reasoningText, requestTurn } from "./model-turn.ts";
+import { sealMessage } from "./request-body.ts";
 import type { ToolRuntime } from "./runtime.ts";
 import { runToolCalls } from "./tool-calls.ts";
 
@@ -90,13 +91,14 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     text = turn.content ?? "";
     const reasoning = reasoningText(turn.reasoning);
     if (reasoning !== "") emit({ type: "reasoning", step, text: reasoning });
-    const message = assistantMessage(turn);
+    // Sealed: encoded once for every later request of the conversation (request-body.ts).
+    const message = sealMessage(assistantMessage(turn));
     messages.push(message);
     emit({ type: "assistant_message", step, message });
     if (turn.toolCalls.length === 0) return { status: text === "" ? "empty" : "answered", text, steps: step };
 
     const answered = await runToolCalls(turn.toolCalls, { runtime, signal, approve: options.approve, emit });
-    for (const { call, result } of answered) messages.push({ role: "tool", tool_call_id: call.id, content: result.content });
+    for (const { call, result } of answered) messages.push(sealMessage({ role: "tool", tool_call_id: call.id, content: result.content }));
     if (signal?.aborted) return { status: "aborted", text, steps: step };
   }
   return { status: "step_limit", text, steps: maxSteps };

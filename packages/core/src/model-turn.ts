@@ -6,13 +6,16 @@
  * (`reasoning_content`, `reasoning`) is kept so it can be sent back with its message.
  */
 import type OpenAI from "openai";
+import type { Stream } from "openai/core/streaming";
 import type {
+  ChatCompletion,
   ChatCompletionAssistantMessageParam,
   ChatCompletionChunk,
   ChatCompletionCreateParamsBase,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
 import { ModelResponseError } from "./errors.ts";
+import { encodeRequestBody } from "./request-body.ts";
 
 /** The reasoning fields providers send beside `content`, kept under the name each used. */
 export interface Reasoning {
@@ -55,18 +58,22 @@ export interface TurnListener {
 
 const REASONING_FIELDS = ["reasoning_content", "reasoning"] as const;
 
-/** Asks the model once; rejects with `ModelResponseError` for an answer that is not a usable turn. */
+/** What the endpoint's JSON body is sent with: the SDK then passes it on as it is. */
+const JSON_BODY = { "content-type": "application/json" } as const;
+
+/**
+ * Asks the model once; rejects with `ModelResponseError` for an answer that is not a usable
+ * turn. The body is encoded by `encodeRequestBody` (once per message, not the whole history
+ * at every step) and sent through the SDK's `post`, which keeps its headers, retries,
+ * errors and stream parsing.
+ */
 export async function requestTurn(request: TurnRequest, listener: TurnListener): Promise<AssistantTurn> {
-  const body = {
-    model: request.model,
-    messages: [...request.messages],
-    ...(request.tools.length > 0 ? { tools: request.tools, tool_choice: "auto" as const } : {}),
-  };
-  const options = request.signal ? { signal: request.signal } : {};
+  const body = encodeRequestBody(request);
+  const options = { body, headers: JSON_BODY, stream: request.stream, ...(request.signal ? { signal: request.signal } : {}) };
   if (request.stream) {
-    return readStream(await request.client.chat.completions.create({ ...body, stream: true }, options), listener);
+    return readStream(await request.client.post<Stream<ChatCompletionChunk>>("/chat/completions", options), listener);
   }
-  const completion = await request.client.chat.completions.create(body, options);
+  const completion = await request.client.post<ChatCompletion | undefined>("/chat/completions", options);
   const choice = Array.isArray(completion?.choices) ? completion.choices[0] : undefined;
   if (!choice?.message) throw new ModelResponseError("the response has no choices");
   const message: Record<string, unknown> = { ...choice.message };

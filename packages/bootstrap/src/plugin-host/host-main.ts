@@ -46,8 +46,10 @@ async function host(spec: HostSpec): Promise<void> {
   const grants = spec.entry.permissions;
   const answered = entries.map((entry) => ({ ...entry, tool: answering(entry.tool, manifest.name, grants) }));
   const runtime = new ToolRuntime(new ToolRegistry(answered), { workspace, logger });
-  const annotations = annotationsFor(spec.entry.permissions);
-  await serveStdio(runtime, { annotations: () => annotations });
+  // readOnlyHint carries a tool's "read-only" concurrency to the app, which runs such calls in parallel.
+  const fromGrants = annotationsFor(spec.entry.permissions);
+  const readOnly = new Set(entries.filter(({ tool }) => tool.concurrency === "read-only").map(({ tool }) => tool.name));
+  await serveStdio(runtime, { annotations: (name) => ({ ...fromGrants, readOnlyHint: fromGrants.readOnlyHint === true && readOnly.has(name) }) });
 }
 
 /** Operating-system refusals: what the sandbox answers to an operation the grants do not cover. */

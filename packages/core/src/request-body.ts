@@ -1,0 +1,58 @@
+/**
+ * The JSON body of a chat completions request, encoded once per message. Every request of a
+ * turn sends the whole conversation again, so re-encoding it costs more at every step (and
+ * the `openai` SDK's own encoder runs a replacer function over every value). The messages
+ * the loop appends are sealed (deeply frozen, so they can never differ from their encoding)
+ * and their JSON is kept; a request then encodes only what is new and joins the rest.
+ */
+import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
+
+const encoded = new WeakMap<object, string>();
+
+/**
+ * Freezes `message` and everything in it, and marks it for encoding once: the loop's own
+ * assistant and tool messages, which nothing changes after they are appended.
+ */
+export function sealMessage<T extends object>(message: T): T {
+  deepFreeze(message);
+  encoded.set(message, JSON.stringify(message));
+  return message;
+}
+
+/** What a request sends. */
+export interface RequestBody {
+  readonly model: string;
+  readonly messages: readonly ChatCompletionMessageParam[];
+  /** Sent with `tool_choice: "auto"` when there are any; absent otherwise. */
+  readonly tools: readonly ChatCompletionTool[];
+  readonly stream: boolean;
+}
+
+/**
+ * The body as JSON, equal to `JSON.stringify` of `{ model, messages, tools, tool_choice,
+ * stream }`: sealed messages and a tools array seen before reuse their encoding.
+ */
+export function encodeRequestBody(body: RequestBody): string {
+  const messages = body.messages.map((message) => encoded.get(message) ?? JSON.stringify(message));
+  let json = `{"model":${JSON.stringify(body.model)},"messages":[${messages.join(",")}]`;
+  if (body.tools.length > 0) json += `,"tools":${encodedTools(body.tools)},"tool_choice":"auto"`;
+  if (body.stream) json += `,"stream":true`;
+  return `${json}}`;
+}
+
+/** A tools array's JSON; the loop sends the same array (its own copy) at every step. */
+function encodedTools(tools: readonly ChatCompletionTool[]): string {
+  let json = encoded.get(tools);
+  if (json === undefined) {
+    json = JSON.stringify(tools);
+    encoded.set(tools, json);
+  }
+  return json;
+}
+
+function deepFreeze(value: object): void {
+  Object.freeze(value);
+  for (const child of Object.values(value)) {
+    if (typeof child === "object" && child !== null && !Object.isFrozen(child)) deepFreeze(child);
+  }
+}
