@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, rename, rm, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { configWith, fixture, removeTempDirs, tempDir } from "../../test/temp-app.ts";
+import { runningNamed, survivorsNamed, uniqueMarker } from "@plugboard/sandbox/escapees";
 import { type App, buildApp } from "../index.ts";
 
 // Real host processes: a busy machine needs more than bun's default 5 s per test.
@@ -257,4 +258,19 @@ test("a confined tool keeps its read-only concurrency; one that writes runs in o
   apps.push(app);
   expect(app.registry.get("read_file")?.tool.concurrency).toBe("read-only");
   expect(app.registry.get("write_file")?.tool.concurrency ?? "serial").toBe("serial");
+});
+
+test("what a confined plugin's call starts ends with the call: a setsid daemon is gone once it returns", async () => {
+  const run = async (sandbox: "auto" | "off") => {
+    const app = await buildApp(await configWith([{ path: fixture("spawner"), permissions: ["process.spawn"] }], undefined, sandbox));
+    apps.push(app);
+    const marker = uniqueMarker();
+    expect(await app.runtime.execute("start_daemon", JSON.stringify({ name: marker }))).toEqual({ content: "started", isError: false });
+    return marker;
+  };
+  expect(await survivorsNamed(await run("auto"))).toEqual([]);
+  // In the app's process, nothing ends it: the same daemon survives its call.
+  const off = await run("off");
+  await until(() => runningNamed(off).length === 1, "the unconfined daemon never ran");
+  expect(await survivorsNamed(off, 300)).toHaveLength(1);
 });
