@@ -119,6 +119,9 @@ function answeringErrors(tool: AnyToolDefinition, plugin: string, granted: strin
 }
 
 if (import.meta.main) {
+  // stdout carries the protocol: a plugin's console output goes to stderr instead.
+  console.log = console.error;
+  console.info = console.error;
   try {
     await host(JSON.parse(process.argv[2] ?? "{}") as HostSpec);
     process.exit(0);
