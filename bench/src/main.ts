@@ -18,6 +18,7 @@ import { httpLoop } from "./loop/over-http.ts";
 import { BENCHMARKS_PATH, QUICK_BENCHMARKS_PATH, writeBenchmarksMd } from "./report/benchmarks-md.ts";
 import { startEnvironment } from "./report/environment.ts";
 import { QUICK_RESULTS_PATH, RESULTS_PATH, readResults, writeResults } from "./report/results-file.ts";
+import { sandbox } from "./sandbox/sandbox.ts";
 import { scale } from "./scale/scale.ts";
 
 const mode = parseMode(process.argv.slice(2));
@@ -35,6 +36,7 @@ const SUITES = {
   "big-inputs": bigInputs,
   "page-bundle": pageBundle,
   mcp,
+  sandbox,
 };
 const unknown = mode.only?.filter((name) => !(name in SUITES)) ?? [];
 if (unknown.length > 0) throw new Error(`Unknown suite ${unknown.join(", ")}; the suites: ${Object.keys(SUITES).join(", ")}`);

@@ -1,7 +1,8 @@
 /**
- * `bun run --cwd bench mcp [--quick]`: measures only the MCP suite and puts its figures in
+ * `bun run --cwd bench mcp`: measures only the MCP suite, in full, and puts its figures in
  * place of the ones in `bench/results/latest.json`, then renders BENCHMARKS.md again. The
- * other figures stay those of the last full run; the load during this run is printed.
+ * other figures stay those of the last full run; the load during this run is printed. A
+ * quick look that leaves the committed figures alone: `bun run bench --quick --only mcp`.
  */
 import { loadavg } from "node:os";
 import { FigureLog } from "./harness/figures.ts";
@@ -12,6 +13,7 @@ import { writeBenchmarksMd } from "./report/benchmarks-md.ts";
 import { readResults, writeResults } from "./report/results-file.ts";
 
 const mode = parseMode(process.argv.slice(2));
+if (mode.quick || mode.only) throw new Error("bun run --cwd bench mcp refreshes the committed figures, in full only; for a quick look: bun run bench --quick --only mcp");
 const load = () => loadavg().map((value) => value.toFixed(2)).join(" / ");
 const before = load();
 const log = new FigureLog();

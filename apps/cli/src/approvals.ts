@@ -43,6 +43,8 @@ export function approverFor(approvals: Approvals, io: Io, screen: Screen): Appro
   return (request, signal) => {
     const answer = queue.then(async () => {
       if (approvals.always.has(request.tool)) return { decision: "allow" as const };
+      // A call whose turn was cancelled while it waited for an earlier prompt is not asked about.
+      if (signal.aborted) throw signal.reason;
       screen.pause();
       try {
         return await askPerson(request, io, approvals, signal);

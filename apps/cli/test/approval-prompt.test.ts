@@ -91,6 +91,41 @@ describe("the approval prompt (run, on a terminal)", () => {
   });
 });
 
+describe("calls that ask at the same time", () => {
+  test("are asked one after the other, and each answer goes to its own call", async () => {
+    const { folder, config, workspace } = await setup();
+    await using _ = folder;
+    // Writes to different paths may run concurrently: both ask at once.
+    await using model = await startScriptedModel([
+      {
+        toolCalls: [
+          { id: "w1", name: "write_file", arguments: { path: "one.txt", content: "1" } },
+          { id: "w2", name: "write_file", arguments: { path: "two.txt", content: "22" } },
+        ],
+      },
+      { content: "ok" },
+    ]);
+    const cli = spawnInTerminal(["run", "--config", config, "--base-url", model.baseURL, "go"], { cwd: folder.dir });
+    await cli.waitFor(KEYS);
+    // The calls run concurrently, so either may ask first; the other waits its turn.
+    expect(cli.screen().split(KEYS)).toHaveLength(2);
+    const firstIsOne = cli.screen().includes("write one.txt (1 bytes");
+    const [allowed, refused] = firstIsOne ? (["one.txt", "two.txt"] as const) : (["two.txt", "one.txt"] as const);
+    cli.type("y");
+    await cli.waitFor(KEYS, 2);
+    expect(cli.screen().indexOf(`write ${refused}`)).toBeGreaterThan(cli.screen().indexOf("› yes"));
+    cli.type("n");
+    await cli.waitFor("reason for the model");
+    cli.type("\r");
+    expect(await cli.exited()).toBe(0);
+    const results = toolResults(model);
+    expect(results[allowed === "one.txt" ? "w1" : "w2"]).toStartWith(`Wrote `);
+    expect(results[refused === "one.txt" ? "w1" : "w2"]).toBe("Error: Denied by the user");
+    expect(existsSync(join(workspace, allowed))).toBe(true);
+    expect(existsSync(join(workspace, refused))).toBe(false);
+  });
+});
+
 describe("the approval prompt (interactive session)", () => {
   test("a allows the tool for the rest of the session; the next call is not asked", async () => {
     const { folder, config, workspace } = await setup();

@@ -106,10 +106,12 @@ export function watch(child: ReturnType<typeof spawnPlugboard>) {
   return {
     /** What each stream has shown so far. */
     text: () => ({ ...text }),
-    /** Resolves once `stream` has shown `needle` `times` times. */
-    async waitFor(name: "stdout" | "stderr", needle: string, times = 1): Promise<void> {
+    /** Resolves once `stream` has shown `needle` `times` times; fails after `timeoutMs` saying what never appeared. */
+    async waitFor(name: "stdout" | "stderr", needle: string, times = 1, timeoutMs = 10_000): Promise<void> {
+      const deadline = Date.now() + timeoutMs;
       while (text[name].split(needle).length - 1 < times) {
         if (child.exitCode !== null) throw new Error(`exited before "${needle}" appeared on ${name}: ${text[name]}`);
+        if (Date.now() > deadline) throw new Error(`"${needle}" did not appear ${times} time(s) on ${name} within ${timeoutMs} ms:\n${text[name]}`);
         await Bun.sleep(10);
       }
     },

@@ -151,6 +151,16 @@ describe("plugboard run", () => {
     expect(model.requests[0]?.body.messages?.at(-1)?.content).toBe("a question from a pipe");
   });
 
+  test("a blank PROMPT, like an empty stdin, is a usage error (exit 2) and asks the model nothing", async () => {
+    await using model = await startScriptedModel([{ content: "never sent" }]);
+    for (const [args, stdin] of [[[""], undefined], [[" ", ""], undefined], [[], " \n"]] as const) {
+      const result = await run([...args], model.baseURL, {}, stdin);
+      expect(result.code).toBe(2);
+      expect(oneLine(result.stderr)).toStartWith("plugboard: run needs a PROMPT, but ");
+    }
+    expect(model.requests).toHaveLength(0);
+  });
+
   test("exits 1 when the step limit stops the turn", async () => {
     const call = { toolCalls: [{ name: "glob", arguments: { pattern: "*" } }] };
     await using model = await startScriptedModel([call, call, call]);

@@ -93,7 +93,8 @@ export class ToolLine {
     const { result = "", outcome = "ok", durationMs } = this.call;
     this.element.classList.add(outcome);
     this.#outcome.className = `tool-outcome ${outcome}`;
-    const exit = this.call.name === "bash" ? /^exit code: (-?\d+)/m.exec(result)?.[1] : undefined;
+    // bash ends its result with the exit line; an earlier line of output may look the same.
+    const exit = this.call.name === "bash" ? /(?:^|\n)exit code: (-?\d+)$/.exec(result)?.[1] : undefined;
     const facts = [outcome, ...(exit === undefined ? [] : [`exit ${exit}`]), ...(durationMs === undefined ? [] : [formatDuration(durationMs)])];
     this.#outcome.textContent = facts.join(" · ");
     this.#result.replaceChildren(el("h4", "", "Result"), ...collapsible(result));

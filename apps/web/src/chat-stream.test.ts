@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { waitFor } from "@plugboard/testing";
 import { bodyOf, chat, postChat, readSse, startTestServer, type TestServer } from "../test/helpers.ts";
 
 let t: TestServer;
@@ -69,7 +70,7 @@ describe("POST /api/chat with Accept: text/event-stream", () => {
     expect(t.server.stats.inFlight).toBe(1);
     controller.abort();
     await response.body?.cancel().catch(() => {});
-    while (t.server.stats.inFlight > 0) await Bun.sleep(10);
+    await waitFor("the server ended the turn its client left", () => t.server.stats.inFlight === 0);
     expect(t.server.stats.aborted).toBe(before + 1);
   });
 });

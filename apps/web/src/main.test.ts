@@ -14,6 +14,9 @@ async function workspace(): Promise<string> {
   return ws.dir;
 }
 
+/** Each test starts real processes (bun transpiling the app at start): seconds when both cores are busy. */
+const TIMEOUT = 30_000;
+
 function track(web: WebProcess): WebProcess {
   cleanups.push(async () => {
     if (web.proc.exitCode === null) web.proc.kill("SIGKILL");
@@ -27,7 +30,7 @@ describe("bun run web (the real process)", () => {
     expect(await web.exited).toBe(0);
     const help = await new Response(web.proc.stdout).text();
     for (const flag of ["--port", "--host", "--config", "--workspace", "--token", "PLUGBOARD_WEB_TOKEN"]) expect(help).toContain(flag);
-  });
+  }, TIMEOUT);
 
   test("bad usage and a missing config exit 2 with a message", async () => {
     const unknown = track(spawnWeb(["--colour"]));
@@ -39,7 +42,7 @@ describe("bun run web (the real process)", () => {
     const config = track(spawnWeb(["--config", "missing.json", "--port", "0"], {}, await workspace()));
     expect(await config.exited).toBe(2);
     expect(config.stderr()).toContain("missing.json");
-  });
+  }, TIMEOUT);
 
   test("without a key it says on stderr that the demo model answers, and serves from the current folder", async () => {
     const dir = await workspace();
@@ -52,7 +55,7 @@ describe("bun run web (the real process)", () => {
     expect(body.reply).toContain("alpha");
     web.proc.kill("SIGINT");
     expect(await web.exited).toBe(0);
-  });
+  }, TIMEOUT);
 
   test("SIGTERM aborts the request in flight, and the process exits 0", async () => {
     const model = await startScriptedModel([{ hang: true }]);
@@ -69,7 +72,7 @@ describe("bun run web (the real process)", () => {
     expect((await bodyOf(response)).error).toContain("shutting down");
     expect(await web.exited).toBe(0);
     expect(web.stderr()).toContain("SIGTERM: stopping (aborting 1 turn in flight)");
-  });
+  }, TIMEOUT);
 
   test("with a token from the environment it may listen beyond loopback, and the API requires the token", async () => {
     const model = await startScriptedModel([{ content: "Hello." }]);
@@ -83,5 +86,5 @@ describe("bun run web (the real process)", () => {
     expect(await bodyOf(response)).toMatchObject({ reply: "Hello.", status: "answered" });
     web.proc.kill("SIGTERM");
     expect(await web.exited).toBe(0);
-  });
+  }, TIMEOUT);
 });

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { waitFor } from "@plugboard/testing";
 import type { Locator, Page } from "playwright-core";
 import { launchChromium, type TestBrowser } from "../test/chromium.ts";
 import { startTestServer, type TestServer } from "../test/helpers.ts";
@@ -229,11 +230,7 @@ describe("the chat page", () => {
     await stopped.waitFor({ timeout: 10_000 });
     expect(await stopped.locator(".note").textContent()).toContain("Stopped.");
     expect(await page.getByRole("button", { name: "Stop" }).isDisabled()).toBe(true);
-    const deadline = Date.now() + 10_000;
-    while (t.server.stats.inFlight > 0) {
-      if (Date.now() > deadline) throw new Error("The stopped turn never ended on the server");
-      await Bun.sleep(10);
-    }
+    await waitFor("the stopped turn ended on the server", () => t.server.stats.inFlight === 0, { timeoutMs: 10_000 });
     expect(t.server.stats.aborted).toBeGreaterThanOrEqual(1);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("prompt");
   }, 30_000);
@@ -290,6 +287,16 @@ describe("the chat page", () => {
     const alert = page.getByRole("alert");
     await alert.waitFor({ timeout: 10_000 });
     expect(await alert.textContent()).toContain("answered 401 (Incorrect API key provided)");
+  }, 15_000);
+
+  test("a bash line shows the command's exit code, not a line of its output that looks like one", async () => {
+    t.model.enqueue(
+      { toolCalls: [{ id: "call_exit", name: "bash", arguments: { command: "echo checked; echo 'exit code: 0'; exit 4" } }] },
+      { content: "It failed." },
+    );
+    await ask("Run the checks again");
+    const answer = await answered("last");
+    expect(await answer.locator("details.tool .tool-outcome").textContent()).toMatch(/^ok · exit 4 · \d+ ms$/);
   }, 15_000);
 
   test("at 375 px in the dark theme the page fits without sideways scrolling", async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { startScriptedModel } from "@plugboard/testing";
+import { startScriptedModel, waitFor } from "@plugboard/testing";
 import { bodyOf, chat, makeWorkspace, postChat } from "../test/helpers.ts";
 import { startWebApp } from "./web-app.ts";
 
@@ -65,14 +65,14 @@ describe("startWebApp", () => {
       logger: quiet,
     });
     const pending = postChat(web.server.url, chat("Take your time"));
-    while (endpoint.pendingRequests < 1) await Bun.sleep(5);
+    await waitFor("the model endpoint received the chat's request", () => endpoint.pendingRequests >= 1);
     expect(web.server.stats.inFlight).toBe(1);
 
     await web.close();
     const response = await pending;
     expect(response.status).toBe(503);
     expect((await bodyOf(response)).error).toContain("shutting down");
-    while (hungUp < 1) await Bun.sleep(5);
+    await waitFor("the server hung up on the model endpoint's held request", () => hungUp >= 1);
     expect(web.server.stats).toMatchObject({ inFlight: 0, aborted: 1 });
     await expect(postChat(web.server.url, chat("again"))).rejects.toThrow();
   });

@@ -4,9 +4,9 @@
  * order, results and events come back in call order, and cancellation reaches every call.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { appendFile, mkdtemp, readFile, rm } from "node:fs/promises";
+import { appendFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { type ScriptedToolCall, startScriptedModel } from "@plugboard/scripted-model";
 import { Type } from "@sinclair/typebox";
 import OpenAI from "openai";
@@ -78,7 +78,8 @@ function stepTool(name: string, concurrency: Concurrency<typeof Step> | undefine
 }
 
 const look = stepTool("look", "read-only");
-const put = stepTool("put", { writes: ({ path }) => path ?? "" });
+// As the file plugins declare it: the absolute path the call names.
+const put = stepTool("put", { writes: ({ path }, workspace) => resolve(workspace.root, path ?? "") });
 const run = stepTool("run", undefined);
 
 /** Waits for `promise`, or fails the call (as an `Error:` result) saying what never happened. */
@@ -170,6 +171,28 @@ describe("calls that may not overlap run in call order", () => {
     expect(log).toEqual(["start 1", "end 1", "start 2", "end 2", "start 3", "end 3"]);
     expect(await readFile(join(root, "same.txt"), "utf8")).toBe("1;2;3;");
     expect(toolContents(messages)).toEqual(["call_1: done 1", "call_2: done 2", "call_3: done 3"]);
+  });
+
+  test("writes of one file through other names (a symlink to it, a symlinked folder, a dangling link) apply in the order of the calls", async () => {
+    await mkdir(join(root, "real-dir"));
+    await writeFile(join(root, "real-dir/file.txt"), "");
+    await symlink("real-dir/file.txt", join(root, "file-link.txt"));
+    await symlink("real-dir", join(root, "dir-link"));
+    await symlink("real-dir/new.txt", join(root, "dangling-link.txt"));
+    const { result } = await turnWith([
+      { name: "put", args: { label: "1", path: "real-dir/file.txt" } },
+      { name: "put", args: { label: "2", path: "file-link.txt" } },
+      { name: "put", args: { label: "3", path: "dir-link/file.txt" } },
+      { name: "put", args: { label: "4", path: "dir-link/new.txt" } },
+      { name: "put", args: { label: "5", path: "dangling-link.txt" } },
+    ]);
+    await result;
+    // Each file's writes one after another (the two files' writes may overlap each other).
+    const of = (labels: string) => log.filter((line) => labels.includes(line.slice(-1)));
+    expect(of("123")).toEqual(["start 1", "end 1", "start 2", "end 2", "start 3", "end 3"]);
+    expect(of("45")).toEqual(["start 4", "end 4", "start 5", "end 5"]);
+    expect(await readFile(join(root, "real-dir/file.txt"), "utf8")).toBe("1;2;3;");
+    expect(await readFile(join(root, "real-dir/new.txt"), "utf8")).toBe("4;5;");
   });
 
   test("a write waits for an earlier read, and a later read for the write", async () => {

@@ -5,6 +5,8 @@
  * apply in the order of the calls. Results come back in the order of the calls, whatever
  * order they finish in, and each `tool_result` event follows its `tool_call`.
  */
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import type { AgentEvent } from "./agent-loop.ts";
 import type { Approver } from "./approval.ts";
 import type { ToolResult } from "./contract.ts";
@@ -102,9 +104,50 @@ function accessOf(registered: RegisteredTool | undefined, rawArguments: string, 
   }
   if (typeof args !== "object" || args === null || registered.validate(args).length > 0) return { kind: "read" };
   try {
-    return { kind: "write", key: concurrency.writes(args as Record<string, unknown>, workspace) };
+    return { kind: "write", key: realKey(concurrency.writes(args as Record<string, unknown>, workspace)) };
   } catch (error) {
     throw new PluginError({ tool: registered.tool.name, plugin: registered.owner, phase: "concurrency", cause: error });
+  }
+}
+
+/** How many symbolic links `realKey` follows before it gives up (Linux's own limit). */
+const MAX_LINKS = 40;
+
+/**
+ * The file a written path really names, so that two calls writing one file through different
+ * names (a symlink to it, a symlinked folder above it) are the same key and run in order: the
+ * real path of the longest part that exists, links at its end followed, plus the rest. A key
+ * that is not an absolute path is left as it is.
+ */
+function realKey(key: string): string {
+  if (!isAbsolute(key)) return key;
+  let path = key;
+  let rest: string[] = [];
+  for (let links = 0; links <= MAX_LINKS; ) {
+    try {
+      return join(realpathSync.native(path), ...rest);
+    } catch {
+      const target = linkTarget(path);
+      if (target !== undefined) {
+        links++;
+        path = resolve(dirname(path), target);
+        continue;
+      }
+      const parent = dirname(path);
+      if (parent === path) return key;
+      rest = [basename(path), ...rest];
+      path = parent;
+    }
+  }
+  return key;
+}
+
+/** The target of `path` when it is a symbolic link (a dangling one included). */
+function linkTarget(path: string): string | undefined {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

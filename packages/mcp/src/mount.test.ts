@@ -138,6 +138,12 @@ describe("McpMount over stdio", () => {
     expect(error.message).toEndWith("Last lines of its stderr:\n  starting fixture server\n  boom: missing API token");
   });
 
+  test("a tool whose input schema cannot be compiled is a start error naming the tool", async () => {
+    const error = await McpMount.open({ name: "odd", server: fixture({ FIXTURE_BAD_SCHEMA: "1" }) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpMountError);
+    expect((error as McpMountError).reason).toStartWith("its tool broken has an input schema that cannot be used: ");
+  });
+
   test("a command that does not exist is an error naming it", async () => {
     const error = await McpMount.open({ name: "ghost", server: { command: "no-such-mcp-server-command" } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpMountError);

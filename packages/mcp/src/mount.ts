@@ -71,6 +71,7 @@ export class McpMount {
   /** The server's own name and version, as it introduced itself. */
   readonly serverInfo: { readonly name: string; readonly version: string };
   readonly #options: MountOptions;
+  #entries: readonly RegistryEntry[] = [];
   #connection: Promise<Connection> | undefined;
   #closed = false;
 
@@ -98,7 +99,9 @@ export class McpMount {
         tools.push(...page.tools);
         cursor = page.nextCursor;
       } while (cursor !== undefined);
-      return new McpMount(options, connection, tools);
+      const mount = new McpMount(options, connection, tools);
+      mount.#entries = mount.#build();
+      return mount;
     } catch (error) {
       await connection.client.close();
       throw new McpMountError(options.name, reasonOf(error), await stderrOf(connection));
@@ -113,19 +116,28 @@ export class McpMount {
 
   /** One registry entry per tool, in the server's order; validated against its JSON Schema. */
   entries(): RegistryEntry[] {
+    return [...this.#entries];
+  }
+
+  /** The entries, each tool's schema compiled once; a schema that cannot be used throws, naming the tool. */
+  #build(): RegistryEntry[] {
     const prefix = this.#options.prefix ?? "";
     return this.tools.map((tool) => {
       const name = `${prefix}${tool.name}`.replace(NOT_A_NAME, "_").slice(0, 64);
-      const definition = defineTool({
-        name,
-        description: tool.description ?? tool.title ?? "",
-        // Plain JSON Schema, sent as it is and checked by `validate`, never compiled by TypeBox.
-        parameters: tool.inputSchema as unknown as TObject,
-        // The server's hint: its read-only tools may run alongside each other in one model turn.
-        ...(tool.annotations?.readOnlyHint === true ? { concurrency: "read-only" as const } : {}),
-        handler: (args: Record<string, unknown>, ctx: ToolContext) => this.#call(tool.name, args, ctx.signal),
-      });
-      return { tool: definition, owner: this.name, validate: jsonSchemaValidator(tool.inputSchema) };
+      try {
+        const definition = defineTool({
+          name,
+          description: tool.description ?? tool.title ?? "",
+          // Plain JSON Schema, sent as it is and checked by `validate`, never compiled by TypeBox.
+          parameters: tool.inputSchema as unknown as TObject,
+          // The server's hint: its read-only tools may run alongside each other in one model turn.
+          ...(tool.annotations?.readOnlyHint === true ? { concurrency: "read-only" as const } : {}),
+          handler: (args: Record<string, unknown>, ctx: ToolContext) => this.#call(tool.name, args, ctx.signal),
+        });
+        return { tool: definition, owner: this.name, validate: jsonSchemaValidator(tool.inputSchema) };
+      } catch (error) {
+        throw new Error(`its tool ${tool.name} has an input schema that cannot be used: ${reasonOf(error)}`);
+      }
     });
   }
 

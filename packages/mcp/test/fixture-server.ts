@@ -4,6 +4,7 @@
  * that crashes its process, one that waits for cancellation and one that leaves a child.
  *
  * `FIXTURE_FAIL_START=1` makes it print to stderr and exit before answering anything.
+ * `FIXTURE_BAD_SCHEMA=1` adds a tool whose input schema points at a definition it lacks.
  * `FIXTURE_MARKER=FILE`: `slow` writes `cancelled` there when the client cancels it.
  */
 import { writeFileSync } from "node:fs";
@@ -39,6 +40,10 @@ const TOOLS: Tool[] = [
   { name: "pid", description: "The server's process id.", inputSchema: object() },
   { name: "dotted.name", description: "A name the model could not use as is.", inputSchema: object() },
 ];
+
+if (process.env.FIXTURE_BAD_SCHEMA === "1") {
+  TOOLS.push({ name: "broken", description: "Its schema cannot compile.", inputSchema: object({ a: { $ref: "#/$defs/missing" } }) });
+}
 
 const text = (value: string): CallToolResult => ({ content: [{ type: "text", text: value }] });
 

@@ -28,10 +28,11 @@ beforeAll(async () => {
   prefix = join(root, "global");
   registry = await startRegistry(join(root, "registry"));
 }, 60_000);
+// The temp folder holds several installs (the global CLI, a plugin, an app): removing it takes a while on a busy machine.
 afterAll(async () => {
   await registry?.[Symbol.asyncDispose]();
   await rm(root, { recursive: true, force: true });
-}, 60_000);
+}, 180_000);
 
 describe("a stranger's path through a real registry", () => {
   test("bun run release publishes every public package, dependencies first, with real versions; a second run skips them", async () => {

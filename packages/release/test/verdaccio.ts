@@ -63,6 +63,8 @@ export async function startRegistry(folder: string, upstream = "https://registry
   void collect(child.stderr);
   const stop = async () => {
     child.kill();
+    const exited = await Promise.race([child.exited.then(() => true), Bun.sleep(5_000).then(() => false)]);
+    if (!exited) child.kill("SIGKILL");
     await child.exited;
   };
   const deadline = Date.now() + 30_000;

@@ -16,16 +16,35 @@ export interface FolderRules {
   readonly files: Ignore | undefined;
   /** Whether `files` is asked with a file's name alone (no rule of it has a `/`). */
   readonly byName: boolean;
+  /**
+   * With `byName`: endings one of which every name a rule can match has (`.log` for
+   * `*.log`), so other names skip the rules; undefined when a rule ends in a wildcard.
+   */
+  readonly endings: readonly string[] | undefined;
 }
 
 /** Prepares the rules of `texts` (the folder's ignore files, in order of precedence). */
 export function folderRules(folder: string, texts: readonly string[]): FolderRules {
-  // One `add` per file: given an array, `ignore` takes each string as one rule.
-  const all = texts.reduce((rules, text) => rules.add(text), ignore());
+  // One `add` per file: given an array, `ignore` takes each string as one rule. Names are
+  // compared case-sensitively, as git does on Linux.
+  const all = texts.reduce((rules, text) => rules.add(text), ignore({ ignorecase: false }));
   const fileLines = texts.flatMap((text) => text.split(/\r?\n/)).filter(isFileRule);
-  if (fileLines.length === 0) return { folder, all, files: undefined, byName: true };
+  if (fileLines.length === 0) return { folder, all, files: undefined, byName: true, endings: undefined };
   const byName = fileLines.every((line) => !ruleBody(line).includes("/"));
-  return { folder, all, files: ignore().add(fileLines), byName };
+  const endings = fileLines.map((line) => literalEnding(ruleBody(line)));
+  return {
+    folder,
+    all,
+    files: ignore({ ignorecase: false }).add(fileLines),
+    byName,
+    endings: byName && endings.every((ending) => ending !== "") ? endings : undefined,
+  };
+}
+
+/** The literal text a pattern ends with (`.log` of `*.log`); `""` when it ends in a wildcard or holds an escape. */
+function literalEnding(pattern: string): string {
+  const ending = pattern.slice(Math.max(pattern.lastIndexOf("*"), pattern.lastIndexOf("?"), pattern.lastIndexOf("]")) + 1);
+  return ending.includes("\\") ? "" : ending;
 }
 
 function isFileRule(line: string): boolean {

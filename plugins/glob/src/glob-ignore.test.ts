@@ -14,6 +14,7 @@ const FILES: Readonly<Record<string, string>> = {
   ".gitignore": "*.log\n!keep.log\n/dist/\nbuild/\n",
   ".ignore": "secret.txt\n",
   "app.log": "",
+  "APP.LOG": "",
   "keep.log": "",
   "secret.txt": "",
   "dist/bundle.js": "",
@@ -64,6 +65,7 @@ const glob = async (args: Record<string, unknown>) =>
 describe("glob honours .gitignore and .ignore", () => {
   test.each([
     ["*.log ignored, !keep.log re-included", { pattern: "*.log" }, ["keep.log"]],
+    ["rules are case-sensitive, as git's on Linux", { pattern: "*.{log,LOG}" }, ["APP.LOG", "keep.log"]],
     [".ignore beside .gitignore", { pattern: "*.txt" }, ["file1.txt", "file[1].txt"]],
     ["/dist/ anchored to its file's folder", { pattern: "**/*.js" }, ["src/dist/kept.js", "web/build/out.js", "web/x.js"]],
     ["nested .gitignore with its own base and a negation", { pattern: "src/**" }, ["src/.gitignore", "src/debug.log", "src/dist/kept.js", "src/index.ts", "src/nested/.ignore", "src/nested/b.txt", "src/nested/local.ts"]],

@@ -49,9 +49,11 @@ export class IgnoreRules {
     const folder = parentOf(path);
     if (this.isFolderIgnored(folder)) return true;
     let ignored = false;
+    const name = path.slice(path.lastIndexOf("/") + 1);
     for (const rules of this.#rulesFor(folder)) {
       if (rules.files === undefined) continue;
-      const result = rules.files.test(rules.byName ? path.slice(path.lastIndexOf("/") + 1) : relativeTo(rules.folder, path));
+      if (rules.endings !== undefined && !rules.endings.some((ending) => name.endsWith(ending))) continue;
+      const result = rules.files.test(rules.byName ? name : relativeTo(rules.folder, path));
       ignored = this.#decide(ignored, result, rules, folder, !rules.byName);
     }
     return ignored;

@@ -39,7 +39,11 @@ export async function runCommand(parsed: ParsedArgs, io: Io): Promise<number> {
 }
 
 async function promptOf(args: readonly string[], io: Io): Promise<string> {
-  if (args.length > 0) return args.join(" ");
+  if (args.length > 0) {
+    const prompt = args.join(" ");
+    if (prompt.trim() === "") throw new UsageError("run needs a PROMPT, but the one given is blank", "run");
+    return prompt;
+  }
   if (io.stdin.isTTY) throw new UsageError("run needs a PROMPT, as arguments or on stdin", "run");
   const chunks: Buffer[] = [];
   for await (const chunk of io.stdin) chunks.push(Buffer.from(chunk));

@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, rename, rm, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { configWith, fixture, removeTempDirs, tempDir } from "../../test/temp-app.ts";
+import { runningNamed, survivorsNamed, uniqueMarker } from "@plugboard/sandbox/escapees";
 import { type App, buildApp } from "../index.ts";
 
 // Real host processes: a busy machine needs more than bun's default 5 s per test.
@@ -200,4 +201,76 @@ test("a stdio MCP server is confined by its entry's grants: without process.spaw
   const off = await run("off");
   expect(off.isError).toBe(false);
   process.kill(Number(off.content), "SIGKILL");
+});
+
+test("write_file and read_file raced with symlink swaps over 1,200 calls write and read nothing outside", async () => {
+  const plugins = join(import.meta.dir, "../../../../plugins");
+  const workspace = await tempDir();
+  const outside = await tempDir();
+  await Bun.write(join(outside, "secret.txt"), "OUTSIDE-SECRET\n");
+  await mkdir(join(workspace, "sub"));
+  await Bun.write(join(workspace, "sub/secret.txt"), "inside\n");
+  const app = await buildApp(
+    await configWith(
+      [
+        { path: join(plugins, "write-file"), permissions: ["fs.write"] },
+        { path: join(plugins, "read-file"), permissions: ["fs.read"] },
+      ],
+      workspace,
+      "auto",
+    ),
+  );
+  apps.push(app);
+  // `sub` keeps turning into a link to `outside` and back, as fast as a shell can rename.
+  const swap = `cd ${workspace}; while true; do mv sub sub.real; ln -s ${outside} sub; rm sub; mv sub.real sub; done`;
+  const racer = Bun.spawn(["bash", "-c", swap], { stdio: ["ignore", "ignore", "ignore"] });
+  let linked = 0;
+  try {
+    for (let i = 0; i < 600; i++) {
+      const [, read] = await Promise.all([
+        app.runtime.execute("write_file", JSON.stringify({ path: `sub/w${i}.txt`, content: "x" })),
+        app.runtime.execute("read_file", JSON.stringify({ path: "sub/secret.txt" })),
+      ]);
+      expect(read.content).not.toContain("OUTSIDE-SECRET");
+      if (read.content.includes("escapes workspace")) linked++;
+    }
+  } finally {
+    racer.kill("SIGKILL");
+    await racer.exited;
+  }
+  expect(readdirSync(outside)).toEqual(["secret.txt"]);
+  // The race was real: some path checks saw the link.
+  expect(linked).toBeGreaterThan(0);
+});
+
+test("a confined tool keeps its read-only concurrency; one that writes runs in order", async () => {
+  const plugins = join(import.meta.dir, "../../../../plugins");
+  const app = await buildApp(
+    await configWith(
+      [
+        { path: join(plugins, "read-file"), permissions: ["fs.read"] },
+        { path: join(plugins, "write-file"), permissions: ["fs.write"] },
+      ],
+      undefined,
+      "auto",
+    ),
+  );
+  apps.push(app);
+  expect(app.registry.get("read_file")?.tool.concurrency).toBe("read-only");
+  expect(app.registry.get("write_file")?.tool.concurrency ?? "serial").toBe("serial");
+});
+
+test("what a confined plugin's call starts ends with the call: a setsid daemon is gone once it returns", async () => {
+  const run = async (sandbox: "auto" | "off") => {
+    const app = await buildApp(await configWith([{ path: fixture("spawner"), permissions: ["process.spawn"] }], undefined, sandbox));
+    apps.push(app);
+    const marker = uniqueMarker();
+    expect(await app.runtime.execute("start_daemon", JSON.stringify({ name: marker }))).toEqual({ content: "started", isError: false });
+    return marker;
+  };
+  expect(await survivorsNamed(await run("auto"))).toEqual([]);
+  // In the app's process, nothing ends it: the same daemon survives its call.
+  const off = await run("off");
+  await until(() => runningNamed(off).length === 1, "the unconfined daemon never ran");
+  expect(await survivorsNamed(off, 300)).toHaveLength(1);
 });

@@ -20,6 +20,7 @@ import { loadPlugin } from "../load-plugin.ts";
 import { readManifest } from "../manifest.ts";
 import type { ResolvedPlugin } from "../resolve-plugin.ts";
 import { type HostSpec, hostErrorLine } from "./host-spec.ts";
+import { readdirSync } from "node:fs";
 import { resolve } from "node:path";
 
 /** Plugin messages go to stderr, which the app keeps for its error messages. */
@@ -44,22 +45,62 @@ async function host(spec: HostSpec): Promise<void> {
   };
   const { entries } = await loadPlugin(resolved, { workspace, logger });
   const grants = spec.entry.permissions;
-  const answered = entries.map((entry) => ({ ...entry, tool: answering(entry.tool, manifest.name, grants) }));
+  const answered = entries.map((entry) => ({ ...entry, tool: served(entry.tool, manifest.name, grants) }));
   const runtime = new ToolRuntime(new ToolRegistry(answered), { workspace, logger });
-  const annotations = annotationsFor(spec.entry.permissions);
-  await serveStdio(runtime, { annotations: () => annotations });
+  // readOnlyHint carries a tool's "read-only" concurrency to the app, which runs such calls in parallel.
+  const fromGrants = annotationsFor(spec.entry.permissions);
+  const readOnly = new Set(entries.filter(({ tool }) => tool.concurrency === "read-only").map(({ tool }) => tool.name));
+  await serveStdio(runtime, { annotations: (name) => ({ ...fromGrants, readOnlyHint: fromGrants.readOnlyHint === true && readOnly.has(name) }) });
 }
 
 /** Operating-system refusals: what the sandbox answers to an operation the grants do not cover. */
 const REFUSALS = new Set(["EACCES", "EPERM", "ENETUNREACH", "ECONNREFUSED"]);
 
 /**
- * The tool with a handler that answers instead of throwing: in a host, a handler's
- * exception (an operation the sandbox refused, or a bug) becomes an `Error:` result naming
- * the plugin, so the model reads what was refused and the host keeps serving.
+ * The tool as the host serves it: an exception (an operation the sandbox refused, or a
+ * bug) becomes an `Error:` result naming the plugin, so the model reads what was refused
+ * and the host keeps serving; with `process.spawn`, what a call started ends with it.
  */
-function answering(tool: AnyToolDefinition, plugin: string, grants: readonly string[]): AnyToolDefinition {
-  const granted = grants.length === 0 ? "no permissions" : grants.join(", ");
+function served(tool: AnyToolDefinition, plugin: string, grants: readonly string[]): AnyToolDefinition {
+  const answering = answeringErrors(tool, plugin, grants.length === 0 ? "no permissions" : grants.join(", "));
+  if (!grants.includes("process.spawn")) return answering;
+  return {
+    ...answering,
+    handler: async (args, ctx) => {
+      calls++;
+      try {
+        return await answering.handler(args, ctx);
+      } finally {
+        calls--;
+        if (calls === 0) endStartedProcesses();
+      }
+    },
+  };
+}
+
+/** Calls running in this host. */
+let calls = 0;
+
+/**
+ * Whatever a call started ends with it: once no call runs, every other process of this
+ * host's PID namespace (daemons, `setsid` and double forks included) is killed. Only as the
+ * namespace's first process, where /proc lists nothing but this host's own descendants.
+ */
+function endStartedProcesses(): void {
+  if (process.pid !== 1) return;
+  for (const entry of readdirSync("/proc")) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid <= 1) continue;
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/** The tool with a handler that turns an exception into an `Error:` result naming the plugin. */
+function answeringErrors(tool: AnyToolDefinition, plugin: string, granted: string): AnyToolDefinition {
   return {
     ...tool,
     handler: async (args, ctx) => {
@@ -78,6 +119,9 @@ function answering(tool: AnyToolDefinition, plugin: string, grants: readonly str
 }
 
 if (import.meta.main) {
+  // stdout carries the protocol: a plugin's console output goes to stderr instead.
+  console.log = console.error;
+  console.info = console.error;
   try {
     await host(JSON.parse(process.argv[2] ?? "{}") as HostSpec);
     process.exit(0);

@@ -1,0 +1,21 @@
+/**
+ * `bun run --cwd bench sandbox [--quick]`: measures only the sandbox suite and puts its
+ * figures in place of the ones in `bench/results/latest.json`, then renders BENCHMARKS.md
+ * again. The other figures stay those of the last full run; the load during this run is
+ * in its rows.
+ */
+import { FigureLog } from "./harness/figures.ts";
+import { parseMode } from "./harness/mode.ts";
+import { renderTable } from "./harness/table.ts";
+import { writeBenchmarksMd } from "./report/benchmarks-md.ts";
+import { readResults, writeResults } from "./report/results-file.ts";
+import { SANDBOX_GROUP, sandbox } from "./sandbox/sandbox.ts";
+
+const mode = parseMode(process.argv.slice(2));
+const log = new FigureLog();
+await sandbox(mode, log);
+process.stdout.write(`\n${renderTable(log.figures)}\n\n`);
+const results = await readResults();
+const others = results.figures.filter((figure) => figure.group !== SANDBOX_GROUP);
+await writeResults({ environment: results.environment, figures: [...others, ...log.figures] });
+await writeBenchmarksMd(await readResults());
