@@ -75,7 +75,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const isConfined = (plugin: ResolvedPlugin) => mechanism !== undefined && plugin.entry.sandbox !== false;
   const hosts = mechanism === undefined ? new Map<number, HostedPlugin>() : await startHosts(resolved.filter(isConfined), mechanism, workspace, logger);
   const closeHosts = async () => {
-    await Promise.all([...hosts.values()].map(({ mount }) => mount.close()));
+    await Promise.all([...hosts.values()].map((host) => host.close()));
   };
 
   const loaded = new Map<number, { grants: readonly Permission[]; entries: readonly RegistryEntry[] }>();
@@ -129,7 +129,7 @@ async function startHosts(
   const hosts = new Map(started.flatMap((outcome, i) => (outcome.status === "fulfilled" ? [[confined[i]?.where.index ?? -1, outcome.value] as const] : [])));
   const failed = started.find((outcome) => outcome.status === "rejected");
   if (failed === undefined) return hosts;
-  await Promise.all([...hosts.values()].map(({ mount }) => mount.close()));
+  await Promise.all([...hosts.values()].map((host) => host.close()));
   throw failed.reason;
 }
 

@@ -30,6 +30,8 @@ export interface HostedPlugin {
   readonly plugin: LoadedPlugin;
   readonly entries: readonly RegistryEntry[];
   readonly mount: McpMount;
+  /** Ends the host and removes its private temp folder. */
+  close(): Promise<void>;
 }
 
 /**
@@ -72,6 +74,7 @@ export async function startHost(
       logger: context.logger,
     });
   } catch (error) {
+    removeTemp(tempDir);
     if (!(error instanceof McpMountError)) throw error;
     throw hostErrorIn(error.stderr) ?? new PlugboardError("PLUGIN_HOST", `Plugin ${manifest.name}: ${error.message}`, { cause: error });
   }
@@ -85,7 +88,11 @@ export async function startHost(
     permissions: manifest.permissions,
     tools: manifest.tools,
   };
-  return { plugin, entries: mount.entries(), mount };
+  const close = async () => {
+    await mount.close();
+    removeTemp(tempDir);
+  };
+  return { plugin, entries: mount.entries(), mount, close };
 }
 
 /**
@@ -109,15 +116,22 @@ export function confineServer(launch: Launch, grants: readonly Permission[], mec
 }
 
 const tempDirs = new Set<string>();
+let removedOnExit = false;
 
-/** One private temp folder per host, removed when the app exits. */
+/** One private temp folder per host, removed when it closes, or else when the app exits. */
 function privateTemp(): string {
   const dir = mkdtempSync(join(tmpdir(), "plugboard-host-"));
-  if (tempDirs.size === 0) {
+  if (!removedOnExit) {
+    removedOnExit = true;
     process.once("exit", () => {
       for (const folder of tempDirs) rmSync(folder, { recursive: true, force: true });
     });
   }
   tempDirs.add(dir);
   return dir;
+}
+
+function removeTemp(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  tempDirs.delete(dir);
 }
