@@ -107,6 +107,8 @@ const CASES: readonly Case[] = [
     after: "  d\r\n  e\r\nc\r\n",
   },
   { name: "CRLF file, replace_all", file: "x\r\nx\r\n", old_text: "x\n", new_text: "y\n", replace_all: true, result: edited(2), after: "y\r\ny\r\n" },
+  { name: "a lone CR is text, not a line ending", file: "a\rb\nc\n", old_text: "c", new_text: "x\ny", result: edited(1), after: "a\rb\nx\ny\n" },
+  { name: "no line ending at all: new lines take LF", file: "a\rb", old_text: "b", new_text: "x\ny", result: edited(1), after: "a\rx\ny" },
   { name: "BOM kept, CRLF", file: "\uFEFFa\r\nb\r\n", old_text: "a", new_text: "z", result: edited(1), after: "\uFEFFz\r\nb\r\n" },
   { name: "BOM kept, match at the start", file: "\uFEFFhello\n", old_text: "hello", new_text: "bye", result: edited(1), after: "\uFEFFbye\n" },
   {

@@ -10,8 +10,8 @@ export interface LfText {
   /** The text without BOM, every CRLF as LF. */
   readonly text: string;
   readonly bom: boolean;
-  /** The ending of each LF in `text`, in order; empty when the file has no CR at all. */
-  readonly endings: readonly string[];
+  /** The ending of each LF in `text`, in order, or the one ending every line has. */
+  readonly endings: readonly string[] | "\n" | "\r\n";
   /** The ending replaced text is written with: the more frequent one, LF on a tie. */
   readonly dominant: "\n" | "\r\n";
 }
@@ -30,7 +30,11 @@ export function toLf(raw: string): LfText {
   const bom = raw.startsWith(BOM);
   const body = bom ? raw.slice(1) : raw;
   // The common case, and a 100 MB file's: no CR, nothing to convert or remember.
-  if (!body.includes("\r")) return { text: body, bom, endings: [], dominant: "\n" };
+  if (!body.includes("\r")) return { text: body, bom, endings: "\n", dominant: "\n" };
+  const text = body.replaceAll("\r\n", "\n");
+  // Every line in CRLF: written back by one native replace rather than line by line.
+  const lines = count(body, "\n");
+  if (lines > 0 && count(body, "\r\n") === lines) return { text, bom, endings: "\r\n", dominant: "\r\n" };
   const endings: string[] = [];
   let crlf = 0;
   for (let index = body.indexOf("\n"); index !== -1; index = body.indexOf("\n", index + 1)) {
@@ -38,7 +42,7 @@ export function toLf(raw: string): LfText {
     if (ending === "\r\n") crlf++;
     endings.push(ending);
   }
-  return { text: body.replaceAll("\r\n", "\n"), bom, endings, dominant: crlf > endings.length - crlf ? "\r\n" : "\n" };
+  return { text, bom, endings, dominant: crlf > endings.length - crlf ? "\r\n" : "\n" };
 }
 
 /** `text` with every CRLF as LF: how the model's `old_text` and `new_text` are compared. */
@@ -51,25 +55,23 @@ export function lf(text: string): string {
  * untouched line endings as they were, replaced text in the dominant ending, BOM kept.
  */
 export function applyReplacements(file: LfText, replacements: readonly Replacement[]): string {
+  if (typeof file.endings === "string") return uniformReplacements(file, file.endings, replacements);
+  const endings = file.endings;
   const parts: string[] = file.bom ? [BOM] : [];
   const newline = file.dominant;
   let position = 0;
   let ending = 0;
   const copy = (from: number, to: number) => {
-    if (file.endings.length === 0) {
-      parts.push(file.text.slice(from, to));
-      return;
-    }
     let start = from;
     for (let index = file.text.indexOf("\n", from); index !== -1 && index < to; index = file.text.indexOf("\n", index + 1)) {
-      parts.push(file.text.slice(start, index), file.endings[ending++] ?? "\n");
+      parts.push(file.text.slice(start, index), endings[ending++] ?? "\n");
       start = index + 1;
     }
     parts.push(file.text.slice(start, to));
   };
   for (const { start, end, text } of replacements) {
     copy(position, start);
-    if (file.endings.length > 0) ending += countLf(file.text, start, end);
+    ending += countLf(file.text, start, end);
     parts.push(newline === "\n" ? text : text.replaceAll("\n", newline));
     position = end;
   }
@@ -77,7 +79,26 @@ export function applyReplacements(file: LfText, replacements: readonly Replaceme
   return parts.join("");
 }
 
+/** A file whose lines all end alike: the replacements on the LF text, then its ending. */
+function uniformReplacements(file: LfText, ending: "\n" | "\r\n", replacements: readonly Replacement[]): string {
+  const parts: string[] = file.bom ? [BOM] : [];
+  let position = 0;
+  for (const { start, end, text } of replacements) {
+    parts.push(file.text.slice(position, start), text);
+    position = end;
+  }
+  parts.push(file.text.slice(position));
+  const lf = parts.join("");
+  return ending === "\n" ? lf : lf.replaceAll("\n", "\r\n");
+}
+
 const CR = 13;
+
+function count(text: string, part: string): number {
+  let found = 0;
+  for (let index = text.indexOf(part); index !== -1; index = text.indexOf(part, index + part.length)) found++;
+  return found;
+}
 
 function countLf(text: string, from: number, to: number): number {
   let count = 0;
