@@ -101,6 +101,22 @@ describe("streamed tool calls as providers send them", () => {
     expect(toolResults(events)).toEqual(["call_a read_file: buy milk", "call_b glob: matches of *: notes.txt"]);
   });
 
+  test("arguments sent as an object, or not at all, read as in a plain response", async () => {
+    const toolCalls = [
+      { index: 0, id: "call_object", type: "function", function: { name: "read_file", arguments: { path: "notes.txt" } } },
+      { index: 1, id: "call_none", type: "function", function: { name: "glob" } },
+    ];
+    const chunk = { id: "c", object: "chat.completion.chunk", choices: [{ index: 0, delta: { role: "assistant", tool_calls: toolCalls } }] };
+    const message = { role: "assistant", content: null, tool_calls: toolCalls.map(({ index: _, ...call }) => call) };
+    const raw = { id: "x", object: "chat.completion", created: 0, model: "m", choices: [{ index: 0, finish_reason: "tool_calls", message }] };
+    const streamed = await turnWith([{ replay: [chunk] }, { content: "Done." }]);
+    const plain = await turnWith([{ raw }, { content: "Done." }], { stream: false });
+    const expected = ["call_object read_file: buy milk", "call_none glob: Error: Invalid arguments for glob: pattern: expected required property"];
+    expect(toolResults(streamed.events)).toEqual(expected);
+    expect(toolResults(plain.events)).toEqual(expected);
+    expect(sentBack(streamed.requests)[0]?.tool_calls?.map((call) => call.function?.arguments)).toEqual(['{"path":"notes.txt"}', "{}"]);
+  });
+
   test("a plain response's tool call without type is a function call", async () => {
     const raw = {
       id: "x",

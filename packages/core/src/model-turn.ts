@@ -135,6 +135,8 @@ interface CallSlot {
   type: string;
   name: string;
   arguments: string;
+  /** Whether any fragment carried `arguments`: a call that never does has none (`{}`), as in a plain response. */
+  argumentsSent: boolean;
 }
 
 /**
@@ -156,7 +158,7 @@ class CallAssembler {
     // A new id at a known index is a new call (some providers number every call 0).
     if (slot && id !== undefined && slot.id !== "" && slot.id !== id) slot = undefined;
     if (!slot) {
-      slot = { id: "", type: "", name: "", arguments: "" };
+      slot = { id: "", type: "", name: "", arguments: "", argumentsSent: false };
       this.#calls.push(slot);
     }
     if (index !== undefined) this.#byIndex.set(index, slot);
@@ -165,13 +167,16 @@ class CallAssembler {
     if (typeof part.type === "string" && part.type !== "") slot.type = part.type;
     const fn = isRecord(part.function) ? part.function : {};
     if (typeof fn.name === "string") slot.name += fn.name;
+    // Some providers send the arguments as an object rather than JSON text; it reads the same.
     if (typeof fn.arguments === "string") slot.arguments += fn.arguments;
+    else if (isRecord(fn.arguments)) slot.arguments += JSON.stringify(fn.arguments);
+    if (fn.arguments !== undefined && fn.arguments !== null) slot.argumentsSent = true;
     this.#current = slot;
   }
 
   finish(): FunctionCall[] {
     return this.#calls.map((slot) =>
-      functionCall({ id: slot.id, type: slot.type, function: { name: slot.name, arguments: slot.arguments } }),
+      functionCall({ id: slot.id, type: slot.type, function: { name: slot.name, arguments: slot.argumentsSent ? slot.arguments : undefined } }),
     );
   }
 }
