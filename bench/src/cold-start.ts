@@ -2,11 +2,14 @@
  * Suite 4 — cold start: whole-process time of the CLI as users run it (the bundle,
  * `apps/cli/dist/bin.js`: the published bin, and what `bun run plugboard` starts) against a
  * Bun process that only imports `openai`, and `--version` against an empty Bun process.
- * Informational rows: `help`, `bun run plugboard tools` (the package script, with its own
- * Bun process and the bundle's freshness check) and `tools` from the TypeScript sources.
+ * Informational rows: `help`; `tools` with the plugins unconfined (`"sandbox": "off"`: no
+ * plugin host processes), from the bundle, through `bun run plugboard` (the package script,
+ * with its own Bun process and the bundle's freshness check) and from the TypeScript sources.
  * The commands are taken in turn, round after round, so that a change in the machine's load
  * hits all of them alike; wall time and the child's CPU time are both recorded.
  */
+import { readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FigureLog } from "./harness/figures.ts";
 import { summarize, timingFigure } from "./harness/measure.ts";
@@ -23,6 +26,8 @@ interface Command {
   readonly argv: readonly string[];
   readonly cwd: string;
   readonly note: string;
+  /** Takes seconds: half the runs. */
+  readonly slow?: boolean;
 }
 
 const bun = process.execPath;
@@ -35,16 +40,21 @@ export const COMMAND_NAMES = {
   version: "plugboard --version",
   empty: 'bun -e "0" (an empty process)',
   help: "plugboard help",
-  script: "bun run plugboard tools",
-  source: "plugboard tools, from the sources",
+  unconfined: "plugboard tools, plugins unconfined",
+  script: "bun run plugboard tools, plugins unconfined",
+  source: "plugboard tools, plugins unconfined, from the sources",
 } as const;
+
+/** The shipped config with `"sandbox": "off"`: the five plugins load in the CLI's process. */
+const UNCONFINED_CONFIG = join(tmpdir(), `plugboard-bench-unconfined-${process.pid}.json`);
 
 const COMMANDS: readonly Command[] = [
   {
     name: COMMAND_NAMES.tools,
     argv: [bun, BIN, "tools"],
     cwd: REPO_ROOT,
-    note: "bun apps/cli/dist/bin.js tools (the bundle): the shipped config, five plugins",
+    note: "bun apps/cli/dist/bin.js tools (the bundle): the shipped config, five plugins, each in its confined host",
+    slow: true,
   },
   { name: COMMAND_NAMES.openai, argv: [bun, "-e", "await import('openai')"], cwd: BENCH_DIR, note: "run in bench/, where openai resolves" },
   { name: COMMAND_NAMES.version, argv: [bun, BIN, "--version"], cwd: REPO_ROOT, note: "bun apps/cli/dist/bin.js --version" },
@@ -56,14 +66,20 @@ const COMMANDS: readonly Command[] = [
   },
   { name: COMMAND_NAMES.help, argv: [bun, BIN, "help"], cwd: REPO_ROOT, note: "the overview: arguments parsed, no config loaded" },
   {
+    name: COMMAND_NAMES.unconfined,
+    argv: [bun, BIN, "tools", "--config", UNCONFINED_CONFIG],
+    cwd: REPO_ROOT,
+    note: 'the shipped config with "sandbox": "off": no plugin host processes',
+  },
+  {
     name: COMMAND_NAMES.script,
-    argv: [bun, "run", "plugboard", "tools"],
+    argv: [bun, "run", "plugboard", "tools", "--config", UNCONFINED_CONFIG],
     cwd: REPO_ROOT,
     note: "the root script: bun run, then scripts/start.ts (freshness check) and the bundle",
   },
   {
     name: COMMAND_NAMES.source,
-    argv: [bun, join(REPO_ROOT, "apps/cli/src/main.ts"), "tools"],
+    argv: [bun, join(REPO_ROOT, "apps/cli/src/main.ts"), "tools", "--config", UNCONFINED_CONFIG],
     cwd: REPO_ROOT,
     note: "bun apps/cli/src/main.ts tools: every module transpiled at start",
   },
@@ -71,6 +87,16 @@ const COMMANDS: readonly Command[] = [
 
 /** Measures the commands and records wall time, CPU time and the ratios. */
 export async function coldStart(mode: RunMode, log: FigureLog): Promise<void> {
+  const shipped = JSON.parse(await readFile(join(REPO_ROOT, "apps/cli/plugboard.config.json"), "utf8")) as object;
+  await writeFile(UNCONFINED_CONFIG, JSON.stringify({ ...shipped, sandbox: "off" }));
+  try {
+    await measure(mode, log);
+  } finally {
+    await rm(UNCONFINED_CONFIG, { force: true });
+  }
+}
+
+async function measure(mode: RunMode, log: FigureLog): Promise<void> {
   const perRound = mode.quick ? 4 : 10;
   const rounds = 3;
   // Builds the bundle when a source is newer (as `bun run plugboard` does), untimed.
@@ -80,7 +106,8 @@ export async function coldStart(mode: RunMode, log: FigureLog): Promise<void> {
   for (const command of COMMANDS) await runProcess(command.argv, { cwd: command.cwd, env: coldEnv() });
   for (let round = 0; round < rounds; round++) {
     for (const [index, command] of COMMANDS.entries()) {
-      for (let run = 0; run < perRound; run++) runs[index]?.push(await runProcess(command.argv, { cwd: command.cwd, env: coldEnv() }));
+      const count = command.slow ? Math.ceil(perRound / 2) : perRound;
+      for (let run = 0; run < count; run++) runs[index]?.push(await runProcess(command.argv, { cwd: command.cwd, env: coldEnv() }));
     }
   }
   const record = (group: string, pick: (run: ProcessRun) => number) => {
@@ -95,9 +122,11 @@ export async function coldStart(mode: RunMode, log: FigureLog): Promise<void> {
   const { tools, openai, version, empty } = COMMAND_NAMES;
   log.ratio(COLD_START_GROUP, "plugboard tools / import('openai')", wall(tools), wall(openai), { op: "<=", limit: 1 });
   log.ratio(COLD_START_GROUP, "plugboard --version / empty process", wall(version), wall(empty), { op: "<=", limit: 1.2 });
-  log.ratio(COLD_START_GROUP, "plugboard tools from the sources / the bundle", wall(COMMAND_NAMES.source), wall(tools));
+  log.ratio(COLD_START_GROUP, "plugboard tools, plugins unconfined: from the sources / the bundle", wall(COMMAND_NAMES.source), wall(COMMAND_NAMES.unconfined));
+  log.ratio(COLD_START_GROUP, "plugboard tools, plugins unconfined / import('openai')", wall(COMMAND_NAMES.unconfined), wall(openai));
   const cpu = record(COLD_START_CPU_GROUP, (run) => run.cpuMs);
   log.ratio(COLD_START_CPU_GROUP, "plugboard tools / import('openai'), CPU time", cpu(tools), cpu(openai));
+  log.ratio(COLD_START_CPU_GROUP, "plugboard tools, plugins unconfined / import('openai'), CPU time", cpu(COMMAND_NAMES.unconfined), cpu(openai));
   log.ratio(COLD_START_CPU_GROUP, "plugboard --version / empty process, CPU time", cpu(version), cpu(empty));
 }
 

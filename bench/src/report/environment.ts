@@ -21,7 +21,7 @@ export interface Environment {
   readonly packages: Readonly<Record<string, string>>;
 }
 
-const PACKAGES = ["openai", "ai", "@openai/agents", "zod", "@sinclair/typebox", "valibot", "fast-glob", "mitata"];
+const PACKAGES = ["openai", "ai", "@ai-sdk/openai-compatible", "@openai/agents", "zod", "@sinclair/typebox", "valibot", "fast-glob", "mitata"];
 
 /** Takes the load now; call `finish` at the end of the run for the rest. */
 export function startEnvironment(quick: boolean): { readonly loadAtStart: readonly number[]; finish(): Environment } {

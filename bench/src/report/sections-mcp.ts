@@ -1,11 +1,11 @@
-/** BENCHMARKS.md section 8 (MCP): what exactly is measured, and a reading of the figures. */
+/** BENCHMARKS.md section 9 (MCP): what exactly is measured, and a reading of the figures. */
 import { formatNumber as n } from "../harness/format.ts";
 import { MCP_GROUP } from "../mcp/mcp.ts";
 import type { FigureIndex } from "./lookup.ts";
 import type { Section } from "./section.ts";
 
 const mcpCalls: Section = {
-  title: "8. MCP, both ways",
+  title: "9. MCP, both ways",
   groups: [MCP_GROUP],
   measured: () =>
     [

@@ -1,11 +1,11 @@
-/** BENCHMARKS.md section 9 (the sandbox): what exactly is measured, and a reading of the figures. */
+/** BENCHMARKS.md section 10 (the sandbox): what exactly is measured, and a reading of the figures. */
 import { formatNumber as n } from "../harness/format.ts";
 import { SANDBOX_GROUP } from "../sandbox/sandbox.ts";
 import type { FigureIndex } from "./lookup.ts";
 import type { Section } from "./section.ts";
 
 const sandboxCosts: Section = {
-  title: "9. The sandbox: confined plugin hosts",
+  title: "10. The sandbox: confined plugin hosts",
   groups: [SANDBOX_GROUP],
   measured: () =>
     [

@@ -1,5 +1,5 @@
 /**
- * BENCHMARKS.md sections 4–6 (cold start, scale, tools on big inputs): what exactly is
+ * BENCHMARKS.md sections 5–8 (cold start, scale, tools on big inputs, the web page): what exactly is
  * measured, and a reading of the figures for every missed target.
  */
 import { BIG_INPUT_GROUPS } from "../big-inputs/big-inputs.ts";
@@ -11,42 +11,44 @@ import { type FigureIndex, percentOver } from "./lookup.ts";
 import type { Section } from "./section.ts";
 
 const coldStart: Section = {
-  title: "4. Cold start",
+  title: "5. Cold start",
   groups: [COLD_START_GROUP, COLD_START_CPU_GROUP],
   measured: () =>
     [
       "Whole-process time from spawn to exit (output to /dev/null) of the CLI as users run it: the bundle",
       "`apps/cli/dist/bin.js` that `bun build` makes from the sources (the published bin; `bun run plugboard` starts it",
-      "after checking it is not older than its sources), with the shipped config (five plugins resolved, manifests",
-      "checked, entries imported from their packages, options checked, schemas compiled, the tools printed);",
-      "`bun -e \"await import('openai')\"` (run in `bench/`, where the package resolves); `--version`; an empty Bun process",
-      '(`bun -e ""` prints Bun\'s usage instead of running, so the script is `0`); and, for reading only, `help`, the root',
-      "script `bun run plugboard tools` and `tools` from the TypeScript sources. The commands are taken in turn, round",
-      "after round, one untimed run each first; no model credentials are in the environment. The CPU rows are the",
-      "child's user + system time from its resource usage: on a loaded machine a process waits for a core, which adds to",
-      "its wall time but not to its CPU time.",
+      "after checking it is not older than its sources). `plugboard tools` uses the shipped config: five plugins resolved,",
+      "manifests checked, and, since the sandbox is on (`auto`, and this kernel has the mechanism), each plugin started in",
+      "its own confined host process (Landlock and namespaces) that lists its tools over MCP; then the tools printed.",
+      "The same with `\"sandbox\": \"off\"` (*plugins unconfined*: entries imported into the CLI's process, options checked,",
+      "schemas compiled) is measured from the bundle, through the root script `bun run plugboard` and from the TypeScript",
+      "sources. Against them: `bun -e \"await import('openai')\"` (run in `bench/`, where the package resolves), `--version`,",
+      '`help`, and an empty Bun process (`bun -e ""` prints Bun\'s usage instead of running, so the script is `0`). The',
+      "commands are taken in turn, round after round, one untimed run each first; no model credentials are in the",
+      "environment. The CPU rows are the child's user + system time from its resource usage (with the host processes it",
+      "waited for): on a loaded machine a process waits for a core, which adds to its wall time but not to its CPU time.",
     ].join(" "),
   reading: (index: FigureIndex, env) => {
     const g = COLD_START_GROUP;
     const c = COLD_START_CPU_GROUP;
-    const { tools, openai, version, empty, script, source } = COMMAND_NAMES;
+    const { tools, openai, version, empty, unconfined, script, source } = COMMAND_NAMES;
     const paragraphs = [
-      `\`plugboard tools\` takes ${n(index.value(g, tools))} ms (${n(index.value(c, tools))} ms of CPU) against ${n(index.value(g, openai))} ms (${n(index.value(c, openai))} ms) for importing \`openai\` alone, and ${n(index.value(g, source))} ms from the TypeScript sources. The bundle loads no TypeScript of ours: each command is a chunk imported when it runs, so \`tools\` loads config, bootstrap, core and TypeBox but neither the \`openai\` SDK nor the MCP SDK; the plugins still load from their packages, and their \`import "@plugboard/core"\` is given the bundle's own core (\`dist/core.js\`), so core and TypeBox are loaded once. \`--version\` (${n(index.value(g, version))} ms against ${n(index.value(g, empty))} ms for an empty process) prints the line the build wrote and imports nothing. \`bun run plugboard tools\` (${n(index.value(g, script))} ms) adds \`bun run\`'s own process and the freshness check (one \`stat\` per source).`,
+      `With the plugins unconfined, \`plugboard tools\` takes ${n(index.value(g, unconfined))} ms (${n(index.value(c, unconfined))} ms of CPU) against ${n(index.value(g, openai))} ms (${n(index.value(c, openai))} ms) for importing \`openai\` alone, and ${n(index.value(g, source))} ms (${n(index.value(c, source))} ms) from the TypeScript sources. The bundle loads no TypeScript of ours: each command is a chunk imported when it runs, so \`tools\` loads config, bootstrap, core and TypeBox but neither the \`openai\` SDK nor the MCP SDK, and the plugins' \`import "@plugboard/core"\` is given the bundle's own core (\`dist/core.js\`), so core and TypeBox load once. What is left beyond loading code: the config and five manifests validated (valibot), the five plugins' TypeScript entries imported from their packages (transpiled at every start), their options checked and their parameter schemas compiled by TypeBox's compiler. \`--version\` (${n(index.value(g, version))} ms against ${n(index.value(g, empty))} ms for an empty process) prints the line the build wrote and imports nothing; \`help\` (${n(index.value(g, "plugboard help"))} ms) parses the arguments and loads no config. \`bun run plugboard\` (${n(index.value(g, script))} ms) adds its own Bun process and the freshness check (one \`stat\` per source).`,
     ];
-    const loaded = (env.loadAtStart[0] ?? 0) > env.cores || (env.loadAtEnd[0] ?? 0) > env.cores;
-    if (loaded) {
-      paragraphs.push(
-        `The machine was loaded during this run (1-minute load average ${env.loadAtStart[0]?.toFixed(1)} at the start and ${env.loadAtEnd[0]?.toFixed(1)} at the end, on ${env.cores} cores): wall times include waiting for a core, and the CPU ratios (${n(index.value(c, "plugboard tools / import"))}× for \`tools\`, ${n(index.value(c, "plugboard --version"))}× for \`--version\`) are the steadier reading of the work each process does.`,
-      );
-    }
     if (index.missed(g, "plugboard tools / import")) {
       paragraphs.push(
-        `**Missed: plugboard tools ≤ 1× import('openai')**, by ${percentOver(index.value(g, "plugboard tools / import"))}. What \`tools\` does beyond loading code: reading and validating the config and five manifests (valibot), importing the five plugins' TypeScript entries (transpiled at every start, since they load from their own packages), checking their options and compiling their parameter schemas with TypeBox's compiler.`,
+        `**Missed: plugboard tools ≤ 1× import('openai')**, by ${percentOver(index.value(g, "plugboard tools / import"))}: with the shipped config it takes ${n(index.value(g, tools))} ms (${n(index.value(c, tools))} ms of CPU, the hosts included), because every plugin now runs confined in a host process of its own (DESIGN "Trust": "Confined plugins run outside the app's process"), and \`tools\` starts all five — five more Bun processes, each loading its plugin and an MCP server and answering \`tools/list\` — before it can print a schema. That is the sandbox's cost, not the start path's: unconfined, the same command is ${n(index.value(g, "plugboard tools, plugins unconfined / import"))}× (${n(index.value(c, "plugboard tools, plugins unconfined / import"))}× in CPU time). What would close it: listing tools without starting the hosts (a cache of each plugin's tool schemas keyed by its version, options and grants, checked on the first call), or starting the hosts in parallel and only when a command calls a tool.`,
       );
     }
     if (index.missed(g, "plugboard --version")) {
       paragraphs.push(
-        `**Missed: plugboard --version ≤ 1.2× an empty process**, by ${percentOver(index.value(g, "plugboard --version") / 1.2)}: the bundle's entry is a file to read and parse, where \`bun -e\` has its script in hand.`,
+        `**Missed: plugboard --version ≤ 1.2× an empty process**, by ${percentOver(index.value(g, "plugboard --version") / 1.2)} (in CPU time ${n(index.value(c, "plugboard --version"))}×): the bundle's entry is a file to read and parse, where \`bun -e\` has its script in hand.`,
+      );
+    }
+    const loaded = (env.loadAtStart[0] ?? 0) > env.cores || (env.loadAtEnd[0] ?? 0) > env.cores;
+    if (loaded) {
+      paragraphs.push(
+        `The machine was loaded during this run (1-minute load average ${env.loadAtStart[0]?.toFixed(1)} at the start and ${env.loadAtEnd[0]?.toFixed(1)} at the end, on ${env.cores} cores): wall times include waiting for a core, so the CPU ratios (\`tools\` unconfined ${n(index.value(c, "plugboard tools, plugins unconfined / import"))}×, \`--version\` ${n(index.value(c, "plugboard --version"))}×) are the steadier reading of the work each process does.`,
       );
     }
     return paragraphs;
@@ -54,12 +56,13 @@ const coldStart: Section = {
 };
 
 const scale: Section = {
-  title: "5. Bootstrap scale",
+  title: "6. Bootstrap scale",
   groups: [SCALE_GROUP],
   measured: () =>
     [
       "`loadConfig` + `buildApp` of 10, 100 and 1,000 generated plugins of one tool each (a folder with package.json,",
-      "manifest and a TypeScript entry importing `@plugboard/core`, listed by path in a generated config), each sample in",
+      "manifest and a TypeScript entry importing `@plugboard/core`, listed by path in a generated config with",
+      "`\"sandbox\": \"off\"`, so that plugins load in the process rather than each in a confined host), each sample in",
       "a fresh process after `@plugboard/bootstrap` is imported, one untimed run first so the files are in the page cache.",
       "Memory is the growth of RSS and of the JS heap over the bootstrap, after a full collection. The marginal rows",
       "divide the difference between 100 and 1,000 plugins by 900: the cost of one more plugin without the fixed costs.",
@@ -80,7 +83,7 @@ const scale: Section = {
 };
 
 const bigInputs: Section = {
-  title: "6. Tools on big inputs",
+  title: "7. Tools on big inputs",
   groups: [BIG_INPUT_GROUPS.readFile, BIG_INPUT_GROUPS.glob, BIG_INPUT_GROUPS.bash, BIG_INPUT_GROUPS.editFile],
   measured: () =>
     [
@@ -127,7 +130,7 @@ const bigInputs: Section = {
 };
 
 const webPage: Section = {
-  title: "7. Web chat page",
+  title: "8. Web chat page",
   groups: [PAGE_BUNDLE_GROUP],
   measured: () =>
     [

@@ -20,7 +20,7 @@ export async function generatePlugins(folder: string, count: number): Promise<st
     entries.push({ path: `./plugins/p${id}`, permissions: [] });
   }
   const configPath = join(folder, "plugboard.config.json");
-  // The bootstrap's own cost per plugin, in process: what confined hosts cost is suite 9's.
+  // The bootstrap's own cost per plugin, in process: what confined hosts cost is the sandbox suite's.
   await writeFile(configPath, JSON.stringify({ workspace: ".", sandbox: "off", plugins: entries }, null, 2));
   return configPath;
 }

@@ -4,7 +4,6 @@
  */
 import { formatSchemaErrors, pointerProblems } from "@plugboard/core/internal";
 import { Kind, type TSchema } from "@sinclair/typebox";
-import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { Value } from "@sinclair/typebox/value";
 import { type EntryLocation, pluginErrors } from "./messages.ts";
 
@@ -20,7 +19,8 @@ export function checkOptions(schema: TSchema, input: unknown, plugin: string, wh
   const problems = formatSchemaErrors(
     [
       ...unknownKeys(schema, value).map((key) => ({ path: [key], message: `unknown option (${known(schema)})` })),
-      ...pointerProblems(TypeCompiler.Compile(schema).Errors(value)),
+      // Checked once per start: Value.Errors walks the schema without compiling a checker first.
+      ...pointerProblems(Value.Errors(schema, value)),
     ],
     { prefix },
   );
