@@ -5,8 +5,6 @@
  * apply in the order of the calls. Results come back in the order of the calls, whatever
  * order they finish in, and each `tool_result` event follows its `tool_call`.
  */
-import { lstatSync, readlinkSync, realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import type { AgentEvent } from "./agent-loop.ts";
 import type { Approver } from "./approval.ts";
 import type { ToolResult } from "./contract.ts";
@@ -50,7 +48,7 @@ export async function runToolCalls(calls: readonly FunctionCall[], options: Tool
   const approve = options.approve && oneAtATime(options.approve);
   const scheduled: ScheduledCall[] = [];
   for (const call of calls) {
-    const access = accessOf(runtime.registry.get(call.name), call.arguments, runtime.workspace);
+    const access = await accessOf(runtime.registry.get(call.name), call.arguments, runtime.workspace);
     const before = scheduled.filter((earlier) => conflicts(earlier.access, access)).map((earlier) => earlier.done);
     const done = Promise.all(before).then(() => {
       emit({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
@@ -91,7 +89,7 @@ async function execute(runtime: ToolRuntime, call: FunctionCall, signal: AbortSi
  * The access a call declares through its tool. A call that cannot run (unknown tool, bad
  * arguments) only gets an error result, so it overlaps like a read.
  */
-function accessOf(registered: RegisteredTool | undefined, rawArguments: string, workspace: Workspace): Access {
+async function accessOf(registered: RegisteredTool | undefined, rawArguments: string, workspace: Workspace): Promise<Access> {
   if (!registered) return { kind: "read" };
   const { concurrency = "serial" } = registered.tool;
   if (concurrency === "serial") return { kind: "serial" };
@@ -103,52 +101,15 @@ function accessOf(registered: RegisteredTool | undefined, rawArguments: string, 
     return { kind: "read" };
   }
   if (typeof args !== "object" || args === null || registered.validate(args).length > 0) return { kind: "read" };
+  let key: string;
   try {
-    return { kind: "write", key: realKey(concurrency.writes(args as Record<string, unknown>, workspace)) };
+    key = concurrency.writes(args as Record<string, unknown>, workspace);
   } catch (error) {
     throw new PluginError({ tool: registered.tool.name, plugin: registered.owner, phase: "concurrency", cause: error });
   }
-}
-
-/** How many symbolic links `realKey` follows before it gives up (Linux's own limit). */
-const MAX_LINKS = 40;
-
-/**
- * The file a written path really names, so that two calls writing one file through different
- * names (a symlink to it, a symlinked folder above it) are the same key and run in order: the
- * real path of the longest part that exists, links at its end followed, plus the rest. A key
- * that is not an absolute path is left as it is.
- */
-function realKey(key: string): string {
-  if (!isAbsolute(key)) return key;
-  let path = key;
-  let rest: string[] = [];
-  for (let links = 0; links <= MAX_LINKS; ) {
-    try {
-      return join(realpathSync.native(path), ...rest);
-    } catch {
-      const target = linkTarget(path);
-      if (target !== undefined) {
-        links++;
-        path = resolve(dirname(path), target);
-        continue;
-      }
-      const parent = dirname(path);
-      if (parent === path) return key;
-      rest = [basename(path), ...rest];
-      path = parent;
-    }
-  }
-  return key;
-}
-
-/** The target of `path` when it is a symbolic link (a dangling one included). */
-function linkTarget(path: string): string | undefined {
-  try {
-    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined;
-  } catch {
-    return undefined;
-  }
+  // One file written through other names (a symlink to it, a symlinked folder above it) is one
+  // key: its real path. A key the workspace refuses is the call's own business: kept as it is.
+  return { kind: "write", key: await workspace.resolve(key).catch(() => key) };
 }
 
 /** Whether two calls must not overlap (the later then waits for the earlier). */

@@ -14,7 +14,7 @@ const USAGE = `Usage: bun run release --registry URL [--dry-run]
 
 Publishes every public package at its package.json version, dependencies first, skipping
 versions the registry already has. The token comes from .npmrc or NPM_CONFIG_TOKEN.
-  --registry URL  the npm-compatible registry, e.g. https://registry.npmjs.org/
+  --registry URL  the npm-compatible registry, e.g. what "npm config get registry" prints
   --dry-run       say what would be published, publish nothing`;
 
 const ROOT = join(import.meta.dir, "../../..");

@@ -1,10 +1,11 @@
 /**
  * A real npm registry for tests: Verdaccio 6.8.0 (it runs on Node 20) on 127.0.0.1. Our
  * scopes (@plugboard, @acme) are stored only in this run's temp folder; every other package
- * is proxied from the npm registry and kept in a cache folder that outlives the run, so a
+ * is proxied from the registry npm is configured with here and kept in a cache folder that outlives the run, so a
  * second run downloads nothing and a flaky network after the first costs nothing.
  */
 import { mkdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -25,7 +26,7 @@ export interface Registry extends AsyncDisposable {
 export const PROXY_CACHE = join(import.meta.dir, "../node_modules/.cache/verdaccio");
 
 /** Starts Verdaccio with its config and our packages under `folder`; resolves once it answers. */
-export async function startRegistry(folder: string, upstream = "https://registry.npmjs.org/"): Promise<Registry> {
+export async function startRegistry(folder: string, upstream = configuredRegistry()): Promise<Registry> {
   const local = join(folder, "storage");
   await mkdir(local, { recursive: true });
   await mkdir(PROXY_CACHE, { recursive: true });
@@ -38,11 +39,11 @@ export async function startRegistry(folder: string, upstream = "https://registry
       `storage: ${JSON.stringify(PROXY_CACHE)}`,
       "auth: { htpasswd: { file: ./htpasswd, max_users: -1 } }",
       // A failed request must not mark the npm registry offline for minutes.
-      `uplinks: { npmjs: { url: "${upstream}", timeout: 60s, maxage: 1d, max_fails: 20, fail_timeout: 5s } }`,
+      `uplinks: { upstream: { url: "${upstream}", timeout: 60s, maxage: 1d, max_fails: 20, fail_timeout: 5s } }`,
       "packages:",
       `  '@plugboard/*': { access: $all, publish: $all, unpublish: $all, storage: ${ours} }`,
       `  '@acme/*': { access: $all, publish: $all, unpublish: $all, storage: ${ours} }`,
-      "  '**': { access: $all, proxy: npmjs }",
+      "  '**': { access: $all, proxy: upstream }",
       "log: { type: stdout, format: pretty, level: warn }",
       "",
     ].join("\n"),
@@ -85,4 +86,19 @@ function freePort(): number {
   const { port } = server;
   server.stop(true);
   return port;
+}
+
+/** The registry this machine's npm is set up to use (`npm config get registry`): the uplink for everything not ours. */
+function configuredRegistry(): string {
+  const npm = Bun.spawnSync(["npm", "config", "get", "registry"], {
+    // Outside the repository: npm refuses `config get` inside a workspace.
+    cwd: tmpdir(),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const url = npm.stdout.toString().trim();
+  if (npm.exitCode !== 0 || !/^https?:\/\//.test(url)) {
+    throw new Error(`npm config get registry did not give a registry URL (exit ${npm.exitCode}): ${npm.stderr.toString().trim()}`);
+  }
+  return url.endsWith("/") ? url : `${url}/`;
 }

@@ -6,7 +6,7 @@
 import type { App } from "@plugboard/bootstrap";
 import type { RegisteredTool, ToolRuntime } from "@plugboard/core";
 import { type CallOutcome, describeOutcome, settle } from "./call-outcome.ts";
-import type { Finding, HarnessInput } from "./harness-protocol.ts";
+import type { Finding, HarnessInput, Refusal } from "./harness-protocol.ts";
 import type { Observer } from "./observe.ts";
 import type { Plugboard } from "./plugboard-for.ts";
 import { invalidArguments, unfitArguments } from "./sample-arguments.ts";
@@ -39,6 +39,29 @@ export async function runCallChecks(core: Plugboard["core"], app: App, input: Ha
     await abortedCall(runtime, subject, input, findings.abort);
   }
   return findings;
+}
+
+/** What a confined host answers for an operation the kernel refused (see the bootstrap's plugin host). */
+export const REFUSED = "Error: Refused by the sandbox";
+
+/**
+ * With the plugin confined (`app` built with the sandbox on): calls each tool, in turn, with
+ * the inputs the foreseeable-errors check uses, and returns the calls the sandbox refused.
+ */
+export async function runConfinedCalls(app: App, input: HarnessInput): Promise<Refusal[]> {
+  const refusals: Refusal[] = [];
+  for (const name of app.registry.names()) {
+    const registered = app.registry.get(name);
+    if (!registered) continue;
+    const given = input.unfitInputs[name] ?? [];
+    const cases = [...unfitArguments(registered.schema.function.parameters), ...given].filter((args) => registered.validate(args).length === 0);
+    for (const args of cases) {
+      const json = JSON.stringify(args);
+      const outcome = await settle(app.runtime.execute(name, json, { signal: AbortSignal.timeout(input.callTimeoutMs) }), input.callTimeoutMs + 1000);
+      if (outcome.kind === "result" && outcome.value.content.startsWith(REFUSED)) refusals.push({ tool: name, arguments: json, content: outcome.value.content });
+    }
+  }
+  return refusals;
 }
 
 async function invalidCalls(runtime: ToolRuntime, subject: Subject, count: () => number, input: HarnessInput, out: Finding) {

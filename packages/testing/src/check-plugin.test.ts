@@ -3,6 +3,7 @@ import { cp, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PlugboardError } from "@plugboard/bootstrap";
+import { DISABLE_VARIABLE, detectMechanism } from "@plugboard/sandbox";
 import { type CheckPluginOptions, checkPlugin } from "./check-plugin.ts";
 import { CHECK_IDS, type CheckId, type CheckStatus } from "./checks.ts";
 
@@ -34,6 +35,16 @@ const BROKEN: readonly [string, CheckId, CheckStatus, string, CheckPluginOptions
   ["fetches-undeclared", "permissions", "fail", "opened connections without asking for network: http://127.0.0.1:9/ (calling ping)", {}],
 ];
 
+/** What the kernel refuses each fixture when it runs confined with its grants, as the permissions check names it. */
+const REFUSED: Readonly<Record<string, RegExp>> = {
+  "writes-undeclared": /^refused by the sandbox: open notes\.txt \(EACCES\) \(calling remember\)$/,
+  "writes-outside": /^refused by the sandbox: open \.\.\/stray-notes\.txt \(EACCES\) \(calling remember\)$/,
+  "writes-absolute": /^refused by the sandbox: open \/\S+\/plugboard-writes-absolute-notes\.log \(EACCES\) \(calling note\)$/,
+  "spawns-undeclared": /^refused by the sandbox: posix_spawn date \(EACCES\) \(calling today\)$/,
+};
+
+const mechanism = detectMechanism();
+
 describe("checkPlugin", () => {
   test("a conforming plugin passes every check", async () => {
     const report = await checkPlugin(fixture("conforming"));
@@ -48,9 +59,26 @@ describe("checkPlugin", () => {
     expect(check?.status).toBe(status);
     expect(check?.problems.join("\n")).toContain(text);
     expect(check?.fix).toBeString();
+    const refused = REFUSED[name];
+    if (refused && mechanism.available) expect(check?.problems.filter((problem) => refused.test(problem))).toHaveLength(1);
+    if (refused && !mechanism.available) expect(check?.notes.join("\n")).toContain("the plugin was not run confined");
     const others = report.checks.filter((candidate) => candidate.id !== id && candidate.status === "fail");
     expect(others.map((other) => other.id)).toEqual([]);
     expect(report.ok).toBe(status !== "fail");
+  });
+
+  test("without the sandbox's mechanism, permissions says the plugin was not run confined", async () => {
+    process.env[DISABLE_VARIABLE] = "landlock";
+    try {
+      const report = await checkPlugin(fixture("writes-undeclared"));
+      const check = report.checks.find((candidate) => candidate.id === "permissions");
+      expect(check?.problems).toEqual(["changed files without asking for fs.write: created notes.txt (calling its tools)"]);
+      expect(check?.notes).toContain(
+        "the plugin was not run confined, so operations its grants do not cover are only observed, not refused: this system lacks Landlock (Linux 5.13 or later with Landlock enabled, e.g. lsm=landlock)",
+      );
+    } finally {
+      delete process.env[DISABLE_VARIABLE];
+    }
   });
 
   test("checks that need a loaded plugin are skipped, saying why, when the manifest is invalid", async () => {

@@ -7,8 +7,9 @@ import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { PlugboardError } from "@plugboard/bootstrap";
+import { detectMechanism } from "@plugboard/sandbox";
 import { CHECK_IDS, type CheckId, type CheckResult, type ConformanceReport, result } from "./checks.ts";
-import type { HarnessInput } from "./harness-protocol.ts";
+import type { HarnessInput, Refusal } from "./harness-protocol.ts";
 import { installFix, missingDependencies } from "./installed.ts";
 import { checkPackage } from "./package-check.ts";
 import { type HarnessRun, runHarness } from "./run-harness.ts";
@@ -60,11 +61,14 @@ export async function checkPlugin(directory: string, options: CheckPluginOptions
     const entry = { path: root, permissions: await declaredPermissions(root), options: options.options ?? {} };
     // In this process, where the harness observes what the plugin does; grants are what it declares.
     await writeFile(configPath, JSON.stringify({ workspace, sandbox: "off", plugins: [entry] }));
+    // In a plugin host the sandbox confines with the same grants, where the kernel refuses the rest.
+    const confinedConfigPath = join(ioDir, "plugboard.confined.config.json");
+    await writeFile(confinedConfigPath, JSON.stringify({ workspace, sandbox: "required", plugins: [entry] }));
 
     const input = (mode: HarnessInput["mode"]): HarnessInput => ({
       mode,
       pluginDir: root,
-      configPath,
+      configPath: mode === "confined" ? confinedConfigPath : configPath,
       reportPath: join(ioDir, `${mode}-report.json`),
       unfitInputs: options.unfitInputs ?? {},
       slowInputs: options.slowInputs ?? {},
@@ -90,6 +94,18 @@ export async function checkPlugin(directory: string, options: CheckPluginOptions
     const unavailable = writeWatchUnavailable();
     const watchNotes = new Set(unavailable ? [`writes outside the check's own folder are not observed: ${unavailable}`] : []);
 
+    /** The calls again, with the plugin confined by the sandbox: what the kernel refused, or why it did not run. */
+    const confinedPass = async (tools: number): Promise<{ refusals: readonly Refusal[]; notes: string[] }> => {
+      const mechanism = detectMechanism();
+      if (!mechanism.available) return { refusals: [], notes: [`the plugin was not run confined, so operations its grants do not cover are only observed, not refused: this system lacks ${mechanism.missing}`] };
+      const run = await runHarness(input("confined"), { ...place, timeoutMs: 60_000 + tools * 30_000 });
+      if (run.report === undefined || !run.report.load.ok) {
+        const why = run.report?.load.ok === false ? run.report.load.message.split("\n")[0] : run.timedOut ? "it did not finish in time" : `the process ended (exit code ${run.exitCode})`;
+        return { refusals: [], notes: [`the confined run did not complete (${why}), so no refused operation is reported`] };
+      }
+      return { refusals: run.report.refusals ?? [], notes: [] };
+    };
+
     const pkg = await checkPackage(root);
     const loading = await watched("load", 60_000);
     const { manifest, loaded, ...load } = loadVerdicts(loading);
@@ -113,13 +129,29 @@ export async function checkPlugin(directory: string, options: CheckPluginOptions
       Object.assign(results, { "invalid-arguments": invalid, "foreseeable-errors": foreseeable, abort });
       results.quiet = quietVerdict({ loading, calling });
       const effects = [...(loading.report?.effects ?? []), ...(calling.report?.effects ?? [])];
-      results.permissions = permissionsVerdict(loaded.permissions, effects, files, elsewhere, [...watchNotes]);
+      const confined = await confinedPass(loaded.tools.length);
+      const refused = confined.refusals.map((refusal) => refusedOperation(refusal, sandbox));
+      results.permissions = permissionsVerdict(loaded.permissions, effects, files, elsewhere, [...watchNotes, ...confined.notes], refused);
     }
     const checks = CHECK_IDS.map((id) => results[id] ?? skipped(id, "not run"));
     return { directory: root, plugin: await pluginLabel(root), checks, ok: checks.every((check) => check.status !== "fail") };
   } finally {
     await rm(temp, { recursive: true, force: true });
   }
+}
+
+/**
+ * `open ../stray.txt (EACCES) (calling remember)` from a refused call's result, whose text
+ * ends with the error (`EACCES: permission denied, open '/path'`); paths in the check's
+ * folder are shown relative to the workspace, like its other findings.
+ */
+export function refusedOperation(refusal: Refusal, sandbox: string): string {
+  const error = refusal.content.replace(/^Error: Refused by the sandbox \([^)]*\): /, "");
+  const parts = /^(E[A-Z]+): [^,]*, (\w+) '(.*)'$/.exec(error);
+  const relative = (path: string) =>
+    path.startsWith(`${sandbox}/workspace/`) ? path.slice(`${sandbox}/workspace/`.length) : path.startsWith(`${sandbox}/`) ? `../${path.slice(sandbox.length + 1)}` : path;
+  const operation = parts ? `${parts[2]} ${relative(parts[3] ?? "")} (${parts[1]})` : error.split("\n")[0];
+  return `${operation} (calling ${refusal.tool})`;
 }
 
 /** The manifest's permissions and optionalPermissions (every permission when it cannot be read: its check fails anyway). */

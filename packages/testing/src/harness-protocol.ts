@@ -5,8 +5,12 @@
 
 /** The harness's instructions. */
 export interface HarnessInput {
-  /** `load`: build the app only; `calls`: build it, then run the checks that call tools. */
-  readonly mode: "load" | "calls";
+  /**
+   * `load`: build the app only; `calls`: build it, then run the checks that call tools;
+   * `confined`: build it with the plugin confined by the sandbox, then call each tool with
+   * the unfit inputs and collect the operations the kernel refused.
+   */
+  readonly mode: "load" | "calls" | "confined";
   /** The plugin's folder: the harness prefers the `@plugboard/*` copies the plugin resolves. */
   readonly pluginDir: string;
   /** A config file that lists only the plugin under test, granting every permission. */
@@ -61,4 +65,15 @@ export interface HarnessReport {
     readonly abort: Finding;
   };
   readonly effects: readonly SideEffect[];
+  /** In `confined` mode: each call whose result says the sandbox refused an operation. */
+  readonly refusals?: readonly Refusal[];
+}
+
+/** A confined call answered with `Error: Refused by the sandbox …`. */
+export interface Refusal {
+  readonly tool: string;
+  /** The call's arguments, as JSON. */
+  readonly arguments: string;
+  /** The result's text. */
+  readonly content: string;
 }

@@ -8,7 +8,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { App } from "@plugboard/bootstrap";
-import { runCallChecks } from "./call-checks.ts";
+import { runCallChecks, runConfinedCalls } from "./call-checks.ts";
 import type { HarnessInput, HarnessReport, LoadOutcome } from "./harness-protocol.ts";
 import { type Plugboard, plugboardFor } from "./plugboard-for.ts";
 import { observeSideEffects } from "./observe.ts";
@@ -19,7 +19,10 @@ if (import.meta.main) {
   const plugboard = await plugboardFor(input.pluginDir);
   const { app, outcome } = await load(plugboard, input.configPath);
   const calls = input.mode === "calls" && app ? await runCallChecks(plugboard.core, app, input, observer) : undefined;
-  const report: HarnessReport = { load: outcome, effects: observer.effects, ...(calls ? { calls } : {}) };
+  const refusals = input.mode === "confined" && app ? await runConfinedCalls(app, input) : undefined;
+  // The confined host ends with its call: close it rather than leave it to notice the exit.
+  if (input.mode === "confined") await app?.close();
+  const report: HarnessReport = { load: outcome, effects: observer.effects, ...(calls ? { calls } : {}), ...(refusals ? { refusals } : {}) };
   await writeFile(input.reportPath, JSON.stringify(report));
   // A handler that ignored its abort may still be running: the report is all that matters now.
   process.exit(0);

@@ -69,7 +69,8 @@ export interface FileChange {
 /**
  * `permissions`: every effect observed must be covered by the manifest's permissions. `files`
  * are changes in the check's folder (paths relative to it); `elsewhere`, files written
- * anywhere else on the machine (absolute paths), which no permission allows.
+ * anywhere else on the machine (absolute paths), which no permission allows; `refused`, the
+ * operations the kernel refused when the plugin ran confined with exactly those grants.
  */
 export function permissionsVerdict(
   declared: readonly string[],
@@ -77,6 +78,7 @@ export function permissionsVerdict(
   files: readonly FileChange[],
   elsewhere: readonly FileChange[] = [],
   watchNotes: readonly string[] = [],
+  refused: readonly string[] = [],
 ): CheckResult {
   const has = new Set(declared);
   const problems: string[] = [];
@@ -89,6 +91,7 @@ export function permissionsVerdict(
   if (!has.has("fs.write") && inside.length > 0) problems.push(`changed files without asking for fs.write: ${listFiles(inside.map((file) => shown(file, file.path.slice("workspace/".length))))}`);
   const beyond = [...outside.map((file) => shown(file, `../${file.path}`)), ...elsewhere.map((file) => shown(file, file.path))];
   if (beyond.length > 0) problems.push(`changed files outside the workspace: ${listFiles(beyond)}`);
+  for (const operation of new Set(refused)) problems.push(`refused by the sandbox: ${operation}`);
   const notes = [
     ...(has.has("process.spawn") && spawns.length === 0 ? ["asks for process.spawn but started no program during the checks"] : []),
     ...(has.has("network") && connections.length === 0 ? ["asks for network but opened no connection during the checks"] : []),
