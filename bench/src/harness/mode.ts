@@ -1,4 +1,4 @@
-/** The run's mode: `--quick` (under a minute, smaller inputs) or full (under ten minutes). */
+/** The run's mode: `--quick` (a few minutes, smaller inputs) or full (under ten minutes). */
 
 /** What every suite receives. */
 export interface RunMode {

@@ -46,7 +46,7 @@ export function renderBenchmarksMd({ environment, figures }: Results): string {
     "# Benchmarks",
     "",
     "Written by `bun run bench` from `bench/results/latest.json`; every full run rewrites both. `bun run bench` is the full",
-    "run (under ten minutes); `bun run bench --quick` uses smaller inputs and fewer samples (under a minute) and writes",
+    "run (under ten minutes); `bun run bench --quick` uses smaller inputs and fewer samples (a few minutes) and writes",
     "`bench/results/quick.json` and `quick.md` instead (not committed), so it never replaces these figures. These are",
     "benchmarks, not tests: nothing in `bun run test` asserts a time. Each measurement is the median of its samples with",
     "their spread (25th–75th percentile and the sample count; min and max are in latest.json); ratios divide medians.",
