@@ -51,6 +51,8 @@ export async function buildCli(outDir: string = DIST_DIR): Promise<BundleSources
       splitting: true,
       external: EXTERNAL,
       naming: { entry: "[name].[ext]", chunk: "chunk-[hash].[ext]" },
+      // `--version` prints this without loading anything (bin.ts).
+      define: { PLUGBOARD_VERSION_LINE: JSON.stringify(versionLine()) },
       metafile: true,
     });
     if (!result.success || !result.metafile) {
@@ -63,7 +65,6 @@ export async function buildCli(outDir: string = DIST_DIR): Promise<BundleSources
     // A dependency update changes the lockfile, not the sources.
     sources.push(relative(CLI_DIR, join(CLI_DIR, "../../bun.lock")));
     const record: BundleSources = { builtAt, bun: Bun.version, sources };
-    await writeFile(join(staging, "version.txt"), `${versionLine()}\n`);
     await writeFile(join(staging, "sources.json"), `${JSON.stringify(record, null, 2)}\n`);
     await rm(outDir, { recursive: true, force: true });
     await rename(staging, outDir);

@@ -4,12 +4,16 @@
  * `plugboard` bin and what `bun run plugboard` starts. `main.ts` is the same program from
  * source; it runs only when started directly, so it can also be imported.
  *
- * Nothing is imported before it is needed: `--version` prints the line the build wrote
- * (`dist/version.txt`, from `versionLine()`) and loads nothing else.
+ * Nothing is imported before it is needed: `--version` prints the line the build put in
+ * the bundle (`versionLine()`, as `PLUGBOARD_VERSION_LINE`) and loads nothing else.
  */
+
+/** Defined by the build (scripts/build.ts); absent when this file runs from source. */
+declare const PLUGBOARD_VERSION_LINE: string | undefined;
+
 const argv = process.argv.slice(2);
-if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
-  await Bun.write(Bun.stdout, Bun.file(`${import.meta.dir}/version.txt`));
+if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v") && typeof PLUGBOARD_VERSION_LINE === "string") {
+  console.log(PLUGBOARD_VERSION_LINE);
   process.exit(0);
 }
 
@@ -20,7 +24,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
 Bun.plugin({
   name: "plugboard-bundled-core",
   setup(build) {
-    build.module("@plugboard/core", () => ({ exports: require(`${import.meta.dir}/core.js`), loader: "object" }));
+    build.module("@plugboard/core", () => ({ exports: import.meta.require(`${import.meta.dir}/core.js`), loader: "object" }));
   },
 });
 
