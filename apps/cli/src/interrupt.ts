@@ -31,3 +31,26 @@ export function onInterrupt(handler: (exitCode: number, signal: EndingSignal) =>
     for (const release of listeners) release();
   };
 }
+
+/** What `abortOnInterrupt` returns: the signal to pass on, and the exit code once interrupted. */
+export interface InterruptScope extends Disposable {
+  readonly signal: AbortSignal;
+  /** The ending signal's exit code (130, 143, 129), or `fallback` when none came. */
+  exitCode(fallback: number): number;
+}
+
+/**
+ * Aborts `signal` on the first ending signal and remembers its exit code, until disposed:
+ * what `run`, `call` and `mcp` each need around their work.
+ *
+ * @example using interrupt = abortOnInterrupt(); await work(interrupt.signal); return interrupt.exitCode(0);
+ */
+export function abortOnInterrupt(): InterruptScope {
+  const controller = new AbortController();
+  let code: number | undefined;
+  const release = onInterrupt((exitCode) => {
+    code = exitCode;
+    controller.abort();
+  });
+  return { signal: controller.signal, exitCode: (fallback) => code ?? fallback, [Symbol.dispose]: release };
+}

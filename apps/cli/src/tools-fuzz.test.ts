@@ -16,8 +16,7 @@ import { approveAll } from "./approvals.ts";
 import { SHIPPED_CONFIG } from "./load-app.ts";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261130);
-const CALLS_PER_FILE_TOOL = 2000;
-const BASH_CALLS = 150;
+const CALLS_PER_TOOL = 2000;
 const DEADLINE_MS = 5000;
 
 let base: string;
@@ -125,11 +124,28 @@ const GENERATORS: Record<string, (random: Random) => Record<string, unknown>> = 
     ...(r() < 0.3 ? { replace_all: r() < 0.5 } : {}),
   }),
   glob: (r) => ({ pattern: pattern(r), ...(r() < 0.3 ? { path: path(r) } : {}), ...(r() < 0.3 ? { include_ignored: r() < 0.5 } : {}) }),
-  bash: (r) => ({
-    command: pick(r, ["true", "echo hi", "printf '%s' x", "exit 3", "cat missing.txt", "echo $((1+2))", ":", "ls"]),
-    ...(r() < 0.3 ? { timeout_ms: pick(r, [1, 50, 1000]) } : {}),
-  }),
+  bash: (r) => (r() < 0.8 ? oddBashArguments(r) : { command: pick(r, HARMLESS_COMMANDS), ...(r() < 0.3 ? { timeout_ms: pick(r, [1, 50, 1000]) } : {}) }),
 };
+
+const HARMLESS_COMMANDS = ["true", "echo hi", "printf '%s' x", "exit 3", "cat missing.txt", "echo $((1+2))", ":", "ls"];
+
+/**
+ * bash runs whatever command it is given, so its fuzzing is of the arguments' shapes: types,
+ * bounds, missing and extra keys, and commands a spawn can choke on (NUL bytes, empty, huge,
+ * unpaired surrogates). Most never reach a shell; the rest run and end at once.
+ */
+function oddBashArguments(random: Random): Record<string, unknown> {
+  const shapes: (() => Record<string, unknown>)[] = [
+    () => ({}),
+    () => ({ command: oddValue(random) }),
+    () => ({ cmd: pick(random, HARMLESS_COMMANDS) }),
+    () => ({ command: "true", timeout_ms: pick(random, [0, -1, 1.5, 1e308, "50", null, Number.MAX_SAFE_INTEGER, 1e7]) }),
+    () => ({ command: pick(random, ["echo a\u0000b", "", "\n", "\ud800", "echo \udfff"]) }),
+    () => ({ command: `: ${"x".repeat(int(random, 200_000))}` }),
+    () => ({ command: pick(random, HARMLESS_COMMANDS), extra: oddValue(random) }),
+  ];
+  return pick(random, shapes)();
+}
 
 async function callWithDeadline(tool: string, args: unknown): Promise<string> {
   const raw = JSON.stringify(args);
@@ -158,7 +174,7 @@ test.each(Object.keys(GENERATORS))("%s answers every fuzzed call with a result, 
   const random = prng(SEED + tool.length * 7919);
   const generate = GENERATORS[tool];
   if (generate === undefined) throw new Error(`no generator for ${tool}`);
-  const calls = tool === "bash" ? BASH_CALLS : CALLS_PER_FILE_TOOL;
+  const calls = CALLS_PER_TOOL;
   const failures: string[] = [];
   let errors = 0;
   for (let index = 0; index < calls; index++) {

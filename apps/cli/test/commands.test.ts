@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { waitFor } from "@plugboard/testing";
 import { FIRST_PARTY, STACK_FRAME, plugboard, spawnPlugboard, tempFolder, watch, writeConfig } from "./helpers.ts";
 
 const SHIPPED = fileURLToPath(new URL("../plugboard.config.json", import.meta.url));
@@ -92,7 +93,7 @@ describe("plugboard call", () => {
       cwd: dir,
     });
     const output = watch(child);
-    while (!existsSync(join(workspace, "started"))) await Bun.sleep(10);
+    await waitFor("the bash command started", () => existsSync(join(workspace, "started")), { timeoutMs: 30_000 });
     child.kill("SIGINT");
     expect((await output.finished()).code).toBe(130);
   });

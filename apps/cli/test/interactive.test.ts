@@ -9,6 +9,7 @@ import {
   startScriptedModel,
   survivorsNamed,
   uniqueMarker,
+  waitFor,
 } from "@plugboard/testing";
 import { plugboard, spawnPlugboard, tempFolder, watch, writeConfig } from "./helpers.ts";
 
@@ -80,8 +81,9 @@ describe("plugboard (interactive)", () => {
     child.stdin.write("start a long command\n");
     await child.stdin.flush();
     const started = join(dir, `workspace/${marker}.started`);
-    while (!existsSync(started)) await Bun.sleep(10);
-    expect(runningNamed(marker)).toHaveLength(ESCAPEE_COUNT);
+    await waitFor("the command started its escapees", () => existsSync(started), { timeoutMs: 30_000 });
+    // Each escapee creates its marker file just before it takes the marker's name: wait for the names too.
+    await waitFor(`${ESCAPEE_COUNT} escapees run under their marker`, () => runningNamed(marker).length === ESCAPEE_COUNT);
     child.kill("SIGINT");
     await output.waitFor("stderr", "cancelled");
     child.stdin.write("second\nexit\n");

@@ -65,19 +65,7 @@ export async function loadPlugin(resolved: ResolvedPlugin, context: PluginContex
     const extra = actual.filter((name) => !expected.includes(name));
     throw pluginErrors.toolsDiffer(manifest.name, { expected, actual, missing, extra }, resolved.manifestPath, where);
   }
-  return {
-    plugin: {
-      name: manifest.name,
-      version: manifest.version,
-      directory: resolved.directory,
-      origin: resolved.origin,
-      manifestPath: resolved.manifestPath,
-      contract: manifest.contract,
-      permissions: manifest.permissions,
-      tools: manifest.tools,
-    },
-    entries: tools.map((tool) => ({ tool, owner: manifest.name })),
-  };
+  return { plugin: loadedPlugin(resolved), entries: tools.map((tool) => ({ tool, owner: manifest.name })) };
 }
 
 /** The module's plugin, or what is wrong with its default export. */
@@ -113,4 +101,10 @@ function describe(value: unknown): string {
   if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return "an array";
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/** What the app knows of a plugin it loaded, in process or in a host: all from its manifest and where it was found. */
+export function loadedPlugin({ manifest, directory, origin, manifestPath }: ResolvedPlugin): LoadedPlugin {
+  const { name, version, contract, permissions, tools } = manifest;
+  return { name, version, directory, origin, manifestPath, contract, permissions, tools };
 }

@@ -99,7 +99,8 @@ export function restrictSelf(rules: LandlockRules): void {
     allow(rules.read, READ);
     allow(rules.list ?? [], FS.readDir);
     allow(rules.write, READ | WRITE);
-    allow(rules.execute, READ | FS.execute);
+    // Executing is not reading: with process.spawn, `execute` is "/", and read stays what `read` says.
+    allow(rules.execute, FS.execute);
     if (libc.prctl(PR_SET_NO_NEW_PRIVS, 1n, 0n, 0n, 0n) !== 0) throw new Error(`prctl(PR_SET_NO_NEW_PRIVS) failed: errno ${lastErrno()}`);
     check(libc.syscall(SYS_RESTRICT_SELF, rulesetFd, 0n, 0n), "landlock_restrict_self");
   } finally {

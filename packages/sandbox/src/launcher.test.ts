@@ -75,6 +75,14 @@ describe("fs.read only", () => {
     expect(await attempt("off", "read", join(dir, "private.txt"))).toBe("ok: private");
   });
 
+  test("process.spawn lets programs run, not read what fs.read does not grant", async () => {
+    await Bun.write(join(dir, "private.txt"), "private\n");
+    const grants: Grant[] = ["fs.read", "process.spawn"];
+    expect(await attempt(grants, "read", join(dir, "private.txt"))).toStartWith("refused: EACCES");
+    expect(await attempt(grants, "spawn-read", join(dir, "private.txt"))).toStartWith("refused: exit 1: head:");
+    expect(await attempt("off", "spawn-read", join(dir, "private.txt"))).toBe("ok: private");
+  });
+
   test("cannot spawn a program", async () => {
     expect(await attempt(["fs.read"], "spawn")).toStartWith("refused: EACCES");
     expect(await attempt(["fs.read", "process.spawn"], "spawn")).toBe("ok: spawned");

@@ -60,11 +60,18 @@ export function confineCommand(mechanism: Extract<Mechanism, { available: true }
   const grants = new Set(options.grants);
   const tempDir = options.tempDir ?? mkdtempSync(join(tmpdir(), "plugboard-host-"));
   const bun = realpathSync(process.execPath);
+  const programs = [bun, ...(options.executables ?? [])].flatMap(withLoader);
   const rules: LandlockRules = {
-    read: [...SYSTEM_READ, ...runtimeReadPaths([...options.code, CONFINE_MAIN]), ...(grants.has("fs.read") ? [options.workspace] : [])],
+    read: [
+      ...SYSTEM_READ,
+      ...programs,
+      ...runtimeReadPaths([...options.code, CONFINE_MAIN]),
+      ...(grants.has("fs.read") ? [options.workspace] : []),
+    ],
     list: resolverListPaths(options.code),
     write: [...DEVICES, ...(grants.has("fs.write") ? [options.workspace, tempDir] : [])],
-    execute: grants.has("process.spawn") ? ["/"] : [bun, ...(options.executables ?? [])].flatMap(withLoader),
+    // process.spawn: any program may run, but reads only what `read` grants (a program outside it fails to start).
+    execute: grants.has("process.spawn") ? ["/"] : programs,
     network: grants.has("network"),
   };
   const env: Record<string, string> = {};

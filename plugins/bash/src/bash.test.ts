@@ -59,18 +59,15 @@ describe("bash: results", () => {
     expect((await bash("cat; echo stdin-was-empty")).content).toBe("stdin-was-empty\nexit code: 0");
   });
 
-  test("withholds the model credentials from the command's environment", async () => {
-    process.env.MODEL_API_KEY = "sk-model";
-    process.env.OPENAI_API_KEY = "sk-openai";
-    process.env.PLUGBOARD_KEEP_ME = "visible";
+  test("withholds Plugboard's credentials from the command's environment", async () => {
+    const withheld = { MODEL_API_KEY: "sk-model", OPENAI_API_KEY: "sk-openai", PLUGBOARD_WEB_TOKEN: "web", PLUGBOARD_MCP_TOKEN: "mcp" };
+    Object.assign(process.env, withheld, { PLUGBOARD_KEEP_ME: "visible" });
     try {
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
-      const result = await bash('echo "[${MODEL_API_KEY-unset}] [${OPENAI_API_KEY-unset}] [$PLUGBOARD_KEEP_ME]"');
-      expect(result.content).toBe("[unset] [unset] [visible]\nexit code: 0");
+      const names = Object.keys(withheld);
+      const result = await bash(`${names.map((name) => `echo "${name}=\${${name}-unset}"`).join("; ")}; echo "[$PLUGBOARD_KEEP_ME]"`);
+      expect(result.content).toBe(`${names.map((name) => `${name}=unset`).join("\n")}\n[visible]\nexit code: 0`);
     } finally {
-      delete process.env.MODEL_API_KEY;
-      delete process.env.OPENAI_API_KEY;
-      delete process.env.PLUGBOARD_KEEP_ME;
+      for (const name of [...Object.keys(withheld), "PLUGBOARD_KEEP_ME"]) delete process.env[name];
     }
   });
 

@@ -77,8 +77,12 @@ export async function runCommand(command: string, options: RunOptions): Promise<
   return { ending, exitCode: child.exitCode, signalName, stdout: stdout.cap, stderr: stderr.cap };
 }
 
-/** The model's credentials are Plugboard's, not the command's: they never reach the shell. */
-const WITHHELD = ["MODEL_API_KEY", "OPENAI_API_KEY", "PLUGBOARD_WEB_TOKEN"];
+/**
+ * Plugboard's own credentials (the model's key, the web and MCP tokens) are not the command's:
+ * they never reach the shell. The rest of the user's environment does, unconfined; a confined
+ * bash gets no credentials at all (the sandbox passes only PATH, locale and the like).
+ */
+const WITHHELD = ["MODEL_API_KEY", "OPENAI_API_KEY", "PLUGBOARD_WEB_TOKEN", "PLUGBOARD_MCP_TOKEN"];
 
 function commandEnvironment(): Record<string, string | undefined> {
   const env = { ...process.env };

@@ -1,6 +1,6 @@
 /** `plugboard call TOOL [JSON]`: one tool call through the app's runtime, without a model. */
 import type { ParsedArgs } from "../args.ts";
-import { onInterrupt } from "../interrupt.ts";
+import { abortOnInterrupt } from "../interrupt.ts";
 import type { Io } from "../io.ts";
 import { approveAll } from "../approvals.ts";
 import { loadApp } from "../load-app.ts";
@@ -10,22 +10,12 @@ import { jsonLine } from "../output.ts";
 export async function callCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const [tool = "", json = "{}"] = parsed.args;
   const app = await loadApp(parsed, io, { announceWorkspace: true });
-  const controller = new AbortController();
-  let interrupted = 130;
-  const release = onInterrupt((exitCode) => {
-    interrupted = exitCode;
-    controller.abort();
-  });
-  try {
-    const result = await app.runtime.execute(tool, json, { callId: "direct", signal: controller.signal, approve: approveAll });
-    if (parsed.flags.json) {
-      io.stdout.write(jsonLine({ type: "tool_result", id: "direct", is_error: result.isError, content: result.content }));
-    } else {
-      io.stdout.write(result.content.endsWith("\n") ? result.content : `${result.content}\n`);
-    }
-    if (controller.signal.aborted) return interrupted;
-    return result.isError ? 1 : 0;
-  } finally {
-    release();
+  using interrupt = abortOnInterrupt();
+  const result = await app.runtime.execute(tool, json, { callId: "direct", signal: interrupt.signal, approve: approveAll });
+  if (parsed.flags.json) {
+    io.stdout.write(jsonLine({ type: "tool_result", id: "direct", is_error: result.isError, content: result.content }));
+  } else {
+    io.stdout.write(result.content.endsWith("\n") ? result.content : `${result.content}\n`);
   }
+  return interrupt.exitCode(result.isError ? 1 : 0);
 }

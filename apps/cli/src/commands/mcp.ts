@@ -6,7 +6,7 @@
 import { annotationsFor, isLoopbackHost, mcpHttpHandler, serveStdio } from "@plugboard/mcp";
 import { approveAll } from "../approvals.ts";
 import { type ParsedArgs, UsageError } from "../args.ts";
-import { onInterrupt } from "../interrupt.ts";
+import { abortOnInterrupt } from "../interrupt.ts";
 import type { Io } from "../io.ts";
 import { loadApp } from "../load-app.ts";
 
@@ -41,26 +41,17 @@ export async function mcpCommand(parsed: ParsedArgs, io: Io): Promise<number> {
     callOptions: parsed.flags.yes ? { approve: approveAll } : {},
   };
   // Ctrl-C, SIGTERM or SIGHUP stop serving; the command then exits with the signal's code.
-  const stop = new AbortController();
-  let exitCode = 0;
-  const release = onInterrupt((code) => {
-    exitCode = code;
-    stop.abort();
-  });
-  try {
-    if (!http) {
-      io.note(`serving ${app.registry.size} tools over MCP on stdio (workspace: ${app.workspace.root})`);
-      await serveStdio(app.runtime, { ...options, stdin: io.stdin, stdout: io.stdout, signal: stop.signal });
-      return exitCode;
-    }
-    const server = Bun.serve({ hostname: host, port, fetch: mcpHttpHandler(app.runtime, { ...options, ...(token ? { token } : {}) }) });
-    io.note(`serving ${app.registry.size} tools over MCP at ${server.url.href}mcp (workspace: ${app.workspace.root}; Ctrl-C stops)`);
-    await new Promise((resolve) => stop.signal.addEventListener("abort", resolve, { once: true }));
-    await server.stop(true);
-    return exitCode;
-  } finally {
-    release();
+  using stop = abortOnInterrupt();
+  if (!http) {
+    io.note(`serving ${app.registry.size} tools over MCP on stdio (workspace: ${app.workspace.root})`);
+    await serveStdio(app.runtime, { ...options, stdin: io.stdin, stdout: io.stdout, signal: stop.signal });
+    return stop.exitCode(0);
   }
+  const server = Bun.serve({ hostname: host, port, fetch: mcpHttpHandler(app.runtime, { ...options, ...(token ? { token } : {}) }) });
+  io.note(`serving ${app.registry.size} tools over MCP at ${server.url.href}mcp (workspace: ${app.workspace.root}; Ctrl-C stops)`);
+  await new Promise((resolve) => stop.signal.addEventListener("abort", resolve, { once: true }));
+  await server.stop(true);
+  return stop.exitCode(0);
 }
 
 function portOf(text: string | undefined): number {

@@ -1,7 +1,7 @@
 /** `plugboard run PROMPT`: one turn, then exit with the status as the exit code. */
 import type { ParsedArgs } from "../args.ts";
 import { UsageError } from "../args.ts";
-import { onInterrupt } from "../interrupt.ts";
+import { abortOnInterrupt } from "../interrupt.ts";
 import type { Io } from "../io.ts";
 import { createApprovals } from "../approvals.ts";
 import { loadApp } from "../load-app.ts";
@@ -12,30 +12,21 @@ export async function runCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const prompt = await promptOf(parsed.args, io);
   const app = await loadApp(parsed, io, { announceWorkspace: true, model: true });
   const session = createSession(app, app.model, createApprovals(parsed.flags.yes, io));
-  const controller = new AbortController();
-  let interrupted = 130;
-  const release = onInterrupt((exitCode) => {
-    interrupted = exitCode;
-    controller.abort();
-  });
-  try {
-    const result = await runTurn(session, prompt, io, { signal: controller.signal, json: parsed.flags.json });
-    if (result.status === "answered") return 0;
-    if (result.status === "empty") {
-      io.note(EMPTY_ANSWER);
-      return 3;
-    }
-    if (result.status === "aborted") {
-      io.note("interrupted");
-      return interrupted;
-    }
-    io.note(
-      `stopped after ${result.steps} model requests without an answer (the step limit); raise it with --max-steps N or maxSteps in the config`,
-    );
-    return 1;
-  } finally {
-    release();
+  using interrupt = abortOnInterrupt();
+  const result = await runTurn(session, prompt, io, { signal: interrupt.signal, json: parsed.flags.json });
+  if (result.status === "answered") return 0;
+  if (result.status === "empty") {
+    io.note(EMPTY_ANSWER);
+    return 3;
   }
+  if (result.status === "aborted") {
+    io.note("interrupted");
+    return interrupt.exitCode(130);
+  }
+  io.note(
+    `stopped after ${result.steps} model requests without an answer (the step limit); raise it with --max-steps N or maxSteps in the config`,
+  );
+  return 1;
 }
 
 async function promptOf(args: readonly string[], io: Io): Promise<string> {

@@ -12,7 +12,7 @@ import type { RegistryEntry } from "@plugboard/core/internal";
 import { PlugboardError } from "../errors.ts";
 import { type Launch, McpMount, McpMountError } from "@plugboard/mcp";
 import { confineCommand, type Mechanism } from "@plugboard/sandbox";
-import type { LoadedPlugin } from "../load-plugin.ts";
+import { type LoadedPlugin, loadedPlugin } from "../load-plugin.ts";
 import type { Permission } from "../permissions.ts";
 import type { ResolvedPlugin } from "../resolve-plugin.ts";
 import { type HostSpec, hostErrorIn } from "./host-spec.ts";
@@ -78,16 +78,7 @@ export async function startHost(
     if (!(error instanceof McpMountError)) throw error;
     throw hostErrorIn(error.stderr) ?? new PlugboardError("PLUGIN_HOST", `Plugin ${manifest.name}: ${error.message}`, { cause: error });
   }
-  const plugin: LoadedPlugin = {
-    name: manifest.name,
-    version: manifest.version,
-    directory: resolved.directory,
-    origin: resolved.origin,
-    manifestPath: resolved.manifestPath,
-    contract: manifest.contract,
-    permissions: manifest.permissions,
-    tools: manifest.tools,
-  };
+  const plugin = loadedPlugin(resolved);
   const close = async () => {
     await mount.close();
     removeTemp(tempDir);
