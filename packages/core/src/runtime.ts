@@ -69,26 +69,19 @@ export class ToolRuntime {
     const registered = this.registry.get(name);
     if (!registered) return toolErrors.unknownTool(name, this.registry.names());
 
-    let args: unknown;
-    try {
-      args = JSON.parse(rawArguments);
-    } catch (error) {
-      return toolErrors.invalidJson((error as SyntaxError).message);
-    }
-    if (typeof args !== "object" || args === null || Array.isArray(args)) return toolErrors.notAnObject();
-    const problems = registered.validate(args);
-    if (problems.length > 0) return toolErrors.invalidArguments(name, problems);
+    const args = parseArguments(registered, rawArguments);
+    if ("isError" in args) return args;
 
     const callId = options.callId ?? "direct";
     const signal = options.signal ?? NEVER;
     const arrived = { ts: new Date().toISOString(), at: performance.now() };
-    const request = { id: callId, tool: name, arguments: args as Record<string, unknown> };
+    const request = { id: callId, tool: name, arguments: args.value };
     let gate: GateOutcome | undefined;
     let result: ToolResult | undefined;
     try {
       gate = await passGate({ policy: this.policy, workspace: this.workspace, request, approve: options.approve, signal });
       const ctx: ToolContext = { workspace: this.workspace, signal, callId, logger: this.#logger };
-      result = gate.refusal ?? (await this.#run(registered, args, ctx));
+      result = gate.refusal ?? (await this.#run(registered, args.value, ctx));
       return result;
     } finally {
       this.#audit?.({
@@ -107,10 +100,9 @@ export class ToolRuntime {
     }
   }
 
-  async #run(registered: RegisteredTool, args: unknown, ctx: ToolContext): Promise<ToolResult> {
+  async #run(registered: RegisteredTool, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
     try {
-      // Validated by the runtime against the tool's own schema.
-      return await registered.tool.handler(args as Record<string, unknown>, ctx);
+      return await registered.tool.handler(args, ctx);
     } catch (error) {
       if (error instanceof ToolError) return errorResult(error.message);
       // A handler that stops by rethrowing the abort (as fetch or a spawned process does) was
@@ -119,4 +111,22 @@ export class ToolRuntime {
       throw new PluginError({ tool: registered.tool.name, plugin: registered.owner, phase: "handler", cause: error });
     }
   }
+}
+
+/**
+ * A call's raw JSON arguments parsed and validated against its tool's schema, or the error
+ * result the model sees. Also how the scheduler reads what a call writes (`tool-calls.ts`).
+ */
+export function parseArguments(registered: RegisteredTool, rawArguments: string): { readonly value: Record<string, unknown> } | ToolResult {
+  let args: unknown;
+  try {
+    args = JSON.parse(rawArguments);
+  } catch (error) {
+    return toolErrors.invalidJson((error as SyntaxError).message);
+  }
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return toolErrors.notAnObject();
+  const problems = registered.validate(args);
+  if (problems.length > 0) return toolErrors.invalidArguments(registered.tool.name, problems);
+  // Validated against the tool's own schema.
+  return { value: args as Record<string, unknown> };
 }

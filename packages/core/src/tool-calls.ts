@@ -11,7 +11,7 @@ import type { ToolResult } from "./contract.ts";
 import { isCancellation, PluginError, toolErrors } from "./errors.ts";
 import type { FunctionCall } from "./model-turn.ts";
 import type { RegisteredTool } from "./registry.ts";
-import type { ToolRuntime } from "./runtime.ts";
+import { parseArguments, type ToolRuntime } from "./runtime.ts";
 import type { Workspace } from "./workspace.ts";
 
 /** What a call touches, for deciding what may overlap. */
@@ -94,16 +94,11 @@ async function accessOf(registered: RegisteredTool | undefined, rawArguments: st
   const { concurrency = "serial" } = registered.tool;
   if (concurrency === "serial") return { kind: "serial" };
   if (concurrency === "read-only") return { kind: "read" };
-  let args: unknown;
-  try {
-    args = JSON.parse(rawArguments);
-  } catch {
-    return { kind: "read" };
-  }
-  if (typeof args !== "object" || args === null || registered.validate(args).length > 0) return { kind: "read" };
+  const args = parseArguments(registered, rawArguments);
+  if ("isError" in args) return { kind: "read" };
   let key: string;
   try {
-    key = concurrency.writes(args as Record<string, unknown>, workspace);
+    key = concurrency.writes(args.value, workspace);
   } catch (error) {
     throw new PluginError({ tool: registered.tool.name, plugin: registered.owner, phase: "concurrency", cause: error });
   }
