@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { waitFor } from "@plugboard/testing";
 import { EventSourceParserStream } from "eventsource-parser/stream";
 import { bodyOf, chat, postChat, startTestServer, type TestServer } from "../test/helpers.ts";
 
@@ -74,11 +75,7 @@ describe("approvals over the API", () => {
       if (event === "approval") break;
     }
     controller.abort();
-    const deadline = Date.now() + 5_000;
-    while (t.server.stats.inFlight > 0 || t.server.stats.approvalsWaiting > 0) {
-      if (Date.now() > deadline) throw new Error("The turn whose client went away never ended");
-      await Bun.sleep(10);
-    }
+    await waitFor("the turn whose client went away ended", () => t.server.stats.inFlight === 0 && t.server.stats.approvalsWaiting === 0);
     expect(t.server.stats.aborted).toBe(before + 1);
     expect((await answer("call_gone", { decision: "allow" })).status).toBe(404);
     expect(existsSync(join(t.workspace, "never.txt"))).toBe(false);
