@@ -6,12 +6,13 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
+import type { BundleSources } from "./build.ts";
 
 const CLI_DIR = resolve(import.meta.dir, "..");
 
 /** Why the bundle in `distDir` must be rebuilt, or undefined when it is up to date. */
 export function staleReason(distDir: string = `${CLI_DIR}/dist`): string | undefined {
-  let record: { builtAt: number; bun: string; sources: string[] };
+  let record: BundleSources;
   try {
     record = JSON.parse(readFileSync(`${distDir}/sources.json`, "utf8"));
   } catch {

@@ -6,7 +6,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { startScriptedModel } from "@plugboard/testing";
+import { type ScriptedModel, startScriptedModel } from "@plugboard/testing";
 import { spawnInTerminal, tempFolder, toolResults, writeConfig } from "./helpers.ts";
 
 // Each test runs one to three CLI processes: a busy machine can outlast bun's default 5 s.
@@ -18,18 +18,19 @@ const KEYS = "[y] yes  [a] always";
 async function setup() {
   const folder = await tempFolder({ "workspace/notes.txt": "alpha\nbeta\n" });
   const config = await writeConfig(folder.dir, { policy: ASK });
-  return { folder, config, workspace: join(folder.dir, "workspace") };
+  const run = (model: ScriptedModel) => spawnInTerminal(["run", "--config", config, "--base-url", model.baseURL, "go"], { cwd: folder.dir });
+  return { folder, config, run, workspace: join(folder.dir, "workspace") };
 }
 
 describe("the approval prompt (run, on a terminal)", () => {
   test("shows the command in full; y runs it once", async () => {
-    const { folder, config, workspace } = await setup();
+    const { folder, run, workspace } = await setup();
     await using _ = folder;
     await using model = await startScriptedModel([
       { toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo approved > out.txt && echo done" } }] },
       { content: "ok" },
     ]);
-    const cli = spawnInTerminal(["run", "--config", config, "--base-url", model.baseURL, "go"], { cwd: folder.dir });
+    const cli = run(model);
     await cli.waitFor(KEYS);
     expect(cli.screen()).toContain("allow bash?\r\n  $ echo approved > out.txt && echo done\r\n");
     expect(existsSync(join(workspace, "out.txt"))).toBe(false);
@@ -40,13 +41,13 @@ describe("the approval prompt (run, on a terminal)", () => {
   });
 
   test("n refuses, and the reason typed after it reaches the model", async () => {
-    const { folder, config, workspace } = await setup();
+    const { folder, run, workspace } = await setup();
     await using _ = folder;
     await using model = await startScriptedModel([
       { toolCalls: [{ id: "w1", name: "write_file", arguments: { path: "plan.md", content: "one\ntwo\n" } }] },
       { content: "understood" },
     ]);
-    const cli = spawnInTerminal(["run", "--config", config, "--base-url", model.baseURL, "go"], { cwd: folder.dir });
+    const cli = run(model);
     await cli.waitFor(KEYS);
     expect(cli.screen()).toContain("allow write_file?\r\n  write plan.md (8 bytes, 3 lines)\r\n");
     cli.type("n");
@@ -58,13 +59,13 @@ describe("the approval prompt (run, on a terminal)", () => {
   });
 
   test("an edit shows its diff; Ctrl-C at the prompt cancels the turn and nothing runs", async () => {
-    const { folder, config, workspace } = await setup();
+    const { folder, run, workspace } = await setup();
     await using _ = folder;
     await using model = await startScriptedModel([
       { toolCalls: [{ id: "e1", name: "edit_file", arguments: { path: "notes.txt", old_text: "beta", new_text: "gamma" } }] },
       { content: "never asked for" },
     ]);
-    const cli = spawnInTerminal(["run", "--config", config, "--base-url", model.baseURL, "go"], { cwd: folder.dir });
+    const cli = run(model);
     await cli.waitFor(KEYS);
     expect(cli.screen()).toContain("allow edit_file?\r\n  edit notes.txt\r\n  - beta\r\n  + gamma\r\n");
     cli.type("\u0003");
@@ -75,12 +76,12 @@ describe("the approval prompt (run, on a terminal)", () => {
   });
 
   test("terminal escapes in a command are shown, not obeyed", async () => {
-    const { folder, config } = await setup();
+    const { folder, run } = await setup();
     await using _ = folder;
     // A carriage return and an erase-line sequence would otherwise overwrite the real command.
     const command = "rm -rf notes.txt\r\u001b[2K$ ls";
     await using model = await startScriptedModel([{ toolCalls: [{ id: "c1", name: "bash", arguments: { command } }] }, { content: "ok" }]);
-    const cli = spawnInTerminal(["run", "--config", config, "--base-url", model.baseURL, "go"], { cwd: folder.dir });
+    const cli = run(model);
     await cli.waitFor(KEYS);
     expect(cli.screen()).toContain("  $ rm -rf notes.txt\\x0d\\x1b[2K$ ls\r\n");
     cli.type("n");
@@ -93,7 +94,7 @@ describe("the approval prompt (run, on a terminal)", () => {
 
 describe("calls that ask at the same time", () => {
   test("are asked one after the other, and each answer goes to its own call", async () => {
-    const { folder, config, workspace } = await setup();
+    const { folder, run, workspace } = await setup();
     await using _ = folder;
     // Writes to different paths may run concurrently: both ask at once.
     await using model = await startScriptedModel([
@@ -105,7 +106,7 @@ describe("calls that ask at the same time", () => {
       },
       { content: "ok" },
     ]);
-    const cli = spawnInTerminal(["run", "--config", config, "--base-url", model.baseURL, "go"], { cwd: folder.dir });
+    const cli = run(model);
     await cli.waitFor(KEYS);
     // The calls run concurrently, so either may ask first; the other waits its turn.
     expect(cli.screen().split(KEYS)).toHaveLength(2);

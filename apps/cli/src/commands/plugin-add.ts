@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
-import { addPluginEntry, inspectPlugin, PERMISSION_EFFECTS, type Permission } from "@plugboard/bootstrap";
+import { addPluginEntry, inspectPlugin, PERMISSION_EFFECTS, type Permission, type ResolvedPlugin } from "@plugboard/bootstrap";
 import { addPackage, dependsOn, packageSpec, removePackage } from "../app-packages.ts";
 import { type ParsedArgs, UsageError } from "../args.ts";
 import type { Io } from "../io.ts";
@@ -60,15 +60,10 @@ export async function pluginAddCommand(parsed: ParsedArgs, io: Io): Promise<numb
   }
 }
 
-interface Asks {
-  readonly name: string;
-  readonly version: string;
-  readonly tools: readonly { name: string; description: string }[];
-  readonly permissions: readonly Permission[];
-  readonly optionalPermissions: readonly Permission[];
-}
+/** A plugin's manifest, as bootstrap reads it. */
+type Manifest = ResolvedPlugin["manifest"];
 
-function describePlugin(manifest: Asks): string {
+function describePlugin(manifest: Manifest): string {
   const width = Math.max(...manifest.tools.map((tool) => tool.name.length));
   const rows = (permissions: readonly Permission[]) => permissions.map((permission) => `    ${permission.padEnd(13)}  ${PERMISSION_EFFECTS[permission]}`);
   return [
@@ -83,7 +78,7 @@ function describePlugin(manifest: Asks): string {
 }
 
 /** Asks for the permissions it needs (declined: undefined), then for each optional one. */
-async function ask(io: Io, manifest: Asks): Promise<Permission[] | undefined> {
+async function ask(io: Io, manifest: Manifest): Promise<Permission[] | undefined> {
   const prompt = createInterface({ input: io.stdin, output: io.stdout });
   const yes = async (question: string) => /^y(es)?$/i.test((await prompt.question(`${question} [y/N] `)).trim());
   try {
