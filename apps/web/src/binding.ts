@@ -4,17 +4,11 @@
  * run the tools.
  */
 import { PlugboardError } from "@plugboard/bootstrap";
+import { isBearerToken, isLoopbackHost, isLoopbackHostHeader } from "@plugboard/mcp/http-guard";
 import type { MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 
-/** The token syntax of a bearer credential (RFC 6750 `b64token`), as clients can send it. */
-const TOKEN_SYNTAX = /^[A-Za-z0-9._~+/-]+=*$/;
-
-/** True for `localhost`, `127.x.x.x` and `::1` (bracketed or not). */
-export function isLoopbackHost(host: string): boolean {
-  const name = host.toLowerCase().replace(/^\[(.*)\]$/, "$1");
-  return name === "localhost" || name === "::1" || /^127(\.\d{1,3}){3}$/.test(name);
-}
+export { isLoopbackHost };
 
 /**
  * Refuses a non-loopback address when no token is configured.
@@ -24,7 +18,7 @@ export function checkBinding(host: string, token: string | undefined): void {
   if (token !== undefined && token === "") {
     throw new PlugboardError("USAGE", "The access token is empty: give --token (or PLUGBOARD_WEB_TOKEN) a secret value.");
   }
-  if (token !== undefined && !TOKEN_SYNTAX.test(token)) {
+  if (token !== undefined && !isBearerToken(token)) {
     throw new PlugboardError(
       "USAGE",
       "The access token may hold only letters, digits and - . _ ~ + / (then = signs), as an Authorization header can carry it: " +
@@ -46,18 +40,9 @@ export function checkBinding(host: string, token: string | undefined): void {
  */
 export function loopbackHostOnly(): MiddlewareHandler {
   return createMiddleware(async (c, next) => {
-    if (!hostHeaderIsLoopback(c.req.header("host"))) {
+    if (!isLoopbackHostHeader(c.req.header("host"))) {
       return c.json({ error: "This server answers only requests addressed to a loopback host (localhost, 127.0.0.1, [::1])" }, 403);
     }
     await next();
   });
-}
-
-function hostHeaderIsLoopback(header: string | undefined): boolean {
-  if (header === undefined) return false;
-  try {
-    return isLoopbackHost(new URL(`http://${header}`).hostname);
-  } catch {
-    return false;
-  }
 }

@@ -13,6 +13,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import type { ToolRuntime } from "@plugboard/core";
 import { Hono } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
+import { isLoopbackHostHeader } from "./http-guard.ts";
 import { mcpServerFor, type ServeOptions } from "./serve.ts";
 
 export interface HttpServeOptions extends ServeOptions {
@@ -21,12 +22,6 @@ export interface HttpServeOptions extends ServeOptions {
    * requests addressed to a loopback host are answered.
    */
   readonly token?: string;
-}
-
-/** True for `localhost`, `127.x.x.x` and `::1` (bracketed or not). */
-export function isLoopbackHost(host: string): boolean {
-  const name = host.toLowerCase().replace(/^\[(.*)\]$/, "$1");
-  return name === "localhost" || name === "::1" || /^127(\.\d{1,3}){3}$/.test(name);
 }
 
 /**
@@ -39,7 +34,7 @@ export function mcpHttpHandler(runtime: ToolRuntime, options: HttpServeOptions =
   if (options.token === undefined) {
     app.use("*", async (c, next) => {
       const host = c.req.header("host");
-      if (host === undefined || !isLoopbackHost(hostname(host))) {
+      if (!isLoopbackHostHeader(host)) {
         return c.text(`This server answers only requests addressed to a loopback host (localhost, 127.0.0.1, [::1]), not ${host ?? "(none)"}`, 403);
       }
       await next();
@@ -90,11 +85,4 @@ async function jsonMessages(request: Request): Promise<{ body: unknown; list: Me
   }
   const list = (Array.isArray(body) ? body : [body]).filter((item): item is Message => typeof item === "object" && item !== null);
   return { body, list };
-}
-
-/** `example.com:8080` → `example.com`; `[::1]:8080` → `[::1]`. */
-function hostname(host: string): string {
-  const lower = host.toLowerCase();
-  if (lower.startsWith("[")) return lower.slice(0, lower.indexOf("]") + 1);
-  return lower.split(":")[0] ?? lower;
 }

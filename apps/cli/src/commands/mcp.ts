@@ -3,7 +3,7 @@
  * plugboard) or Streamable HTTP (`--http`). Every call goes through the app's runtime, so
  * its policy and audit log apply.
  */
-import { annotationsFor, isLoopbackHost, mcpHttpHandler, serveStdio } from "@plugboard/mcp";
+import { annotationsFor, isBearerToken, isLoopbackHost, mcpHttpHandler, serveStdio } from "@plugboard/mcp";
 import { approveAll } from "../approvals.ts";
 import { type ParsedArgs, UsageError } from "../args.ts";
 import { abortOnInterrupt } from "../interrupt.ts";
@@ -11,8 +11,6 @@ import type { Io } from "../io.ts";
 import { loadApp } from "../load-app.ts";
 
 const DEFAULT_PORT = 8808;
-/** What an `Authorization: Bearer` header can carry (RFC 6750 `b64token`). */
-const TOKEN_SYNTAX = /^[A-Za-z0-9._~+/-]+=*$/;
 
 /** Serves until the client hangs up (stdio, exit 0) or an ending signal (exit 130, 143 or 129). */
 export async function mcpCommand(parsed: ParsedArgs, io: Io): Promise<number> {
@@ -22,7 +20,7 @@ export async function mcpCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   if (!http && (parsed.flags.port !== undefined || parsed.flags.host !== undefined)) {
     throw new UsageError("--port and --host apply to --http", "mcp");
   }
-  if (token !== undefined && !TOKEN_SYNTAX.test(token)) {
+  if (token !== undefined && !isBearerToken(token)) {
     throw new UsageError(
       "PLUGBOARD_MCP_TOKEN may hold only letters, digits and - . _ ~ + / (then = signs), as an Authorization header carries it; generate one with, for example, openssl rand -hex 32",
       "mcp",

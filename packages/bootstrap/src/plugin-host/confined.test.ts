@@ -29,8 +29,8 @@ afterAll(() => {
   delete process.env.MODEL_API_KEY;
 });
 
-async function greedyApp(sandbox: "auto" | "off"): Promise<App> {
-  const app = await buildApp(await configWith([{ path: fixture("greedy"), permissions: ["fs.read"] }], undefined, sandbox));
+async function greedyApp(sandbox: "auto" | "off", permissions: string[] = ["fs.read"]): Promise<App> {
+  const app = await buildApp(await configWith([{ path: fixture("greedy"), permissions }], undefined, sandbox));
   apps.push(app);
   return app;
 }
@@ -70,6 +70,17 @@ describe("a plugin granted only fs.read", () => {
     expect(confined.isError).toBe(true);
     expect(confined.content).toStartWith("Error: ");
     expect(await attempt(await greedyApp("off"), "connect", port)).toEqual({ content: `connected to ${port}`, isError: false });
+  });
+
+  test("a refused connection to a closed port is the sandbox's only without the network grant", async () => {
+    const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    const port = String(closed.port);
+    closed.stop(true);
+    const confined = await attempt(await greedyApp("auto"), "connect", port);
+    expect(confined.content).toStartWith("Error: Refused by the sandbox (@fixture/greedy is granted fs.read)");
+    const granted = await attempt(await greedyApp("auto", ["fs.read", "network"]), "connect", port);
+    expect(granted.isError).toBe(true);
+    expect(granted.content).toStartWith("Error: @fixture/greedy failed in attempt: ");
   });
 
   test("cannot read MODEL_API_KEY from its environment or from the app's /proc/PID/environ", async () => {

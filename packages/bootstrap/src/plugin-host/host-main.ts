@@ -53,8 +53,13 @@ async function host(spec: HostSpec): Promise<void> {
   await serveStdio(runtime, { annotations: (name) => ({ ...fromGrants, readOnlyHint: fromGrants.readOnlyHint === true && readOnly.has(name) }) });
 }
 
-/** Operating-system refusals: what the sandbox answers to an operation the grants do not cover. */
-const REFUSALS = new Set(["EACCES", "EPERM", "ENETUNREACH", "ECONNREFUSED"]);
+/**
+ * Operating-system refusals: what the sandbox answers to an operation the grants do not
+ * cover. Without `network` the host's empty network namespace also answers a connection
+ * with an unreachable network or a refused connection; with it, those are the peer's answers.
+ */
+const REFUSALS = ["EACCES", "EPERM"];
+const NETWORK_REFUSALS = ["ENETUNREACH", "ECONNREFUSED"];
 
 /**
  * The tool as the host serves it: an exception (an operation the sandbox refused, or a
@@ -62,7 +67,8 @@ const REFUSALS = new Set(["EACCES", "EPERM", "ENETUNREACH", "ECONNREFUSED"]);
  * and the host keeps serving; with `process.spawn`, what a call started ends with it.
  */
 function served(tool: AnyToolDefinition, plugin: string, grants: readonly string[]): AnyToolDefinition {
-  const answering = answeringErrors(tool, plugin, grants.length === 0 ? "no permissions" : grants.join(", "));
+  const refusals = new Set(grants.includes("network") ? REFUSALS : [...REFUSALS, ...NETWORK_REFUSALS]);
+  const answering = answeringErrors(tool, plugin, grants.length === 0 ? "no permissions" : grants.join(", "), refusals);
   if (!grants.includes("process.spawn")) return answering;
   return {
     ...answering,
@@ -100,7 +106,7 @@ function endStartedProcesses(): void {
 }
 
 /** The tool with a handler that turns an exception into an `Error:` result naming the plugin. */
-function answeringErrors(tool: AnyToolDefinition, plugin: string, granted: string): AnyToolDefinition {
+function answeringErrors(tool: AnyToolDefinition, plugin: string, granted: string, refusals: ReadonlySet<string>): AnyToolDefinition {
   return {
     ...tool,
     handler: async (args, ctx) => {
@@ -109,7 +115,7 @@ function answeringErrors(tool: AnyToolDefinition, plugin: string, granted: strin
       } catch (error) {
         if (error instanceof ToolError || !(error instanceof Error)) throw error;
         const code = Reflect.get(error, "code");
-        if (typeof code === "string" && REFUSALS.has(code)) {
+        if (typeof code === "string" && refusals.has(code)) {
           return errorResult(`Refused by the sandbox (${plugin} is granted ${granted}): ${error.message}`);
         }
         return errorResult(`${plugin} failed in ${tool.name}: ${error.message}`);
