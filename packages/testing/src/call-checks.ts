@@ -53,11 +53,9 @@ export async function runConfinedCalls(app: App, input: HarnessInput): Promise<R
   for (const name of app.registry.names()) {
     const registered = app.registry.get(name);
     if (!registered) continue;
-    const given = input.unfitInputs[name] ?? [];
-    const cases = [...unfitArguments(registered.schema.function.parameters), ...given].filter((args) => registered.validate(args).length === 0);
-    for (const args of cases) {
+    for (const args of unfitCases(registered, input.unfitInputs[name] ?? [])) {
       const json = JSON.stringify(args);
-      const outcome = await settle(app.runtime.execute(name, json, { signal: AbortSignal.timeout(input.callTimeoutMs) }), input.callTimeoutMs + 1000);
+      const outcome = await timedCall(app.runtime, name, json, input.callTimeoutMs);
       if (outcome.kind === "result" && outcome.value.content.startsWith(REFUSED)) refusals.push({ tool: name, arguments: json, content: outcome.value.content });
     }
   }
@@ -82,14 +80,24 @@ async function unfitCalls(runtime: ToolRuntime, subject: Subject, input: Harness
   for (const [index, args] of given.entries()) {
     if (registered.validate(args).length > 0) out.problems.push(`${name}: unfitInputs.${name}[${index}] does not match the tool's parameters, so it cannot reach the handler: ${JSON.stringify(args)}`);
   }
-  const cases = [...unfitArguments(subject.parameters), ...given].filter((args) => registered.validate(args).length === 0);
+  const cases = unfitCases(registered, given);
   if (cases.length === 0) out.notes.push(`${name}: no generated input fits its parameters; pass unfitInputs to exercise it`);
   for (const args of cases) {
     const json = JSON.stringify(args);
-    const outcome = await settle(runtime.execute(name, json, { signal: AbortSignal.timeout(input.callTimeoutMs) }), input.callTimeoutMs + 1000);
+    const outcome = await timedCall(runtime, name, json, input.callTimeoutMs);
     const problem = unfitProblem(outcome, input.callTimeoutMs);
     if (problem) out.problems.push(`${name} ${json}: ${problem}`);
   }
+}
+
+/** The arguments the foreseeable-errors check calls a tool with: the generated ones and `given`, those its parameters accept. */
+function unfitCases(registered: RegisteredTool, given: readonly unknown[]): unknown[] {
+  return [...unfitArguments(registered.schema.function.parameters), ...given].filter((args) => registered.validate(args).length === 0);
+}
+
+/** One call whose signal aborts after `timeoutMs`, given a second more to settle. */
+function timedCall(runtime: ToolRuntime, name: string, json: string, timeoutMs: number): Promise<CallOutcome> {
+  return settle(runtime.execute(name, json, { signal: AbortSignal.timeout(timeoutMs) }), timeoutMs + 1000);
 }
 
 function unfitProblem(outcome: CallOutcome, timeoutMs: number): string | undefined {

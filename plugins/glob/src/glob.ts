@@ -9,7 +9,7 @@ import { ToolError, Type, type Workspace, defineTool, textResult } from "@plugbo
 import { firstByCodePoint } from "./code-point-order.ts";
 import { type Scan, scanFiles } from "./glob-scan.ts";
 import { type GlobScope, globScope } from "./glob-scope.ts";
-import { IgnoreRules, foldersToProbe, foldersWithIgnoreFiles } from "./ignore-rules.ts";
+import { IgnoreRules, foldersToProbe } from "./ignore-rules.ts";
 import type { Options } from "./index.ts";
 
 /** The tool name the model sees; the manifest lists the same name. */
@@ -63,9 +63,7 @@ export function globTool(settings: GlobSettings) {
 /** The scanned files that no ignore file above them excludes; ignore files are read once. */
 async function withoutIgnored(workspace: Workspace, scope: GlobScope, scan: Scan): Promise<string[]> {
   const searched = scope.bases.map((base) => (base === workspace.root ? "" : workspace.relative(base)));
-  const probed = await foldersWithIgnoreFiles(workspace.root, foldersToProbe(searched, scan.foldersRead));
-  if (scan.ignoreFolders.size === 0 && probed.length === 0) return scan.files;
-  const rules = await IgnoreRules.read(workspace.root, [...scan.ignoreFolders, ...probed]);
+  const rules = await IgnoreRules.read(workspace.root, [...scan.ignoreFolders, ...foldersToProbe(searched, scan.foldersRead)]);
   return rules.empty ? scan.files : scan.files.filter((file) => !rules.ignoresFile(file));
 }
 

@@ -122,17 +122,6 @@ export function foldersToProbe(searchFolders: readonly string[], listed: Readonl
   return probe;
 }
 
-/** The folders among `folders` (relative to `root`) that hold an ignore file. */
-export async function foldersWithIgnoreFiles(root: string, folders: Iterable<string>): Promise<string[]> {
-  const found = await Promise.all(
-    [...folders].map(async (folder) => {
-      const stats = await Promise.all(IGNORE_FILES.map((name) => lstat(join(root, folder, name)).catch(() => undefined)));
-      return stats.some((entry) => entry?.isFile()) ? folder : undefined;
-    }),
-  );
-  return found.filter((folder) => folder !== undefined);
-}
-
 async function readRegularFile(path: string): Promise<string | undefined> {
   const stats = await lstat(path).catch(() => undefined);
   if (!stats?.isFile() || stats.size > MAX_IGNORE_FILE_BYTES) return undefined;
