@@ -17,11 +17,8 @@ import { annotationsFor } from "@plugboard/mcp/serve";
 import { serveStdio } from "@plugboard/mcp/serve-stdio";
 import { PlugboardError } from "../errors.ts";
 import { loadPlugin } from "../load-plugin.ts";
-import { readManifest } from "../manifest.ts";
-import type { ResolvedPlugin } from "../resolve-plugin.ts";
 import { type HostSpec, hostErrorLine } from "./host-spec.ts";
 import { readdirSync } from "node:fs";
-import { resolve } from "node:path";
 
 /** Plugin messages go to stderr, which the app keeps for its error messages. */
 const logger: Logger = {
@@ -31,24 +28,14 @@ const logger: Logger = {
 };
 
 async function host(spec: HostSpec): Promise<void> {
-  const where = { index: spec.index, configPath: spec.configPath };
+  const { resolved } = spec;
   const workspace = await Workspace.open(spec.workspace);
-  const { path: manifestPath, manifest } = await readManifest(spec.directory, spec.entry.package ?? spec.entry.path ?? "", where);
-  const resolved: ResolvedPlugin = {
-    entry: spec.entry,
-    where,
-    directory: spec.directory,
-    origin: spec.origin,
-    manifestPath,
-    manifest,
-    entryPath: resolve(spec.directory, manifest.entry),
-  };
   const { entries } = await loadPlugin(resolved, { workspace, logger });
-  const grants = spec.entry.permissions;
-  const answered = entries.map((entry) => ({ ...entry, tool: served(entry.tool, manifest.name, grants) }));
+  const grants = resolved.entry.permissions;
+  const answered = entries.map((entry) => ({ ...entry, tool: served(entry.tool, resolved.manifest.name, grants) }));
   const runtime = new ToolRuntime(new ToolRegistry(answered), { workspace, logger });
   // readOnlyHint carries a tool's "read-only" concurrency to the app, which runs such calls in parallel.
-  const fromGrants = annotationsFor(spec.entry.permissions);
+  const fromGrants = annotationsFor(grants);
   const readOnly = new Set(entries.filter(({ tool }) => tool.concurrency === "read-only").map(({ tool }) => tool.name));
   await serveStdio(runtime, { annotations: (name) => ({ ...fromGrants, readOnlyHint: fromGrants.readOnlyHint === true && readOnly.has(name) }) });
 }

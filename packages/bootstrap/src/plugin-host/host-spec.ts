@@ -4,16 +4,11 @@
  * the app shows the same message it would for an unconfined plugin.
  */
 import { PlugboardError, type PlugboardErrorCode } from "../errors.ts";
-import type { PluginEntry } from "../config.ts";
-import type { PluginOrigin } from "../resolve-plugin.ts";
+import type { ResolvedPlugin } from "../resolve-plugin.ts";
 
-/** The plugin a host loads, already located and checked by the app. */
+/** The plugin a host loads, already located, its manifest read and checked by the app. */
 export interface HostSpec {
-  readonly directory: string;
-  readonly origin: PluginOrigin;
-  readonly entry: PluginEntry;
-  readonly index: number;
-  readonly configPath: string;
+  readonly resolved: ResolvedPlugin;
   readonly workspace: string;
 }
 

@@ -44,15 +44,8 @@ export async function startHost(
   mechanism: Extract<Mechanism, { available: true }>,
   context: { workspace: string; logger: Logger },
 ): Promise<HostedPlugin> {
-  const { manifest, entry, where } = resolved;
-  const spec: HostSpec = {
-    directory: resolved.directory,
-    origin: resolved.origin,
-    entry,
-    index: where.index,
-    configPath: where.configPath,
-    workspace: context.workspace,
-  };
+  const { manifest, entry } = resolved;
+  const spec: HostSpec = { resolved, workspace: context.workspace };
   const tempDir = privateTemp();
   const launcher = (launch: Launch): Launch => {
     const confined = confineCommand(mechanism, {
