@@ -16,7 +16,11 @@ export interface ChildToolCall {
   readonly options?: unknown;
   readonly tool: string;
   readonly args: Readonly<Record<string, unknown>>;
-  /** Run the child as this user (`runuser -u USER`, so the test must run as root). */
+  /**
+   * Run the child as this user, so the test must run as root. It keeps one right of root's:
+   * reading and listing any folder (CAP_DAC_READ_SEARCH), so it loads the code wherever the
+   * checkout lives, however private; it writes only where the user may.
+   */
   readonly user?: string;
   /** Words run before the child's command, which they must `exec`: `["prlimit", "--nofile=64"]`, `["unshare", "--mount", …]`. */
   readonly prefix?: readonly string[];
@@ -60,9 +64,18 @@ export async function peakRssOfToolCall(entry: string, call: ChildToolCall): Pro
 export async function toolCallInChild(entry: string, call: ChildToolCall): Promise<ToolCallPeak> {
   const input: ChildInput = { entry, ...call };
   const command = [process.execPath, CHILD, JSON.stringify(input)];
-  const asUser = call.user === undefined ? command : ["runuser", "-u", call.user, "--", ...command];
+  const asUser = call.user === undefined ? command : [...asReader(call.user), ...command];
   const child = Bun.spawn([...(call.prefix ?? []), ...asUser], { cwd: call.root, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   if (code !== 0 || stderr !== "") throw new Error(`the child process exited with code ${code}; its stderr:\n${stderr}`);
   return JSON.parse(stdout) as ToolCallPeak;
+}
+
+/** `setpriv` arguments that run a command as `user` (and its group), able to read anything and to write only as `user`. */
+function asReader(user: string): string[] {
+  const group = Bun.spawnSync(["id", "-g", user], { stdout: "pipe", stderr: "pipe" });
+  if (group.exitCode !== 0) throw new Error(`no user ${user}: ${group.stderr.toString().trim()}`);
+  const gid = group.stdout.toString().trim();
+  const read = "+dac_read_search";
+  return ["setpriv", `--reuid=${user}`, `--regid=${gid}`, "--clear-groups", `--inh-caps=${read}`, `--ambient-caps=${read}`, "--"];
 }
