@@ -81,13 +81,16 @@ export class ListingCache {
   /** Keeps `listing` for this key; a failure is only logged. */
   write(listing: McpListing): void {
     const staging = `${this.file}.${process.pid}.tmp`;
+    let staged = false;
     try {
       mkdirSync(this.folder, { recursive: true, mode: 0o700 });
       writeFileSync(staging, JSON.stringify(listing), { mode: 0o600 });
+      staged = true;
       renameSync(staging, this.file);
+      staged = false;
       prune(this.folder);
     } catch (error) {
-      rmSync(staging, { force: true });
+      if (staged) rmSync(staging, { force: true });
       this.logger.debug(`tool listing not cached in ${this.folder}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
