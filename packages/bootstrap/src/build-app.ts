@@ -75,10 +75,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const detecting = detectSandbox(config, options.env);
   const workspace = await openWorkspace(config);
 
-  const resolved: ResolvedPlugin[] = [];
-  for (const [index, entry] of config.plugins.entries()) {
-    if (isPlugin(entry)) resolved.push(await resolvePlugin(entry, { index, configPath: config.configPath }, options.appFolder));
-  }
+  const resolved = await resolvePlugins(config, options.appFolder);
   checkToolNames(resolved, config.configPath);
 
   const sandbox = sandboxState(config, logger, await detecting);
@@ -123,6 +120,17 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     await close();
     throw error;
   }
+}
+
+/** Locates and checks every plugin of the config at once; the first failure in config order is thrown. */
+async function resolvePlugins(config: AppConfig, appFolder: string | undefined): Promise<ResolvedPlugin[]> {
+  const plugins = [...config.plugins.entries()].flatMap(([index, entry]) => (isPlugin(entry) ? [{ index, entry }] : []));
+  const outcomes = await Promise.allSettled(
+    plugins.map(({ index, entry }) => resolvePlugin(entry, { index, configPath: config.configPath }, appFolder)),
+  );
+  const failed = outcomes.find((outcome) => outcome.status === "rejected");
+  if (failed !== undefined) throw failed.reason;
+  return outcomes.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
 }
 
 /**
