@@ -47,8 +47,8 @@ describe("McpMount over stdio", () => {
   test("arguments are checked against the server's JSON Schema before the call", async () => {
     const runtime = await runtimeOf(await mount());
     expect((await runtime.execute("echo", "{}")).content).toBe("Error: Invalid arguments for echo: message: expected required property");
-    expect((await runtime.execute("slow", '{"ms":0}')).content).toBe("Error: Invalid arguments for slow: ms: must be >= 1");
-    expect((await runtime.execute("echo", '{"message":7}')).content).toBe("Error: Invalid arguments for echo: message: must be string");
+    expect((await runtime.execute("slow", '{"ms":0}')).content).toBe("Error: Invalid arguments for slow: ms: expected integer to be greater or equal to 1");
+    expect((await runtime.execute("echo", '{"message":7}')).content).toBe("Error: Invalid arguments for echo: message: expected string");
   });
 
   test("isError results become Error: results, the prefix added once", async () => {
