@@ -402,8 +402,8 @@ describe("runAgentLoop malformed responses", () => {
     ["no choices", { raw: { choices: [] } }, false, "the response has no choices"],
     ["no body fields at all", { raw: {} }, false, "the response has no choices"],
     ["a tool call of type custom", { raw: custom }, false, 'unsupported tool call type "custom"'],
-    ["a tool call without an id", { raw: completionWith({ type: "function", function: { name: "note", arguments: "{}" } }) }, false, "a tool call has no id"],
     ["a tool call without a name", { raw: completionWith({ id: "call_1", type: "function", function: { arguments: "{}" } }) }, false, "call_1 has no function name"],
+    ["a tool call without a name or an id", { raw: completionWith({ type: "function", function: { arguments: "{}" } }) }, false, "tool call without an id has no function name"],
     ["a stream with no choices", { raw: [{ id: "c", object: "chat.completion.chunk", choices: [] }] }, true, "no choices"],
     [
       "a streamed tool call of type custom",

@@ -1,7 +1,7 @@
 /**
  * Real providers' answers, replayed as recorded through the real `openai` SDK over HTTP:
- * tool calls without `index` or `type`, empty ids on later chunks, reasoning that must go
- * back with its message, and answers with neither text nor tool calls.
+ * tool calls without `index` or `type`, empty ids on later chunks, calls with no id at all,
+ * reasoning that must go back with its message, and answers with neither text nor tool calls.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -134,6 +134,88 @@ describe("streamed tool calls as providers send them", () => {
     const { result, events } = await turnWith([{ raw }, { content: "It says buy milk." }], { stream: false });
     expect(result.status).toBe("answered");
     expect(toolResults(events)).toEqual(["k3Xq9TzR2 read_file: buy milk"]);
+  });
+});
+
+describe("tool calls without ids", () => {
+  const CALL_ID = /^call_[0-9a-f]{24}$/;
+  const chunk = (...toolCalls: object[]) => ({ id: "c", object: "chat.completion.chunk", choices: [{ index: 0, delta: { tool_calls: toolCalls } }] });
+
+  /** The ids of the calls sent back, and the ids the tool results answer, from the second request. */
+  function idsSentBack(requests: readonly { body: { messages?: readonly RecordedMessage[] } }[]) {
+    const messages = requests[1]?.body.messages ?? [];
+    const calls = messages.filter((message) => message.role === "assistant").flatMap((message) => message.tool_calls ?? []);
+    const results = messages.flatMap((message) => (message.role === "tool" ? [(message as { tool_call_id?: string }).tool_call_id] : []));
+    return { calls: calls.map((call) => call.id), results };
+  }
+
+  test("streamed calls with no id (NVIDIA NIM, vLLM) get ids of ours, and each result goes back under its call's", async () => {
+    const replay = [
+      chunk({ index: 0, type: "function", function: { name: "read_file", arguments: "" } }),
+      chunk({ index: 0, function: { arguments: '{"path":"notes.txt"}' } }),
+      chunk({ index: 1, type: "function", function: { name: "glob", arguments: '{"pattern":"*"}' } }),
+    ];
+    const { result, events, requests } = await turnWith([{ replay }, { content: "Done." }]);
+    expect(result.status).toBe("answered");
+    const ids = events.flatMap((event) => (event.type === "tool_result" ? [event.id] : []));
+    expect(ids).toHaveLength(2);
+    for (const id of ids) expect(id).toMatch(CALL_ID);
+    expect(new Set(ids).size).toBe(2);
+    expect(toolResults(events)).toEqual([`${ids[0]} read_file: buy milk`, `${ids[1]} glob: matches of *: notes.txt`]);
+    expect(idsSentBack(requests)).toEqual({ calls: ids, results: ids });
+  });
+
+  test("a plain response's calls with an empty or missing id get ids of ours", async () => {
+    const message = {
+      role: "assistant",
+      content: null,
+      tool_calls: [
+        { id: "", type: "function", function: { name: "read_file", arguments: '{"path":"notes.txt"}' } },
+        { type: "function", function: { name: "glob", arguments: '{"pattern":"*"}' } },
+      ],
+    };
+    const raw = { id: "x", object: "chat.completion", created: 0, model: "m", choices: [{ index: 0, finish_reason: "tool_calls", message }] };
+    const { events, requests } = await turnWith([{ raw }, { content: "Done." }], { stream: false });
+    const { calls, results } = idsSentBack(requests);
+    expect(calls).toHaveLength(2);
+    for (const id of calls) expect(id).toMatch(CALL_ID);
+    expect(results).toEqual(calls);
+    expect(toolResults(events)).toEqual([`${calls[0]} read_file: buy milk`, `${calls[1]} glob: matches of *: notes.txt`]);
+  });
+
+  test("an id that comes after the call's name and arguments is the call's", async () => {
+    const replay = [
+      chunk({ index: 0, type: "function", function: { name: "read_file", arguments: '{"path":"notes.txt"}' } }),
+      chunk({ index: 0, id: "call_late" }),
+    ];
+    const { events } = await turnWith([{ replay }, { content: "Done." }]);
+    expect(toolResults(events)).toEqual(["call_late read_file: buy milk"]);
+  });
+
+  test("whole calls with neither index nor id stay apart", async () => {
+    const replay = [
+      chunk({ type: "function", function: { name: "read_file", arguments: '{"path":"notes.txt"}' } }),
+      chunk({ type: "function", function: { name: "glob", arguments: '{"pattern":"*"}' } }),
+    ];
+    const { events } = await turnWith([{ replay }, { content: "Done." }]);
+    expect(toolResults(events).map((line) => line.replace(/^call_[0-9a-f]{24} /, ""))).toEqual(["read_file: buy milk", "glob: matches of *: notes.txt"]);
+  });
+
+  test("two calls of one answer with the same id: the second gets one of ours", async () => {
+    const message = {
+      role: "assistant",
+      content: null,
+      tool_calls: [
+        { id: "call_0", type: "function", function: { name: "read_file", arguments: '{"path":"notes.txt"}' } },
+        { id: "call_0", type: "function", function: { name: "glob", arguments: '{"pattern":"*"}' } },
+      ],
+    };
+    const raw = { id: "x", object: "chat.completion", created: 0, model: "m", choices: [{ index: 0, finish_reason: "tool_calls", message }] };
+    const { requests } = await turnWith([{ raw }, { content: "Done." }], { stream: false });
+    const { calls, results } = idsSentBack(requests);
+    expect(calls[0]).toBe("call_0");
+    expect(calls[1]).toMatch(CALL_ID);
+    expect(results).toEqual(calls);
   });
 });
 

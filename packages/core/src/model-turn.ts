@@ -3,7 +3,10 @@
  * streamed. Providers differ from OpenAI in small ways, and a turn is read the way DESIGN
  * ("Model compatibility") asks: streamed tool calls are assembled by `index`, else by `id`,
  * else in order of appearance; a missing `type` means `function`; reasoning text
- * (`reasoning_content`, `reasoning`) is kept so it can be sent back with its message.
+ * (`reasoning_content`, `reasoning`) is kept so it can be sent back with its message. A call
+ * that comes without an id (NVIDIA NIM, vLLM, Bedrock and others send none), or with the id
+ * of another call of the same answer, is given one of ours, so every result is tied to
+ * exactly one call.
  */
 import type OpenAI from "openai";
 import type { Stream } from "openai/core/streaming";
@@ -80,7 +83,7 @@ export async function requestTurn(request: TurnRequest, listener: TurnListener):
   return {
     content: typeof message.content === "string" ? message.content : null,
     reasoning: reasoningOf(message),
-    toolCalls: (Array.isArray(message.tool_calls) ? message.tool_calls : []).map(functionCall),
+    toolCalls: withUniqueIds((Array.isArray(message.tool_calls) ? message.tool_calls : []).map(functionCall)),
   };
 }
 
@@ -154,9 +157,13 @@ class CallAssembler {
     const part = isRecord(fragment) ? fragment : {};
     const index = typeof part.index === "number" ? part.index : undefined;
     const id = typeof part.id === "string" && part.id !== "" ? part.id : undefined;
+    const fn = isRecord(part.function) ? part.function : {};
     let slot = index !== undefined ? this.#byIndex.get(index) : id !== undefined ? this.#byId.get(id) : this.#current;
     // A new id at a known index is a new call (some providers number every call 0).
     if (slot && id !== undefined && slot.id !== "" && slot.id !== id) slot = undefined;
+    // With neither index nor id, a fragment naming a function starts a new call once the
+    // call before it has its name (names come whole, in a call's first fragment).
+    if (slot && index === undefined && id === undefined && typeof fn.name === "string" && fn.name !== "" && slot.name !== "") slot = undefined;
     if (!slot) {
       slot = { id: "", type: "", name: "", arguments: "", argumentsSent: false };
       this.#calls.push(slot);
@@ -165,7 +172,6 @@ class CallAssembler {
     if (id !== undefined && slot.id === "") slot.id = id;
     if (id !== undefined) this.#byId.set(id, slot);
     if (typeof part.type === "string" && part.type !== "") slot.type = part.type;
-    const fn = isRecord(part.function) ? part.function : {};
     if (typeof fn.name === "string") slot.name += fn.name;
     // Some providers send the arguments as an object rather than JSON text; it reads the same.
     if (typeof fn.arguments === "string") slot.arguments += fn.arguments;
@@ -175,8 +181,10 @@ class CallAssembler {
   }
 
   finish(): FunctionCall[] {
-    return this.#calls.map((slot) =>
-      functionCall({ id: slot.id, type: slot.type, function: { name: slot.name, arguments: slot.argumentsSent ? slot.arguments : undefined } }),
+    return withUniqueIds(
+      this.#calls.map((slot) =>
+        functionCall({ id: slot.id, type: slot.type, function: { name: slot.name, arguments: slot.argumentsSent ? slot.arguments : undefined } }),
+      ),
     );
   }
 }
@@ -186,11 +194,26 @@ function functionCall(raw: unknown): FunctionCall {
   const call = isRecord(raw) ? raw : {};
   const type = call.type === undefined || call.type === null || call.type === "" ? "function" : call.type;
   if (type !== "function") throw new ModelResponseError(`unsupported tool call type "${String(type)}"`);
-  if (typeof call.id !== "string" || call.id === "") throw new ModelResponseError("a tool call has no id");
+  const id = typeof call.id === "string" ? call.id : "";
   const fn = isRecord(call.function) ? call.function : {};
-  if (typeof fn.name !== "string" || fn.name === "") throw new ModelResponseError(`tool call ${call.id} has no function name`);
+  if (typeof fn.name !== "string" || fn.name === "") throw new ModelResponseError(`tool call ${id || "without an id"} has no function name`);
   const args = fn.arguments;
-  return { id: call.id, name: fn.name, arguments: typeof args === "string" ? args : JSON.stringify(args ?? {}) };
+  return { id, name: fn.name, arguments: typeof args === "string" ? args : JSON.stringify(args ?? {}) };
+}
+
+/** The calls, each call without an id, or with the id of an earlier call, given a new one. */
+function withUniqueIds(calls: readonly FunctionCall[]): FunctionCall[] {
+  const seen = new Set<string>();
+  return calls.map((call) => {
+    const id = call.id === "" || seen.has(call.id) ? newCallId() : call.id;
+    seen.add(id);
+    return id === call.id ? call : { ...call, id };
+  });
+}
+
+/** An id in OpenAI's form (`call_` and 24 characters), for a call the provider sent without one. */
+function newCallId(): string {
+  return `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
 }
 
 function reasoningOf(message: Record<string, unknown>): Reasoning {
