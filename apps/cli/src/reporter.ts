@@ -38,7 +38,16 @@ function jsonReporter(io: Io): Reporter {
       }
     },
     finish(result, durationMs) {
-      write(jsonLine({ type: "final", status: result.status, text: result.text, steps: result.steps, duration_ms: durationMs }));
+      write(
+        jsonLine({
+          type: "final",
+          status: result.status,
+          text: result.text,
+          steps: result.steps,
+          duration_ms: durationMs,
+          ...(result.cutOff ? { cut_off: true } : {}),
+        }),
+      );
     },
     abandon() {},
     pause() {},

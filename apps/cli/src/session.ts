@@ -14,6 +14,10 @@ import { createReporter } from "./reporter.ts";
 export const EMPTY_ANSWER =
   "the model answered with neither text nor a tool call; check that the model and endpoint support tool calls (MODEL or --model, BASE_URL or --base-url)";
 
+/** What `run` and the interactive session say after an answer the model's output limit cut off (the text is printed as it came). */
+export const CUT_OFF =
+  'the answer was cut off at the model\'s output limit (finish_reason "length"); ask for a shorter answer, or raise the limit where the endpoint allows it';
+
 export interface Session {
   readonly app: App;
   readonly model: ModelClient;

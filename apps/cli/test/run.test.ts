@@ -125,6 +125,49 @@ describe("plugboard run", () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ type: "final", status: "empty", text: "" });
   });
 
+  test("an answer cut off at the model's output limit is printed, and said to be cut (exit 0)", async () => {
+    await using model = await startScriptedModel([
+      { content: "The project is called Dem", finishReason: "length" },
+      { content: "The project is called Dem", finishReason: "length" },
+    ]);
+    const result = await run(["What is this project?"], model.baseURL);
+    expect(result).toMatchObject({ code: 0, stdout: "The project is called Dem\n" });
+    expect(oneLine(result.stderr)).toBe(
+      'plugboard: the answer was cut off at the model\'s output limit (finish_reason "length"); ask for a shorter answer, or raise the limit where the endpoint allows it',
+    );
+    const json = await run(["--json", "What is this project?"], model.baseURL);
+    expect(JSON.parse(json.stdout)).toMatchObject({ type: "final", status: "answered", cut_off: true });
+  });
+
+  test("a tool call cut off at the output limit does not run: the model is told to make it shorter", async () => {
+    await using folder = await tempFolder({ "workspace/keep.txt": "kept\n" });
+    await using model = await startScriptedModel([
+      {
+        toolCalls: [
+          { id: "w1", name: "read_file", arguments: { path: "keep.txt" } },
+          { id: "w2", name: "write_file", arguments: '{"path":"keep.txt","content":"half of a long fi' },
+        ],
+        finishReason: "length",
+      },
+      { content: "I will write it in parts." },
+    ]);
+    const folderConfig = await writeConfig(folder.dir);
+    const result = await plugboard(["run", "--json", "--config", folderConfig, "--base-url", model.baseURL, "write"], { cwd: folder.dir });
+    expect(result.code).toBe(0);
+    const results = result.stdout.trim().split("\n").map((line) => JSON.parse(line)).filter((event) => event.type === "tool_result");
+    expect(results).toEqual([
+      { type: "tool_result", id: "w1", is_error: false, content: "kept" },
+      {
+        type: "tool_result",
+        id: "w2",
+        is_error: true,
+        content:
+          'Error: Invalid arguments: the call was cut off at your output limit (finish_reason "length"); make it again, shorter (for example, write a long file in several parts)',
+      },
+    ]);
+    expect(await Bun.file(`${folder.dir}/workspace/keep.txt`).text()).toBe("kept\n");
+  });
+
   test("three edits of one file in one response apply in call order", async () => {
     await using folder = await tempFolder({ "workspace/draft.txt": "one\n" });
     const edit = (id: string, from: string, to: string) => ({

@@ -57,8 +57,8 @@ export class AnswerView {
     return this.#tools.get(id);
   }
 
-  /** The turn ended. */
-  finish(status: AssistantEntry["status"], reply: string): void {
+  /** The turn ended; `cutOff`: the model stopped at its output limit. */
+  finish(status: AssistantEntry["status"], reply: string, cutOff = false): void {
     this.#text?.view.render();
     this.entry.status = status;
     this.entry.reply = reply;
@@ -67,6 +67,7 @@ export class AnswerView {
     this.item.removeAttribute("aria-busy");
     if (status === "step_limit") this.note("Stopped at the step limit before a final answer.", false);
     if (status === "empty") this.note("The model answered with neither text nor a tool call.", true);
+    if (cutOff) this.note("The answer was cut off at the model's output limit.", false);
   }
 
   /** The answer's text as rendered (no Markdown marks), for the live region. */

@@ -13,7 +13,7 @@ export type ChatEvent =
   | { readonly type: "tool_call"; readonly id: string; readonly name: string; readonly arguments: string }
   | { readonly type: "tool_result"; readonly id: string; readonly name: string; readonly content: string; readonly isError: boolean }
   | { readonly type: "approval"; readonly id: string; readonly tool: string; readonly arguments: Record<string, unknown> }
-  | { readonly type: "done"; readonly reply: string; readonly status: "answered" | "empty" | "step_limit" }
+  | { readonly type: "done"; readonly reply: string; readonly status: "answered" | "empty" | "step_limit"; readonly cutOff?: true }
   | { readonly type: "error"; readonly error: string };
 
 /** A refusal of the server before the turn started (`status` 401 means a token is needed). */

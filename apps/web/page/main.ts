@@ -164,7 +164,7 @@ async function runTurn(history: { role: "user" | "assistant"; content: string }[
     }
     if (event.type === "done") {
       finished = true;
-      view.finish(event.status, event.reply);
+      view.finish(event.status, event.reply, event.cutOff === true);
       announce(`Assistant: ${view.renderedText() || "(no text)"}`);
     }
     if (event.type === "error") throw new Error(event.error);

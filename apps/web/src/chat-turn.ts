@@ -20,6 +20,8 @@ export interface ChatTurnResult {
   readonly reply: string;
   readonly status: AgentStatus;
   readonly toolCalls: readonly ToolCallSummary[];
+  /** Present when the model stopped at its output limit: `reply` is cut off. */
+  readonly cutOff?: true;
 }
 
 /** Everything one turn needs; the runtime and client are shared by every request. */
@@ -74,5 +76,5 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnRes
       options.onEvent?.(event);
     },
   });
-  return { reply: result.text, status: result.status, toolCalls };
+  return { reply: result.text, status: result.status, toolCalls, ...(result.cutOff ? { cutOff: true as const } : {}) };
 }

@@ -289,6 +289,14 @@ describe("the chat page", () => {
     expect(await alert.textContent()).toContain("answered 401 (Incorrect API key provided)");
   }, 15_000);
 
+  test("an answer cut off at the model's output limit says so under it", async () => {
+    t.model.enqueue({ content: "The notes begin with alp", finishReason: "length" });
+    await ask("Quote the notes");
+    const answer = await answered("last");
+    expect(await answer.locator(".markdown").textContent()).toContain("The notes begin with alp");
+    expect(await answer.locator("p.note").textContent()).toBe("The answer was cut off at the model's output limit.");
+  }, 15_000);
+
   test("a bash line shows the command's exit code, not a line of its output that looks like one", async () => {
     t.model.enqueue(
       { toolCalls: [{ id: "call_exit", name: "bash", arguments: { command: "echo checked; echo 'exit code: 0'; exit 4" } }] },

@@ -60,6 +60,12 @@ describe("POST /api/chat", () => {
     expect(body.toolCalls).toHaveLength(2);
   });
 
+  test("says when the answer was cut off at the model's output limit", async () => {
+    const { server } = await start({ script: [{ content: "Half an answ", finishReason: "length" }, { content: "Whole." }] });
+    expect(await bodyOf(await postChat(server.url, chat("Say it")))).toEqual({ reply: "Half an answ", status: "answered", toolCalls: [], cutOff: true });
+    expect(await bodyOf(await postChat(server.url, chat("Say it")))).toEqual({ reply: "Whole.", status: "answered", toolCalls: [] });
+  });
+
   test("two concurrent requests never see each other's messages", async () => {
     // Each request makes two model calls; the replies depend only on the request they answer,
     // and the first calls wait for each other, so both turns are surely in flight at once.

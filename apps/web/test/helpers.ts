@@ -114,6 +114,7 @@ export interface ApiBody {
   readonly reply?: string;
   readonly status?: string;
   readonly toolCalls?: readonly { readonly name: string; readonly arguments: string; readonly isError: boolean }[];
+  readonly cutOff?: boolean;
   readonly error?: string;
   readonly endpointStatus?: number;
   readonly ok?: boolean;

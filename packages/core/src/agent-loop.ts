@@ -59,6 +59,11 @@ export interface AgentLoopResult {
   readonly text: string;
   /** Model requests made. */
   readonly steps: number;
+  /**
+   * Present when the model stopped at its output limit (`finish_reason: "length"`) in the
+   * answer that ended the turn: its text is cut off.
+   */
+  readonly cutOff?: true;
 }
 
 /**
@@ -95,9 +100,10 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     const message = sealMessage(assistantMessage(turn));
     messages.push(message);
     emit({ type: "assistant_message", step, message });
-    if (turn.toolCalls.length === 0) return { status: text === "" ? "empty" : "answered", text, steps: step };
+    const cutOff = turn.finishReason === "length";
+    if (turn.toolCalls.length === 0) return { status: text === "" ? "empty" : "answered", text, steps: step, ...(cutOff ? { cutOff } : {}) };
 
-    const answered = await runToolCalls(turn.toolCalls, { runtime, signal, approve: options.approve, emit });
+    const answered = await runToolCalls(turn.toolCalls, { runtime, signal, approve: options.approve, emit, cutOff });
     for (const { call, result } of answered) messages.push(sealMessage({ role: "tool", tool_call_id: call.id, content: result.content }));
     if (signal?.aborted) return { status: "aborted", text, steps: step };
   }

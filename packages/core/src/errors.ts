@@ -61,6 +61,10 @@ export const toolErrors = {
       `Unknown tool: ${name}${available.length > 0 ? ` (available: ${available.join(", ")})` : " (no tools are enabled)"}`,
     ),
   invalidJson: (detail: string) => errorResult(`Invalid arguments: ${detail}`),
+  cutOff: () =>
+    errorResult(
+      'Invalid arguments: the call was cut off at your output limit (finish_reason "length"); make it again, shorter (for example, write a long file in several parts)',
+    ),
   notAnObject: () => errorResult("Invalid arguments: expected a JSON object"),
   invalidArguments: (name: string, problems: readonly string[]) =>
     errorResult(`Invalid arguments for ${name}: ${problems.join("; ")}`),

@@ -41,6 +41,8 @@ export interface AssistantTurn {
   readonly content: string | null;
   readonly reasoning: Reasoning;
   readonly toolCalls: readonly FunctionCall[];
+  /** Why the model stopped (`stop`, `tool_calls`, `length`, …), when the provider said. */
+  readonly finishReason: string | undefined;
 }
 
 /** What `requestTurn` needs of the loop's options. */
@@ -84,6 +86,7 @@ export async function requestTurn(request: TurnRequest, listener: TurnListener):
     content: typeof message.content === "string" ? message.content : null,
     reasoning: reasoningOf(message),
     toolCalls: withUniqueIds((Array.isArray(message.tool_calls) ? message.tool_calls : []).map(functionCall)),
+    finishReason: typeof choice.finish_reason === "string" ? choice.finish_reason : undefined,
   };
 }
 
@@ -112,10 +115,12 @@ async function readStream(stream: AsyncIterable<ChatCompletionChunk>, listener: 
   const reasoning: { reasoning_content?: string; reasoning?: string } = {};
   const calls = new CallAssembler();
   let sawChoice = false;
+  let finishReason: string | undefined;
   for await (const chunk of stream) {
     const choice = chunk.choices?.[0];
     if (!choice) continue;
     sawChoice = true;
+    if (typeof choice.finish_reason === "string") finishReason = choice.finish_reason;
     const delta: Record<string, unknown> = { ...choice.delta };
     if (typeof delta.content === "string" && delta.content !== "") {
       content = (content ?? "") + delta.content;
@@ -130,7 +135,7 @@ async function readStream(stream: AsyncIterable<ChatCompletionChunk>, listener: 
     for (const part of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) calls.add(part);
   }
   if (!sawChoice) throw new ModelResponseError("the streamed response has no choices");
-  return { content, reasoning, toolCalls: calls.finish() };
+  return { content, reasoning, toolCalls: calls.finish(), finishReason };
 }
 
 interface CallSlot {

@@ -23,6 +23,11 @@ export interface ToolCallsOptions {
   readonly signal: AbortSignal | undefined;
   readonly approve: Approver | undefined;
   readonly emit: (event: AgentEvent) => void;
+  /**
+   * The response stopped at the model's output limit: a call whose arguments are not JSON
+   * was cut off there, and is answered so (without running) rather than as a JSON error.
+   */
+  readonly cutOff?: boolean;
 }
 
 /** A call and its result. */
@@ -52,7 +57,8 @@ export async function runToolCalls(calls: readonly FunctionCall[], options: Tool
     const before = scheduled.filter((earlier) => conflicts(earlier.access, access)).map((earlier) => earlier.done);
     const done = Promise.all(before).then(() => {
       emit({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
-      return signal?.aborted ? toolErrors.cancelled() : execute(runtime, call, signal, approve);
+      if (signal?.aborted) return toolErrors.cancelled();
+      return options.cutOff && !isJson(call.arguments) ? toolErrors.cutOff() : execute(runtime, call, signal, approve);
     });
     // Awaited below in call order; marked handled now so a later call's failure is not unhandled meanwhile.
     done.catch(() => {});
@@ -122,4 +128,13 @@ function oneAtATime(approve: Approver): Approver {
     last = answer.catch(() => {});
     return answer;
   };
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

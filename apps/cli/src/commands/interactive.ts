@@ -11,7 +11,7 @@ import { SIGNAL_EXIT_CODES } from "../interrupt.ts";
 import { createLineReader } from "../line-reader.ts";
 import { createApprovals } from "../approvals.ts";
 import { loadApp } from "../load-app.ts";
-import { createSession, EMPTY_ANSWER, runTurn, type Session } from "../session.ts";
+import { CUT_OFF, createSession, EMPTY_ANSWER, runTurn, type Session } from "../session.ts";
 
 /** The prompt shown before each request. */
 export const PROMPT = "plugboard >> ";
@@ -76,6 +76,7 @@ async function converse(session: Session, prompt: string, io: Io, signal: AbortS
     if (result.status === "aborted") io.note("cancelled");
     if (result.status === "step_limit") io.note(`stopped after ${result.steps} model requests (the step limit)`);
     if (result.status === "empty") io.note(EMPTY_ANSWER);
+    if (result.cutOff) io.note(CUT_OFF);
   } catch (error) {
     if (!(error instanceof PlugboardError) || error.code !== "MODEL_ENDPOINT") throw error;
     io.note(error.message);

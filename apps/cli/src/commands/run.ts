@@ -5,7 +5,7 @@ import { abortOnInterrupt } from "../interrupt.ts";
 import type { Io } from "../io.ts";
 import { createApprovals } from "../approvals.ts";
 import { loadApp } from "../load-app.ts";
-import { createSession, EMPTY_ANSWER, runTurn } from "../session.ts";
+import { CUT_OFF, createSession, EMPTY_ANSWER, runTurn } from "../session.ts";
 
 /** Runs the prompt (from the arguments, else stdin) and returns the exit code. */
 export async function runCommand(parsed: ParsedArgs, io: Io): Promise<number> {
@@ -14,7 +14,10 @@ export async function runCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const session = createSession(app, app.model, createApprovals(parsed.flags.yes, io));
   using interrupt = abortOnInterrupt();
   const result = await runTurn(session, prompt, io, { signal: interrupt.signal, json: parsed.flags.json });
-  if (result.status === "answered") return 0;
+  if (result.status === "answered") {
+    if (result.cutOff) io.note(CUT_OFF);
+    return 0;
+  }
   if (result.status === "empty") {
     io.note(EMPTY_ANSWER);
     return 3;
