@@ -41,6 +41,11 @@ const FILES: Readonly<Record<string, string>> = {
   "vendor/lib/b.ts": "",
   "vendor/lib/c.js": "",
   "vendor/lib/deep/d.ts": "",
+  "tools/.gitignore": "cache\n!cache/\nout/*.js\n",
+  "tools/cache/run.ts": "",
+  "tools/bin/cache": "",
+  "tools/out/a.js": "",
+  "tools/out/b.ts": "",
   "gen/.gitignore": "tmp/\n",
   "gen/tmp/.gitignore": "!*\n",
   "gen/tmp/x.ts": "",
@@ -87,6 +92,7 @@ describe("glob honours .gitignore and .ignore", () => {
     ["a rule with a slash is anchored to its file's folder; a deeper !build/ re-includes a folder", { pattern: "web/**" }, ["web/.gitignore", "web/build/out.js", "web/gen/b.ts", "web/x.js"]],
     ["a search starting in an ignored folder finds nothing there", { pattern: "dist/*.js" }, ["(no matches)"]],
     ["`*` then `!*/` and `!*.ts`: every folder is walked, only .ts files come back", { pattern: "vendor/**" }, ["vendor/lib/b.ts", "vendor/lib/deep/d.ts"]],
+    ["`cache` and `!cache/` in one file: the folder is kept, a file of that name is not", { pattern: "tools/**" }, ["tools/.gitignore", "tools/cache/run.ts", "tools/out/b.ts"]],
     ["`!*` inside an ignored folder re-includes nothing; a deeper `!tmp/` re-includes a folder", { pattern: "**/tmp/*" }, ["gen/src/tmp/y.ts"]],
     ["node_modules stays skipped", { pattern: "**/index.js" }, ["(no matches)"]],
     ["node_modules stays skipped when the pattern starts inside it", { pattern: "node_modules/pkg/*" }, ["(no matches)"]],
@@ -111,11 +117,11 @@ describe("glob honours .gitignore and .ignore", () => {
 // whose work tree is the test folder.
 test.skipIf(Bun.which("git") === null)("lists in each folder ruled by .gitignore files alone what git lists", async () => {
   const listedByGit = await gitListing(root);
-  for (const folder of ["build", "dist", "gen", "lib", "vendor", "web"]) {
+  for (const folder of ["build", "dist", "gen", "lib", "tools", "vendor", "web"]) {
     const expected = listedByGit.filter((path) => path.startsWith(`${folder}/`));
     expect(await glob({ pattern: `${folder}/**` })).toEqual(expected.length > 0 ? expected : ["(no matches)"]);
   }
-  expect(listedByGit).toContain("vendor/lib/deep/d.ts");
+  expect(listedByGit).toContain("tools/cache/run.ts");
   expect(listedByGit).not.toContain("dist/bundle.js");
 });
 

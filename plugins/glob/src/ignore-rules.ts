@@ -73,7 +73,9 @@ export class IgnoreRules {
     for (const rules of this.#rulesFor(folder)) {
       if (rules.files === undefined) continue;
       if (rules.endings !== undefined && !rules.endings.some((ending) => name.endsWith(ending))) continue;
-      const result = rules.files.test(rules.byName ? name : relativeTo(rules.folder, path));
+      // A path is tested with every rule: `ignore` first tests the folders on its way, where
+      // a folder rule such as `!build/` may re-include one that a file rule `build` excludes.
+      const result = rules.byName ? rules.files.test(name) : rules.all.test(relativeTo(rules.folder, path));
       ignored = this.#decide(ignored, result, rules, folder, !rules.byName);
     }
     return ignored;
@@ -107,6 +109,8 @@ export class IgnoreRules {
    * deepest file has the last word. `ignore` also answers "ignored" for a path under a
    * folder its rules ignore; when a deeper file re-included that folder, that answer is
    * about the folder, not the path, and is not taken (`wholePath`: the path was asked, not a name).
+   * A rule of that file matching the path itself (`gen/**` for `gen/dist/a.js`) is then not
+   * applied either, where git would: `ignore` does not tell such a match apart.
    */
   #decide(
     ignored: boolean,
