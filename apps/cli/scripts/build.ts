@@ -18,11 +18,12 @@ export const DIST_DIR = join(CLI_DIR, "dist");
 export const BUNDLE_ENTRY = join(DIST_DIR, "bin.js");
 
 /**
- * Packages left out of the bundle and loaded from their own folders at run time: they start
- * programs from files beside their own sources (the sandbox's confinement entry, the test
- * kit's harness), which a bundle would not carry.
+ * Packages left out of the bundle and loaded from their own folders at run time: the test
+ * kit starts its harness from a file beside its sources, which a bundle would not carry.
+ * (The sandbox and the bootstrap find their confinement entry and plugin host through their
+ * package names, so they are bundled.)
  */
-const EXTERNAL = ["@plugboard/sandbox", "@plugboard/testing"];
+const EXTERNAL = ["@plugboard/testing"];
 
 /** What `sources.json` holds. */
 export interface BundleSources {
@@ -49,6 +50,9 @@ export async function buildCli(outDir: string = DIST_DIR): Promise<BundleSources
       target: "bun",
       format: "esm",
       splitting: true,
+      // A require() of a bundled module is a chunk of its own, loaded when the call runs
+      // (Ajv, for the first check of an MCP tool's arguments).
+      splitRequire: true,
       external: EXTERNAL,
       naming: { entry: "[name].[ext]", chunk: "chunk-[hash].[ext]" },
       // `--version` prints this without loading anything (bin.ts).

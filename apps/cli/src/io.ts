@@ -35,6 +35,8 @@ export interface ProcessIo extends Io {
 export function processIo(): ProcessIo {
   const { env } = process;
   const used = new Set<NodeJS.WriteStream>();
+  // Asked of a flag, not of `used`: reading `process.stdout` creates the stream.
+  let stdoutUsed = false;
   const writable = (stream: NodeJS.WriteStream) => {
     used.add(stream);
     return stream;
@@ -46,6 +48,7 @@ export function processIo(): ProcessIo {
       return process.stdin;
     },
     get stdout() {
+      stdoutUsed = true;
       return writable(process.stdout);
     },
     get stderr() {
@@ -60,7 +63,7 @@ export function processIo(): ProcessIo {
     note: (message) => io.stderr.write(`${io.style.dim("plugboard:")} ${message}\n`),
     print(text) {
       // Once the Node stream exists, keep to it so that the two never reorder output.
-      if (used.has(process.stdout)) return new Promise((done) => process.stdout.write(text, () => done()));
+      if (stdoutUsed) return new Promise((done) => process.stdout.write(text, () => done()));
       printed = printed.then(() => Bun.write(Bun.stdout, text));
       return printed.then(() => undefined);
     },

@@ -3,15 +3,14 @@
  * config is looked for, its notes on stderr, and the `--help` hint on a bad flag.
  */
 import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
 import { FlagError, type ModelClient, type StartedApp, startApp } from "@plugboard/bootstrap";
 import type { Logger } from "@plugboard/core";
 import { type ParsedArgs, UsageError } from "./args.ts";
 import type { Io } from "./io.ts";
 
 /** The CLI's own package folder: plugins it ships resolve from here when the config's folder has none. */
-export const CLI_FOLDER = fileURLToPath(new URL("..", import.meta.url));
+export const CLI_FOLDER = resolve(import.meta.dir, "..");
 /** The config the CLI ships with: the five first-party plugins. */
 export const SHIPPED_CONFIG = join(CLI_FOLDER, "plugboard.config.json");
 
@@ -34,6 +33,8 @@ export interface LoadAppOptions {
   readonly announceWorkspace: boolean;
   /** Also connect the model, saying on stderr when it is the offline demo model. */
   readonly model?: boolean;
+  /** Start every plugin host now, listing its tools afresh (see `startApp`). */
+  readonly freshHosts?: boolean;
 }
 
 /** Loads the config with the command's flags and builds the app (and its model client, when asked for). */
@@ -49,6 +50,7 @@ export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOption
     logger: stderrLogger(io),
     appFolder: CLI_FOLDER,
     model: options.model === true,
+    freshHosts: options.freshHosts === true,
   }).catch((error: unknown) => {
     throw error instanceof FlagError ? new UsageError(error.message, parsed.command) : error;
   });

@@ -13,9 +13,10 @@ import { type LoadedPlugin, loadPlugin } from "./load-plugin.ts";
 import { mcpErrors, type PluginAt, pluginErrors } from "./messages.ts";
 import { type McpLauncher, type MountContext, type MountedServer, mountServer, type ServerMount } from "./mount-server.ts";
 import type { Permission } from "./permissions.ts";
-import type { HostedPlugin } from "./plugin-host/start-host.ts";
+import { listingCacheFolder } from "./plugin-host/listing-cache.ts";
+import type { HostContext, HostedPlugin } from "./plugin-host/start-host.ts";
 import { type ResolvedPlugin, resolvePlugin } from "./resolve-plugin.ts";
-import { type SandboxState, sandboxState } from "./sandbox-mode.ts";
+import { detectSandbox, type SandboxState, sandboxState } from "./sandbox-mode.ts";
 
 /** A ready app: its config, workspace, registry, runtime and the plugins that provide its tools. */
 export interface App {
@@ -46,8 +47,17 @@ export interface BuildAppOptions {
   appFolder?: string;
   /** Rewrites each stdio MCP server's command line before it starts; by default the sandbox confines it with its grants. */
   mcpLauncher?: McpLauncher;
-  /** Where the sandbox's detection reads its override (`PLUGBOARD_SANDBOX_DISABLE`). @default process.env */
+  /**
+   * Where the sandbox's detection reads its override (`PLUGBOARD_SANDBOX_DISABLE`), and
+   * where the listing cache's folder comes from (`XDG_CACHE_HOME`, `HOME`). @default process.env
+   */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Start every confined plugin's host now and list its tools, even when the listing cache
+   * holds them for the unchanged plugin (`plugboard check` does). By default such a host
+   * starts on its first call. @default false
+   */
+  freshHosts?: boolean;
 }
 
 /**
@@ -62,18 +72,18 @@ export interface BuildAppOptions {
  */
 export async function buildApp(config: AppConfig, options: BuildAppOptions = {}): Promise<App> {
   const logger = options.logger ?? silentLogger;
+  const detecting = detectSandbox(config, options.env);
   const workspace = await openWorkspace(config);
 
-  const resolved: ResolvedPlugin[] = [];
-  for (const [index, entry] of config.plugins.entries()) {
-    if (isPlugin(entry)) resolved.push(await resolvePlugin(entry, { index, configPath: config.configPath }, options.appFolder));
-  }
+  const resolved = await resolvePlugins(config, options.appFolder);
   checkToolNames(resolved, config.configPath);
 
-  const sandbox = sandboxState(config, logger, options.env);
+  const sandbox = sandboxState(config, logger, await detecting);
   const { mechanism } = sandbox;
   const isConfined = (plugin: ResolvedPlugin) => mechanism !== undefined && plugin.entry.sandbox !== false;
-  const hosts = mechanism === undefined ? new Map<number, HostedPlugin>() : await startHosts(resolved.filter(isConfined), mechanism, workspace, logger);
+  const listing = { cacheFolder: listingCacheFolder(options.env ?? process.env), fresh: options.freshHosts === true };
+  const hosts =
+    mechanism === undefined ? new Map<number, HostedPlugin>() : await startHosts(resolved.filter(isConfined), mechanism, { workspace: workspace.root, logger, listing });
   const closeHosts = async () => {
     await Promise.all([...hosts.values()].map((host) => host.close()));
   };
@@ -112,20 +122,31 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   }
 }
 
+/** Locates and checks every plugin of the config at once; the first failure in config order is thrown. */
+async function resolvePlugins(config: AppConfig, appFolder: string | undefined): Promise<ResolvedPlugin[]> {
+  const plugins = [...config.plugins.entries()].flatMap(([index, entry]) => (isPlugin(entry) ? [{ index, entry }] : []));
+  const outcomes = await Promise.allSettled(
+    plugins.map(({ index, entry }) => resolvePlugin(entry, { index, configPath: config.configPath }, appFolder)),
+  );
+  const failed = outcomes.find((outcome) => outcome.status === "rejected");
+  if (failed !== undefined) throw failed.reason;
+  return outcomes.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
+}
+
 /**
  * Starts the hosts of the confined plugins at once, keyed by config index; if one fails,
  * the others are closed and the first failure in config order is thrown. The host code
- * (and with it the MCP SDK) is imported only when a plugin runs confined.
+ * (and with it the MCP SDK) is imported only when a plugin runs confined; a host mounted
+ * from the listing cache starts on its first call.
  */
 async function startHosts(
   confined: readonly ResolvedPlugin[],
   mechanism: NonNullable<SandboxState["mechanism"]>,
-  workspace: Workspace,
-  logger: Logger,
+  context: HostContext,
 ): Promise<Map<number, HostedPlugin>> {
   if (confined.length === 0) return new Map();
   const { startHost } = await import("./plugin-host/start-host.ts");
-  const started = await Promise.allSettled(confined.map((plugin) => startHost(plugin, mechanism, { workspace: workspace.root, logger })));
+  const started = await Promise.allSettled(confined.map((plugin) => startHost(plugin, mechanism, context)));
   const hosts = new Map(started.flatMap((outcome, i) => (outcome.status === "fulfilled" ? [[confined[i]?.where.index ?? -1, outcome.value] as const] : [])));
   const failed = started.find((outcome) => outcome.status === "rejected");
   if (failed === undefined) return hosts;

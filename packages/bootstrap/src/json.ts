@@ -40,6 +40,13 @@ const PROBLEMS: Readonly<Record<Code, readonly [problem: string, showFound: bool
  */
 export function parseJson(text: string): JsonResult {
   const source = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  // Plain JSON (package.json, manifests, most configs) is read natively; what JSON.parse
+  // refuses (comments, trailing commas, errors) goes to jsonc-parser, which also says where.
+  try {
+    return { ok: true, value: JSON.parse(source) };
+  } catch {
+    // Below.
+  }
   const errors: ParseError[] = [];
   const value: unknown = parse(source, errors, { allowTrailingComma: true, allowEmptyContent: false });
   const [first] = errors;

@@ -5,7 +5,7 @@
  */
 import type { Logger } from "@plugboard/core";
 import { PlugboardError } from "./errors.ts";
-import { detectMechanism, type Mechanism } from "@plugboard/sandbox";
+import { detectMechanismAsync, type Mechanism } from "@plugboard/sandbox";
 import type { AppConfig } from "./config.ts";
 
 /** The sandbox in force, as `plugboard check` reports it. */
@@ -18,12 +18,24 @@ export interface SandboxState {
 }
 
 /**
- * Decides the sandbox for `config`; throws `SANDBOX_UNAVAILABLE` for `required` on a system
- * without the mechanism, and warns (once per call) for `auto` there.
+ * Starts detecting the mechanism `config` may use (none when its sandbox is off): a probe
+ * process the app awaits later, doing its other work meanwhile.
  */
-export function sandboxState(config: AppConfig, logger: Logger, env: Readonly<Record<string, string | undefined>> = process.env): SandboxState {
-  if (config.sandbox === "off") return { mode: "off", mechanism: undefined, summary: `off ("sandbox": "off" in ${config.configPath})` };
-  const mechanism = detectMechanism(env);
+export function detectSandbox(config: AppConfig, env: Readonly<Record<string, string | undefined>> = process.env): Promise<Mechanism | undefined> {
+  if (config.sandbox === "off") return Promise.resolve(undefined);
+  const detecting = detectMechanismAsync(env);
+  // Awaited after the plugins are resolved, whose errors come first.
+  detecting.catch(() => undefined);
+  return detecting;
+}
+
+/**
+ * Decides the sandbox for `config` from what `detectSandbox` found; throws
+ * `SANDBOX_UNAVAILABLE` for `required` on a system without the mechanism, and warns (once
+ * per call) for `auto` there.
+ */
+export function sandboxState(config: AppConfig, logger: Logger, mechanism: Mechanism | undefined): SandboxState {
+  if (config.sandbox === "off" || mechanism === undefined) return { mode: "off", mechanism: undefined, summary: `off ("sandbox": "off" in ${config.configPath})` };
   if (mechanism.available) return { mode: config.sandbox, mechanism, summary: mechanism.description };
   if (config.sandbox === "required") {
     throw new PlugboardError(

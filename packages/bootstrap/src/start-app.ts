@@ -30,6 +30,8 @@ export interface StartAppOptions {
   readonly appFolder?: string;
   /** Also create the model client (this loads the `openai` SDK). @default false */
   readonly model?: boolean;
+  /** Start every confined plugin's host now rather than on its first call (see `buildApp`). @default false */
+  readonly freshHosts?: boolean;
 }
 
 /** A started app: the built app and, when asked for, its model client. */
@@ -58,6 +60,7 @@ export async function startApp(options: StartAppOptions): Promise<StartedApp> {
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.appFolder ? { appFolder: options.appFolder } : {}),
     ...(options.env ? { env: options.env } : {}),
+    ...(options.freshHosts ? { freshHosts: true } : {}),
   });
   if (!options.model) return { ...app, model: undefined };
   const { createModelClient } = await import("./model-client.ts");

@@ -130,6 +130,48 @@ describe("McpMount over stdio", () => {
     expect(mounted.tools.length).toBe(9);
   });
 
+  test("a deferred mount starts its server on the first call, from what an earlier start listed", async () => {
+    const first = await mount();
+    const listing = first.listing();
+    let launches = 0;
+    const deferred = McpMount.deferred(
+      {
+        name: "fixture",
+        server: fixture(),
+        launcher: (launch) => {
+          launches++;
+          return launch;
+        },
+      },
+      JSON.parse(JSON.stringify(listing)),
+    );
+    opened.push(deferred);
+    expect(deferred.entries().map((entry) => entry.tool.name)).toEqual(first.entries().map((entry) => entry.tool.name));
+    expect(deferred.serverInfo).toEqual(listing.serverInfo);
+    expect(await deferred.pid()).toBeUndefined();
+    expect(launches).toBe(0);
+    const runtime = await runtimeOf(deferred);
+    // Checked against the listed schema before anything starts.
+    expect((await runtime.execute("echo", "{}")).content).toBe("Error: Invalid arguments for echo: message: expected required property");
+    expect(launches).toBe(0);
+    expect(await runtime.execute("echo", '{"message":"hi"}')).toEqual({ content: "hi", isError: false });
+    expect(launches).toBe(1);
+    const server = Number((await runtime.execute("pid", "{}")).content);
+    expect(await deferred.pid()).toBe(server);
+    await deferred.close();
+    expect(await survivors([server])).toEqual([]);
+  });
+
+  test("a deferred mount whose server no longer starts answers each call with an Error: result", async () => {
+    const listing = (await mount()).listing();
+    const deferred = McpMount.deferred({ name: "broken", server: fixture({ FIXTURE_FAIL_START: "1" }) }, listing);
+    opened.push(deferred);
+    const result = await (await runtimeOf(deferred)).execute("echo", '{"message":"hi"}');
+    expect(result.isError).toBe(true);
+    expect(result.content).toStartWith("Error: MCP server broken could not be started: ");
+    expect(result.content).toContain("boom: missing API token");
+  });
+
   test("a server that fails to start is an error naming it, with its stderr's last lines", async () => {
     const failing = McpMount.open({ name: "broken", server: fixture({ FIXTURE_FAIL_START: "1" }) });
     await expect(failing).rejects.toBeInstanceOf(McpMountError);

@@ -3,17 +3,17 @@
  * its tools, and hand the registry one entry per tool whose handler forwards the call.
  * A stdio server that dies fails the call in flight and is started again on the next one.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { defineTool, errorResult, type Logger, silentLogger, type ToolContext, type ToolResult } from "@plugboard/core";
-import { type RegistryEntry, toolErrors } from "@plugboard/core/internal";
+import { type ArgumentsValidator, type RegistryEntry, toolErrors } from "@plugboard/core/internal";
 import type { TObject } from "@sinclair/typebox";
 import packageJson from "../package.json" with { type: "json" };
 import { toolResult } from "./content.ts";
-import { jsonSchemaValidator } from "./json-schema.ts";
-import { type Launch, type Launcher, ProcessTransport } from "./process-transport.ts";
+import type { Launch, Launcher, ProcessTransport } from "./process-transport.ts";
+
+export type { Launch, Launcher } from "./process-transport.ts";
 
 /** A server started as a child process and spoken to over its stdin and stdout. */
 export interface StdioServer {
@@ -55,10 +55,19 @@ export class McpMountError extends Error {
   }
 }
 
-interface Connection {
-  readonly client: Client;
-  readonly transport: ProcessTransport | StreamableHTTPClientTransport;
+/**
+ * What a server listed when it last started: enough to mount it again without starting it
+ * (`McpMount.deferred`). Plain JSON.
+ */
+export interface McpListing {
+  readonly tools: readonly Tool[];
+  readonly serverInfo: { readonly name: string; readonly version: string };
 }
+
+/** A server's transport before its client connects. */
+type Transport = { readonly kind: "stdio"; readonly transport: ProcessTransport } | { readonly kind: "http"; readonly transport: StreamableHTTPClientTransport };
+
+type Connection = Transport & { readonly client: Client };
 
 const DEFAULT_TIMEOUT_MS = 600_000;
 const NOT_A_NAME = /[^A-Za-z0-9_-]/g;
@@ -75,13 +84,16 @@ export class McpMount {
   #connection: Promise<Connection> | undefined;
   #closed = false;
 
-  private constructor(options: MountOptions, connection: Connection, tools: readonly Tool[]) {
+  /** Whether no process or session was started yet: the first call starts one, without saying it restarts. */
+  #started: boolean;
+
+  private constructor(options: MountOptions, listing: McpListing, connection: Connection | undefined) {
     this.name = options.name;
     this.#options = options;
-    this.tools = tools;
-    const info = connection.client.getServerVersion();
-    this.serverInfo = { name: info?.name ?? options.name, version: info?.version ?? "unknown" };
-    this.#keep(Promise.resolve(connection));
+    this.tools = listing.tools;
+    this.serverInfo = listing.serverInfo;
+    this.#started = connection !== undefined;
+    if (connection !== undefined) this.#keep(Promise.resolve(connection));
   }
 
   /**
@@ -99,8 +111,10 @@ export class McpMount {
         tools.push(...page.tools);
         cursor = page.nextCursor;
       } while (cursor !== undefined);
-      const mount = new McpMount(options, connection, tools);
-      mount.#entries = mount.#build();
+      const info = connection.client.getServerVersion();
+      const serverInfo = { name: info?.name ?? options.name, version: info?.version ?? "unknown" };
+      const mount = new McpMount(options, { tools, serverInfo }, connection);
+      mount.#entries = mount.#build(compiledNow);
       return mount;
     } catch (error) {
       await connection.client.close();
@@ -108,10 +122,28 @@ export class McpMount {
     }
   }
 
+  /**
+   * Mounts a server from what it listed before (`listing()` of an earlier mount), starting
+   * nothing: the server starts on the first call, and each tool's schema is compiled when
+   * its first call is checked. The caller vouches that the server still lists the same tools.
+   *
+   * @example const mount = McpMount.deferred(options, JSON.parse(await Bun.file(cached).text()));
+   */
+  static deferred(options: MountOptions, listing: McpListing): McpMount {
+    const mount = new McpMount(options, listing, undefined);
+    mount.#entries = mount.#build(compiledOnFirstUse);
+    return mount;
+  }
+
+  /** What the server listed, to mount it again later with `deferred`. */
+  listing(): McpListing {
+    return { tools: this.tools, serverInfo: this.serverInfo };
+  }
+
   /** The server's process id while a stdio server runs. */
   async pid(): Promise<number | undefined> {
     const connection = await this.#connection;
-    return connection?.transport instanceof ProcessTransport ? connection.transport.pid : undefined;
+    return connection?.kind === "stdio" ? connection.transport.pid : undefined;
   }
 
   /** One registry entry per tool, in the server's order; validated against its JSON Schema. */
@@ -119,8 +151,8 @@ export class McpMount {
     return [...this.#entries];
   }
 
-  /** The entries, each tool's schema compiled once; a schema that cannot be used throws, naming the tool. */
-  #build(): RegistryEntry[] {
+  /** The entries, each tool's schema compiled once by `compile`; a schema that cannot be used throws, naming the tool. */
+  #build(compile: (schema: Tool["inputSchema"]) => ArgumentsValidator): RegistryEntry[] {
     const prefix = this.#options.prefix ?? "";
     return this.tools.map((tool) => {
       const name = `${prefix}${tool.name}`.replace(NOT_A_NAME, "_").slice(0, 64);
@@ -134,7 +166,7 @@ export class McpMount {
           ...(tool.annotations?.readOnlyHint === true ? { concurrency: "read-only" as const } : {}),
           handler: (args: Record<string, unknown>, ctx: ToolContext) => this.#call(tool.name, args, ctx.signal),
         });
-        return { tool: definition, owner: this.name, validate: jsonSchemaValidator(tool.inputSchema) };
+        return { tool: definition, owner: this.name, validate: compile(tool.inputSchema) };
       } catch (error) {
         throw new Error(`its tool ${tool.name} has an input schema that cannot be used: ${reasonOf(error)}`);
       }
@@ -149,7 +181,7 @@ export class McpMount {
     this.#closed = true;
     const connection = await this.#connection?.catch(() => undefined);
     this.#connection = undefined;
-    if (connection?.transport instanceof StreamableHTTPClientTransport) {
+    if (connection?.kind === "http") {
       // A server gone already has no session left to end.
       await connection.transport.terminateSession().catch(() => undefined);
     }
@@ -160,10 +192,11 @@ export class McpMount {
     if (this.#closed) return errorResult(`MCP server ${this.name} is closed`);
     if (signal.aborted) return toolErrors.cancelled();
     let connection: Connection;
+    const restarting = this.#started;
     try {
       connection = await this.#connected();
     } catch (error) {
-      return errorResult(`MCP server ${this.name} could not be restarted: ${reasonOf(error)}`);
+      return errorResult(`MCP server ${this.name} could not be ${restarting ? "restarted" : "started"}: ${reasonOf(error)}`);
     }
     try {
       const result = await connection.client.callTool({ name: tool, arguments: args }, undefined, {
@@ -181,7 +214,8 @@ export class McpMount {
   /** The live connection, or a new one when the server has gone away. */
   #connected(): Promise<Connection> {
     if (this.#connection) return this.#connection;
-    (this.#options.logger ?? silentLogger).info(`restarting MCP server ${this.name}`);
+    (this.#options.logger ?? silentLogger).info(`${this.#started ? "restarting" : "starting"} MCP server ${this.name}`);
+    this.#started = true;
     return this.#keep(connect(this.#options));
   }
 
@@ -201,33 +235,60 @@ export class McpMount {
   }
 }
 
+/** The SDK's client side, loaded by the first mount that connects: an app whose servers are all deferred never loads it. */
 async function connect(options: MountOptions): Promise<Connection> {
-  const transport = await transportFor(options);
-  const client = new Client({ name: "plugboard", version: packageJson.version });
+  const [{ Client }, transport] = await Promise.all([import("@modelcontextprotocol/sdk/client/index.js"), transportFor(options)]);
+  const connection: Connection = { client: new Client({ name: "plugboard", version: packageJson.version }), ...transport };
+  const { client } = connection;
   try {
-    await client.connect(transport);
+    await client.connect(connection.transport);
   } catch (error) {
     await client.close().catch(() => undefined);
-    throw new McpMountError(options.name, reasonOf(error), await stderrOf({ client, transport }));
+    throw new McpMountError(options.name, reasonOf(error), await stderrOf(connection));
   }
-  return { client, transport };
+  return connection;
 }
 
-async function transportFor(options: MountOptions): Promise<ProcessTransport | StreamableHTTPClientTransport> {
+async function transportFor(options: MountOptions): Promise<Transport> {
   const { server } = options;
   if ("url" in server) {
-    return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } } });
+    const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+    const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } } });
+    return { kind: "http", transport };
   }
+  const [{ getDefaultEnvironment }, { ProcessTransport }] = await Promise.all([
+    import("@modelcontextprotocol/sdk/client/stdio.js"),
+    import("./process-transport.ts"),
+  ]);
   const launch: Launch = {
     argv: [server.command, ...(server.args ?? [])],
     env: { ...getDefaultEnvironment(), ...server.env },
     cwd: server.cwd,
   };
-  return new ProcessTransport(options.launcher ? await options.launcher(launch) : launch);
+  return { kind: "stdio", transport: new ProcessTransport(options.launcher ? await options.launcher(launch) : launch) };
 }
 
-async function stderrOf({ transport }: Connection): Promise<readonly string[]> {
-  return transport instanceof ProcessTransport ? await transport.stderrTail() : [];
+async function stderrOf(connection: Connection): Promise<readonly string[]> {
+  return connection.kind === "stdio" ? await connection.transport.stderrTail() : [];
+}
+
+/** Validators on Ajv (`json-schema.ts`), compiled at once so that a schema Ajv cannot use fails the mount. */
+function compiledNow(schema: Tool["inputSchema"]): ArgumentsValidator {
+  return jsonSchemas().jsonSchemaValidator(schema);
+}
+
+/** Validators compiled when first used: a deferred mount loads neither Ajv nor the schemas before a call. */
+function compiledOnFirstUse(schema: Tool["inputSchema"]): ArgumentsValidator {
+  let validate: ArgumentsValidator | undefined;
+  return (args) => {
+    validate ??= compiledNow(schema);
+    return validate(args);
+  };
+}
+
+/** Ajv and its formats are loaded on the first compile (validators are synchronous, hence `require`). */
+function jsonSchemas(): typeof import("./json-schema.ts") {
+  return require("./json-schema.ts");
 }
 
 function stderrLines(lines: readonly string[]): string {

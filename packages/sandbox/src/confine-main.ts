@@ -5,10 +5,7 @@
  * host's namespaces; not an API.
  */
 import { execve } from "./exec.ts";
-import { type LandlockRules, restrictSelf } from "./landlock.ts";
-
-/** The environment variable carrying the rules (JSON) to the confining step. */
-export const RULES_VARIABLE = "PLUGBOARD_SANDBOX_RULES";
+import { type LandlockRules, RULES_VARIABLE, restrictSelf } from "./landlock.ts";
 
 if (import.meta.main) {
   const [file, ...args] = process.argv.slice(2);

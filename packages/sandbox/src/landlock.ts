@@ -58,6 +58,9 @@ const WRITE =
 /** Rights that make sense on a file (the kernel refuses directory rights on one). */
 const FILE_RIGHTS = FS.execute | FS.writeFile | FS.readFile | FS.truncate | FS.ioctlDev;
 
+/** The environment variable carrying the rules (JSON) to the confining step, confine-main.ts. */
+export const RULES_VARIABLE = "PLUGBOARD_SANDBOX_RULES";
+
 /** What a restricted thread may still do. Paths that do not exist are skipped. */
 export interface LandlockRules {
   /** Folders and files readable (files and listings). */

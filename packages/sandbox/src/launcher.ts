@@ -7,10 +7,8 @@
  */
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { RULES_VARIABLE } from "./confine-main.ts";
-import type { LandlockRules } from "./landlock.ts";
+import { dirname, join } from "node:path";
+import { type LandlockRules, RULES_VARIABLE } from "./landlock.ts";
 import { type Mechanism, NAMESPACE_FLAGS } from "./mechanism.ts";
 import { elfInterpreter } from "./elf-interpreter.ts";
 import { resolverListPaths, runtimeReadPaths } from "./runtime-paths.ts";
@@ -46,7 +44,11 @@ export interface ConfinedCommand {
   dispose(): void;
 }
 
-const CONFINE_MAIN = fileURLToPath(new URL("./confine-main.ts", import.meta.url));
+/**
+ * The confinement entry, found through the package's name rather than this file's place, so
+ * that an app bundling this package (the CLI's dist/bin.js) still starts it from the sources.
+ */
+const CONFINE_MAIN = join(dirname(Bun.resolveSync("@plugboard/sandbox/package.json", import.meta.dir)), "src/confine-main.ts");
 
 /** Variables passed through from the app's environment: never credentials. */
 const PASSED = ["PATH", "LANG", "LANGUAGE", "TZ", "TERM", "USER", "LOGNAME"];

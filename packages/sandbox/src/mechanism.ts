@@ -16,18 +16,47 @@ export type Mechanism =
  */
 export const DISABLE_VARIABLE = "PLUGBOARD_SANDBOX_DISABLE";
 
-let cached: { key: string; mechanism: Mechanism } | undefined;
+let cached: { key: string; mechanism: Promise<Mechanism> | Mechanism } | undefined;
 
 /** Detects the mechanism once per process (per value of the disable variable). */
 export function detectMechanism(env: Readonly<Record<string, string | undefined>> = process.env): Mechanism {
   const disabled = env[DISABLE_VARIABLE] ?? "";
-  if (cached?.key === disabled) return cached.mechanism;
-  const mechanism = detect(new Set(disabled.split(",").map((part) => part.trim())));
+  if (cached?.key === disabled && !(cached.mechanism instanceof Promise)) return cached.mechanism;
+  const mechanism = detect(disabled, (argv) => {
+    const probe = Bun.spawnSync(argv, { stdout: "ignore", stderr: "pipe" });
+    return { exitCode: probe.exitCode, stderr: probe.stderr.toString() };
+  });
   cached = { key: disabled, mechanism };
   return mechanism;
 }
 
-function detect(disabled: ReadonlySet<string>): Mechanism {
+/**
+ * `detectMechanism`, with the namespace probe (a process) awaited rather than waited for,
+ * so that an app does other work meanwhile. Shares its result with `detectMechanism`.
+ */
+export async function detectMechanismAsync(env: Readonly<Record<string, string | undefined>> = process.env): Promise<Mechanism> {
+  const disabled = env[DISABLE_VARIABLE] ?? "";
+  if (cached?.key === disabled) return cached.mechanism;
+  const mechanism = detect(disabled, async (argv) => {
+    const probe = Bun.spawn(argv, { stdout: "ignore", stderr: "pipe" });
+    const [exitCode, stderr] = await Promise.all([probe.exited, new Response(probe.stderr).text()]);
+    return { exitCode, stderr };
+  });
+  cached = { key: disabled, mechanism };
+  const settled = await mechanism;
+  if (cached?.key === disabled) cached = { key: disabled, mechanism: settled };
+  return settled;
+}
+
+interface Probe {
+  readonly exitCode: number | null;
+  readonly stderr: string;
+}
+
+function detect(disabledList: string, run: (argv: string[]) => Probe): Mechanism;
+function detect(disabledList: string, run: (argv: string[]) => Promise<Probe>): Promise<Mechanism>;
+function detect(disabledList: string, run: (argv: string[]) => Probe | Promise<Probe>): Mechanism | Promise<Mechanism> {
+  const disabled = new Set(disabledList.split(",").map((part) => part.trim()));
   if (process.platform !== "linux") return { available: false, missing: `Landlock and Linux namespaces (this is ${process.platform})` };
   const abi = disabled.has("landlock") ? 0 : landlockAbi();
   if (abi < 1) return { available: false, missing: "Landlock (Linux 5.13 or later with Landlock enabled, e.g. lsm=landlock)" };
@@ -35,9 +64,14 @@ function detect(disabled: ReadonlySet<string>): Mechanism {
   if (disabled.has("namespaces") || unshare === null) {
     return { available: false, missing: "util-linux unshare with unprivileged user namespaces" };
   }
-  const probe = Bun.spawnSync([unshare, ...NAMESPACE_FLAGS, "--net", "true"], { stdout: "ignore", stderr: "pipe" });
+  const probed = run([unshare, ...NAMESPACE_FLAGS, "--net", "true"]);
+  return probed instanceof Promise ? probed.then((probe) => verdict(probe, abi, unshare)) : verdict(probed, abi, unshare);
+}
+
+/** What the namespace probe's outcome means. */
+function verdict(probe: Probe, abi: number, unshare: string): Mechanism {
   if (probe.exitCode !== 0) {
-    const why = probe.stderr.toString().trim().split("\n").at(-1) ?? "";
+    const why = probe.stderr.trim().split("\n").at(-1) ?? "";
     return { available: false, missing: `unprivileged user namespaces (unshare failed: ${why})` };
   }
   return {

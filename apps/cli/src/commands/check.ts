@@ -5,9 +5,12 @@ import { DEFAULT_BASE_URL, type StartedApp } from "@plugboard/bootstrap";
 import { describeRule, type Policy } from "@plugboard/core";
 import { loadApp } from "../load-app.ts";
 
-/** Validates the config, every plugin and the workspace; returns 0 (problems throw, exit 2). */
+/**
+ * Validates the config, every plugin and the workspace; returns 0 (problems throw, exit 2).
+ * Every plugin host starts and lists its tools, whatever the listing cache holds.
+ */
 export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> {
-  const app = await loadApp(parsed, io, { announceWorkspace: false });
+  const app = await loadApp(parsed, io, { announceWorkspace: false, freshHosts: true });
   const { config, plugins, registry } = app;
   await app.close();
   const { model } = config;

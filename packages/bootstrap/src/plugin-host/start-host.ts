@@ -1,8 +1,9 @@
 /**
  * The app's side of a confined plugin: start its host through the sandbox's launcher and
  * mount the host's tools with `@plugboard/mcp`'s client, so each call crosses to the host
- * (cancel included). A host that dies fails the call in flight with an `Error:` result and
- * is started again on the next call; hosts end with the app.
+ * (cancel included); or, when the listing cache knows its tools, mount them and start the
+ * host on the first call. A host that dies fails the call in flight with an `Error:` result
+ * and is started again on the next call; hosts end with the app.
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,12 +11,13 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { Logger } from "@plugboard/core";
 import type { RegistryEntry } from "@plugboard/core/internal";
 import { PlugboardError } from "../errors.ts";
-import { type Launch, McpMount, McpMountError } from "@plugboard/mcp";
+import { type Launch, McpMount, McpMountError, type MountOptions } from "@plugboard/mcp/mount";
 import { confineCommand, type Mechanism } from "@plugboard/sandbox";
 import { type LoadedPlugin, loadedPlugin } from "../load-plugin.ts";
 import type { Permission } from "../permissions.ts";
 import type { ResolvedPlugin } from "../resolve-plugin.ts";
 import { type HostSpec, hostErrorIn } from "./host-spec.ts";
+import { ListingCache } from "./listing-cache.ts";
 
 /**
  * The bootstrap's own package: the host's code, with its dependencies. Found through the
@@ -34,20 +36,39 @@ export interface HostedPlugin {
   close(): Promise<void>;
 }
 
+/** Where a host's listing is kept between runs, and whether to use what is kept. */
+export interface HostListing {
+  /** The cache folder (`listingCacheFolder`); none: always start and list. */
+  readonly cacheFolder: string | undefined;
+  /** Start and list even when a listing is kept (and keep the new one). */
+  readonly fresh: boolean;
+}
+
+/** Where hosts run and report, and how their listings are cached. */
+export interface HostContext {
+  /** The workspace root. */
+  readonly workspace: string;
+  readonly logger: Logger;
+  readonly listing?: HostListing;
+}
+
 /**
- * Starts `resolved`'s host, confined by `mechanism` with the entry's grants, and lists its
- * tools. Throws the plugin's load error (the same `PlugboardError` as in-process loading)
- * or `PLUGIN_HOST` when the host fails otherwise.
+ * The host of `resolved`, confined by `mechanism` with the entry's grants. When the listing
+ * cache holds its tools for an unchanged plugin (see listing-cache.ts), nothing starts now:
+ * the host starts on the first call. Otherwise it starts and lists its tools here, and the
+ * listing is kept. Throws the plugin's load error (the same `PlugboardError` as in-process
+ * loading) or `PLUGIN_HOST` when the host fails otherwise.
  */
 export async function startHost(
   resolved: ResolvedPlugin,
   mechanism: Extract<Mechanism, { available: true }>,
-  context: { workspace: string; logger: Logger },
+  context: HostContext,
 ): Promise<HostedPlugin> {
   const { manifest, entry } = resolved;
   const spec: HostSpec = { resolved, workspace: context.workspace };
-  const tempDir = privateTemp();
+  let tempDir: string | undefined;
   const launcher = (launch: Launch): Launch => {
+    tempDir ??= privateTemp();
     const confined = confineCommand(mechanism, {
       argv: launch.argv,
       grants: entry.permissions,
@@ -58,25 +79,46 @@ export async function startHost(
     // Not the workspace: without fs.read it is unreadable, and Bun reads its current folder when it resolves imports.
     return { argv: [confined.command, ...confined.args], env: confined.env, cwd: resolved.directory };
   };
+  const options: MountOptions = {
+    name: manifest.name,
+    server: { command: process.execPath, args: [HOST_MAIN, JSON.stringify(spec)] },
+    launcher,
+    logger: context.logger,
+  };
+  const cache = context.listing?.cacheFolder === undefined ? undefined : listingCache(context.listing.cacheFolder, resolved, mechanism, context);
+  const kept = context.listing?.fresh === true ? undefined : cache?.read();
+  const removeTempDir = () => {
+    if (tempDir !== undefined) removeTemp(tempDir);
+  };
   let mount: McpMount;
-  try {
-    mount = await McpMount.open({
-      name: manifest.name,
-      server: { command: process.execPath, args: [HOST_MAIN, JSON.stringify(spec)] },
-      launcher,
-      logger: context.logger,
-    });
-  } catch (error) {
-    removeTemp(tempDir);
-    if (!(error instanceof McpMountError)) throw error;
-    throw hostErrorIn(error.stderr) ?? new PlugboardError("PLUGIN_HOST", `Plugin ${manifest.name}: ${error.message}`, { cause: error });
+  if (kept !== undefined) mount = McpMount.deferred(options, kept);
+  else {
+    try {
+      mount = await McpMount.open(options);
+    } catch (error) {
+      removeTempDir();
+      if (!(error instanceof McpMountError)) throw error;
+      throw hostErrorIn(error.stderr) ?? new PlugboardError("PLUGIN_HOST", `Plugin ${manifest.name}: ${error.message}`, { cause: error });
+    }
+    cache?.write(mount.listing());
   }
-  const plugin = loadedPlugin(resolved);
   const close = async () => {
     await mount.close();
-    removeTemp(tempDir);
+    removeTempDir();
   };
-  return { plugin, entries: mount.entries(), mount, close };
+  return { plugin: loadedPlugin(resolved), entries: mount.entries(), mount, close };
+}
+
+/** The host's code: a change to it changes what a host lists (its annotations, its checks). */
+const HOST_FILES = [HOST_MAIN, join(BOOTSTRAP_FOLDER, "src/load-plugin.ts"), Bun.resolveSync("@plugboard/mcp/serve", BOOTSTRAP_FOLDER)];
+
+function listingCache(
+  folder: string,
+  resolved: ResolvedPlugin,
+  mechanism: Extract<Mechanism, { available: true }>,
+  context: HostContext,
+): ListingCache | undefined {
+  return ListingCache.of(folder, resolved, { workspace: context.workspace, mechanism: mechanism.description, hostFiles: HOST_FILES }, context.logger);
 }
 
 /**

@@ -1,0 +1,129 @@
+/**
+ * The listing cache, for real: confined fixture plugins in temp folders, real hosts, and
+ * /proc to see whether a host runs. A kept listing spares the start; any change to the
+ * plugin is a miss; a broken or unwritable cache is only a miss.
+ */
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { cp, readdir, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { configWith, fixture, removeTempDirs, tempDir } from "../../test/temp-app.ts";
+import { type App, type BuildAppOptions, buildApp } from "../index.ts";
+import { listingCacheFolder } from "./listing-cache.ts";
+
+// Real host processes: a busy machine needs more than bun's default 5 s per test.
+setDefaultTimeout(30_000);
+
+const apps: App[] = [];
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((app) => app.close()));
+  await removeTempDirs();
+});
+
+/** Pids of running processes whose command line names `text` (a host's carries its workspace). */
+function processesNaming(text: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(text)) found.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found;
+}
+
+/** A copy of the echo fixture in a temp folder (so it can be changed), and a cache folder. */
+async function setup(): Promise<{ plugin: string; cacheHome: string; workspace: string }> {
+  const plugin = join(await tempDir(), "echo");
+  await cp(fixture("echo"), plugin, { recursive: true });
+  // Its imports resolve as the fixture's do.
+  await symlink(join(import.meta.dir, "../../node_modules"), join(plugin, "node_modules"));
+  return { plugin, cacheHome: await tempDir(), workspace: await tempDir() };
+}
+
+async function start(plugin: string, workspace: string, cacheHome: string, options: BuildAppOptions = {}): Promise<App> {
+  const app = await buildApp(await configWith([{ path: plugin, permissions: [] }], workspace, "auto"), {
+    env: { XDG_CACHE_HOME: cacheHome },
+    ...options,
+  });
+  apps.push(app);
+  return app;
+}
+
+describe("the listing cache", () => {
+  test("a second app mounts the kept listing: its host starts on the first call, not before", async () => {
+    const { plugin, cacheHome, workspace } = await setup();
+    const first = await start(plugin, workspace, cacheHome);
+    expect(processesNaming(workspace).length).toBeGreaterThan(0);
+    expect(await readdir(join(cacheHome, "plugboard", "hosts"))).toHaveLength(1);
+    await first.close();
+
+    const second = await start(plugin, workspace, cacheHome);
+    expect(second.runtime.schemas()).toEqual(first.runtime.schemas());
+    expect(second.sandbox.confined).toEqual(["@fixture/echo"]);
+    expect(processesNaming(workspace)).toEqual([]);
+    // Checked against the kept schema, still without a host.
+    expect((await second.runtime.execute("echo", "{}")).content).toStartWith("Error: Invalid arguments for echo: text: ");
+    expect(processesNaming(workspace)).toEqual([]);
+    expect(await second.runtime.execute("echo", '{"text":"hi"}')).toEqual({ content: "hi", isError: false });
+    expect(processesNaming(workspace).length).toBeGreaterThan(0);
+    await second.close();
+    expect(processesNaming(workspace)).toEqual([]);
+  });
+
+  test("a changed plugin file is a miss: the host starts and lists what the plugin says now", async () => {
+    const { plugin, cacheHome, workspace } = await setup();
+    await (await start(plugin, workspace, cacheHome)).close();
+    const source = join(plugin, "src/index.ts");
+    await writeFile(source, readFileSync(source, "utf8").replace('"Repeat the text."', '"Repeat the text, changed."'));
+    const changed = await start(plugin, workspace, cacheHome);
+    expect(processesNaming(workspace).length).toBeGreaterThan(0);
+    expect(changed.runtime.schemas()[0]?.function.description).toBe("Repeat the text, changed.");
+  });
+
+  test("other options are a miss too", async () => {
+    const { plugin, cacheHome, workspace } = await setup();
+    await (await start(plugin, workspace, cacheHome)).close();
+    const app = await buildApp(await configWith([{ path: plugin, permissions: [], options: { prefix: "> " } }], workspace, "auto"), {
+      env: { XDG_CACHE_HOME: cacheHome },
+    });
+    apps.push(app);
+    expect(processesNaming(workspace).length).toBeGreaterThan(0);
+    expect(await readdir(join(cacheHome, "plugboard", "hosts"))).toHaveLength(2);
+  });
+
+  test("freshHosts starts every host even when its listing is kept", async () => {
+    const { plugin, cacheHome, workspace } = await setup();
+    await (await start(plugin, workspace, cacheHome)).close();
+    await start(plugin, workspace, cacheHome, { freshHosts: true });
+    expect(processesNaming(workspace).length).toBeGreaterThan(0);
+  });
+
+  test("an unreadable entry is a miss, and is written again", async () => {
+    const { plugin, cacheHome, workspace } = await setup();
+    await (await start(plugin, workspace, cacheHome)).close();
+    const folder = join(cacheHome, "plugboard", "hosts");
+    const [entry = ""] = await readdir(folder);
+    await writeFile(join(folder, entry), '{"tools": "not a list"');
+    const app = await start(plugin, workspace, cacheHome);
+    expect(processesNaming(workspace).length).toBeGreaterThan(0);
+    expect(app.runtime.schemas()[0]?.function.name).toBe("echo");
+    expect(JSON.parse(readFileSync(join(folder, entry), "utf8")).tools[0].name).toBe("echo");
+  });
+
+  test("a cache folder that cannot be written costs only the start", async () => {
+    const { plugin, workspace } = await setup();
+    const blocker = join(await tempDir(), "a-file");
+    await writeFile(blocker, "");
+    const app = await start(plugin, workspace, blocker);
+    expect(await app.runtime.execute("echo", '{"text":"hi"}')).toEqual({ content: "hi", isError: false });
+  });
+
+  test("the folder: XDG_CACHE_HOME, else ~/.cache, else none", () => {
+    expect(listingCacheFolder({ XDG_CACHE_HOME: "/x", HOME: "/h" })).toBe("/x/plugboard/hosts");
+    expect(listingCacheFolder({ HOME: "/h" })).toBe("/h/.cache/plugboard/hosts");
+    expect(listingCacheFolder({})).toBeUndefined();
+  });
+});

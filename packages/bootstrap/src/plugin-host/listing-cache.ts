@@ -1,0 +1,161 @@
+/**
+ * The tools each plugin host listed, kept between runs so that an app whose plugins did not
+ * change mounts their tools without starting a host: the host then starts on the first call
+ * (`plugboard tools` starts none). An entry is found by a key over everything the listing
+ * comes from; any change to it is a miss, and the host is started and listed afresh.
+ *
+ * The key covers: this Bun and the host's own code; the plugin's folder (every file outside
+ * `node_modules`: path, size, modification and change time, inode) and the `package.json`
+ * of each dependency it declares; its manifest, options and grants; the workspace (its
+ * `tools()` receives it); and the sandbox mechanism. A plugin's `tools()` must depend on
+ * nothing else (docs/plugins.md says so).
+ *
+ * Entries live in `$XDG_CACHE_HOME/plugboard/hosts` (else `~/.cache/plugboard/hosts`), one
+ * JSON file each, written whole or not at all. An entry that cannot be read or written is a
+ * miss, never an error: the cache only spares time.
+ */
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { CONTRACT_VERSION, type Logger } from "@plugboard/core";
+import type { McpListing } from "@plugboard/mcp/mount";
+import packageJson from "../../package.json" with { type: "json" };
+import type { ResolvedPlugin } from "../resolve-plugin.ts";
+
+/** Bumped when an entry's meaning changes. */
+const FORMAT = 1;
+/** A plugin folder with more files than this is not fingerprinted: its host is always started. */
+const MAX_FILES = 5_000;
+/** Entries kept when the folder is pruned after a write (the most recently written ones). */
+const KEEP_ENTRIES = 200;
+
+/** What the key is computed from, besides the plugin itself. */
+export interface ListingContext {
+  /** The workspace root. */
+  readonly workspace: string;
+  /** The sandbox mechanism's description (`Landlock ABI 7 + …`). */
+  readonly mechanism: string;
+  /** Files of the host's own code whose change changes a listing. */
+  readonly hostFiles: readonly string[];
+}
+
+/** The cache folder for `env`, or undefined when there is no home to keep it in. */
+export function listingCacheFolder(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const base = env.XDG_CACHE_HOME || (env.HOME ? join(env.HOME, ".cache") : undefined);
+  return base === undefined ? undefined : join(base, "plugboard", "hosts");
+}
+
+/** One plugin's place in the cache. */
+export class ListingCache {
+  private constructor(
+    readonly file: string,
+    readonly folder: string,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The entry of `resolved` in `folder`, or undefined when the plugin cannot be fingerprinted. */
+  static of(folder: string, resolved: ResolvedPlugin, context: ListingContext, logger: Logger): ListingCache | undefined {
+    const files = fingerprint(resolved.directory);
+    if (files === undefined) return undefined;
+    const hasher = new Bun.CryptoHasher("sha256");
+    const part = (value: unknown) => hasher.update(`${JSON.stringify(value)}\n`);
+    part({ FORMAT, bun: Bun.version, bootstrap: packageJson.version, contract: CONTRACT_VERSION });
+    part(context.hostFiles.map(stamp));
+    part([resolved.directory, resolved.entryPath, resolved.manifest, resolved.entry.options, resolved.entry.permissions]);
+    part([context.workspace, context.mechanism]);
+    part(files);
+    part(dependencies(resolved.directory));
+    return new ListingCache(join(folder, `${hasher.digest("hex")}.json`), folder, logger);
+  }
+
+  /** The listing kept for this key, or undefined (none, or unreadable). */
+  read(): McpListing | undefined {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(this.file, "utf8"));
+    } catch {
+      return undefined;
+    }
+    return isListing(parsed) ? parsed : undefined;
+  }
+
+  /** Keeps `listing` for this key; a failure is only logged. */
+  write(listing: McpListing): void {
+    const staging = `${this.file}.${process.pid}.tmp`;
+    let staged = false;
+    try {
+      mkdirSync(this.folder, { recursive: true, mode: 0o700 });
+      writeFileSync(staging, JSON.stringify(listing), { mode: 0o600 });
+      staged = true;
+      renameSync(staging, this.file);
+      staged = false;
+      prune(this.folder);
+    } catch (error) {
+      if (staged) rmSync(staging, { force: true });
+      this.logger.debug(`tool listing not cached in ${this.folder}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
+
+/** Every file of the plugin's folder outside `node_modules` and `.git`, stamped; undefined past `MAX_FILES`. */
+function fingerprint(directory: string): string[] | undefined {
+  const stamps: string[] = [];
+  const folders = [directory];
+  for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== "node_modules" && entry.name !== ".git") folders.push(path);
+        continue;
+      }
+      if (stamps.length === MAX_FILES) return undefined;
+      stamps.push(`${relative(directory, path)} ${stamp(path)}`);
+    }
+  }
+  return stamps.sort();
+}
+
+/** The `package.json` stamp of each dependency the plugin declares, as resolved from its folder. */
+function dependencies(directory: string): string[] {
+  let declared: Record<string, unknown> = {};
+  try {
+    declared = (JSON.parse(readFileSync(join(directory, "package.json"), "utf8")) as { dependencies?: Record<string, unknown> }).dependencies ?? {};
+  } catch {
+    // A path plugin without package.json declares nothing.
+  }
+  return Object.keys(declared)
+    .sort()
+    .map((name) => {
+      try {
+        const found = Bun.resolveSync(`${name}/package.json`, directory);
+        return `${name} ${found} ${stamp(found)}`;
+      } catch {
+        return `${name} unresolved`;
+      }
+    });
+}
+
+function stamp(path: string): string {
+  const stats = lstatSync(path, { throwIfNoEntry: false });
+  return stats === undefined ? "missing" : `${stats.size} ${stats.mtimeMs} ${stats.ctimeMs} ${stats.ino}`;
+}
+
+function isListing(value: unknown): value is McpListing {
+  if (typeof value !== "object" || value === null) return false;
+  const { tools, serverInfo } = value as Record<string, unknown>;
+  return (
+    Array.isArray(tools) &&
+    tools.every((tool) => typeof tool === "object" && tool !== null && typeof tool.name === "string" && typeof tool.inputSchema === "object") &&
+    typeof serverInfo === "object" &&
+    serverInfo !== null
+  );
+}
+
+/** Past `KEEP_ENTRIES * 2` entries, removes all but the `KEEP_ENTRIES` written last. */
+function prune(folder: string): void {
+  const names = readdirSync(folder).filter((name) => name.endsWith(".json"));
+  if (names.length <= KEEP_ENTRIES * 2) return;
+  const byAge = names
+    .map((name) => ({ name, written: statSync(join(folder, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
+    .sort((a, b) => b.written - a.written);
+  for (const { name } of byAge.slice(KEEP_ENTRIES)) rmSync(join(folder, name), { force: true });
+}
