@@ -36,6 +36,22 @@ const FILES: Readonly<Record<string, string>> = {
   "web/gen/b.ts": "",
   "web/build/out.js": "",
   "web/x.js": "",
+  "vendor/.gitignore": "*\n!*/\n!*.ts\n",
+  "vendor/a.js": "",
+  "vendor/lib/b.ts": "",
+  "vendor/lib/c.js": "",
+  "vendor/lib/deep/d.ts": "",
+  "tools/.gitignore": "cache\n!cache/\nout/*.js\n",
+  "tools/cache/run.ts": "",
+  "tools/bin/cache": "",
+  "tools/out/a.js": "",
+  "tools/out/b.ts": "",
+  "gen/.gitignore": "tmp/\n",
+  "gen/tmp/.gitignore": "!*\n",
+  "gen/tmp/x.ts": "",
+  "gen/src/.gitignore": "!tmp/\n",
+  "gen/src/tmp/y.ts": "",
+  "gen/src/tmp/z.log": "",
   "node_modules/pkg/index.js": "",
   "app/(group)/page.tsx": "",
   "app/[id]/page.tsx": "",
@@ -74,6 +90,10 @@ describe("glob honours .gitignore and .ignore", () => {
     ["nothing under an ignored folder comes back, even negated", { pattern: "build/*" }, ["(no matches)"]],
     ["an unanchored folder rule applies at any depth", { pattern: "lib/**" }, ["(no matches)"]],
     ["a rule with a slash is anchored to its file's folder; a deeper !build/ re-includes a folder", { pattern: "web/**" }, ["web/.gitignore", "web/build/out.js", "web/gen/b.ts", "web/x.js"]],
+    ["a search starting in an ignored folder finds nothing there", { pattern: "dist/*.js" }, ["(no matches)"]],
+    ["`*` then `!*/` and `!*.ts`: every folder is walked, only .ts files come back", { pattern: "vendor/**" }, ["vendor/lib/b.ts", "vendor/lib/deep/d.ts"]],
+    ["`cache` and `!cache/` in one file: the folder is kept, a file of that name is not", { pattern: "tools/**" }, ["tools/.gitignore", "tools/cache/run.ts", "tools/out/b.ts"]],
+    ["`!*` inside an ignored folder re-includes nothing; a deeper `!tmp/` re-includes a folder", { pattern: "**/tmp/*" }, ["gen/src/tmp/y.ts"]],
     ["node_modules stays skipped", { pattern: "**/index.js" }, ["(no matches)"]],
     ["node_modules stays skipped when the pattern starts inside it", { pattern: "node_modules/pkg/*" }, ["(no matches)"]],
   ])("%s", async (_, args, expected) => {
@@ -85,10 +105,42 @@ describe("glob honours .gitignore and .ignore", () => {
     [{ pattern: "build/*", include_ignored: true }, ["build/.gitignore", "build/out.js"]],
     [{ pattern: "src/nested/*.tmp", include_ignored: true }, ["src/nested/a.tmp"]],
     [{ pattern: "**/index.js", include_ignored: true }, ["(no matches)"]],
+    [{ pattern: "dist/*.js", include_ignored: true }, ["dist/bundle.js"]],
+    [{ pattern: "gen/tmp/*", include_ignored: true }, ["gen/tmp/.gitignore", "gen/tmp/x.ts"]],
   ])("include_ignored: true lists what the ignore files exclude, not node_modules (%#)", async (args, expected) => {
     expect(await glob(args)).toEqual(expected);
   });
 });
+
+// The folders of the tree with no .ignore file and no node_modules, where git's own listing
+// is the expectation: `git ls-files --others --exclude-standard`, run in a repository
+// whose work tree is the test folder.
+test.skipIf(Bun.which("git") === null)("lists in each folder ruled by .gitignore files alone what git lists", async () => {
+  const listedByGit = await gitListing(root);
+  for (const folder of ["build", "dist", "gen", "lib", "tools", "vendor", "web"]) {
+    const expected = listedByGit.filter((path) => path.startsWith(`${folder}/`));
+    expect(await glob({ pattern: `${folder}/**` })).toEqual(expected.length > 0 ? expected : ["(no matches)"]);
+  }
+  expect(listedByGit).toContain("tools/cache/run.ts");
+  expect(listedByGit).not.toContain("dist/bundle.js");
+});
+
+async function gitListing(workTree: string): Promise<string[]> {
+  const gitDir = await mkdtemp(join(tmpdir(), "plugboard-glob-git-"));
+  // No user or system configuration: a global excludes file would change the listing.
+  const env = { PATH: process.env.PATH ?? "", HOME: gitDir, GIT_CONFIG_NOSYSTEM: "1", GIT_DIR: gitDir, GIT_WORK_TREE: workTree };
+  const git = (...args: string[]) => {
+    const run = Bun.spawnSync(["git", ...args], { cwd: workTree, env });
+    if (run.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${run.stderr.toString()}`);
+    return run.stdout.toString();
+  };
+  try {
+    git("init", "-q");
+    return git("ls-files", "-z", "--others", "--exclude-standard").split("\0").filter((path) => path !== "").sort();
+  } finally {
+    await rm(gitDir, { recursive: true, force: true });
+  }
+}
 
 describe("glob finds a path named literally", () => {
   test.each([

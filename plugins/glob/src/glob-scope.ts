@@ -5,11 +5,12 @@
  * `ROOT//etc/*`, `../*` and `link-out/*` are refused, so nothing outside is scanned.
  */
 import { stat } from "node:fs/promises";
-import { isAbsolute, resolve, sep } from "node:path";
+import { isAbsolute, posix, resolve, sep } from "node:path";
 import { PathEscapeError, ToolError, type Workspace } from "@plugboard/core";
 import type fg from "fast-glob";
 import { braceExpansions } from "./brace-expansions.ts";
 import { loadFastGlob } from "./fast-glob.ts";
+import { nameEndings } from "./name-endings.ts";
 
 /** The real folder fast-glob starts in, the pattern relative to it, and its expansion. */
 export interface GlobScope {
@@ -17,6 +18,10 @@ export interface GlobScope {
   readonly pattern: string;
   /** The folders fast-glob starts reading from, one per expanded base, as absolute paths (real ones checked). */
   readonly bases: readonly string[];
+  /** Whether fast-glob's paths come out normalised (not so for a fixed part like `./src` or `src/./x`). */
+  readonly normalized: boolean;
+  /** What every file name a pattern can match ends with (`.ts`), or undefined (see `nameEndings`). */
+  readonly endings: readonly string[] | undefined;
 }
 
 /**
@@ -30,7 +35,9 @@ export async function globScope(workspace: Workspace, pattern: string, path: str
     : { cwd: await baseFolder(workspace, path), relative: pattern };
   const tasks = expand(await loadFastGlob(), relative, cwd);
   const bases: string[] = [];
+  let normalized = true;
   for (const task of tasks) {
+    if (task.base !== "." && posix.normalize(task.base) !== task.base) normalized = false;
     if (task.patterns.some((expanded) => hasParentSegment(expanded) || outsideRoot(workspace, expanded))) {
       throw new PathEscapeError(pattern);
     }
@@ -42,7 +49,7 @@ export async function globScope(workspace: Workspace, pattern: string, path: str
     });
     bases.push(base);
   }
-  return { cwd, pattern: relative, bases };
+  return { cwd, pattern: relative, bases, normalized, endings: nameEndings(tasks.flatMap((task) => task.positive)) };
 }
 
 /** The longest pattern accepted; real ones are far shorter. */

@@ -41,6 +41,8 @@ beforeAll(async () => {
   await symlink("src/a.ts", join(root, "inlink"));
   await symlink("src", join(root, "insrc"));
   await symlink("nowhere.ts", join(root, "dangling.ts"));
+  // Named like the regular file src/b.ts: each path is checked for itself.
+  await symlink(join(outside, "sub/deep-secret.ts"), join(root, "src/deep/deeper/b.ts"));
 });
 
 afterAll(() => rm(base, { recursive: true, force: true }));
@@ -88,6 +90,12 @@ describe("glob", () => {
     const glob = await globber();
     expect((await glob({ pattern: "{README.md,src/a.ts}" })).content).toBe(lines("README.md", "src/a.ts"));
     expect((await glob({ pattern: join(root, "src/*.ts") })).content).toBe(lines("src/a.ts", "src/b.ts"));
+  });
+
+  test("a pattern starting with ./ lists paths from the workspace root", async () => {
+    const glob = await globber();
+    expect((await glob({ pattern: "./src/*.ts" })).content).toBe(lines("src/a.ts", "src/b.ts"));
+    expect((await glob({ pattern: "./*.ts", path: "src" })).content).toBe(lines("src/a.ts", "src/b.ts"));
   });
 
   test("says (no matches) when nothing matches", async () => {
@@ -173,6 +181,13 @@ describe("glob never leaves the workspace", () => {
     const pattern = make();
     const glob = await globber();
     expect(await glob({ pattern })).toEqual({ content: `Error: Path escapes workspace: ${pattern}`, isError: true });
+  });
+
+  test("of symlinks named by fixed paths, keeps only those to a file inside", async () => {
+    const glob = await globber();
+    expect((await glob({ pattern: "{inlink,linkfile.ts,dangling.ts,linkdir,insrc,README.md}" })).content).toBe(
+      lines("README.md", "inlink"),
+    );
   });
 
   test("refuses an absolute pattern into a sibling folder", async () => {

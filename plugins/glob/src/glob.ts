@@ -7,9 +7,9 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { ToolError, Type, type Workspace, defineTool, textResult } from "@plugboard/core";
 import { firstByCodePoint } from "./code-point-order.ts";
-import { type Scan, scanFiles } from "./glob-scan.ts";
+import { scanFiles } from "./glob-scan.ts";
 import { type GlobScope, globScope } from "./glob-scope.ts";
-import { IgnoreRules, foldersToProbe } from "./ignore-rules.ts";
+import { IgnoreRules, foldersAbove } from "./ignore-rules.ts";
 import type { Options } from "./index.ts";
 
 /** The tool name the model sees; the manifest lists the same name. */
@@ -50,9 +50,10 @@ export function globTool(settings: GlobSettings) {
     concurrency: "read-only",
     handler: async ({ pattern, path, include_ignored = false }, ctx) => {
       const scope = await globScope(ctx.workspace, pattern, path ?? ".");
-      const scan = await scanFiles(ctx.workspace, scope, settings, ctx.signal);
-      if (scan === undefined) throw ctx.signal.reason;
-      const files = include_ignored ? scan.files : await withoutIgnored(ctx.workspace, scope, scan);
+      const rules = include_ignored ? undefined : await ignoreRulesAbove(ctx.workspace, scope);
+      const scanned = await scanFiles(ctx.workspace, scope, settings, rules, ctx.signal);
+      if (scanned === undefined) throw ctx.signal.reason;
+      const files = rules === undefined || rules.empty ? scanned : scanned.filter((file) => !rules.ignoresFile(file));
       const literal = await literalFile(ctx.workspace, scope);
       if (literal !== undefined && !files.includes(literal)) files.push(literal);
       return textResult(listing(firstByCodePoint(files, settings.maxResults), files.length));
@@ -60,11 +61,13 @@ export function globTool(settings: GlobSettings) {
   });
 }
 
-/** The scanned files that no ignore file above them excludes; ignore files are read once. */
-async function withoutIgnored(workspace: Workspace, scope: GlobScope, scan: Scan): Promise<string[]> {
+/**
+ * The rules of the ignore files in the search folders and above them, which the scan does
+ * not list; it adds those of each folder it lists. Each ignore file is read once per call.
+ */
+function ignoreRulesAbove(workspace: Workspace, scope: GlobScope): Promise<IgnoreRules> {
   const searched = scope.bases.map((base) => (base === workspace.root ? "" : workspace.relative(base)));
-  const rules = await IgnoreRules.read(workspace.root, [...scan.ignoreFolders, ...foldersToProbe(searched, scan.foldersRead)]);
-  return rules.empty ? scan.files : scan.files.filter((file) => !rules.ignoresFile(file));
+  return IgnoreRules.read(workspace.root, foldersAbove(searched));
 }
 
 /**

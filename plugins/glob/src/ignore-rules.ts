@@ -13,30 +13,50 @@ export const IGNORE_FILES: readonly string[] = [".gitignore", ".ignore"];
 /** An ignore file larger than this is not read: real ones are a few KiB. */
 const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
 
-/** The rules of every ignore file read for one call, answering per path. */
+/**
+ * The rules of every ignore file read for one call, answering per path. They grow while the
+ * scan lists folders: a folder's ignore files are read before any folder below it is listed,
+ * so every answer about a path is given with the rules of all the folders above it.
+ */
 export class IgnoreRules {
-  readonly #byFolder: ReadonlyMap<string, FolderRules>;
-  readonly #inScope = new Map<string, readonly FolderRules[]>();
-  readonly #folderIgnored = new Map<string, boolean>([["", false]]);
+  readonly #root: string;
+  readonly #byFolder = new Map<string, FolderRules>();
+  readonly #reads = new Map<string, Promise<void>>();
+  #inScope = new Map<string, readonly FolderRules[]>();
+  #folderIgnored = new Map<string, boolean>([["", false]]);
 
-  private constructor(byFolder: ReadonlyMap<string, FolderRules>) {
-    this.#byFolder = byFolder;
+  private constructor(root: string) {
+    this.#root = root;
+  }
+
+  /** Rules read from the ignore files of `folders` (relative to `root`); more can be added with `readFolder`. */
+  static async read(root: string, folders: Iterable<string>): Promise<IgnoreRules> {
+    const rules = new IgnoreRules(root);
+    await Promise.all([...folders].map((folder) => rules.readFolder(folder)));
+    return rules;
   }
 
   /**
-   * Reads the ignore files of `folders` (relative to `root`), once each. Files that are
-   * symlinks, unreadable or oversized are skipped.
+   * Reads the ignore files of `folder` (relative to the root) unless they were read.
+   * Files that are symlinks, unreadable or oversized are skipped.
    */
-  static async read(root: string, folders: Iterable<string>): Promise<IgnoreRules> {
-    const byFolder = new Map<string, FolderRules>();
-    await Promise.all(
-      [...folders].map(async (folder) => {
-        const texts = await Promise.all(IGNORE_FILES.map((name) => readRegularFile(join(root, folder, name))));
-        const present = texts.filter((text) => text !== undefined);
-        if (present.length > 0) byFolder.set(folder, folderRules(folder, present));
-      }),
-    );
-    return new IgnoreRules(byFolder);
+  readFolder(folder: string): Promise<void> {
+    let reading = this.#reads.get(folder);
+    if (reading === undefined) {
+      reading = this.#add(folder);
+      this.#reads.set(folder, reading);
+    }
+    return reading;
+  }
+
+  async #add(folder: string): Promise<void> {
+    const texts = await Promise.all(IGNORE_FILES.map((name) => readRegularFile(join(this.#root, folder, name))));
+    const present = texts.filter((text) => text !== undefined);
+    if (present.length === 0) return;
+    this.#byFolder.set(folder, folderRules(folder, present));
+    // Answers are cached per folder: none given before these rules may outlive them.
+    this.#inScope = new Map();
+    this.#folderIgnored = new Map([["", false]]);
   }
 
   /** Whether no ignore file was found, so nothing is ignored. */
@@ -53,13 +73,24 @@ export class IgnoreRules {
     for (const rules of this.#rulesFor(folder)) {
       if (rules.files === undefined) continue;
       if (rules.endings !== undefined && !rules.endings.some((ending) => name.endsWith(ending))) continue;
-      const result = rules.files.test(rules.byName ? name : relativeTo(rules.folder, path));
+      // A path is tested with every rule: `ignore` first tests the folders on its way, where
+      // a folder rule such as `!build/` may re-include one that a file rule `build` excludes.
+      const result = rules.byName ? rules.files.test(name) : rules.all.test(relativeTo(rules.folder, path));
       ignored = this.#decide(ignored, result, rules, folder, !rules.byName);
     }
     return ignored;
   }
 
-  private isFolderIgnored(folder: string): boolean {
+  /** Whether any ignore file applies inside `folder`. */
+  appliesIn(folder: string): boolean {
+    return this.#rulesFor(folder).length > 0;
+  }
+
+  /**
+   * Whether the folder at `folder` is ignored, by its own path or an ignored folder above
+   * it: git lists nothing below it, whatever a deeper file re-includes.
+   */
+  isFolderIgnored(folder: string): boolean {
     const known = this.#folderIgnored.get(folder);
     if (known !== undefined) return known;
     const parent = parentOf(folder);
@@ -78,6 +109,8 @@ export class IgnoreRules {
    * deepest file has the last word. `ignore` also answers "ignored" for a path under a
    * folder its rules ignore; when a deeper file re-included that folder, that answer is
    * about the folder, not the path, and is not taken (`wholePath`: the path was asked, not a name).
+   * A rule of that file matching the path itself (`gen/**` for `gen/dist/a.js`) is then not
+   * applied either, where git would: `ignore` does not tell such a match apart.
    */
   #decide(
     ignored: boolean,
@@ -105,21 +138,18 @@ export class IgnoreRules {
 }
 
 /**
- * The folders whose ignore files govern a scan but which it did not list: each search
- * folder (a static pattern's is never listed) and its ancestors up to the root. Every folder
- * below a search folder that holds a match was listed on the way to it.
+ * The folders whose ignore files govern a scan before it lists anything: each search
+ * folder and its ancestors up to the root. Every folder below is read while it is listed.
  */
-export function foldersToProbe(searchFolders: readonly string[], listed: ReadonlySet<string>): Set<string> {
-  const probe = new Set<string>();
-  const seen = new Set<string>();
+export function foldersAbove(searchFolders: readonly string[]): Set<string> {
+  const folders = new Set<string>();
   for (const searched of searchFolders) {
-    for (let folder = searched; !seen.has(folder); folder = parentOf(folder)) {
-      seen.add(folder);
-      if (!listed.has(folder)) probe.add(folder);
+    for (let folder = searched; !folders.has(folder); folder = parentOf(folder)) {
+      folders.add(folder);
       if (folder === "") break;
     }
   }
-  return probe;
+  return folders;
 }
 
 async function readRegularFile(path: string): Promise<string | undefined> {
