@@ -49,4 +49,11 @@ describe("parseCliArgs", () => {
   test("a plugin command's usage mistake points at its own help", () => {
     expect(() => parseCliArgs(["plugin", "new", "--dir"])).toThrow("--dir needs a value (see plugboard plugin new --help)");
   });
+
+  test("a value that starts with a dash is shown how to pass, and then checked as any other", () => {
+    expect(() => parseCliArgs(["run", "--max-steps", "-1", "hi"])).toThrow(
+      '--max-steps needs a value; one that starts with "-" is written --max-steps=-1 (see plugboard run --help)',
+    );
+    expect(() => parseCliArgs(["run", "--max-steps=-1", "hi"])).not.toThrow();
+  });
 });

@@ -57,7 +57,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
   try {
     parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(parseProblem(error), commandIn(argv));
+    throw new UsageError(parseProblem(error, argv), commandIn(argv));
   }
   const { values } = parsed;
   const [first, ...others] = parsed.positionals;
@@ -135,15 +135,18 @@ function url(value: string | undefined, command: CommandName): string | undefine
   return value;
 }
 
-function parseProblem(error: unknown): string {
+function parseProblem(error: unknown, argv: readonly string[]): string {
   if (!(error instanceof Error)) throw error;
   const code = (error as NodeJS.ErrnoException).code;
   const quoted = error.message.match(/'(-[^' ]*)/)?.[1] ?? "";
   if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown option '${quoted}'`;
   if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
-    return FLAGS[quoted.replace(/^--/, "") as FlagName]?.type === "boolean" || quoted === "--help" || quoted === "--version"
-      ? `${quoted} takes no value`
-      : `${quoted} needs a value`;
+    if (FLAGS[quoted.replace(/^--/, "") as FlagName]?.type === "boolean" || quoted === "--help" || quoted === "--version") {
+      return `${quoted} takes no value`;
+    }
+    // `--max-steps -1`: the value looks like an option, and is only taken written with `=`.
+    const next = argv[argv.indexOf(quoted) + 1];
+    return next?.startsWith("-") ? `${quoted} needs a value; one that starts with "-" is written ${quoted}=${next}` : `${quoted} needs a value`;
   }
   if (code?.startsWith("ERR_PARSE_ARGS")) return error.message.split("\n")[0] ?? error.message;
   throw error;
