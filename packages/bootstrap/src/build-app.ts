@@ -9,7 +9,7 @@ import type { RegistryEntry } from "@plugboard/core/internal";
 import { type AuditLog, openAuditLog } from "./audit-log.ts";
 import type { AppConfig, McpEntry, PluginEntry } from "./config.ts";
 import { PlugboardError } from "./errors.ts";
-import { type LoadedPlugin, loadPlugin } from "./load-plugin.ts";
+import type { LoadedPlugin } from "./loaded-plugin.ts";
 import { mcpErrors, type PluginAt, pluginErrors } from "./messages.ts";
 import { type McpLauncher, type MountContext, type MountedServer, mountServer, type ServerMount } from "./mount-server.ts";
 import type { Permission } from "./permissions.ts";
@@ -98,7 +98,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   };
   try {
     for (const plugin of resolved) {
-      const load = hosts.get(plugin.where.index) ?? (await loadPlugin(plugin, { workspace, logger }));
+      const load = hosts.get(plugin.where.index) ?? (await (await import("./load-plugin.ts")).loadPlugin(plugin, { workspace, logger }));
       plugins.push(load.plugin);
       loaded.set(plugin.where.index, { grants: plugin.entry.permissions, entries: load.entries });
       logger.debug(`loaded plugin ${load.plugin.name}@${load.plugin.version}: ${load.plugin.tools.map((t) => t.name).join(", ")}`);

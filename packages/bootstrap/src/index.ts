@@ -13,7 +13,7 @@ export {
   type PluginEntry,
 } from "./config.ts";
 export { PlugboardError, type PlugboardErrorCode } from "./errors.ts";
-export type { LoadedPlugin } from "./load-plugin.ts";
+export type { LoadedPlugin } from "./loaded-plugin.ts";
 export { MANIFEST_FILE } from "./manifest.ts";
 export type { McpLauncher, MountedServer } from "./mount-server.ts";
 export { FlagError } from "./messages.ts";

@@ -1,29 +1,17 @@
 /**
- * Loading a resolved plugin: import its entry, check the export is a plugin, validate its
- * options, ask it for its tools and check they are exactly the manifest's list.
+ * Loading a resolved plugin into this process: import its entry, check the export is a
+ * plugin, validate its options, ask it for its tools and check they are exactly the
+ * manifest's list. An app imports this module only when a plugin runs in its process (it
+ * brings TypeBox's value checks, for the options).
  */
 import { pathToFileURL } from "node:url";
-import { type AnyToolDefinition, type Permission, type Plugin, type PluginContext, PluginOptionsError } from "@plugboard/core";
+import { type AnyToolDefinition, type Plugin, type PluginContext, PluginOptionsError } from "@plugboard/core";
 import type { RegistryEntry } from "@plugboard/core/internal";
 import { KindGuard } from "@sinclair/typebox";
+import { type LoadedPlugin, loadedPlugin } from "./loaded-plugin.ts";
 import { pluginErrors } from "./messages.ts";
 import { checkOptions } from "./plugin-options.ts";
-import type { PluginOrigin, ResolvedPlugin } from "./resolve-plugin.ts";
-
-/** A plugin that is loaded and whose tools are ready to register. */
-export interface LoadedPlugin {
-  name: string;
-  version: string;
-  /** The real path of the plugin's folder. */
-  directory: string;
-  /** Where it was found: a config `path`, installed for the config's folder, or shipped with the app. */
-  origin: PluginOrigin;
-  manifestPath: string;
-  /** The contract range its manifest states. */
-  contract: string;
-  permissions: readonly Permission[];
-  tools: readonly { name: string; description: string }[];
-}
+import type { ResolvedPlugin } from "./resolve-plugin.ts";
 
 /** What loading one plugin yields: its description and its registry entries, in order. */
 export interface PluginLoad {
@@ -101,10 +89,4 @@ function describe(value: unknown): string {
   if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return "an array";
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
-}
-
-/** What the app knows of a plugin it loaded, in process or in a host: all from its manifest and where it was found. */
-export function loadedPlugin({ manifest, directory, origin, manifestPath }: ResolvedPlugin): LoadedPlugin {
-  const { name, version, contract, permissions, tools } = manifest;
-  return { name, version, directory, origin, manifestPath, contract, permissions, tools };
 }

@@ -4,7 +4,7 @@
  * same index, so the model can never see a tool that cannot run, or the reverse.
  */
 import { type TObject, Type } from "@sinclair/typebox";
-import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
+import type { TypeCheck } from "./compiler.ts";
 import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
 import type { AnyToolDefinition } from "./contract.ts";
 import { fieldProblems } from "./schema-errors.ts";
@@ -92,9 +92,18 @@ function register(entry: RegistryEntry): RegisteredTool {
     return { tool, owner: entry.owner, validate: entry.validate, schema: functionSchema(tool, tool.parameters) };
   }
   const parameters = closed(tool.parameters);
-  const check = TypeCompiler.Compile(parameters);
+  const check = typeCompiler().Compile(parameters);
   const validate: ArgumentsValidator = (args) => (check.Check(args) ? [] : fieldProblems(check.Errors(args)));
   return { tool, owner: entry.owner, check, validate, schema: functionSchema(tool, parameters) };
+}
+
+/**
+ * TypeBox's compiler (with its value checks and error texts), loaded by the first registry
+ * that compiles a schema: an app whose tools all bring their own validator (confined
+ * plugins', MCP servers') never loads it. Compiling is synchronous, hence `require`.
+ */
+function typeCompiler(): typeof import("./compiler.ts").TypeCompiler {
+  return (require("./compiler.ts") as typeof import("./compiler.ts")).TypeCompiler;
 }
 
 function functionSchema(tool: AnyToolDefinition, parameters: TObject): ChatCompletionFunctionTool {

@@ -13,7 +13,7 @@ import type { RegistryEntry } from "@plugboard/core/internal";
 import { PlugboardError } from "../errors.ts";
 import { type Launch, McpMount, McpMountError, type MountOptions } from "@plugboard/mcp/mount";
 import { confineCommand, type Mechanism } from "@plugboard/sandbox";
-import { type LoadedPlugin, loadedPlugin } from "../load-plugin.ts";
+import { type LoadedPlugin, loadedPlugin } from "../loaded-plugin.ts";
 import type { Permission } from "../permissions.ts";
 import type { ResolvedPlugin } from "../resolve-plugin.ts";
 import { type HostSpec, hostErrorIn } from "./host-spec.ts";
@@ -110,7 +110,12 @@ export async function startHost(
 }
 
 /** The host's code: a change to it changes what a host lists (its annotations, its checks). */
-const HOST_FILES = [HOST_MAIN, join(BOOTSTRAP_FOLDER, "src/load-plugin.ts"), Bun.resolveSync("@plugboard/mcp/serve", BOOTSTRAP_FOLDER)];
+const HOST_FILES = [
+  HOST_MAIN,
+  join(BOOTSTRAP_FOLDER, "src/load-plugin.ts"),
+  join(BOOTSTRAP_FOLDER, "src/plugin-options.ts"),
+  Bun.resolveSync("@plugboard/mcp/serve", BOOTSTRAP_FOLDER),
+];
 
 function listingCache(
   folder: string,
