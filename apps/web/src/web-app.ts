@@ -55,6 +55,7 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const { client, demo } = model;
+  app.warmUp();
   const logger = options.logger;
   const server = await startWebServer({
     app,

@@ -32,6 +32,13 @@ export interface App {
   toolGrants: ReadonlyMap<string, readonly Permission[]>;
   /** The sandbox in force, and which plugins run confined in their hosts. */
   sandbox: SandboxState & { readonly confined: readonly string[] };
+  /**
+   * Starts, in the background, every plugin host mounted from the listing cache (which
+   * otherwise starts on the first call of one of its tools), so that the first call does
+   * not wait for it. For apps about to run tools (a model turn, a server); a host that
+   * fails to start fails that call, as it would have.
+   */
+  warmUp(): void;
   /** Ends the plugin hosts and MCP servers the app started (their whole process trees); safe to call twice. They also end when the process exits, however it exits. */
   close(): Promise<void>;
 }
@@ -115,7 +122,10 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     const runtime = new ToolRuntime(registry, { workspace, logger, policy: config.policy, ...(auditLog ? { audit: auditLog.write } : {}) });
     const confined = resolved.filter(isConfined).map((plugin) => plugin.manifest.name);
     const servers = mounts.map(({ server }) => server);
-    return { config, workspace, registry, runtime, plugins, servers, toolGrants, sandbox: { ...sandbox, confined }, close };
+    const warmUp = () => {
+      for (const host of hosts.values()) host.mount.warm();
+    };
+    return { config, workspace, registry, runtime, plugins, servers, toolGrants, sandbox: { ...sandbox, confined }, warmUp, close };
   } catch (error) {
     await close();
     throw error;

@@ -135,6 +135,15 @@ export class McpMount {
     return mount;
   }
 
+  /**
+   * Starts a deferred (or gone) stdio server now, in the background, so that the next call
+   * does not wait for it; a server that fails to start fails that call, as it would have.
+   */
+  warm(): void {
+    if (this.#closed || this.#connection !== undefined) return;
+    this.#connected().catch(() => undefined);
+  }
+
   /** What the server listed, to mount it again later with `deferred`. */
   listing(): McpListing {
     return { tools: this.tools, serverInfo: this.serverInfo };

@@ -21,6 +21,8 @@ const QUIT = new Set(["", "q", "exit"]);
 /** Runs the session until the user quits; returns the exit code. */
 export async function interactiveCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const app = await loadApp(parsed, io, { announceWorkspace: true, model: true });
+  // The hosts start while the user types, not at the first tool call.
+  app.warmUp();
   const session = createSession(app, app.model, createApprovals(parsed.flags.yes, io));
   const lines = createLineReader(io.stdin, io.stdout, PROMPT);
   let turn: AbortController | undefined;

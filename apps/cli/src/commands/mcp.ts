@@ -33,6 +33,7 @@ export async function mcpCommand(parsed: ParsedArgs, io: Io): Promise<number> {
     );
   }
   const app = await loadApp(parsed, io, { announceWorkspace: false });
+  app.warmUp();
   const options = {
     annotations: (tool: string) => annotationsFor(app.toolGrants.get(tool) ?? []),
     // No one can be asked through MCP: an ask is refused, unless --yes approves it (a deny still applies).

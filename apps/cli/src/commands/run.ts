@@ -11,6 +11,8 @@ import { CUT_OFF, createSession, EMPTY_ANSWER, runTurn } from "../session.ts";
 export async function runCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const prompt = await promptOf(parsed.args, io);
   const app = await loadApp(parsed, io, { announceWorkspace: true, model: true });
+  // The hosts start while the model thinks, not at its first tool call.
+  app.warmUp();
   const session = createSession(app, app.model, createApprovals(parsed.flags.yes, io));
   using interrupt = abortOnInterrupt();
   const result = await runTurn(session, prompt, io, { signal: interrupt.signal, json: parsed.flags.json });

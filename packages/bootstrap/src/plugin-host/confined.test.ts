@@ -5,9 +5,10 @@
  * succeed, so these tests fail if the sandbox does nothing.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { mkdir, rename, rm, symlink } from "node:fs/promises";
 import { join } from "node:path";
+import { hostsOf, until } from "../../test/hosts.ts";
 import { configWith, fixture, removeTempDirs, tempDir } from "../../test/temp-app.ts";
 import { runningNamed, survivorsNamed, uniqueMarker } from "@plugboard/sandbox/escapees";
 import { type App, buildApp } from "../index.ts";
@@ -174,30 +175,6 @@ describe("plugin hosts", () => {
     await until(() => hostsOf(workspace).length === 0, "a plugin host outlived its app");
   });
 });
-
-/** Pids of the running processes whose command line names `workspace` (the hosts, and `unshare` before each). */
-function hostsOf(workspace: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) continue;
-      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(`"workspace":"${workspace}"`)) found.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return found;
-}
-
-async function until(condition: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`within ${ms} ms: ${what}`);
-    await Bun.sleep(20);
-  }
-}
 
 test("a stdio MCP server is confined by its entry's grants: without process.spawn it cannot start a program", async () => {
   const server = { mcp: { command: process.execPath, args: [join(import.meta.dir, "../../../mcp/test/fixture-server.ts")] }, name: "fixture", permissions: ["fs.read"] };

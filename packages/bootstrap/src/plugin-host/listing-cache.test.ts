@@ -4,9 +4,10 @@
  * plugin is a miss; a broken or unwritable cache is only a miss.
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { cp, readdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { hostsOf, until } from "../../test/hosts.ts";
 import { configWith, fixture, removeTempDirs, tempDir } from "../../test/temp-app.ts";
 import { type App, type BuildAppOptions, buildApp } from "../index.ts";
 import { listingCacheFolder } from "./listing-cache.ts";
@@ -19,20 +20,6 @@ afterEach(async () => {
   await Promise.all(apps.splice(0).map((app) => app.close()));
   await removeTempDirs();
 });
-
-/** Pids of running processes whose command line names `text` (a host's carries its workspace). */
-function processesNaming(text: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(text)) found.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return found;
-}
 
 /** A copy of the echo fixture in a temp folder (so it can be changed), and a cache folder. */
 async function setup(): Promise<{ plugin: string; cacheHome: string; workspace: string }> {
@@ -56,21 +43,33 @@ describe("the listing cache", () => {
   test("a second app mounts the kept listing: its host starts on the first call, not before", async () => {
     const { plugin, cacheHome, workspace } = await setup();
     const first = await start(plugin, workspace, cacheHome);
-    expect(processesNaming(workspace).length).toBeGreaterThan(0);
+    expect(hostsOf(workspace).length).toBeGreaterThan(0);
     expect(await readdir(join(cacheHome, "plugboard", "hosts"))).toHaveLength(1);
     await first.close();
 
     const second = await start(plugin, workspace, cacheHome);
     expect(second.runtime.schemas()).toEqual(first.runtime.schemas());
     expect(second.sandbox.confined).toEqual(["@fixture/echo"]);
-    expect(processesNaming(workspace)).toEqual([]);
+    expect(hostsOf(workspace)).toEqual([]);
     // Checked against the kept schema, still without a host.
     expect((await second.runtime.execute("echo", "{}")).content).toStartWith("Error: Invalid arguments for echo: text: ");
-    expect(processesNaming(workspace)).toEqual([]);
+    expect(hostsOf(workspace)).toEqual([]);
     expect(await second.runtime.execute("echo", '{"text":"hi"}')).toEqual({ content: "hi", isError: false });
-    expect(processesNaming(workspace).length).toBeGreaterThan(0);
+    expect(hostsOf(workspace).length).toBeGreaterThan(0);
     await second.close();
-    expect(processesNaming(workspace)).toEqual([]);
+    expect(hostsOf(workspace)).toEqual([]);
+  });
+
+  test("warmUp starts a host mounted from the cache in the background, before any call", async () => {
+    const { plugin, cacheHome, workspace } = await setup();
+    await (await start(plugin, workspace, cacheHome)).close();
+    const app = await start(plugin, workspace, cacheHome);
+    expect(hostsOf(workspace)).toEqual([]);
+    app.warmUp();
+    await until(() => hostsOf(workspace).length > 0, "the host never started after warmUp");
+    expect(await app.runtime.execute("echo", '{"text":"hi"}')).toEqual({ content: "hi", isError: false });
+    await app.close();
+    expect(hostsOf(workspace)).toEqual([]);
   });
 
   test("a changed plugin file is a miss: the host starts and lists what the plugin says now", async () => {
@@ -79,7 +78,7 @@ describe("the listing cache", () => {
     const source = join(plugin, "src/index.ts");
     await writeFile(source, readFileSync(source, "utf8").replace('"Repeat the text."', '"Repeat the text, changed."'));
     const changed = await start(plugin, workspace, cacheHome);
-    expect(processesNaming(workspace).length).toBeGreaterThan(0);
+    expect(hostsOf(workspace).length).toBeGreaterThan(0);
     expect(changed.runtime.schemas()[0]?.function.description).toBe("Repeat the text, changed.");
   });
 
@@ -90,7 +89,7 @@ describe("the listing cache", () => {
       env: { XDG_CACHE_HOME: cacheHome },
     });
     apps.push(app);
-    expect(processesNaming(workspace).length).toBeGreaterThan(0);
+    expect(hostsOf(workspace).length).toBeGreaterThan(0);
     expect(await readdir(join(cacheHome, "plugboard", "hosts"))).toHaveLength(2);
   });
 
@@ -98,7 +97,7 @@ describe("the listing cache", () => {
     const { plugin, cacheHome, workspace } = await setup();
     await (await start(plugin, workspace, cacheHome)).close();
     await start(plugin, workspace, cacheHome, { freshHosts: true });
-    expect(processesNaming(workspace).length).toBeGreaterThan(0);
+    expect(hostsOf(workspace).length).toBeGreaterThan(0);
   });
 
   test("an unreadable entry is a miss, and is written again", async () => {
@@ -108,7 +107,7 @@ describe("the listing cache", () => {
     const [entry = ""] = await readdir(folder);
     await writeFile(join(folder, entry), '{"tools": "not a list"');
     const app = await start(plugin, workspace, cacheHome);
-    expect(processesNaming(workspace).length).toBeGreaterThan(0);
+    expect(hostsOf(workspace).length).toBeGreaterThan(0);
     expect(app.runtime.schemas()[0]?.function.name).toBe("echo");
     expect(JSON.parse(readFileSync(join(folder, entry), "utf8")).tools[0].name).toBe("echo");
   });
