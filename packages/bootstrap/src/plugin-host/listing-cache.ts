@@ -14,7 +14,7 @@
  * JSON file each, written whole or not at all. An entry that cannot be read or written is a
  * miss, never an error: the cache only spares time.
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { CONTRACT_VERSION, type Logger } from "@plugboard/core";
 import type { McpListing } from "@plugboard/mcp/mount";
@@ -134,8 +134,9 @@ function dependencies(directory: string): string[] {
     });
 }
 
+/** What changes when the file changes: its size, times and inode (a symlink's target's). */
 function stamp(path: string): string {
-  const stats = lstatSync(path, { throwIfNoEntry: false });
+  const stats = statSync(path, { throwIfNoEntry: false });
   return stats === undefined ? "missing" : `${stats.size} ${stats.mtimeMs} ${stats.ctimeMs} ${stats.ino}`;
 }
 
