@@ -33,5 +33,5 @@ const sandboxCosts: Section = {
   },
 };
 
-/** Section 9. */
+/** Section 10. */
 export const SANDBOX_SECTIONS: readonly Section[] = [sandboxCosts];
