@@ -115,7 +115,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: "tools",
     usage: "plugboard tools [flags]",
     summary: "the tools as the model sees them",
-    details: ["Lists each enabled tool with its parameters (`?` marks optional ones) and description."],
+    details: [
+      "Lists each enabled tool with its parameters (`?` marks optional ones) and description.",
+      "A confined plugin's tools come from the listing cache (~/.cache/plugboard/hosts) while the plugin is unchanged; otherwise its host is started to list them.",
+    ],
     flags: ["config", "workspace", "json"],
     json: "print exactly the `tools` array sent to the model",
     args: { min: 0, max: 0 },
@@ -152,6 +155,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: "validate the config and every plugin without running anything",
     details: [
       "Reads the config, then every plugin's manifest, options and tools, and opens the workspace and the audit log; no model request, no tool call.",
+      "Every confined plugin's host is started and asked for its tools, whatever the listing cache (~/.cache/plugboard/hosts) holds, and the cache is refreshed.",
       "Prints a short summary (with the policy's rules in order and its default, and the audit log) and exits 0, or the problems and exits 2.",
     ],
     flags: MODEL_FLAGS,
