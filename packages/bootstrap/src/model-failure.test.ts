@@ -34,6 +34,17 @@ describe("describeModelFailure", () => {
     expect(line).not.toContain("\n");
   });
 
+  test("an endpoint that says not to retry (x-should-retry: false) is asked once, and the line says no retries", async () => {
+    await using model = await startScriptedModel([{ status: 503, headers: { "x-should-retry": "false" } }, { content: "never sent" }]);
+    const client = new OpenAI({ baseURL: model.baseURL, apiKey: "k", maxRetries: 2, logLevel: "off" });
+    const error = await client.chat.completions.create({ model: "some-model", messages: [{ role: "user", content: "hi" }] }).catch((e: unknown) => e);
+    expect(model.requests).toHaveLength(1);
+    const line = describeModelFailure(error, endpoint, true)?.message ?? "";
+    expect(line).toStartWith(`Model endpoint ${endpoint.baseURL} answered 503`);
+    expect(line).toContain(": the server failed; try again later");
+    expect(line).not.toContain("retries");
+  });
+
   test("a SyntaxError is a malformed response only while a model request runs", () => {
     const error = new SyntaxError("Unexpected token");
     expect(describeModelFailure(error, endpoint, true)).toEqual({

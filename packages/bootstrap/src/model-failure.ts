@@ -53,11 +53,13 @@ function httpFailure(error: InstanceType<typeof OpenAI.APIError>, { baseURL, mod
   const detail = serverMessage(error);
   const head = `Model endpoint ${baseURL} answered ${status}${detail ? ` (${detail})` : ""}`;
   const line = (text: string) => ({ ...oneLine(text), status });
+  // The SDK retries 429 and 5xx twice, unless the endpoint said not to (`x-should-retry: false`).
+  const retried = error.headers?.get("x-should-retry") === "false" ? "" : " after 2 retries";
   if (status === 401) return line(`${head}: the API key was refused; ${KEY_HINT}`);
   if (status === 403) return line(`${head}: access denied; ${KEY_HINT} and that it may use model ${model}`);
   if (status === 404) return line(`${head}: check the model name (${model}; MODEL or --model) and that BASE_URL ends in /v1`);
-  if (status === 429) return line(`${head} after 2 retries: rate limited or out of quota; wait, or check your plan`);
-  if (status >= 500) return line(`${head} after 2 retries: the server failed; try again later or check the server's logs`);
+  if (status === 429) return line(`${head}${retried}: rate limited or out of quota; wait, or check your plan`);
+  if (status >= 500) return line(`${head}${retried}: the server failed; try again later or check the server's logs`);
   return line(`${head}: the request was refused; check the model name (${model}) and that the endpoint supports tool calls`);
 }
 
