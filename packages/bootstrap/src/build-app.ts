@@ -145,9 +145,9 @@ async function resolvePlugins(config: AppConfig, appFolder: string | undefined):
 
 /**
  * Starts the hosts of the confined plugins at once, keyed by config index; if one fails,
- * the others are closed and the first failure in config order is thrown. The host code
- * (and with it the MCP SDK) is imported only when a plugin runs confined; a host mounted
- * from the listing cache starts on its first call.
+ * the others are closed and the first failure in config order is thrown. The host code is
+ * imported only when a plugin runs confined, and the MCP SDK only when a host starts: a host
+ * mounted from the listing cache starts on its first call (or at `warmUp`).
  */
 async function startHosts(
   confined: readonly ResolvedPlugin[],
