@@ -17,16 +17,11 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v") && typeof
   process.exit(0);
 }
 
-// The bundle carries core as `dist/core.js`, sharing its modules with the CLI's. Plugins,
-// still loaded from their own packages, import `@plugboard/core`: they get that module, the
-// CLI's own core (the one their manifest's contract range was checked against), so core
-// and TypeBox are not loaded and compiled a second time. It is loaded on the first import.
-Bun.plugin({
-  name: "plugboard-bundled-core",
-  setup(build) {
-    build.module("@plugboard/core", () => ({ exports: import.meta.require(`${import.meta.dir}/core.js`), loader: "object" }));
-  },
-});
+// Plugins loaded in this process get the bundle's core (bundled-core.ts).
+(await import("./bundled-core.ts")).useBundledCore();
 
 const { runCli } = await import("./main.ts");
 await runCli(argv);
+
+// A module (top-level await) that exports nothing.
+export {};

@@ -55,6 +55,14 @@ test("plugins load from their packages and run with the bundle's core", async ()
   expect(escaped.stdout).toStartWith("Error: Path escapes workspace: ../outside.txt");
 }, 120_000);
 
+test("a confined plugin's host runs the bundle's host program", async () => {
+  // The host is the first process of its PID namespace: /proc/1 is the host itself.
+  const host = await bundled(["call", "bash", '{"command":"tr \'\\\\0\' \' \' < /proc/1/cmdline"}']);
+  expect(host.code).toBe(0);
+  expect(host.stdout).toContain(`${join(OUT, "host.js")} {"resolved":`);
+  expect(host.stdout).toEndWith("exit code: 0\n");
+}, 120_000);
+
 test("the bundle is stale when a source it was built from is newer, or it is missing", async () => {
   expect(staleReason(OUT)).toBeUndefined();
   const source = join(OUT, "sources.json");

@@ -65,6 +65,12 @@ export interface BuildAppOptions {
    * starts on its first call. @default false
    */
   freshHosts?: boolean;
+  /**
+   * The plugin hosts' program, when the app carries a bundle of `@plugboard/bootstrap/plugin-host`
+   * (the CLI's `dist/host.js`: a host then loads one file instead of the bootstrap's, core's and
+   * the MCP SDK's sources). Its folder stays readable to every host. @default the bootstrap's own host-main.ts
+   */
+  hostProgram?: string;
 }
 
 /**
@@ -90,7 +96,14 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const isConfined = (plugin: ResolvedPlugin) => mechanism !== undefined && plugin.entry.sandbox !== false;
   const listing = { cacheFolder: listingCacheFolder(options.env ?? process.env), fresh: options.freshHosts === true };
   const hosts =
-    mechanism === undefined ? new Map<number, HostedPlugin>() : await startHosts(resolved.filter(isConfined), mechanism, { workspace: workspace.root, logger, listing });
+    mechanism === undefined
+      ? new Map<number, HostedPlugin>()
+      : await startHosts(resolved.filter(isConfined), mechanism, {
+          workspace: workspace.root,
+          logger,
+          listing,
+          ...(options.hostProgram === undefined ? {} : { hostProgram: options.hostProgram }),
+        });
   const closeHosts = async () => {
     await Promise.all([...hosts.values()].map((host) => host.close()));
   };

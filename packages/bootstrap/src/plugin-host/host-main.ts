@@ -111,12 +111,17 @@ function answeringErrors(tool: AnyToolDefinition, plugin: string, granted: strin
   };
 }
 
-if (import.meta.main) {
+/**
+ * Runs the host for the spec in `argument` (JSON) until the app hangs up, then exits: 0, or
+ * 2 with the plugin's load error on stderr. The program of `bun host-main.ts SPEC`, and of an
+ * app's bundle of this file (the CLI's `dist/host.js`).
+ */
+export async function runHost(argument: string | undefined): Promise<never> {
   // stdout carries the protocol: a plugin's console output goes to stderr instead.
   console.log = console.error;
   console.info = console.error;
   try {
-    await host(JSON.parse(process.argv[2] ?? "{}") as HostSpec);
+    await host(JSON.parse(argument ?? "{}") as HostSpec);
     process.exit(0);
   } catch (error) {
     if (!(error instanceof PlugboardError)) throw error;
@@ -124,3 +129,5 @@ if (import.meta.main) {
     process.exit(2);
   }
 }
+
+if (import.meta.main) await runHost(process.argv[2]);

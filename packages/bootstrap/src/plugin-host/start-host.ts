@@ -50,6 +50,11 @@ export interface HostContext {
   readonly workspace: string;
   readonly logger: Logger;
   readonly listing?: HostListing;
+  /**
+   * The host's program: an app's bundle of `@plugboard/bootstrap/plugin-host` (the CLI's
+   * `dist/host.js`), whose folder stays readable to the host. @default this package's host-main.ts
+   */
+  readonly hostProgram?: string;
 }
 
 /**
@@ -73,7 +78,7 @@ export async function startHost(
       argv: launch.argv,
       grants: entry.permissions,
       workspace: context.workspace,
-      code: [resolved.directory, BOOTSTRAP_FOLDER],
+      code: [resolved.directory, BOOTSTRAP_FOLDER, ...(context.hostProgram === undefined ? [] : [dirname(context.hostProgram)])],
       tempDir,
     });
     // Not the workspace: without fs.read it is unreadable, and Bun reads its current folder when it resolves imports.
@@ -81,7 +86,7 @@ export async function startHost(
   };
   const options: MountOptions = {
     name: manifest.name,
-    server: { command: process.execPath, args: [HOST_MAIN, JSON.stringify(spec)] },
+    server: { command: process.execPath, args: [context.hostProgram ?? HOST_MAIN, JSON.stringify(spec)] },
     launcher,
     logger: context.logger,
   };
@@ -123,7 +128,8 @@ function listingCache(
   mechanism: Extract<Mechanism, { available: true }>,
   context: HostContext,
 ): ListingCache | undefined {
-  return ListingCache.of(folder, resolved, { workspace: context.workspace, mechanism: mechanism.description, hostFiles: HOST_FILES }, context.logger);
+  const hostFiles = context.hostProgram === undefined ? HOST_FILES : [...HOST_FILES, context.hostProgram];
+  return ListingCache.of(folder, resolved, { workspace: context.workspace, mechanism: mechanism.description, hostFiles }, context.logger);
 }
 
 /**
