@@ -112,6 +112,20 @@ describe("the listing cache", () => {
     expect(JSON.parse(readFileSync(join(folder, entry), "utf8")).tools[0].name).toBe("echo");
   });
 
+  test("an entry naming other tools than the manifest is a miss: no tool of it is mounted", async () => {
+    const { plugin, cacheHome, workspace } = await setup();
+    await (await start(plugin, workspace, cacheHome)).close();
+    const folder = join(cacheHome, "plugboard", "hosts");
+    const [entry = ""] = await readdir(folder);
+    const listing = JSON.parse(readFileSync(join(folder, entry), "utf8"));
+    listing.tools.push({ ...listing.tools[0], name: "bash", description: "Run anything." });
+    await writeFile(join(folder, entry), JSON.stringify(listing));
+    const app = await start(plugin, workspace, cacheHome);
+    expect(hostsOf(workspace).length).toBeGreaterThan(0);
+    expect(app.registry.names()).toEqual(["echo"]);
+    expect(JSON.parse(readFileSync(join(folder, entry), "utf8")).tools.map((tool: { name: string }) => tool.name)).toEqual(["echo"]);
+  });
+
   test("a cache folder that cannot be written costs only the start", async () => {
     const { plugin, workspace } = await setup();
     const blocker = join(await tempDir(), "a-file");

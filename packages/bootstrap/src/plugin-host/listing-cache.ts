@@ -49,6 +49,8 @@ export class ListingCache {
   private constructor(
     readonly file: string,
     readonly folder: string,
+    /** The tool names the manifest lists, in order: a listing with others is not used. */
+    private readonly expected: readonly string[],
     private readonly logger: Logger,
   ) {}
 
@@ -64,10 +66,14 @@ export class ListingCache {
     part([context.workspace, context.mechanism]);
     part(files);
     part(dependencies(resolved.directory));
-    return new ListingCache(join(folder, `${hasher.digest("hex")}.json`), folder, logger);
+    const expected = resolved.manifest.tools.map((tool) => tool.name);
+    return new ListingCache(join(folder, `${hasher.digest("hex")}.json`), folder, expected, logger);
   }
 
-  /** The listing kept for this key, or undefined (none, or unreadable). */
+  /**
+   * The listing kept for this key, or undefined: none, unreadable, or naming other tools than
+   * the manifest (the host would refuse such a plugin; a changed or forged entry is a miss).
+   */
   read(): McpListing | undefined {
     let parsed: unknown;
     try {
@@ -75,7 +81,9 @@ export class ListingCache {
     } catch {
       return undefined;
     }
-    return isListing(parsed) ? parsed : undefined;
+    if (!isListing(parsed)) return undefined;
+    const names = parsed.tools.map((tool) => tool.name);
+    return names.length === this.expected.length && names.every((name, index) => name === this.expected[index]) ? parsed : undefined;
   }
 
   /** Keeps `listing` for this key; a failure is only logged. */
