@@ -117,6 +117,22 @@ describe("streamed tool calls as providers send them", () => {
     expect(sentBack(streamed.requests)[0]?.tool_calls?.map((call) => call.function?.arguments)).toEqual(['{"path":"notes.txt"}', "{}"]);
   });
 
+  test("arguments sent as an empty string read as none, and go back as {}", async () => {
+    const toolCalls = [
+      { index: 0, id: "call_empty", type: "function", function: { name: "glob", arguments: "" } },
+      { index: 1, id: "call_blank", type: "function", function: { name: "glob", arguments: "  " } },
+    ];
+    const chunk = { id: "c", object: "chat.completion.chunk", choices: [{ index: 0, delta: { role: "assistant", tool_calls: toolCalls } }] };
+    const message = { role: "assistant", content: null, tool_calls: toolCalls.map(({ index: _, ...call }) => call) };
+    const raw = { id: "x", object: "chat.completion", created: 0, model: "m", choices: [{ index: 0, finish_reason: "tool_calls", message }] };
+    const expected = ["call_empty", "call_blank"].map((id) => `${id} glob: Error: Invalid arguments for glob: pattern: expected required property`);
+    const streamed = await turnWith([{ replay: [chunk] }, { content: "Done." }]);
+    const plain = await turnWith([{ raw }, { content: "Done." }], { stream: false });
+    expect(toolResults(streamed.events)).toEqual(expected);
+    expect(toolResults(plain.events)).toEqual(expected);
+    expect(sentBack(plain.requests)[0]?.tool_calls?.map((call) => call.function?.arguments)).toEqual(["{}", "{}"]);
+  });
+
   test("a plain response's tool call without type is a function call", async () => {
     const raw = {
       id: "x",

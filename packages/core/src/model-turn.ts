@@ -203,7 +203,8 @@ function functionCall(raw: unknown): FunctionCall {
   const fn = isRecord(call.function) ? call.function : {};
   if (typeof fn.name !== "string" || fn.name === "") throw new ModelResponseError(`tool call ${id || "without an id"} has no function name`);
   const args = fn.arguments;
-  return { id, name: fn.name, arguments: typeof args === "string" ? args : JSON.stringify(args ?? {}) };
+  // No arguments at all, sent as "" by some providers, are an empty object, as when none are sent.
+  return { id, name: fn.name, arguments: typeof args === "string" ? (args.trim() === "" ? "{}" : args) : JSON.stringify(args ?? {}) };
 }
 
 /** The calls, each call without an id, or with the id of an earlier call, given a new one. */
