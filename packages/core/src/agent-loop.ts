@@ -94,7 +94,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       throw error;
     }
     text = turn.content ?? "";
-    const reasoning = reasoningText(turn.reasoning);
+    const reasoning = reasoningText(turn);
     if (reasoning !== "") emit({ type: "reasoning", step, text: reasoning });
     // Sealed: encoded once for every later request of the conversation (request-body.ts).
     const message = sealMessage(assistantMessage(turn));

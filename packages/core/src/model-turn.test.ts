@@ -153,6 +153,34 @@ describe("streamed tool calls as providers send them", () => {
   });
 });
 
+describe("content as a list of chunks (Mistral's reasoning models)", () => {
+  const thinking = (text: string) => ({ type: "thinking", thinking: [{ type: "text", text }] });
+  const chunk = (content: unknown, extra: object = {}) => ({ id: "c", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content, ...extra } }] });
+
+  test("streamed: thinking chunks are reasoning, text chunks the answer; the message goes back with its text only", async () => {
+    const replay = [
+      chunk([thinking("The user asks what notes.txt says;")]),
+      chunk([thinking(" read it.")]),
+      chunk(null, { tool_calls: [{ index: 0, id: "call_m", type: "function", function: { name: "read_file", arguments: '{"path":"notes.txt"}' } }] }),
+    ];
+    const answer = [chunk([thinking("It is read.")]), chunk([{ type: "text", text: "It says " }]), chunk([{ type: "text", text: "buy milk." }])];
+    const { result, events, requests } = await turnWith([{ replay }, { replay: answer }]);
+    expect(result).toEqual({ status: "answered", text: "It says buy milk.", steps: 2 });
+    expect(events.flatMap((event) => (event.type === "reasoning" ? [event.text] : []))).toEqual(["The user asks what notes.txt says; read it.", "It is read."]);
+    expect(toolResults(events)).toEqual(["call_m read_file: buy milk"]);
+    const [back] = sentBack(requests);
+    expect(back).toEqual({ role: "assistant", content: null, tool_calls: [{ id: "call_m", type: "function", function: { name: "read_file", arguments: '{"path":"notes.txt"}' } }] });
+  });
+
+  test("plain: the same, and chunks of other types are left out", async () => {
+    const content = [thinking("Short question."), { type: "image_url", image_url: { url: "x" } }, { type: "text", text: "It says buy milk." }];
+    const raw = { id: "x", object: "chat.completion", created: 0, model: "m", choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content } }] };
+    const { result, events } = await turnWith([{ raw }], { stream: false });
+    expect(result).toEqual({ status: "answered", text: "It says buy milk.", steps: 1 });
+    expect(events.flatMap((event) => (event.type === "reasoning" ? [event.text] : []))).toEqual(["Short question."]);
+  });
+});
+
 describe("tool calls without ids", () => {
   const CALL_ID = /^call_[0-9a-f]{24}$/;
   const chunk = (...toolCalls: object[]) => ({ id: "c", object: "chat.completion.chunk", choices: [{ index: 0, delta: { tool_calls: toolCalls } }] });

@@ -43,6 +43,11 @@ export interface AssistantTurn {
   readonly toolCalls: readonly FunctionCall[];
   /** Why the model stopped (`stop`, `tool_calls`, `length`, …), when the provider said. */
   readonly finishReason: string | undefined;
+  /**
+   * Reasoning sent inside `content` as `thinking` chunks (Mistral's reasoning models): shown,
+   * but not sent back (the message goes back with its text only, which Mistral accepts).
+   */
+  readonly thinking: string;
 }
 
 /** What `requestTurn` needs of the loop's options. */
@@ -82,8 +87,10 @@ export async function requestTurn(request: TurnRequest, listener: TurnListener):
   const choice = Array.isArray(completion?.choices) ? completion.choices[0] : undefined;
   if (!choice?.message) throw new ModelResponseError("the response has no choices");
   const message: Record<string, unknown> = { ...choice.message };
+  const { text, thinking } = contentOf(message.content);
   return {
-    content: typeof message.content === "string" ? message.content : null,
+    content: text,
+    thinking,
     reasoning: reasoningOf(message),
     toolCalls: withUniqueIds((Array.isArray(message.tool_calls) ? message.tool_calls : []).map(functionCall)),
     finishReason: typeof choice.finish_reason === "string" ? choice.finish_reason : undefined,
@@ -105,9 +112,35 @@ export function assistantMessage(turn: AssistantTurn): AssistantMessage {
   };
 }
 
-/** The reasoning text to show: the first field a provider filled. */
-export function reasoningText(reasoning: Reasoning): string {
-  return reasoning.reasoning_content ?? reasoning.reasoning ?? "";
+/** The reasoning text to show: the first field a provider filled, else the `thinking` chunks of its content. */
+export function reasoningText(turn: Pick<AssistantTurn, "reasoning" | "thinking">): string {
+  return turn.reasoning.reasoning_content ?? turn.reasoning.reasoning ?? turn.thinking;
+}
+
+/**
+ * A message's `content`: a string (OpenAI), or a list of chunks (Mistral's reasoning models:
+ * `{ type: "text", text }` and `{ type: "thinking", thinking: [{ type: "text", text }] }`),
+ * whose text parts are the answer and whose thinking parts are reasoning; other chunks are
+ * left out. `text` is null when there is neither a string nor a text chunk.
+ */
+function contentOf(content: unknown): { text: string | null; thinking: string } {
+  if (typeof content === "string") return { text: content, thinking: "" };
+  if (!Array.isArray(content)) return { text: null, thinking: "" };
+  let text: string | null = null;
+  let thinking = "";
+  for (const chunk of content) {
+    if (!isRecord(chunk)) continue;
+    if (chunk.type === "text" && typeof chunk.text === "string") text = (text ?? "") + chunk.text;
+    if (chunk.type === "thinking") thinking += thinkingText(chunk.thinking);
+  }
+  return { text, thinking };
+}
+
+/** A thinking chunk's text: a string, or a list of text chunks. */
+function thinkingText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (!Array.isArray(value)) return "";
+  return value.map((part) => (isRecord(part) && typeof part.text === "string" ? part.text : "")).join("");
 }
 
 async function readStream(stream: AsyncIterable<ChatCompletionChunk>, listener: TurnListener): Promise<AssistantTurn> {
@@ -116,15 +149,21 @@ async function readStream(stream: AsyncIterable<ChatCompletionChunk>, listener: 
   const calls = new CallAssembler();
   let sawChoice = false;
   let finishReason: string | undefined;
+  let thinking = "";
   for await (const chunk of stream) {
     const choice = chunk.choices?.[0];
     if (!choice) continue;
     sawChoice = true;
     if (typeof choice.finish_reason === "string") finishReason = choice.finish_reason;
     const delta: Record<string, unknown> = { ...choice.delta };
-    if (typeof delta.content === "string" && delta.content !== "") {
-      content = (content ?? "") + delta.content;
-      listener.text(delta.content);
+    const chunked = contentOf(delta.content);
+    if (chunked.text !== null && chunked.text !== "") {
+      content = (content ?? "") + chunked.text;
+      listener.text(chunked.text);
+    }
+    if (chunked.thinking !== "") {
+      thinking += chunked.thinking;
+      listener.reasoning(chunked.thinking);
     }
     for (const field of REASONING_FIELDS) {
       const piece = delta[field];
@@ -135,7 +174,7 @@ async function readStream(stream: AsyncIterable<ChatCompletionChunk>, listener: 
     for (const part of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) calls.add(part);
   }
   if (!sawChoice) throw new ModelResponseError("the streamed response has no choices");
-  return { content, reasoning, toolCalls: calls.finish(), finishReason };
+  return { content, reasoning, toolCalls: calls.finish(), finishReason, thinking };
 }
 
 interface CallSlot {
