@@ -88,6 +88,18 @@ describe("plugboard run", () => {
     expect(toolMessages?.map((message) => message.tool_call_id)).toEqual(["k3Xq9TzR2", "Bv7LmW0pQ"]);
   });
 
+  test("Mistral's reasoning models (content as thinking and text chunks) answer, end to end", async () => {
+    const chunk = (content: unknown) => ({ id: "c", object: "chat.completion.chunk", model: "magistral", choices: [{ index: 0, delta: { content } }] });
+    await using model = await startScriptedModel([
+      { replay: [chunk([{ type: "thinking", thinking: [{ type: "text", text: "A greeting; " }] }]), chunk([{ type: "thinking", thinking: [{ type: "text", text: "answer it." }] }]), chunk([{ type: "text", text: "Hello!" }])] },
+    ]);
+    const result = await run(["--json", "hi"], model.baseURL);
+    expect(result.code).toBe(0);
+    const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    expect(events[0]).toEqual({ type: "reasoning", step: 1, text: "A greeting; answer it." });
+    expect(events[1]).toMatchObject({ type: "final", status: "answered", text: "Hello!" });
+  });
+
   test("--json shows the model's reasoning as reasoning events, and sends it back", async () => {
     await using model = await startScriptedModel(
       [await recordedStream("deepseek-reasoning-tool-call"), { content: "No such file.", reasoning: "It is missing." }],
