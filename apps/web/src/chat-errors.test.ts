@@ -91,6 +91,13 @@ describe("model endpoint failures are 502 and name the endpoint's status", () =>
     expect((await bodyOf(response)).error).toContain("Malformed model response: the response has no choices");
   });
 
+  test("an error object sent with status 200 (as OpenRouter does) says the endpoint's error", async () => {
+    t.model.enqueue({ raw: { error: { message: "Provider returned error", code: 502 } } });
+    const response = await postChat(t.server.url, chat("hi"));
+    expect(response.status).toBe(502);
+    expect((await bodyOf(response)).error).toBe(`Model endpoint ${t.model.baseURL} answered an error instead of a completion: Provider returned error`);
+  });
+
   test("an endpoint that cannot be reached", async () => {
     const closed = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
     const baseURL = `http://127.0.0.1:${closed.port}/v1`;

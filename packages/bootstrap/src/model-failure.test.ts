@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { type FaultReply, startScriptedModel } from "@plugboard/scripted-model";
 import OpenAI from "openai";
+import { ModelResponseError } from "@plugboard/core";
 import { describeModelFailure } from "./model-failure.ts";
 
 const endpoint = { baseURL: "http://127.0.0.1:9/v1", model: "some-model" };
@@ -51,6 +52,13 @@ describe("describeModelFailure", () => {
       message: `Malformed model response: Unexpected token (from ${endpoint.baseURL}); check that BASE_URL or --base-url points at an OpenAI-compatible chat-completions endpoint`,
     });
     expect(describeModelFailure(error, endpoint, false)).toBeUndefined();
+  });
+
+  test("an error object sent with status 200 is the endpoint's error, not a malformed response", () => {
+    const error = new ModelResponseError("the response has no choices", "Provider returned error");
+    expect(describeModelFailure(error, endpoint, true)).toEqual({
+      message: `Model endpoint ${endpoint.baseURL} answered an error instead of a completion: Provider returned error`,
+    });
   });
 
   test("other errors are not model failures", () => {

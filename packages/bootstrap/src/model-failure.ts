@@ -34,7 +34,10 @@ const SHAPE_HINT = "check that BASE_URL or --base-url points at an OpenAI-compat
  */
 export function describeModelFailure(error: unknown, endpoint: Endpoint, duringRequest = true): ModelFailure | undefined {
   const at = endpoint.baseURL;
-  if (error instanceof ModelResponseError) return oneLine(`${error.message} (from ${at}); ${SHAPE_HINT}`);
+  if (error instanceof ModelResponseError) {
+    if (error.endpointError !== undefined) return oneLine(`Model endpoint ${at} answered an error instead of a completion: ${error.endpointError}`);
+    return oneLine(`${error.message} (from ${at}); ${SHAPE_HINT}`);
+  }
   if (error instanceof OpenAI.APIConnectionTimeoutError) return oneLine(`Model endpoint ${at} did not answer in time (retried twice); ${URL_HINT}`);
   if (error instanceof OpenAI.APIConnectionError) {
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";

@@ -401,6 +401,12 @@ describe("runAgentLoop malformed responses", () => {
   const cases: [string, ScriptedReply, boolean, string][] = [
     ["no choices", { raw: { choices: [] } }, false, "the response has no choices"],
     ["no body fields at all", { raw: {} }, false, "the response has no choices"],
+    [
+      "an error object with status 200 (OpenRouter)",
+      { raw: { error: { message: "Provider returned error", code: 502 } } },
+      false,
+      "The model endpoint answered an error instead of a completion: Provider returned error",
+    ],
     ["a tool call of type custom", { raw: custom }, false, 'unsupported tool call type "custom"'],
     ["a tool call without a name", { raw: completionWith({ id: "call_1", type: "function", function: { arguments: "{}" } }) }, false, "call_1 has no function name"],
     ["a tool call without a name or an id", { raw: completionWith({ type: "function", function: { arguments: "{}" } }) }, false, "tool call without an id has no function name"],

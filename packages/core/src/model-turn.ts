@@ -85,7 +85,7 @@ export async function requestTurn(request: TurnRequest, listener: TurnListener):
   }
   const completion = await request.client.post<ChatCompletion | undefined>("/chat/completions", options);
   const choice = Array.isArray(completion?.choices) ? completion.choices[0] : undefined;
-  if (!choice?.message) throw new ModelResponseError("the response has no choices");
+  if (!choice?.message) throw new ModelResponseError("the response has no choices", endpointError(completion));
   const message: Record<string, unknown> = { ...choice.message };
   const { text, thinking } = contentOf(message.content);
   return {
@@ -231,6 +231,13 @@ class CallAssembler {
       ),
     );
   }
+}
+
+/** The message of an `{ error: { message } }` body sent with status 200, if that is what came. */
+function endpointError(body: unknown): string | undefined {
+  const error = isRecord(body) ? body.error : undefined;
+  if (typeof error === "string" && error !== "") return error;
+  return isRecord(error) && typeof error.message === "string" && error.message !== "" ? error.message : undefined;
 }
 
 /** A complete tool call checked; a missing `type` means `function`. */
