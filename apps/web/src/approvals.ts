@@ -6,9 +6,8 @@
  */
 import type { ApprovalAnswer, ApprovalRequest, Approver } from "@plugboard/core";
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import * as v from "valibot";
-import { requireJson } from "./json-body.ts";
+import { jsonBody } from "./json-body.ts";
 
 /** The body of `POST /api/approvals/ID`. */
 export const ApprovalAnswerSchema = v.strictObject({
@@ -72,8 +71,7 @@ export function approvalRoutes(pending: PendingApprovals): Hono {
   const routes = new Hono();
   routes.post(
     "/approvals/:id",
-    requireJson("the answer"),
-    bodyLimit({ maxSize: 16 * 1024, onError: (c) => c.json({ error: "The request body is larger than 16384 bytes" }, 400) }),
+    jsonBody("the answer", 16 * 1024),
     async (c) => {
       const parsed = v.safeParse(ApprovalAnswerSchema, await c.req.json().catch(() => undefined));
       if (!parsed.success) {

@@ -5,12 +5,11 @@
 import type { AgentEvent } from "@plugboard/core";
 import { describeModelFailure } from "@plugboard/bootstrap/model";
 import { type Context, Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { streamSSE } from "hono/streaming";
 import type { PendingApprovals } from "./approvals.ts";
 import { parseChatRequest } from "./chat-request.ts";
 import type { ChatTurnOptions, ChatTurnResult } from "./chat-turn.ts";
-import { requireJson } from "./json-body.ts";
+import { jsonBody } from "./json-body.ts";
 
 /** The per-request part of a turn. */
 export type TurnInput = Pick<ChatTurnOptions, "history" | "signal" | "stream" | "onEvent" | "approve">;
@@ -35,11 +34,7 @@ export function chatRoutes(ctx: ChatHandlerContext): Hono {
   const routes = new Hono();
   routes.post(
     "/chat",
-    requireJson("the chat request"),
-    bodyLimit({
-      maxSize: ctx.maxBodyBytes,
-      onError: (c) => c.json({ error: `The request body is larger than ${ctx.maxBodyBytes} bytes` }, 400),
-    }),
+    jsonBody("the chat request", ctx.maxBodyBytes),
     async (c) => {
       const chat = parseChatRequest(await c.req.arrayBuffer());
       if (ctx.shutdown.aborted) return c.json(stoppedBody(ctx), 503);
