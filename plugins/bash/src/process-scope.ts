@@ -10,28 +10,24 @@ const PID_NAMESPACE = ["--pid", "--fork", "--kill-child"];
 /** The same, for a user without privileges: a user namespace mapping them to themselves. */
 const PID_NAMESPACE_AS_USER = ["--user", "--map-current-user", ...PID_NAMESPACE];
 
-/** The argv prefix that runs a command in its own PID namespace, or `[]` when there is none. */
-export interface ProcessScope {
-  readonly prefix: readonly string[];
-  /** Whether descendants that leave the process group end with the call too. */
-  readonly contained: boolean;
-}
+let scope: readonly string[] | undefined;
 
-let scope: ProcessScope | undefined;
-
-/** Probes once per process which form works here (a few milliseconds, on the first command). */
-export function processScope(): ProcessScope {
+/**
+ * The argv prefix that runs a command in its own PID namespace, or `[]` where none can be
+ * made. Probed once per process (a few milliseconds, on the first command).
+ */
+export function processScope(): readonly string[] {
   scope ??= probe();
   return scope;
 }
 
-function probe(): ProcessScope {
+function probe(): readonly string[] {
   const unshare = Bun.which("unshare");
-  if (process.platform !== "linux" || unshare === null) return { prefix: [], contained: false };
+  if (process.platform !== "linux" || unshare === null) return [];
   for (const flags of [PID_NAMESPACE, PID_NAMESPACE_AS_USER]) {
     const prefix = [unshare, ...flags];
     const result = Bun.spawnSync([...prefix, "true"], { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
-    if (result.exitCode === 0) return { prefix, contained: true };
+    if (result.exitCode === 0) return prefix;
   }
-  return { prefix: [], contained: false };
+  return [];
 }

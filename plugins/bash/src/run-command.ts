@@ -36,7 +36,7 @@ const PIPE_GRACE_MS = 500;
 
 /** Runs `command`; throws only when the shell cannot be started. */
 export async function runCommand(command: string, options: RunOptions): Promise<RunOutcome> {
-  const child = Bun.spawn([...processScope().prefix, options.shell, "-c", command], {
+  const child = Bun.spawn([...processScope(), options.shell, "-c", command], {
     cwd: options.cwd,
     env: commandEnvironment(),
     detached: true,
