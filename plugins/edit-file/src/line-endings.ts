@@ -71,7 +71,7 @@ export function applyReplacements(file: LfText, replacements: readonly Replaceme
   };
   for (const { start, end, text } of replacements) {
     copy(position, start);
-    ending += countLf(file.text, start, end);
+    ending += count(file.text, "\n", start, end);
     parts.push(newline === "\n" ? text : text.replaceAll("\n", newline));
     position = end;
   }
@@ -94,14 +94,9 @@ function uniformReplacements(file: LfText, ending: "\n" | "\r\n", replacements: 
 
 const CR = 13;
 
-function count(text: string, part: string): number {
+/** How many times `part` starts in `text` between `from` and `to`. */
+function count(text: string, part: string, from = 0, to = text.length): number {
   let found = 0;
-  for (let index = text.indexOf(part); index !== -1; index = text.indexOf(part, index + part.length)) found++;
+  for (let index = text.indexOf(part, from); index !== -1 && index < to; index = text.indexOf(part, index + part.length)) found++;
   return found;
-}
-
-function countLf(text: string, from: number, to: number): number {
-  let count = 0;
-  for (let index = text.indexOf("\n", from); index !== -1 && index < to; index = text.indexOf("\n", index + 1)) count++;
-  return count;
 }
