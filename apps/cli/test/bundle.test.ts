@@ -27,10 +27,10 @@ afterAll(async () => {
 });
 
 /** Runs the bundle with `args` in the workspace. */
-async function bundled(args: readonly string[]) {
+async function bundled(args: readonly string[], env: Record<string, string> = {}) {
   const child = Bun.spawn(["bun", join(OUT, "bin.js"), ...args], {
     cwd: workspace,
-    env: cleanEnv(),
+    env: cleanEnv(env),
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
@@ -61,6 +61,27 @@ test("a confined plugin's host runs the bundle's host program", async () => {
   expect(host.code).toBe(0);
   expect(host.stdout).toContain(`${join(OUT, "host.js")} {"resolved":`);
   expect(host.stdout).toEndWith("exit code: 0\n");
+}, 120_000);
+
+test("the bundle's hosts are as confined as the sources': no write outside the workspace, no app environment", async () => {
+  const outside = await mkdtemp(join(tmpdir(), "plugboard-bundle-outside-"));
+  const secret = "sk-bundle-secret";
+  const attack = JSON.stringify({ command: `grep -l ${secret} /proc/*/environ 2>/dev/null; echo x > ${outside}/escaped.txt` });
+  try {
+    const confined = await bundled(["call", "bash", attack], { MODEL_API_KEY: secret });
+    expect(confined.stdout).not.toContain("/environ");
+    expect(confined.stdout).toContain("Permission denied");
+    expect(await Bun.file(join(outside, "escaped.txt")).exists()).toBe(false);
+    // The same call with the sandbox off does both: the refusal above is the sandbox's.
+    const shipped = JSON.parse(await Bun.file(join(CLI_DIR, "plugboard.config.json")).text()) as object;
+    const off = join(outside, "off.json");
+    await writeFile(off, JSON.stringify({ ...shipped, sandbox: "off" }));
+    const unconfined = await bundled(["call", "bash", attack, "--config", off, "--workspace", workspace], { MODEL_API_KEY: secret });
+    expect(unconfined.stdout).toContain("/environ");
+    expect(await Bun.file(join(outside, "escaped.txt")).exists()).toBe(true);
+  } finally {
+    await rm(outside, { recursive: true, force: true });
+  }
 }, 120_000);
 
 test("the bundle is stale when a source it was built from is newer, or it is missing", async () => {

@@ -131,16 +131,10 @@ function contentOf(content: unknown): { text: string | null; thinking: string } 
   for (const chunk of content) {
     if (!isRecord(chunk)) continue;
     if (chunk.type === "text" && typeof chunk.text === "string") text = (text ?? "") + chunk.text;
-    if (chunk.type === "thinking") thinking += thinkingText(chunk.thinking);
+    // A thinking chunk holds a string or, in turn, a list of text chunks.
+    if (chunk.type === "thinking") thinking += contentOf(chunk.thinking).text ?? "";
   }
   return { text, thinking };
-}
-
-/** A thinking chunk's text: a string, or a list of text chunks. */
-function thinkingText(value: unknown): string {
-  if (typeof value === "string") return value;
-  if (!Array.isArray(value)) return "";
-  return value.map((part) => (isRecord(part) && typeof part.text === "string" ? part.text : "")).join("");
 }
 
 async function readStream(stream: AsyncIterable<ChatCompletionChunk>, listener: TurnListener): Promise<AssistantTurn> {

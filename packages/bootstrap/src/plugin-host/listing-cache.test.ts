@@ -4,7 +4,7 @@
  * plugin is a miss; a broken or unwritable cache is only a miss.
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { cp, readdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { hostsOf, until } from "../../test/hosts.ts";
@@ -44,7 +44,11 @@ describe("the listing cache", () => {
     const { plugin, cacheHome, workspace } = await setup();
     const first = await start(plugin, workspace, cacheHome);
     expect(hostsOf(workspace).length).toBeGreaterThan(0);
-    expect(await readdir(join(cacheHome, "plugboard", "hosts"))).toHaveLength(1);
+    const entries = await readdir(join(cacheHome, "plugboard", "hosts"));
+    expect(entries).toHaveLength(1);
+    // Kept for this user alone: the folder 0700, each entry 0600.
+    expect(statSync(join(cacheHome, "plugboard", "hosts")).mode & 0o777).toBe(0o700);
+    expect(statSync(join(cacheHome, "plugboard", "hosts", entries[0] ?? "")).mode & 0o777).toBe(0o600);
     await first.close();
 
     const second = await start(plugin, workspace, cacheHome);
