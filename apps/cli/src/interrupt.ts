@@ -12,24 +12,29 @@ export type EndingSignal = keyof typeof SIGNAL_EXIT_CODES;
 
 const SIGNALS = Object.keys(SIGNAL_EXIT_CODES) as EndingSignal[];
 
+/** Calls `listener` on each SIGINT, SIGTERM or SIGHUP until the returned function is called. */
+export function onEndingSignal(listener: (signal: EndingSignal) => void): () => void {
+  const releases = SIGNALS.map((signal) => {
+    const onSignal = () => listener(signal);
+    process.on(signal, onSignal);
+    return () => process.off(signal, onSignal);
+  });
+  return () => {
+    for (const release of releases) release();
+  };
+}
+
 /**
  * Calls `handler` with the signal's exit code on SIGINT, SIGTERM or SIGHUP until the
  * returned function is called; a second signal exits at once with its code.
  */
 export function onInterrupt(handler: (exitCode: number, signal: EndingSignal) => void): () => void {
   let count = 0;
-  const listeners = SIGNALS.map((signal) => {
-    const listener = () => {
-      count++;
-      if (count > 1) process.exit(SIGNAL_EXIT_CODES[signal]);
-      handler(SIGNAL_EXIT_CODES[signal], signal);
-    };
-    process.on(signal, listener);
-    return () => process.off(signal, listener);
+  return onEndingSignal((signal) => {
+    count++;
+    if (count > 1) process.exit(SIGNAL_EXIT_CODES[signal]);
+    handler(SIGNAL_EXIT_CODES[signal], signal);
   });
-  return () => {
-    for (const release of listeners) release();
-  };
 }
 
 /** What `abortOnInterrupt` returns: the signal to pass on, and the exit code once interrupted. */

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { startScriptedModel } from "@plugboard/testing";
+import { startScriptedModel, waitFor } from "@plugboard/testing";
 import { FIRST_PARTY, STACK_FRAME, plugboard, spawnPlugboard, tempFolder, watch, writeConfig } from "./helpers.ts";
 
 const EVERYTHING = join(dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")), "dist/index.js");
@@ -104,11 +104,10 @@ describe("mounting @modelcontextprotocol/server-everything", () => {
     ]);
     const child = spawnPlugboard(["run", "--config", config, "--base-url", model.baseURL, "wait a minute"], { cwd: dir });
     const output = watch(child);
-    const deadline = Date.now() + 20_000;
-    while (model.requests.length === 0 || markedProcesses().length === 0) {
-      if (Date.now() > deadline) throw new Error("the model was never asked, or the MCP server never started");
-      await Bun.sleep(20);
-    }
+    await waitFor("the model was asked and the MCP server started", () => model.requests.length > 0 && markedProcesses().length > 0, {
+      timeoutMs: 20_000,
+      everyMs: 20,
+    });
     await Bun.sleep(500);
     child.kill("SIGINT");
     const result = await output.finished();

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { awaitEscapeesCommand, escapeesCommand, runningNamed, startScriptedModel, survivorsNamed, uniqueMarker } from "@plugboard/testing";
+import { awaitEscapeesCommand, escapeesCommand, runningNamed, startScriptedModel, survivorsNamed, uniqueMarker, waitFor } from "@plugboard/testing";
 import { spawnPlugboard, tempFolder, watch, writeConfig } from "./helpers.ts";
 
 let dir = "";
@@ -29,11 +29,7 @@ function longCommand(marker: string): string {
 
 async function untilStarted(marker: string): Promise<void> {
   const started = Bun.file(join(dir, "workspace", `${marker}.started`));
-  const deadline = Date.now() + 10_000;
-  while (!(await started.exists())) {
-    if (Date.now() > deadline) throw new Error("the command never started its background processes");
-    await Bun.sleep(10);
-  }
+  await waitFor("the command started its background processes", () => started.exists(), { timeoutMs: 10_000 });
 }
 
 describe.each([

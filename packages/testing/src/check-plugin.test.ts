@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { cp, mkdtemp, realpath, rm } from "node:fs/promises";
+import { cp, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PlugboardError } from "@plugboard/bootstrap";
@@ -108,6 +108,23 @@ describe("checkPlugin", () => {
       ]);
       expect(tools?.fix).toBe(`Install the plugin's dependencies: run bun install in ${copy}, then check again.`);
       expect(report.checks.find((check) => check.id === "permissions")?.problems).toEqual(["the plugin's dependencies are not installed"]);
+    } finally {
+      await rm(join(copy, ".."), { recursive: true, force: true });
+    }
+  });
+
+  test("a package.json that is not JSON fails the package check, and the report is still made", async () => {
+    // Outside this repository, so the entry cannot load either: the tools check then looks for missing dependencies in package.json too.
+    const copy = join(await realpath(await mkdtemp(join(tmpdir(), "plugboard-bad-package-json-"))), "conforming");
+    await cp(fixture("conforming"), copy, { recursive: true });
+    await writeFile(join(copy, "package.json"), "{ not json");
+    try {
+      const report = await checkPlugin(copy);
+      expect(report.checks.find((check) => check.id === "package")?.problems).toEqual([
+        "package.json is missing or not valid JSON: a plugin is published as an npm package",
+      ]);
+      expect(report.plugin).toBe("plugboard-plugin-conforming@0.1.0");
+      expect(report.ok).toBe(false);
     } finally {
       await rm(join(copy, ".."), { recursive: true, force: true });
     }

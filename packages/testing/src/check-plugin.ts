@@ -3,7 +3,7 @@
  * it. The plugin's code runs only in child processes (the harness), in a temp sandbox whose
  * files are compared before and after; the caller's process imports none of it.
  */
-import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { PlugboardError } from "@plugboard/bootstrap";
@@ -11,7 +11,7 @@ import { detectMechanism } from "@plugboard/sandbox";
 import { CHECK_IDS, type CheckId, type CheckResult, type ConformanceReport, result } from "./checks.ts";
 import type { HarnessInput, Refusal } from "./harness-protocol.ts";
 import { installFix, missingDependencies } from "./installed.ts";
-import { checkPackage } from "./package-check.ts";
+import { checkPackage, readJson } from "./package-check.ts";
 import { type HarnessRun, runHarness } from "./run-harness.ts";
 import { changes, snapshot } from "./snapshot.ts";
 import { type FileChange, callVerdicts, loadVerdicts, permissionsVerdict, quietVerdict, skipped, strictVerdict } from "./verdicts.ts";
@@ -156,13 +156,10 @@ export function refusedOperation(refusal: Refusal, sandbox: string): string {
 
 /** The manifest's permissions and optionalPermissions (every permission when it cannot be read: its check fails anyway). */
 async function declaredPermissions(root: string): Promise<string[]> {
-  try {
-    const manifest = JSON.parse(await readFile(join(root, "plugboard.plugin.json"), "utf8")) as Record<string, unknown>;
-    const lists = [manifest.permissions, manifest.optionalPermissions].filter(Array.isArray) as unknown[][];
-    return lists.flat().filter((permission): permission is string => typeof permission === "string");
-  } catch {
-    return ["fs.read", "fs.write", "process.spawn", "network"];
-  }
+  const manifest = await readJson(join(root, "plugboard.plugin.json"));
+  if (manifest === undefined) return ["fs.read", "fs.write", "process.spawn", "network"];
+  const lists = [manifest.permissions, manifest.optionalPermissions].filter(Array.isArray) as unknown[][];
+  return lists.flat().filter((permission): permission is string => typeof permission === "string");
 }
 
 /** `tools` when the entry could not load because the packages it needs are not installed. */
@@ -187,7 +184,7 @@ async function pluginFolder(directory: string): Promise<string> {
 /** `name@version` from package.json, else from the manifest. */
 async function pluginLabel(root: string): Promise<string | undefined> {
   for (const file of ["package.json", "plugboard.plugin.json"]) {
-    const json = await readFile(join(root, file), "utf8").then(JSON.parse, () => undefined);
+    const json = await readJson(join(root, file));
     if (typeof json?.name === "string") return typeof json.version === "string" ? `${json.name}@${json.version}` : json.name;
   }
   return undefined;

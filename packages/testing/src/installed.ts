@@ -3,19 +3,17 @@
  * `plugboard plugin new` (or freshly cloned) cannot load until `bun install` ran, and saying
  * so beats the import error it would otherwise give.
  */
-import { access, readFile } from "node:fs/promises";
+import { access } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { isRecord, readJson } from "./package-check.ts";
 
 /**
  * The packages the plugin's code needs at run time (package.json's `dependencies` and
  * `peerDependencies`) that no `node_modules` in `directory` or any folder above it holds.
  */
 export async function missingDependencies(directory: string): Promise<string[]> {
-  const pkg = await readFile(join(directory, "package.json"), "utf8").then(
-    (text): unknown => JSON.parse(text),
-    () => undefined,
-  );
-  if (!isRecord(pkg)) return [];
+  const pkg = await readJson(join(directory, "package.json"));
+  if (pkg === undefined) return [];
   const names = [...new Set([...Object.keys(record(pkg.dependencies)), ...Object.keys(record(pkg.peerDependencies))])];
   const missing: string[] = [];
   for (const name of names) if (!(await isInstalled(name, directory))) missing.push(name);
@@ -40,8 +38,4 @@ async function isInstalled(name: string, from: string): Promise<boolean> {
 
 function record(value: unknown): Record<string, unknown> {
   return isRecord(value) ? value : {};
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -65,7 +65,8 @@ function samePath(a: string, b: string): boolean {
   return normalize(a) === normalize(b);
 }
 
-async function readJson(path: string): Promise<Record<string, unknown> | undefined> {
+/** The JSON object in the file at `path`; undefined when it is missing, not JSON or not an object. */
+export async function readJson(path: string): Promise<Record<string, unknown> | undefined> {
   try {
     const value: unknown = JSON.parse(await readFile(path, "utf8"));
     return isRecord(value) ? value : undefined;
@@ -74,6 +75,7 @@ async function readJson(path: string): Promise<Record<string, unknown> | undefin
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** A JSON object: not null, not an array. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

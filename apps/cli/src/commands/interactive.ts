@@ -7,7 +7,7 @@
 import { PlugboardError } from "@plugboard/bootstrap";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
-import { SIGNAL_EXIT_CODES } from "../interrupt.ts";
+import { onEndingSignal, SIGNAL_EXIT_CODES } from "../interrupt.ts";
 import { createLineReader } from "../line-reader.ts";
 import { createApprovals } from "../approvals.ts";
 import { loadApp } from "../load-app.ts";
@@ -39,19 +39,15 @@ export async function interactiveCommand(parsed: ParsedArgs, io: Io): Promise<nu
     lines.close();
   };
   // SIGTERM and SIGHUP end the session: the turn in flight is cancelled first.
-  const terminate = (signal: "SIGTERM" | "SIGHUP") => () => {
+  const terminate = (signal: "SIGTERM" | "SIGHUP") => {
     if (exitCode !== 0) process.exit(SIGNAL_EXIT_CODES[signal]);
     exitCode = SIGNAL_EXIT_CODES[signal];
     turn?.abort();
     lines.close();
   };
-  const onTerm = terminate("SIGTERM");
-  const onHup = terminate("SIGHUP");
   // A terminal's Ctrl-C reaches readline as a key; a signal (kill -INT, a pipe) reaches the process.
   lines.onInterrupt(interrupt);
-  process.on("SIGINT", interrupt);
-  process.on("SIGTERM", onTerm);
-  process.on("SIGHUP", onHup);
+  const release = onEndingSignal((signal) => (signal === "SIGINT" ? interrupt() : terminate(signal)));
   try {
     for (;;) {
       const line = await lines.next();
@@ -62,9 +58,7 @@ export async function interactiveCommand(parsed: ParsedArgs, io: Io): Promise<nu
       turn = undefined;
     }
   } finally {
-    process.off("SIGINT", interrupt);
-    process.off("SIGTERM", onTerm);
-    process.off("SIGHUP", onHup);
+    release();
     lines.close();
   }
   return exitCode;
