@@ -6,12 +6,8 @@
 import { FigureLog } from "./harness/figures.ts";
 import { parseMode } from "./harness/mode.ts";
 import { PAGE_BUNDLE_GROUP, pageBundle } from "./page-bundle.ts";
-import { writeBenchmarksMd } from "./report/benchmarks-md.ts";
-import { readResults, writeResults } from "./report/results-file.ts";
+import { replaceGroup } from "./report/results-file.ts";
 
 const log = new FigureLog();
 await pageBundle(parseMode(process.argv.slice(2)), log);
-const results = await readResults();
-const others = results.figures.filter((figure) => figure.group !== PAGE_BUNDLE_GROUP);
-await writeResults({ environment: results.environment, figures: [...others, ...log.figures] });
-await writeBenchmarksMd(await readResults());
+await replaceGroup(PAGE_BUNDLE_GROUP, log.figures);

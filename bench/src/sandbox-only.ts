@@ -8,8 +8,7 @@
 import { FigureLog } from "./harness/figures.ts";
 import { parseMode } from "./harness/mode.ts";
 import { renderTable } from "./harness/table.ts";
-import { writeBenchmarksMd } from "./report/benchmarks-md.ts";
-import { readResults, writeResults } from "./report/results-file.ts";
+import { replaceGroup } from "./report/results-file.ts";
 import { SANDBOX_GROUP, sandbox } from "./sandbox/sandbox.ts";
 
 const mode = parseMode(process.argv.slice(2));
@@ -17,7 +16,4 @@ if (mode.quick || mode.only) throw new Error("bun run --cwd bench sandbox refres
 const log = new FigureLog();
 await sandbox(mode, log);
 process.stdout.write(`\n${renderTable(log.figures)}\n\n`);
-const results = await readResults();
-const others = results.figures.filter((figure) => figure.group !== SANDBOX_GROUP);
-await writeResults({ environment: results.environment, figures: [...others, ...log.figures] });
-await writeBenchmarksMd(await readResults());
+await replaceGroup(SANDBOX_GROUP, log.figures);

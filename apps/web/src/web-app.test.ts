@@ -77,6 +77,23 @@ describe("startWebApp", () => {
     await expect(postChat(web.server.url, chat("again"))).rejects.toThrow();
   });
 
+  test("close() ends the plugin hosts the app started, and so does a start that fails", async () => {
+    const dir = await workspace();
+    // Each confined plugin's host (and the `unshare` before it) names the workspace on its command line.
+    const hostsRun = () => Bun.spawnSync(["pgrep", "-f", `"workspace":"${dir}"`]).stdout.toString().trim() !== "";
+    const web = await startWebApp({ workspace: dir, env: {}, port: 0, logger: quiet });
+    cleanups.push(() => web.close());
+    expect(web.app.sandbox.confined).toEqual(["@plugboard/plugin-read-file", "@plugboard/plugin-glob"]);
+    await waitFor("the app's plugin hosts run", hostsRun);
+    await web.close();
+    await waitFor("the plugin hosts ended with the web app", () => !hostsRun());
+
+    await expect(startWebApp({ workspace: dir, env: {}, host: "0.0.0.0", port: 0, logger: quiet })).rejects.toMatchObject({
+      code: "USAGE",
+    });
+    await waitFor("the plugin hosts of the refused start ended", () => !hostsRun());
+  }, 20_000);
+
   test("config and plugin problems are PlugboardErrors, before anything listens", async () => {
     await expect(startWebApp({ configPath: "/nonexistent/plugboard.json", port: 0, logger: quiet })).rejects.toMatchObject({
       code: "CONFIG_NOT_FOUND",

@@ -35,12 +35,16 @@ export interface WebApp {
   /** True when the offline demo model answers (no API key and no base URL configured). */
   readonly demo: boolean;
   readonly server: WebServer;
-  /** Stops the server, aborting every turn in flight; the client is not used afterwards. */
+  /**
+   * Stops the server, aborting every turn in flight, then ends the app's plugin hosts and MCP
+   * servers; the client is not used afterwards.
+   */
   close(): Promise<void>;
 }
 
 /**
- * Starts the app (config, plugins, model client) and the server.
+ * Starts the app (config, plugins, model client) and the server; when the server cannot start,
+ * the app is closed again.
  * Throws `PlugboardError` for a bad config, plugin or binding.
  *
  * @example const web = await startWebApp({ port: 0 }); console.log(web.server.url);
@@ -65,6 +69,13 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
     ...(options.host === undefined ? {} : { host: options.host }),
     token: options.token,
     ...(logger ? { log: (line: string) => logger.warn(line) } : {}),
+  }).catch(async (error: unknown) => {
+    await app.close();
+    throw error;
   });
-  return { app, client, demo, server, close: () => server.close() };
+  const close = async (): Promise<void> => {
+    await server.close();
+    await app.close();
+  };
+  return { app, client, demo, server, close };
 }

@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Figure } from "../harness/figures.ts";
 import { BENCH_DIR } from "../harness/paths.ts";
+import { writeBenchmarksMd } from "./benchmarks-md.ts";
 import type { Environment } from "./environment.ts";
 
 /** The file's content. */
@@ -28,4 +29,16 @@ export async function writeResults(results: Results, path: string = RESULTS_PATH
 /** Reads the results back (the report is rendered from the file, not from memory). */
 export async function readResults(path: string = RESULTS_PATH): Promise<Results> {
   return JSON.parse(await readFile(path, "utf8")) as Results;
+}
+
+/**
+ * For a script that measures one suite again: its `figures` take the place of `group`'s in
+ * the committed results, every other figure and the environment stay those of the last full
+ * run, and BENCHMARKS.md is rendered again from the file.
+ */
+export async function replaceGroup(group: string, figures: readonly Figure[]): Promise<void> {
+  const results = await readResults();
+  const others = results.figures.filter((figure) => figure.group !== group);
+  await writeResults({ environment: results.environment, figures: [...others, ...figures] });
+  await writeBenchmarksMd(await readResults());
 }

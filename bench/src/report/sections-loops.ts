@@ -136,5 +136,5 @@ const dispatch: Section = {
   },
 };
 
-/** Sections 1–3, in order. */
+/** Sections 1–4, in order. */
 export const LOOP_SECTIONS: readonly Section[] = [inProcess, overHttp, parallelSection, dispatch];

@@ -26,5 +26,5 @@ const mcpCalls: Section = {
   },
 };
 
-/** Section 8. */
+/** Section 9. */
 export const MCP_SECTIONS: readonly Section[] = [mcpCalls];

@@ -153,5 +153,5 @@ const webPage: Section = {
   },
 };
 
-/** Sections 4–7, in order. */
+/** Sections 5–8, in order. */
 export const TOOL_SECTIONS: readonly Section[] = [coldStart, scale, bigInputs, webPage];

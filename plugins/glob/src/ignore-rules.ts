@@ -6,6 +6,7 @@
 import { lstat, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type FolderRules, folderRules } from "./folder-rules.ts";
+import { endsWithOne } from "./name-endings.ts";
 
 /** The ignore files read in each folder, in order of precedence (later wins). */
 export const IGNORE_FILES: readonly string[] = [".gitignore", ".ignore"];
@@ -72,7 +73,7 @@ export class IgnoreRules {
     const name = path.slice(path.lastIndexOf("/") + 1);
     for (const rules of this.#rulesFor(folder)) {
       if (rules.files === undefined) continue;
-      if (rules.endings !== undefined && !rules.endings.some((ending) => name.endsWith(ending))) continue;
+      if (rules.endings !== undefined && !endsWithOne(name, rules.endings)) continue;
       // A path is tested with every rule: `ignore` first tests the folders on its way, where
       // a folder rule such as `!build/` may re-include one that a file rule `build` excludes.
       const result = rules.byName ? rules.files.test(name) : rules.all.test(relativeTo(rules.folder, path));
