@@ -148,12 +148,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
 /** Locates and checks every plugin of the config at once; the first failure in config order is thrown. */
 async function resolvePlugins(config: AppConfig, appFolder: string | undefined): Promise<ResolvedPlugin[]> {
   const plugins = [...config.plugins.entries()].flatMap(([index, entry]) => (isPlugin(entry) ? [{ index, entry }] : []));
-  const outcomes = await Promise.allSettled(
-    plugins.map(({ index, entry }) => resolvePlugin(entry, { index, configPath: config.configPath }, appFolder)),
-  );
-  const failed = outcomes.find((outcome) => outcome.status === "rejected");
-  if (failed !== undefined) throw failed.reason;
-  return outcomes.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
+  return allOrNothing(plugins.map(({ index, entry }) => resolvePlugin(entry, { index, configPath: config.configPath }, appFolder)));
 }
 
 /**
@@ -169,12 +164,11 @@ async function startHosts(
 ): Promise<Map<number, HostedPlugin>> {
   if (confined.length === 0) return new Map();
   const { startHost } = await import("./plugin-host/start-host.ts");
-  const started = await Promise.allSettled(confined.map((plugin) => startHost(plugin, mechanism, context)));
-  const hosts = new Map(started.flatMap((outcome, i) => (outcome.status === "fulfilled" ? [[confined[i]?.where.index ?? -1, outcome.value] as const] : [])));
-  const failed = started.find((outcome) => outcome.status === "rejected");
-  if (failed === undefined) return hosts;
-  await Promise.all([...hosts.values()].map((host) => host.close()));
-  throw failed.reason;
+  const started = await allOrNothing(
+    confined.map(async (plugin) => [plugin.where.index, await startHost(plugin, mechanism, context)] as const),
+    ([, host]) => host.close(),
+  );
+  return new Map(started);
 }
 
 /** Confines each stdio MCP server with its entry's grants. */
@@ -190,13 +184,22 @@ function isPlugin(entry: PluginEntry | McpEntry): entry is PluginEntry {
 /** Starts every MCP server of the config at once; if one fails, the others are closed. */
 async function mountServers(config: AppConfig, context: MountContext): Promise<(ServerMount & { index: number })[]> {
   const servers = [...config.plugins.entries()].flatMap(([index, entry]) => (isPlugin(entry) ? [] : [{ index, entry }]));
-  const started = await Promise.allSettled(
+  return allOrNothing(
     servers.map(async ({ index, entry }) => ({ index, ...(await mountServer(entry, { index, configPath: config.configPath }, context)) })),
+    ({ mount }) => mount.close(),
   );
-  const failed = started.find((outcome) => outcome.status === "rejected");
-  const mounts = started.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
-  if (failed === undefined) return mounts;
-  await Promise.all(mounts.map(({ mount }) => mount.close()));
+}
+
+/**
+ * The results of `pending`, in order, once all have settled; if any failed, those that
+ * succeeded are closed (with `close`) and the first failure in order is thrown.
+ */
+async function allOrNothing<T>(pending: readonly Promise<T>[], close?: (done: T) => Promise<void>): Promise<T[]> {
+  const outcomes = await Promise.allSettled(pending);
+  const done = outcomes.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
+  const failed = outcomes.find((outcome) => outcome.status === "rejected");
+  if (failed === undefined) return done;
+  if (close !== undefined) await Promise.all(done.map(close));
   throw failed.reason;
 }
 
