@@ -2,7 +2,7 @@
 import { ApiError, answerApproval, type ChatEvent, streamChat } from "./api.ts";
 import { AnswerView, questionItem } from "./answer-view.ts";
 import { type AssistantEntry, type Conversation, historyOf, newConversation, outcomeOf } from "./conversation.ts";
-import { byId, el } from "./dom.ts";
+import { button, byId, el } from "./dom.ts";
 import { copyCode } from "./markdown.ts";
 import { currentConversationId, deleteConversation, listConversations, loadConversation, rememberCurrent, saveConversation } from "./store.ts";
 import { setUpTheme } from "./theme.ts";
@@ -71,13 +71,10 @@ async function renderList(): Promise<void> {
   list.replaceChildren(
     ...kept.map((item) => {
       const row = el("li", "conversation");
-      const open = el("button", "open", item.title);
-      open.type = "button";
+      const open = button(item.title, "open");
       if (item.id === conversation.id) open.setAttribute("aria-current", "page");
       open.addEventListener("click", () => void switchTo(item.id));
-      const remove = el("button", "delete", "Delete");
-      remove.type = "button";
-      remove.setAttribute("aria-label", `Delete “${item.title}”`);
+      const remove = button("Delete", "delete", `Delete “${item.title}”`);
       remove.addEventListener("click", () => void remove_(item.id));
       row.append(open, remove);
       return row;
@@ -116,9 +113,9 @@ function send(): void {
   const text = prompt.value.trim();
   if (!text || running) return;
   prompt.value = "";
-  const history = [...historyOf(conversation), { role: "user" as const, content: text }];
-  if (conversation.entries.length === 0) conversation.title = text.length > 60 ? `${text.slice(0, 60)}…` : text;
   const question = { role: "user" as const, content: text };
+  const history = [...historyOf(conversation), question];
+  if (conversation.entries.length === 0) conversation.title = text.length > 60 ? `${text.slice(0, 60)}…` : text;
   const entry: AssistantEntry = { role: "assistant", parts: [], reply: "", status: "streaming" };
   conversation.entries.push(question, entry);
   const view = new AnswerView(entry);
