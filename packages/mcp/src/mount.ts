@@ -38,6 +38,11 @@ export interface MountOptions {
   readonly prefix?: string;
   /** Rewrites a stdio server's command line before it is spawned (the sandbox wraps it). */
   readonly launcher?: Launcher;
+  /**
+   * The text of the `Error:` result a call gets when the server cannot be started (or
+   * restarted) for it; undefined keeps the default, `MCP server NAME could not be started: REASON`.
+   */
+  readonly startFailure?: (error: unknown, restarting: boolean) => string | undefined;
   /** How long one call may take. @default 600000 */
   readonly timeoutMs?: number;
   readonly logger?: Logger;
@@ -205,7 +210,8 @@ export class McpMount {
     try {
       connection = await this.#connected();
     } catch (error) {
-      return errorResult(`MCP server ${this.name} could not be ${restarting ? "restarted" : "started"}: ${reasonOf(error)}`);
+      const text = this.#options.startFailure?.(error, restarting);
+      return errorResult(text ?? `MCP server ${this.name} could not be ${restarting ? "restarted" : "started"}: ${reasonOf(error)}`);
     }
     try {
       const result = await connection.client.callTool({ name: tool, arguments: args }, undefined, {

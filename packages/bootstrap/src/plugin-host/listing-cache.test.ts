@@ -9,8 +9,12 @@ import { cp, readdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { hostsOf, until } from "../../test/hosts.ts";
 import { configWith, fixture, removeTempDirs, tempDir } from "../../test/temp-app.ts";
+import { silentLogger } from "@plugboard/core";
+import { detectMechanism } from "@plugboard/sandbox";
 import { type App, type BuildAppOptions, buildApp } from "../index.ts";
+import { resolvePlugin } from "../resolve-plugin.ts";
 import { listingCacheFolder } from "./listing-cache.ts";
+import { listingCache } from "./start-host.ts";
 
 // Real host processes: a busy machine needs more than bun's default 5 s per test.
 setDefaultTimeout(30_000);
@@ -128,6 +132,33 @@ describe("the listing cache", () => {
     expect(hostsOf(workspace).length).toBeGreaterThan(0);
     expect(app.registry.names()).toEqual(["echo"]);
     expect(JSON.parse(readFileSync(join(folder, entry), "utf8")).tools.map((tool: { name: string }) => tool.name)).toEqual(["echo"]);
+  });
+
+  test("a host mounted from the cache that cannot start answers its call with the plugin's load error", async () => {
+    // The listing of a plugin that fails at import, as a kept entry would hold it.
+    const plugin = join(await tempDir(), "import-throws");
+    await cp(fixture("import-throws"), plugin, { recursive: true });
+    await symlink(join(import.meta.dir, "../../node_modules"), join(plugin, "node_modules"));
+    const [cacheHome, workspace] = await Promise.all([tempDir(), tempDir()]);
+    const config = await configWith([{ path: plugin, permissions: [] }], workspace, "auto");
+    const [entry] = config.plugins;
+    if (entry === undefined || "mcp" in entry) throw new Error("expected a plugin entry");
+    const resolved = await resolvePlugin(entry, { index: 0, configPath: config.configPath });
+    const mechanism = detectMechanism({});
+    if (!mechanism.available) throw new Error(`no sandbox here: ${mechanism.missing}`);
+    const folder = listingCacheFolder({ XDG_CACHE_HOME: cacheHome }) ?? "";
+    const inputSchema = { type: "object" as const, properties: {}, additionalProperties: false };
+    listingCache(folder, resolved, mechanism, { workspace, logger: silentLogger })?.write({
+      tools: [{ name: "explode", description: "Never loads.", inputSchema }],
+      serverInfo: { name: "@fixture/import-throws", version: "0.1.0" },
+    });
+    const app = await buildApp(config, { env: { XDG_CACHE_HOME: cacheHome } });
+    apps.push(app);
+    expect(hostsOf(workspace)).toEqual([]);
+    expect(await app.runtime.execute("explode", "{}")).toEqual({
+      content: "Error: Plugin @fixture/import-throws failed to load: importing its entry threw: boom: PLUGIN_TOKEN is not set",
+      isError: true,
+    });
   });
 
   test("a cache folder that cannot be written costs only the start", async () => {

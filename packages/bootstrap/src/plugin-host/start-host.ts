@@ -89,6 +89,9 @@ export async function startHost(
     server: { command: process.execPath, args: [context.hostProgram ?? HOST_MAIN, JSON.stringify(spec)] },
     launcher,
     logger: context.logger,
+    // A host started for a call (mounted from the listing cache, or after a crash) that fails
+    // says what the eager start would: the plugin's load error, its first line.
+    startFailure: (error) => (error instanceof McpMountError ? hostStartError(manifest.name, error).message.split("\n")[0] : undefined),
   };
   const cache = context.listing?.cacheFolder === undefined ? undefined : listingCache(context.listing.cacheFolder, resolved, mechanism, context);
   const kept = context.listing?.fresh === true ? undefined : cache?.read();
@@ -103,7 +106,7 @@ export async function startHost(
     } catch (error) {
       removeTempDir();
       if (!(error instanceof McpMountError)) throw error;
-      throw hostErrorIn(error.stderr) ?? new PlugboardError("PLUGIN_HOST", `Plugin ${manifest.name}: ${error.message}`, { cause: error });
+      throw hostStartError(manifest.name, error);
     }
     cache?.write(mount.listing());
   }
@@ -114,6 +117,11 @@ export async function startHost(
   return { plugin: loadedPlugin(resolved), entries: mount.entries(), mount, close };
 }
 
+/** Why a host did not start: the plugin's load error it reported, else `PLUGIN_HOST` with the mount's reason. */
+function hostStartError(plugin: string, error: McpMountError): PlugboardError {
+  return hostErrorIn(error.stderr) ?? new PlugboardError("PLUGIN_HOST", `Plugin ${plugin}: ${error.message}`, { cause: error });
+}
+
 /** The host's code: a change to it changes what a host lists (its annotations, its checks). */
 const HOST_FILES = [
   HOST_MAIN,
@@ -122,7 +130,8 @@ const HOST_FILES = [
   Bun.resolveSync("@plugboard/mcp/serve", BOOTSTRAP_FOLDER),
 ];
 
-function listingCache(
+/** The listing cache's entry of `resolved`'s host, as `startHost` finds it (exported for tests). */
+export function listingCache(
   folder: string,
   resolved: ResolvedPlugin,
   mechanism: Extract<Mechanism, { available: true }>,
