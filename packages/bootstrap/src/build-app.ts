@@ -16,6 +16,7 @@ import type { Permission } from "./permissions.ts";
 import { listingCacheFolder } from "./plugin-host/listing-cache.ts";
 import type { HostContext, HostedPlugin } from "./plugin-host/start-host.ts";
 import { type ResolvedPlugin, resolvePlugin } from "./resolve-plugin.ts";
+import type { ProtectedPath } from "@plugboard/sandbox";
 import { detectSandbox, type SandboxState, sandboxState } from "./sandbox-mode.ts";
 
 /** A ready app: its config, workspace, registry, runtime and the plugins that provide its tools. */
@@ -95,6 +96,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const { mechanism } = sandbox;
   const isConfined = (plugin: ResolvedPlugin) => mechanism !== undefined && plugin.entry.sandbox !== false;
   const listing = { cacheFolder: listingCacheFolder(options.env ?? process.env), fresh: options.freshHosts === true };
+  const protect = mechanism === undefined ? [] : await protectedPathsOf(config, workspace.root, listing.cacheFolder);
   const hosts =
     mechanism === undefined
       ? new Map<number, HostedPlugin>()
@@ -102,6 +104,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
           workspace: workspace.root,
           logger,
           listing,
+          protect,
           ...(options.hostProgram === undefined ? {} : { hostProgram: options.hostProgram }),
         });
   const closeHosts = async () => {
@@ -124,7 +127,9 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       logger.debug(`loaded plugin ${load.plugin.name}@${load.plugin.version}: ${load.plugin.tools.map((t) => t.name).join(", ")}`);
     }
     auditLog = config.audit === undefined ? undefined : openAuditLog(config.audit, config.configPath);
-    const launcher = options.mcpLauncher ?? (mechanism === undefined ? undefined : await confiningLauncher(mechanism, workspace));
+    const launcher =
+      options.mcpLauncher ??
+      (mechanism === undefined ? undefined : await confiningLauncher(mechanism, { workspace: workspace.root, configPath: config.configPath, protect, env: options.env ?? process.env }));
     mounts = await mountServers(config, { workspace, logger, launcher });
     for (const { index, server, entries } of mounts) loaded.set(index, { grants: server.permissions, entries });
     const ordered = [...loaded].sort(([a], [b]) => a - b);
@@ -172,9 +177,22 @@ async function startHosts(
 }
 
 /** Confines each stdio MCP server with its entry's grants. */
-async function confiningLauncher(mechanism: NonNullable<SandboxState["mechanism"]>, workspace: Workspace): Promise<McpLauncher> {
-  const { confineServer } = await import("./plugin-host/start-host.ts");
-  return (launch, entry) => (entry.sandbox === false ? launch : confineServer(launch, entry.permissions, mechanism, workspace.root));
+async function confiningLauncher(
+  mechanism: NonNullable<SandboxState["mechanism"]>,
+  app: { workspace: string; configPath: string; protect: readonly ProtectedPath[]; env: Readonly<Record<string, string | undefined>> },
+): Promise<McpLauncher> {
+  const { confineServer, serverCacheRoot } = await import("./plugin-host/confine-server.ts");
+  const cacheRoot = serverCacheRoot(app.env);
+  return (launch, entry) =>
+    entry.sandbox === false
+      ? launch
+      : confineServer(launch, { name: entry.name, grants: entry.permissions, workspace: app.workspace, configPath: app.configPath, protect: app.protect, cacheRoot }, mechanism);
+}
+
+/** The protected paths, computed (and `.git/hooks/` made) only when some plugin runs confined. */
+async function protectedPathsOf(config: AppConfig, workspace: string, cacheFolder: string | undefined): Promise<ProtectedPath[]> {
+  const { protectedPaths } = await import("./plugin-host/protected-paths.ts");
+  return protectedPaths(config, workspace, cacheFolder);
 }
 
 function isPlugin(entry: PluginEntry | McpEntry): entry is PluginEntry {

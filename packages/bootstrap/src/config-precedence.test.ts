@@ -38,6 +38,7 @@ describe("precedence: flag > environment > config file > default", () => {
       plugins: [],
       policy: { default: "allow", rules: [] },
       audit: undefined,
+      protect: [],
     });
   });
 

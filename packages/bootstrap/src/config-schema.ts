@@ -123,6 +123,7 @@ export const ConfigFileSchema = strict({
   plugins: list(pluginEntry),
   policy: v.optional(policy),
   audit: v.optional(text("a file path")),
+  protect: v.optional(list(text("a path or glob pattern"))),
 });
 
 /** The config file after validation. */

@@ -80,6 +80,8 @@ export interface AppConfig {
   policy: Policy;
   /** Absolute path of the audit log (`audit`, relative to the config file), if any. */
   audit: string | undefined;
+  /** Paths or glob patterns (relative to the config file) kept read-only to confined plugins, besides the always protected ones. */
+  protect: readonly string[];
 }
 
 /** The config's `sandbox` key. */
@@ -146,6 +148,7 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
     }),
     policy: file.policy ?? ALLOW_ALL,
     audit: file.audit === undefined ? undefined : resolve(folder, file.audit),
+    protect: file.protect ?? [],
   };
 }
 

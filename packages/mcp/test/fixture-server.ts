@@ -1,3 +1,4 @@
+#!/usr/bin/env bun
 /**
  * A small third-party-style MCP server over stdio, built on the SDK, for the mount tests:
  * tools with plain JSON Schemas, listed two per page, one of each kind of content, a tool

@@ -1,11 +1,23 @@
 /**
- * The confining step of a plugin host's start: restrict this thread with the Landlock
- * rules in `PLUGBOARD_SANDBOX_RULES`, then `execve` the program named by the arguments, which
- * inherits the restriction on every thread it will have. Run by the launcher inside the
- * host's namespaces; not an API.
+ * The confining step of a plugin host's start, inside the host's new namespaces: build the
+ * view in `PLUGBOARD_SANDBOX_RULES` and make it the root, leave the app's session (so no
+ * terminal of the person's can be opened), restrict this thread with Landlock and the
+ * seccomp filter, then `execve` the program named by the arguments, which inherits every
+ * restriction on every thread it will have. Run by the launcher; not an API.
  */
+import { applyView } from "./apply-view.ts";
 import { execve } from "./exec.ts";
 import { type LandlockRules, RULES_VARIABLE, restrictSelf } from "./landlock.ts";
+import { libc } from "./libc.ts";
+import { installSeccomp, type SeccompRules } from "./seccomp.ts";
+import type { View } from "./view.ts";
+
+/** Everything the confining step applies, as the launcher passes it. */
+export interface ConfinementRules {
+  readonly view: View;
+  readonly landlock: LandlockRules;
+  readonly seccomp: SeccompRules;
+}
 
 if (import.meta.main) {
   const [file, ...args] = process.argv.slice(2);
@@ -19,7 +31,11 @@ if (import.meta.main) {
     if (name !== RULES_VARIABLE && value !== undefined) env[name] = value;
   }
   try {
-    restrictSelf(JSON.parse(rules) as LandlockRules);
+    const { view, landlock, seccomp } = JSON.parse(rules) as ConfinementRules;
+    applyView(view);
+    libc.setsid();
+    restrictSelf(landlock);
+    installSeccomp(seccomp);
     execve(file, [file, ...args], env);
   } catch (error) {
     process.stderr.write(`plugboard sandbox: ${error instanceof Error ? error.message : String(error)}\n`);

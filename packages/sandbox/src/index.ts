@@ -1,3 +1,4 @@
+export type { ProtectedPath } from "./build-view.ts";
 export { type ConfinedCommand, type ConfineOptions, confineCommand, type Grant } from "./launcher.ts";
 export { type LandlockRules, landlockAbi, restrictSelf } from "./landlock.ts";
 export { DISABLE_VARIABLE, detectMechanism, detectMechanismAsync, type Mechanism } from "./mechanism.ts";

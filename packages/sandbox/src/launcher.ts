@@ -1,17 +1,20 @@
 /**
  * Turns a command into its confined form: the same program, started inside its own user,
- * PID, mount (and, without the `network` grant, network) namespaces, restricted by
- * Landlock to the rights its grants name, with an environment that holds none of the
- * app's secrets. The result is a plain command line, so any spawner (an MCP stdio
- * transport included) can start it.
+ * PID, mount (and, without the `network` grant, network) namespaces, seeing only the view
+ * its grants make (build-view.ts), restricted by Landlock and a seccomp filter, with an
+ * environment that holds none of the app's secrets. The result is a plain command line,
+ * so any spawner (an MCP stdio transport included) can start it.
  */
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { realpathSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { type LandlockRules, RULES_VARIABLE } from "./landlock.ts";
-import { type Mechanism, NAMESPACE_FLAGS } from "./mechanism.ts";
+import { buildView, DEVICES, PRIVATE_FOLDERS, type ProtectedPath } from "./build-view.ts";
+import type { ConfinementRules } from "./confine-main.ts";
 import { elfInterpreter } from "./elf-interpreter.ts";
-import { resolverListPaths, runtimeReadPaths } from "./runtime-paths.ts";
+import { RULES_VARIABLE } from "./landlock.ts";
+import { type Mechanism, NAMESPACE_FLAGS } from "./mechanism.ts";
+import { type CodeClosure, codeClosure } from "./package-closure.ts";
+import { isWithin } from "./view.ts";
 
 /** A right a plugin can be granted; the same names as a manifest's permissions. */
 export type Grant = "fs.read" | "fs.write" | "process.spawn" | "network";
@@ -21,34 +24,42 @@ export interface ConfineOptions {
   /** The program and its arguments, e.g. `[process.execPath, "host.ts", …]`. */
   readonly argv: readonly string[];
   readonly grants: readonly Grant[];
-  /** The workspace root: readable with `fs.read`, writable with `fs.write`. */
+  /** The workspace root (a real path): readable with `fs.read`, writable with `fs.write`. */
   readonly workspace: string;
-  /** Folders of code the program loads (its package, the plugin's): kept readable, with their dependencies. */
+  /** Folders of code the program loads (its package, the plugin's): kept readable, with their declared dependencies. */
   readonly code: readonly string[];
   /** Variables added to the confined environment (which otherwise holds only PATH, locale and the like). */
   readonly env?: Readonly<Record<string, string>>;
-  /** Programs besides Bun that may be executed without `process.spawn` (an MCP server's own command). */
+  /** Programs besides Bun that may be executed without `process.spawn` (an MCP server's own command), kept readable. */
   readonly executables?: readonly string[];
-  /** The private temp folder to use (the caller owns it); else a new one that `dispose` removes. */
-  readonly tempDir?: string;
+  /**
+   * A real folder mounted, writable, as the process's `HOME` and kept between runs (an MCP
+   * server's cache). @default a private, empty `HOME`, writable with `fs.write`, gone with the process
+   */
+  readonly home?: string;
+  /** Paths inside the workspace kept read-only when it is writable, each with the rule that protects it. */
+  readonly protect?: readonly ProtectedPath[];
+  /** The folder the program starts in. @default the first code folder */
+  readonly cwd?: string;
 }
 
-/** A confined command line and the private folder it owns. */
+/** A confined command line. */
 export interface ConfinedCommand {
   readonly command: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
-  /** The private temp folder (`TMPDIR` and `HOME`), writable with `fs.write`. */
-  readonly tempDir: string;
-  /** Removes the temp folder it made (not one given in the options); call once the process has ended. */
-  dispose(): void;
+  /** The folder to start `command` in (outside the view; the program then starts in `ConfineOptions.cwd`). */
+  readonly cwd: string;
+  /** Links in the workspace that were not followed into the view (they lead out of it). */
+  readonly refusedLinks: CodeClosure["refused"];
 }
 
 /**
  * The confinement entry, found through the package's name rather than this file's place, so
  * that an app bundling this package (the CLI's dist/bin.js) still starts it from the sources.
  */
-const CONFINE_MAIN = join(dirname(Bun.resolveSync("@plugboard/sandbox/package.json", import.meta.dir)), "src/confine-main.ts");
+const SANDBOX_FOLDER = dirname(Bun.resolveSync("@plugboard/sandbox/package.json", import.meta.dir));
+const CONFINE_MAIN = join(SANDBOX_FOLDER, "src/confine-main.ts");
 
 /** Variables passed through from the app's environment: never credentials. */
 const PASSED = ["PATH", "LANG", "LANGUAGE", "TZ", "TERM", "USER", "LOGNAME"];
@@ -59,22 +70,39 @@ const PASSED = ["PATH", "LANG", "LANGUAGE", "TZ", "TERM", "USER", "LOGNAME"];
  * @example const { command, args, env } = confineCommand(detectMechanism(), { argv, grants: ["fs.read"], workspace, code });
  */
 export function confineCommand(mechanism: Extract<Mechanism, { available: true }>, options: ConfineOptions): ConfinedCommand {
-  const grants = new Set(options.grants);
-  const tempDir = options.tempDir ?? mkdtempSync(join(tmpdir(), "plugboard-host-"));
+  const grants = new Set<string>(options.grants);
+  const workspace = realpathSync(options.workspace);
   const bun = realpathSync(process.execPath);
-  const programs = [bun, ...(options.executables ?? [])].flatMap(withLoader);
-  const rules: LandlockRules = {
-    read: [
-      ...SYSTEM_READ,
-      ...programs,
-      ...runtimeReadPaths([...options.code, CONFINE_MAIN]),
-      ...(grants.has("fs.read") ? [options.workspace] : []),
-    ],
-    list: resolverListPaths(options.code),
-    write: [...DEVICES, ...(grants.has("fs.write") ? [options.workspace, tempDir] : [])],
-    // process.spawn: any program may run, but reads only what `read` grants (a program outside it fails to start).
-    execute: grants.has("process.spawn") ? ["/"] : programs,
-    network: grants.has("network"),
+  const programs = [...new Set([bun, ...(options.executables ?? [])].flatMap(withLoader))];
+  const code = codeClosure([...options.code, SANDBOX_FOLDER], [workspace]);
+  const home = homeIn(workspace);
+  const cwd = options.cwd ?? options.code[0] ?? workspace;
+  const view = buildView({
+    grants,
+    workspace,
+    code,
+    programs,
+    home,
+    ...(options.home === undefined ? {} : { homeSource: options.home }),
+    protect: options.protect ?? [],
+    cwd,
+  });
+  const writes = grants.has("fs.write");
+  const rules: ConfinementRules = {
+    view,
+    landlock: {
+      // The view is what can be read; Landlock keeps writes and execution to the grants.
+      read: ["/"],
+      write: [
+        ...DEVICES,
+        ...(writes ? [workspace, ...PRIVATE_FOLDERS, home] : []),
+        ...(options.home === undefined ? [] : [home]),
+      ],
+      // process.spawn: any program in the view may run.
+      execute: grants.has("process.spawn") ? ["/"] : programs,
+      network: grants.has("network"),
+    },
+    seccomp: { network: grants.has("network") },
   };
   const env: Record<string, string> = {};
   for (const name of PASSED) {
@@ -85,8 +113,8 @@ export function confineCommand(mechanism: Extract<Mechanism, { available: true }
     if (name.startsWith("LC_") && value !== undefined) env[name] = value;
   }
   Object.assign(env, options.env, {
-    HOME: tempDir,
-    TMPDIR: tempDir,
+    HOME: home,
+    TMPDIR: "/tmp",
     BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0",
     [RULES_VARIABLE]: JSON.stringify(rules),
   });
@@ -95,11 +123,15 @@ export function confineCommand(mechanism: Extract<Mechanism, { available: true }
     command: mechanism.unshare,
     args: [...namespaces, bun, CONFINE_MAIN, ...options.argv],
     env,
-    tempDir,
-    dispose: () => {
-      if (options.tempDir === undefined) rmSync(tempDir, { recursive: true, force: true });
-    },
+    cwd: SANDBOX_FOLDER,
+    refusedLinks: code.refused,
   };
+}
+
+/** The user's home path, where the private `HOME` goes, unless the workspace is there (then `/tmp/home`). */
+function homeIn(workspace: string): string {
+  const home = homedir();
+  return home === "/" || isWithin(home, workspace) ? "/tmp/home" : home;
 }
 
 /** A program and its dynamic loader (which the kernel executes too): what a host without `process.spawn` may execute. */
@@ -108,8 +140,3 @@ function withLoader(program: string): string[] {
   const loader = elfInterpreter(real);
   return loader === undefined ? [real] : [real, realpathSync(loader)];
 }
-
-/** What every program needs to read: system libraries and configuration, its own /proc, devices. */
-const SYSTEM_READ = ["/usr", "/lib", "/lib32", "/lib64", "/bin", "/sbin", "/etc", "/proc", "/sys", "/dev"];
-/** Devices every program may write. */
-const DEVICES = ["/dev/null", "/dev/zero", "/dev/full", "/dev/tty"];

@@ -1,15 +1,18 @@
 /**
  * The few libc functions the sandbox needs, opened lazily through `bun:ffi` so that
  * importing this package loads nothing. Every syscall is called with one argument shape
- * (five 64-bit integers; pointers passed as their address).
+ * (six 64-bit integers; pointers passed as their address).
  */
 import { dlopen, ptr, read } from "bun:ffi";
 
 function open() {
   return dlopen("libc.so.6", {
-    syscall: { args: ["i64", "i64", "i64", "i64", "i64"], returns: "i64" },
+    syscall: { args: ["i64", "i64", "i64", "i64", "i64", "i64"], returns: "i64" },
     prctl: { args: ["i32", "u64", "u64", "u64", "u64"], returns: "i32" },
     execve: { args: ["ptr", "ptr", "ptr"], returns: "i32" },
+    mount: { args: ["ptr", "ptr", "ptr", "u64", "ptr"], returns: "i32" },
+    umount2: { args: ["ptr", "i32"], returns: "i32" },
+    setsid: { args: [], returns: "i32" },
     __errno_location: { args: [], returns: "ptr" },
   }).symbols;
 }
@@ -20,12 +23,21 @@ function get(): ReturnType<typeof open> {
   return symbols;
 }
 
+/** A NUL-terminated copy of `text`, kept alive by the caller for as long as the call reads it. */
+export function cString(text: string): Buffer {
+  return Buffer.from(`${text}\0`);
+}
+
 /** Thin, typed calls into libc. */
 export const libc = {
-  syscall: (number: bigint, a = 0n, b = 0n, c = 0n, d = 0n): bigint => BigInt(get().syscall(number, a, b, c, d)),
+  syscall: (number: bigint, a = 0n, b = 0n, c = 0n, d = 0n, e = 0n): bigint => BigInt(get().syscall(number, a, b, c, d, e)),
   prctl: (option: number, a: bigint, b: bigint, c: bigint, d: bigint): number => get().prctl(option, a, b, c, d),
   execve: (path: NodeJS.TypedArray, argv: NodeJS.TypedArray, envp: NodeJS.TypedArray): number =>
     get().execve(ptr(path), ptr(argv), ptr(envp)),
+  mount: (source: Buffer | null, target: Buffer, type: Buffer | null, flags: bigint, data: Buffer | null): number =>
+    get().mount(source === null ? null : ptr(source), ptr(target), type === null ? null : ptr(type), flags, data === null ? null : ptr(data)),
+  umount2: (target: Buffer, flags: number): number => get().umount2(ptr(target), flags),
+  setsid: (): number => get().setsid(),
   /** The address of `view`'s bytes, as a syscall argument. */
   pointer: (view: NodeJS.TypedArray | DataView): bigint => BigInt(ptr(view)),
 };
@@ -35,3 +47,67 @@ export function lastErrno(): number {
   const location = get().__errno_location();
   return location === null ? 0 : read.i32(location, 0);
 }
+
+/** The machine's syscall numbers that differ between the two architectures we run on. */
+export const SYSCALLS = process.arch === "arm64" ? arm64() : x64();
+
+function x64() {
+  return {
+    auditArch: 0xc000003e,
+    ioctl: 16,
+    socket: 41,
+    clone: 56,
+    ptrace: 101,
+    pivotRoot: 155,
+    mount: 165,
+    umount2: 166,
+    addKey: 248,
+    requestKey: 249,
+    keyctl: 250,
+    unshare: 272,
+    perfEventOpen: 298,
+    setns: 308,
+    processVmReadv: 310,
+    processVmWritev: 311,
+    bpf: 321,
+    userfaultfd: 323,
+  } as const;
+}
+
+function arm64() {
+  return {
+    auditArch: 0xc00000b7,
+    ioctl: 29,
+    socket: 198,
+    clone: 220,
+    ptrace: 117,
+    pivotRoot: 41,
+    mount: 40,
+    umount2: 39,
+    addKey: 217,
+    requestKey: 218,
+    keyctl: 219,
+    unshare: 97,
+    perfEventOpen: 241,
+    setns: 268,
+    processVmReadv: 270,
+    processVmWritev: 271,
+    bpf: 280,
+    userfaultfd: 282,
+  } as const;
+}
+
+/** Syscalls numbered alike on every architecture (added after the tables were unified). */
+export const COMMON_SYSCALLS = {
+  ioUringSetup: 425,
+  ioUringEnter: 426,
+  ioUringRegister: 427,
+  openTree: 428,
+  moveMount: 429,
+  fsopen: 430,
+  fsconfig: 431,
+  fsmount: 432,
+  fspick: 433,
+  clone3: 435,
+  mountSetattr: 442,
+} as const;

@@ -18,7 +18,26 @@ import { serveStdio } from "@plugboard/mcp/serve-stdio";
 import { PlugboardError } from "../errors.ts";
 import { loadPlugin } from "../load-plugin.ts";
 import { type HostSpec, hostErrorLine } from "./host-spec.ts";
-import { readdirSync } from "node:fs";
+import { lstatSync, readdirSync, readlinkSync } from "node:fs";
+import { dirname, relative, resolve } from "node:path";
+
+/** Whether `path` lies outside `workspace`, itself or through a link in it that leads out. */
+function leavesWorkspace(path: string, workspace: string): boolean {
+  if (!isWithin(path, workspace)) return true;
+  for (let at = path; at !== workspace && isWithin(at, workspace); at = dirname(at)) {
+    try {
+      if (lstatSync(at).isSymbolicLink() && !isWithin(resolve(dirname(at), readlinkSync(at)), workspace)) return true;
+    } catch {
+      // Not there: look further up.
+    }
+  }
+  return false;
+}
+
+function isWithin(path: string, folder: string): boolean {
+  const rel = relative(folder, path);
+  return rel === "" || (!rel.startsWith("..") && !rel.startsWith("/"));
+}
 
 /** Plugin messages go to stderr, which the app keeps for its error messages. */
 const logger: Logger = {
@@ -32,7 +51,7 @@ async function host(spec: HostSpec): Promise<void> {
   const workspace = await Workspace.open(spec.workspace);
   const { entries } = await loadPlugin(resolved, { workspace, logger });
   const grants = resolved.entry.permissions;
-  const answered = entries.map((entry) => ({ ...entry, tool: served(entry.tool, resolved.manifest.name, grants) }));
+  const answered = entries.map((entry) => ({ ...entry, tool: served(entry.tool, resolved.manifest.name, grants, workspace.root) }));
   const runtime = new ToolRuntime(new ToolRegistry(answered), { workspace, logger });
   // readOnlyHint carries a tool's "read-only" concurrency to the app, which runs such calls in parallel.
   const fromGrants = annotationsFor(grants);
@@ -45,17 +64,19 @@ async function host(spec: HostSpec): Promise<void> {
  * cover. Without `network` the host's empty network namespace also answers a connection
  * with an unreachable network or a refused connection; with it, those are the peer's answers.
  */
-const REFUSALS = ["EACCES", "EPERM"];
+const REFUSALS = ["EACCES", "EPERM", "EROFS"];
 const NETWORK_REFUSALS = ["ENETUNREACH", "ECONNREFUSED"];
+/** A path outside the workspace is not in a host's view at all: it reads as missing. */
+const OUTSIDE_REFUSALS = ["ENOENT", "ENOTDIR"];
 
 /**
  * The tool as the host serves it: an exception (an operation the sandbox refused, or a
  * bug) becomes an `Error:` result naming the plugin, so the model reads what was refused
  * and the host keeps serving; with `process.spawn`, what a call started ends with it.
  */
-function served(tool: AnyToolDefinition, plugin: string, grants: readonly string[]): AnyToolDefinition {
+function served(tool: AnyToolDefinition, plugin: string, grants: readonly string[], workspaceRoot: string): AnyToolDefinition {
   const refusals = new Set(grants.includes("network") ? REFUSALS : [...REFUSALS, ...NETWORK_REFUSALS]);
-  const answering = answeringErrors(tool, plugin, grants.length === 0 ? "no permissions" : grants.join(", "), refusals);
+  const answering = answeringErrors(tool, plugin, grants.length === 0 ? "no permissions" : grants.join(", "), refusals, workspaceRoot);
   if (!grants.includes("process.spawn")) return answering;
   return {
     ...answering,
@@ -93,7 +114,7 @@ function endStartedProcesses(): void {
 }
 
 /** The tool with a handler that turns an exception into an `Error:` result naming the plugin. */
-function answeringErrors(tool: AnyToolDefinition, plugin: string, granted: string, refusals: ReadonlySet<string>): AnyToolDefinition {
+function answeringErrors(tool: AnyToolDefinition, plugin: string, granted: string, refusals: ReadonlySet<string>, workspaceRoot: string): AnyToolDefinition {
   return {
     ...tool,
     handler: async (args, ctx) => {
@@ -104,6 +125,10 @@ function answeringErrors(tool: AnyToolDefinition, plugin: string, granted: strin
         const code = Reflect.get(error, "code");
         if (typeof code === "string" && refusals.has(code)) {
           return errorResult(`Refused by the sandbox (${plugin} is granted ${granted}): ${error.message}`);
+        }
+        const path = Reflect.get(error, "path");
+        if (typeof code === "string" && OUTSIDE_REFUSALS.includes(code) && typeof path === "string" && leavesWorkspace(path, workspaceRoot)) {
+          return errorResult(`Refused by the sandbox (${plugin} is granted ${granted}): ${error.message} (outside the workspace a plugin sees only its own code, the system's files and private temporary folders)`);
         }
         return errorResult(`${plugin} failed in ${tool.name}: ${error.message}`);
       }

@@ -5,14 +5,12 @@
  * host on the first call. A host that dies fails the call in flight with an `Error:` result
  * and is started again on the next call; hosts end with the app.
  */
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import type { Logger } from "@plugboard/core";
 import type { RegistryEntry } from "@plugboard/core/internal";
 import { PlugboardError } from "../errors.ts";
 import { type Launch, McpMount, McpMountError, type MountOptions } from "@plugboard/mcp/mount";
-import { confineCommand, type Mechanism } from "@plugboard/sandbox";
+import { confineCommand, type Mechanism, type ProtectedPath } from "@plugboard/sandbox";
 import { type LoadedPlugin, loadedPlugin } from "../loaded-plugin.ts";
 import type { Permission } from "../permissions.ts";
 import type { ResolvedPlugin } from "../resolve-plugin.ts";
@@ -32,7 +30,7 @@ export interface HostedPlugin {
   readonly plugin: LoadedPlugin;
   readonly entries: readonly RegistryEntry[];
   readonly mount: McpMount;
-  /** Ends the host and removes its private temp folder. */
+  /** Ends the host. */
   close(): Promise<void>;
 }
 
@@ -55,6 +53,8 @@ export interface HostContext {
    * `dist/host.js`), whose folder stays readable to the host. @default this package's host-main.ts
    */
   readonly hostProgram?: string;
+  /** The paths inside the workspace no host may write (see protected-paths.ts). @default none */
+  readonly protect?: readonly ProtectedPath[];
 }
 
 /**
@@ -71,18 +71,24 @@ export async function startHost(
 ): Promise<HostedPlugin> {
   const { manifest, entry } = resolved;
   const spec: HostSpec = { resolved, workspace: context.workspace };
-  let tempDir: string | undefined;
+  let warned = false;
   const launcher = (launch: Launch): Launch => {
-    tempDir ??= privateTemp();
     const confined = confineCommand(mechanism, {
       argv: launch.argv,
       grants: entry.permissions,
       workspace: context.workspace,
       code: [resolved.directory, BOOTSTRAP_FOLDER, ...(context.hostProgram === undefined ? [] : [dirname(context.hostProgram)])],
-      tempDir,
+      protect: context.protect ?? [],
+      // Not the workspace: without fs.read it is not in the view, and Bun reads its current folder when it resolves imports.
+      cwd: resolved.directory,
     });
-    // Not the workspace: without fs.read it is unreadable, and Bun reads its current folder when it resolves imports.
-    return { argv: [confined.command, ...confined.args], env: confined.env, cwd: resolved.directory };
+    if (!warned) {
+      warned = true;
+      for (const link of confined.refusedLinks) {
+        context.logger.warn(`${manifest.name}: not following ${link.path} to ${link.target}: a link in the workspace, which confined plugins may write, must not lead out of it`);
+      }
+    }
+    return { argv: [confined.command, ...confined.args], env: confined.env, cwd: confined.cwd };
   };
   const options: MountOptions = {
     name: manifest.name,
@@ -95,26 +101,18 @@ export async function startHost(
   };
   const cache = context.listing?.cacheFolder === undefined ? undefined : listingCache(context.listing.cacheFolder, resolved, mechanism, context);
   const kept = context.listing?.fresh === true ? undefined : cache?.read();
-  const removeTempDir = () => {
-    if (tempDir !== undefined) removeTemp(tempDir);
-  };
   let mount: McpMount;
   if (kept !== undefined) mount = McpMount.deferred(options, kept);
   else {
     try {
       mount = await McpMount.open(options);
     } catch (error) {
-      removeTempDir();
       if (!(error instanceof McpMountError)) throw error;
       throw hostStartError(manifest.name, error);
     }
     cache?.write(mount.listing());
   }
-  const close = async () => {
-    await mount.close();
-    removeTempDir();
-  };
-  return { plugin: loadedPlugin(resolved), entries: mount.entries(), mount, close };
+  return { plugin: loadedPlugin(resolved), entries: mount.entries(), mount, close: () => mount.close() };
 }
 
 /** Why a host did not start: the plugin's load error it reported, else `PLUGIN_HOST` with the mount's reason. */
@@ -141,43 +139,3 @@ export function listingCache(
   return ListingCache.of(folder, resolved, { workspace: context.workspace, mechanism: mechanism.description, hostFiles }, context.logger);
 }
 
-/**
- * The confined form of a stdio MCP server's command line: its program (found on its PATH)
- * may execute, the folders its arguments name stay readable, and its rights are `grants`.
- */
-export function confineServer(launch: Launch, grants: readonly Permission[], mechanism: Extract<Mechanism, { available: true }>, workspace: string): Launch {
-  const [program = "", ...args] = launch.argv;
-  const found = Bun.which(program, { PATH: launch.env.PATH ?? "", cwd: launch.cwd ?? workspace }) ?? program;
-  const named = args.filter((arg) => isAbsolute(arg) || existsSync(resolve(launch.cwd ?? workspace, arg))).map((arg) => resolve(launch.cwd ?? workspace, arg));
-  const confined = confineCommand(mechanism, {
-    argv: [found, ...args],
-    grants,
-    workspace,
-    code: named.map((path) => (statSync(path, { throwIfNoEntry: false })?.isDirectory() ? path : dirname(path))),
-    executables: [found],
-    env: launch.env,
-    tempDir: privateTemp(),
-  });
-  return { argv: [confined.command, ...confined.args], env: confined.env, cwd: launch.cwd };
-}
-
-const tempDirs = new Set<string>();
-let removedOnExit = false;
-
-/** One private temp folder per host, removed when it closes, or else when the app exits. */
-function privateTemp(): string {
-  const dir = mkdtempSync(join(tmpdir(), "plugboard-host-"));
-  if (!removedOnExit) {
-    removedOnExit = true;
-    process.once("exit", () => {
-      for (const folder of tempDirs) rmSync(folder, { recursive: true, force: true });
-    });
-  }
-  tempDirs.add(dir);
-  return dir;
-}
-
-function removeTemp(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
-  tempDirs.delete(dir);
-}

@@ -1,0 +1,97 @@
+/**
+ * The confined form of a stdio MCP server's command line: exactly its entry's grants. Its
+ * arguments never widen what it sees; its program (found on its PATH) and, for a script,
+ * the script's package and interpreter stay readable and executable; and it keeps a cache
+ * folder of its own between runs, mounted as its `HOME` and writable by it alone, so that a
+ * server started with `npx -y` or `uvx` starts from that cache the second time.
+ */
+import { createHash } from "node:crypto";
+import { closeSync, mkdirSync, openSync, readSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Launch } from "@plugboard/mcp/mount";
+import { confineCommand, type Mechanism, type ProtectedPath } from "@plugboard/sandbox";
+import type { Permission } from "../permissions.ts";
+
+/** What a server's confinement needs to know besides its command line. */
+export interface ServerConfinement {
+  /** The entry's `name`, which names its cache folder. */
+  readonly name: string;
+  readonly grants: readonly Permission[];
+  readonly workspace: string;
+  readonly configPath: string;
+  readonly protect: readonly ProtectedPath[];
+  /** Where servers' cache folders live (`serverCacheRoot`); none: a private, empty HOME each start. */
+  readonly cacheRoot: string | undefined;
+}
+
+/** The folder holding each stdio server's cache: `$XDG_CACHE_HOME/plugboard/servers`, else `~/.cache/plugboard/servers`. */
+export function serverCacheRoot(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const base = env.XDG_CACHE_HOME || (env.HOME ? join(env.HOME, ".cache") : undefined);
+  return base === undefined ? undefined : join(base, "plugboard", "servers");
+}
+
+/** The confined launch of `launch`. */
+export function confineServer(launch: Launch, server: ServerConfinement, mechanism: Extract<Mechanism, { available: true }>): Launch {
+  const [program = "", ...args] = launch.argv;
+  const found = Bun.which(program, { PATH: launch.env.PATH ?? "", cwd: launch.cwd ?? server.workspace }) ?? program;
+  const { executables, code } = programFiles(found, launch.env.PATH ?? "");
+  const home = server.cacheRoot === undefined ? undefined : cacheFolder(server);
+  const confined = confineCommand(mechanism, {
+    argv: [found, ...args],
+    grants: server.grants,
+    workspace: server.workspace,
+    code,
+    executables,
+    env: launch.env,
+    protect: server.protect,
+    cwd: launch.cwd ?? server.workspace,
+    ...(home === undefined ? {} : { home }),
+  });
+  return { argv: [confined.command, ...confined.args], env: confined.env, cwd: confined.cwd };
+}
+
+/** The server's own cache folder (0700), one per config and server name. */
+function cacheFolder(server: ServerConfinement): string {
+  const key = createHash("sha256").update(`${server.configPath}\0${server.name}`).digest("hex").slice(0, 16);
+  const safe = server.name.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
+  const folder = join(server.cacheRoot ?? "", `${safe}-${key}`);
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  return folder;
+}
+
+/**
+ * What running `program` needs: the program itself (with its dynamic loader, which the
+ * launcher adds), and for a script its interpreter (`#!/usr/bin/env node` finds node on
+ * `PATH`) and the folder it lies in, with that package's dependencies.
+ */
+function programFiles(program: string, path: string): { executables: string[]; code: string[] } {
+  let real: string;
+  try {
+    real = realpathSync(program);
+  } catch {
+    // Not found: the server fails to start, and says so.
+    return { executables: [], code: [] };
+  }
+  const interpreter = shebang(real);
+  if (interpreter === undefined) return { executables: [real], code: [] };
+  const [command = "", first] = interpreter;
+  const named = command.endsWith("/env") && first !== undefined ? (Bun.which(first, { PATH: path }) ?? first) : command;
+  const inner = programFiles(named, path);
+  // The kernel executes the `#!` line's program (`/usr/bin/env`) too.
+  const launcher = named === command ? [] : programFiles(command, path).executables;
+  return { executables: [real, ...launcher, ...inner.executables], code: [dirname(real), ...inner.code] };
+}
+
+/** The interpreter and its first argument of a `#!` script, or undefined. */
+function shebang(file: string): string[] | undefined {
+  const fd = openSync(file, "r");
+  try {
+    const head = Buffer.alloc(256);
+    const length = readSync(fd, head, 0, head.length, 0);
+    const text = head.subarray(0, length).toString("utf8");
+    if (!text.startsWith("#!")) return undefined;
+    return text.slice(2).split("\n")[0]?.trim().split(/\s+/).filter((part) => part !== "-S");
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The code a program needs besides its own folder, resolved by the app to real paths: each
+ * package's declared dependencies (found as Node and Bun find them, through the nearest
+ * `node_modules`), their dependencies in turn, and the `package.json` / `tsconfig.json`
+ * files Bun reads on the way up. Only declared dependencies are followed; a link that lies
+ * in a folder a confined process may write is followed only to a target inside such a
+ * folder, so no plugin can widen another one's view by planting a link.
+ */
+import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { isWithin } from "./view.ts";
+
+const CONFIG_FILES = ["package.json", "tsconfig.json", "tsconfig.base.json", "bunfig.toml", "jsconfig.json"];
+const DEPENDENCY_FIELDS = ["dependencies", "optionalDependencies", "peerDependencies"] as const;
+
+/** What the view must hold for code in some folders. */
+export interface CodeClosure {
+  /** Real folders (packages) to bind read-only. */
+  readonly folders: readonly string[];
+  /** Real files (configuration Bun reads up the tree) to bind read-only. */
+  readonly files: readonly string[];
+  /** Links a resolver follows (a `node_modules/NAME` that is a link, or lies under one), with their real targets. */
+  readonly links: readonly { readonly path: string; readonly target: string }[];
+  /** Links not followed: they lie where a confined process may write and lead elsewhere. */
+  readonly refused: readonly { readonly path: string; readonly target: string }[];
+}
+
+/**
+ * The closure of the code in `folders` (files or folders). `writable` are the folders a
+ * confined process may write (the workspace).
+ */
+export function codeClosure(folders: readonly string[], writable: readonly string[]): CodeClosure {
+  const packages = new Set<string>();
+  const files = new Set<string>();
+  const links = new Map<string, string>();
+  const refused: { path: string; target: string }[] = [];
+  const inWritable = (path: string) => writable.some((folder) => isWithin(path, folder));
+
+  const visit = (folder: string) => {
+    const root = packageRoot(folder) ?? folder;
+    if (packages.has(root)) return;
+    packages.add(root);
+    for (let dir = root; ; dir = dirname(dir)) {
+      for (const name of CONFIG_FILES) {
+        const file = join(dir, name);
+        if (existsSync(file)) files.add(realpathSync(file));
+      }
+      if (dirname(dir) === dir) break;
+    }
+    for (const name of dependencies(root)) {
+      const found = locate(root, name);
+      if (found === undefined) continue;
+      let target: string;
+      try {
+        target = realpathSync(found);
+      } catch {
+        continue;
+      }
+      if (target !== found) {
+        if (inWritable(found) && !inWritable(target)) {
+          refused.push({ path: found, target });
+          continue;
+        }
+        links.set(found, target);
+      }
+      visit(target);
+    }
+  };
+  for (const folder of folders) {
+    if (!existsSync(folder)) continue;
+    const real = realpathSync(folder);
+    visit(lstatSync(real).isDirectory() ? real : dirname(real));
+  }
+  return { folders: [...packages], files: [...files], links: [...links].map(([path, target]) => ({ path, target })), refused };
+}
+
+/** The nearest folder at or above `folder` with a package.json. */
+function packageRoot(folder: string): string | undefined {
+  for (let dir = folder; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "package.json"))) return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+function dependencies(root: string): string[] {
+  try {
+    const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as Record<string, unknown>;
+    const names = new Set<string>();
+    for (const field of DEPENDENCY_FIELDS) {
+      const listed = manifest[field];
+      if (typeof listed === "object" && listed !== null) for (const name of Object.keys(listed)) names.add(name);
+    }
+    return [...names];
+  } catch {
+    return [];
+  }
+}
+
+/** Where `name` is found from `root`: `node_modules/NAME` in the package's folder or the nearest ancestor's. */
+function locate(root: string, name: string): string | undefined {
+  for (let dir = root; ; dir = dirname(dir)) {
+    const candidate = join(dir, "node_modules", name);
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
+}

@@ -1,0 +1,220 @@
+/**
+ * The view, attacked with real processes: each door the second edition left open is tried
+ * confined (refused) and unconfined (the same attempt with plain `bun`, which succeeds), so
+ * every test fails if the view, the filter or the namespaces do nothing.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ProtectedPath } from "./build-view.ts";
+import { type ConfineOptions, confineCommand, type Grant } from "./launcher.ts";
+import { detectMechanism } from "./mechanism.ts";
+import { codeClosure } from "./package-closure.ts";
+
+const ATTEMPT = join(import.meta.dir, "../test/fixtures/attempt.ts");
+const mechanism = detectMechanism();
+if (!mechanism.available) throw new Error(`these tests need the sandbox's mechanism; missing: ${mechanism.missing}`);
+const available = mechanism;
+
+let dir = "";
+let workspace = "";
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "plugboard-view-"));
+  workspace = join(dir, "workspace");
+  mkdirSync(workspace);
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+type Extra = Partial<Pick<ConfineOptions, "protect" | "home" | "code">>;
+
+/** The attempt confined with `grants` (and `extra` options), or unconfined with `"off"`. */
+async function attempt(grants: readonly Grant[] | "off", args: readonly string[], extra: Extra = {}): Promise<string> {
+  const argv = [process.execPath, ATTEMPT, ...args];
+  if (grants === "off") return run(argv, process.env, undefined);
+  const confined = confineCommand(available, { argv, grants, workspace, code: [join(import.meta.dir, "..")], ...extra });
+  return run([confined.command, ...confined.args], confined.env, confined.cwd);
+}
+
+async function run(argv: readonly string[], env: Record<string, string | undefined>, cwd: string | undefined): Promise<string> {
+  const child = Bun.spawn([...argv], { env, cwd, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  if (code !== 0) throw new Error(`exit ${code}: ${stderr}`);
+  return stdout.trim();
+}
+
+const ALL: Grant[] = ["fs.read", "fs.write", "process.spawn"];
+
+describe("local doors without network", () => {
+  test("a pathname UNIX socket in a 0700 folder is unreachable, even when the socket lies in the workspace", async () => {
+    const hidden = join(dir, "private-0700");
+    mkdirSync(hidden, { mode: 0o700 });
+    chmodSync(hidden, 0o700);
+    for (const path of [join(hidden, "daemon.sock"), join(workspace, "daemon.sock")]) {
+      using server = Bun.listen({ unix: path, socket: { data() {} } });
+      expect(server.unix).toBe(path);
+      expect(await attempt([], ["connect-unix", path])).toStartWith("refused:");
+      expect(await attempt(ALL, ["connect-unix", path])).toStartWith("refused:");
+      expect(await attempt("off", ["connect-unix", path])).toBe(`ok: connected to ${path}`);
+    }
+  });
+
+  test("no socket of any family can be created; with network one can", async () => {
+    for (const family of ["socket-unix", "socket-inet6"]) {
+      expect(await attempt(ALL, ["syscall", family])).toBe("ok: errno 1");
+      expect(await attempt([...ALL, "network"], ["syscall", family])).toBe("ok: returned");
+      expect(await attempt("off", ["syscall", family])).toBe("ok: returned");
+    }
+  });
+
+  test("another terminal cannot be opened: /dev holds only null, zero, full, random, urandom and links", async () => {
+    // A terminal of the person's: `script` holds a pseudo-terminal open while it sleeps.
+    const holder = Bun.spawn(["script", "-q", "-c", "sleep 30", "/dev/null"], { stdin: "pipe", stdout: "ignore", stderr: "ignore" });
+    try {
+      const pts = await until(() => ptsOf(holder.pid));
+      expect(await attempt("off", ["open-tty", pts])).toBe(`ok: opened ${pts}`);
+      expect(await attempt(ALL, ["open-tty", pts])).toStartWith("refused: ENOENT");
+      expect(await attempt(ALL, ["open-tty", "/dev/tty"])).toStartWith("refused: ENOENT");
+      expect(await attempt(ALL, ["list", "/dev"])).toBe("ok: fd full null random shm stderr stdin stdout urandom zero");
+    } finally {
+      holder.kill("SIGKILL");
+      await holder.exited;
+    }
+  });
+
+  test("TIOCSTI is refused by the filter", async () => {
+    expect(await attempt(ALL, ["syscall", "tiocsti"])).toBe("ok: errno 1");
+    // Unconfined, stdin (a pipe) is no terminal: ENOTTY, not a refusal.
+    expect(await attempt("off", ["syscall", "tiocsti"])).toBe("ok: errno 25");
+  });
+});
+
+describe("kernel objects the file rights do not cover", () => {
+  // errno 1 is EPERM, 38 ENOSYS (clone3, so that libc uses clone, whose flags the filter reads).
+  const families: [string, string][] = [
+    ["mount", "ok: errno 1"],
+    ["unshare-user", "ok: errno 1"],
+    ["clone3", "ok: errno 38"],
+    ["setns", "ok: errno 1"],
+    ["ptrace", "ok: errno 1"],
+    ["io_uring_setup", "ok: errno 1"],
+    ["bpf", "ok: errno 1"],
+    ["userfaultfd", "ok: errno 1"],
+    ["perf_event_open", "ok: errno 1"],
+    ["keyctl", "ok: errno 1"],
+  ];
+  for (const [family, refused] of families) {
+    test(`${family} is refused confined, and reaches the kernel unconfined`, async () => {
+      expect(await attempt(ALL, ["syscall", family])).toBe(refused);
+      expect(await attempt("off", ["syscall", family])).not.toBe(refused);
+    });
+  }
+});
+
+describe("private folders", () => {
+  test("/tmp, /var/tmp, /dev/shm, /run and HOME are private and empty; nothing written there reaches the disk", async () => {
+    const marker = `plugboard-view-${process.pid}`;
+    writeFileSync(join(tmpdir(), marker), "outside\n");
+    try {
+      for (const folder of ["/tmp", "/var/tmp", "/dev/shm", "/run"]) {
+        expect(await attempt(ALL, ["list", folder])).toBe(folder === "/tmp" ? `ok: ${dir.slice(5)}` : "ok:");
+      }
+      expect(await attempt(ALL, ["list", homedir()])).toBe("ok:");
+      expect(await attempt(ALL, ["write", join("/tmp", `${marker}-new`)])).toBe(`ok: wrote /tmp/${marker}-new`);
+      expect(existsSync(join("/tmp", `${marker}-new`))).toBe(false);
+      expect((await attempt("off", ["list", tmpdir()])).includes(marker)).toBe(true);
+    } finally {
+      await rm(join(tmpdir(), marker), { force: true });
+    }
+  });
+
+  test("a persistent HOME is the given folder, writable, kept after the process", async () => {
+    const cache = join(dir, "server-cache");
+    mkdirSync(cache);
+    expect(await attempt([], ["write", join(homedir(), "kept.txt")], { home: cache })).toBe(`ok: wrote ${join(homedir(), "kept.txt")}`);
+    expect(readFileSync(join(cache, "kept.txt"), "utf8")).toBe("written by a confined process\n");
+  });
+});
+
+describe("protected paths inside a writable workspace", () => {
+  test("each is read-only, and cannot be got round by renaming or removing its folder", async () => {
+    const git = join(workspace, ".git");
+    mkdirSync(join(git, "hooks"), { recursive: true });
+    writeFileSync(join(git, "config"), "[core]\n");
+    mkdirSync(join(workspace, "app"));
+    writeFileSync(join(workspace, "app", "plugboard.config.json"), "{}\n");
+    const protect: ProtectedPath[] = [
+      { path: join(git, "config"), rule: ".git/config" },
+      { path: join(git, "hooks"), rule: ".git/hooks" },
+      { path: join(workspace, "app", "plugboard.config.json"), rule: "the config file" },
+    ];
+    const extra = { protect };
+    for (const target of [join(git, "config"), join(git, "hooks", "pre-commit"), join(workspace, "app", "plugboard.config.json")]) {
+      expect(await attempt(ALL, ["write", target], extra)).toStartWith("refused: EROFS");
+      expect(await attempt("off", ["write", target])).toBe(`ok: wrote ${target}`);
+    }
+    writeFileSync(join(git, "config"), "[core]\n");
+    await rm(join(git, "hooks", "pre-commit"));
+    for (const [from, to] of [[git, join(workspace, ".git-moved")], [join(workspace, "app"), join(workspace, "app-moved")]]) {
+      expect(await attempt(ALL, ["rename", `${from}:${to}`], extra)).toStartWith("refused: EBUSY");
+    }
+    // Elsewhere the workspace stays writable, .git included (commits still work).
+    expect(await attempt(ALL, ["write", join(git, "HEAD")], extra)).toBe(`ok: wrote ${join(git, "HEAD")}`);
+    expect(await attempt(ALL, ["write", join(workspace, "notes.txt")], extra)).toBe(`ok: wrote ${join(workspace, "notes.txt")}`);
+    expect(readFileSync(join(git, "config"), "utf8")).toBe("[core]\n");
+  });
+});
+
+describe("the view's code", () => {
+  test("a link planted in a workspace node_modules leads nowhere: `/` there is the view's root", async () => {
+    const secret = join(dir, "secret.txt");
+    writeFileSync(secret, "secret\n");
+    const plugin = join(workspace, "node_modules", "plugin");
+    mkdirSync(plugin, { recursive: true });
+    writeFileSync(join(plugin, "package.json"), JSON.stringify({ name: "plugin", dependencies: { x: "1" } }));
+    symlinkSync("/", join(workspace, "node_modules", ".x"));
+    symlinkSync(dir, join(workspace, "node_modules", "x"));
+    const closure = codeClosure([plugin], [workspace]);
+    expect(closure.refused).toEqual([{ path: join(workspace, "node_modules", "x"), target: dir }]);
+    expect(closure.folders).toEqual([plugin]);
+    const through = join(workspace, "node_modules", ".x", secret.slice(1));
+    expect(await attempt([], ["read", through], { code: [join(import.meta.dir, ".."), plugin] })).toStartWith("refused: ENOENT");
+    expect(await attempt([], ["read", join(workspace, "node_modules", "x", "secret.txt")], { code: [join(import.meta.dir, ".."), plugin] })).toStartWith("refused: ENOENT");
+    expect(await attempt("off", ["read", through])).toBe("ok: secret");
+  });
+});
+
+/** The pseudo-terminal that process `pid`'s child holds open, e.g. `/dev/pts/3`. */
+function ptsOf(pid: number): string | undefined {
+  for (const task of [pid, ...childrenOf(pid)]) {
+    try {
+      for (const fd of readdirSync(`/proc/${task}/fd`)) {
+        const target = readlinkSync(`/proc/${task}/fd/${fd}`);
+        if (/^\/dev\/pts\/\d+$/.test(target)) return target;
+      }
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return undefined;
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+async function until<T>(probe: () => T | undefined, ms = 5000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`nothing within ${ms} ms`);
+    await Bun.sleep(20);
+  }
+}

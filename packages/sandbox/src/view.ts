@@ -1,0 +1,39 @@
+/**
+ * The file system a confined process sees, as data: built by the app (which may read
+ * everything) and applied by the confining step inside the process's own mount namespace
+ * (see apply-view.ts). Every path is a real path, mounted at the same place it has outside,
+ * so the paths a plugin prints mean the same to the person reading them.
+ */
+
+/** One entry of a view, applied in order. */
+export type ViewMount =
+  /** The real `source` (default: `path`), file or folder, at `path`; read-only unless `writable`. */
+  | { readonly kind: "bind"; readonly path: string; readonly source?: string; readonly writable: boolean }
+  /** A new, empty, private memory file system at `path`. */
+  | { readonly kind: "tmpfs"; readonly path: string; readonly writable: boolean; readonly mode: number }
+  /** The process's own `/proc` (its PID namespace's). */
+  | { readonly kind: "proc"; readonly path: string }
+  /** A symbolic link at `path` to `target`. */
+  | { readonly kind: "symlink"; readonly path: string; readonly target: string }
+  /**
+   * An existing path inside a writable bind, made read-only (`writable: false`: a
+   * protected path) or only made a mount point of its own (`writable: true`: a folder that
+   * holds protected paths, which then cannot be renamed or removed to get round them).
+   */
+  | { readonly kind: "protect"; readonly path: string; readonly writable: boolean; readonly rule: string };
+
+/** The whole view: its mounts, in order, and the folder the process starts in. */
+export interface View {
+  readonly mounts: readonly ViewMount[];
+  readonly cwd: string;
+}
+
+/** Whether `path` is `folder` or lies beneath it. */
+export function isWithin(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith("/") ? folder : `${folder}/`);
+}
+
+/** The number of components in `path`: parents are mounted before their children. */
+export function depth(path: string): number {
+  return path === "/" ? 0 : path.split("/").length - 1;
+}
