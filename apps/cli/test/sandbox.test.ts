@@ -80,8 +80,14 @@ test("a confined call through the CLI: read_file works, a write outside is refus
   const config = await configIn("confined-bash", { sandbox: "auto" });
   const read = await plugboard(["call", "--config", config, "read_file", '{"path":"notes.txt"}'], { cwd: dir });
   expect(read).toMatchObject({ code: 0, stdout: "hello\n" });
+  // Beside the workspace (a folder that is in the view only as the way to it): read-only.
   const outside = join(dir, "outside.txt");
   const written = await plugboard(["call", "--config", config, "bash", JSON.stringify({ command: `echo x > ${outside}` })], { cwd: dir });
-  expect(written.stdout).toContain("Permission denied");
+  expect(written.stdout).toContain(`${outside}: Read-only file system`);
   expect(await Bun.file(outside).exists()).toBe(false);
+  // Elsewhere on the disk: the system's folders are read-only, and the rest is not there at all.
+  const system = "/usr/local/plugboard-outside.txt";
+  const refused = await plugboard(["call", "--config", config, "bash", JSON.stringify({ command: `echo x > ${system}` })], { cwd: dir });
+  expect(refused.stdout).toContain(`${system}: Read-only file system`);
+  expect(await Bun.file(system).exists()).toBe(false);
 }, TIMEOUT_MS);

@@ -89,10 +89,31 @@ export function buildView(options: ViewOptions): View {
   }
   if (sees && writes) mounts.push(...protections(workspace, options.protect));
 
+  mounts.push(...sealedParents(mounts));
+
   // Parents before children; entries at one depth keep their order.
   const ordered = mounts.map((entry, index) => ({ entry, index }));
   ordered.sort((a, b) => depth(a.entry.path) - depth(b.entry.path) || a.index - b.index);
   return { mounts: ordered.map(({ entry }) => entry), cwd: options.cwd };
+}
+
+/**
+ * Read-only folders between a writable private folder and a bind inside it (a workspace in
+ * /tmp): the folders that lead to the bind exist only in the view, and a write there (`../x`
+ * from the workspace) would seem to work and be lost, so it is refused instead.
+ */
+function sealedParents(mounts: readonly ViewMount[]): ViewMount[] {
+  const writable = mounts.filter((entry) => entry.kind === "tmpfs" && entry.writable).map((entry) => entry.path);
+  const sealed = new Set<string>();
+  for (const entry of mounts) {
+    if (entry.kind !== "bind" && entry.kind !== "symlink") continue;
+    for (const folder of writable) {
+      if (!isWithin(entry.path, folder) || entry.path === folder) continue;
+      const first = join(folder, entry.path.slice(folder.length + 1).split("/")[0] ?? "");
+      if (first !== entry.path && !writable.some((other) => isWithin(other, first))) sealed.add(first);
+    }
+  }
+  return [...sealed].map((path) => ({ kind: "tmpfs", path, writable: false, mode: 0o755 }));
 }
 
 /**

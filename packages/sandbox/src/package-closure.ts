@@ -6,7 +6,7 @@
  * in a folder a confined process may write is followed only to a target inside such a
  * folder, so no plugin can widen another one's view by planting a link.
  */
-import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isWithin } from "./view.ts";
 
@@ -15,7 +15,7 @@ const DEPENDENCY_FIELDS = ["dependencies", "optionalDependencies", "peerDependen
 
 /** What the view must hold for code in some folders. */
 export interface CodeClosure {
-  /** Real folders (packages) to bind read-only. */
+  /** Real folders (packages, and the `node_modules` folders above them) to bind read-only. */
   readonly folders: readonly string[];
   /** Real files (configuration Bun reads up the tree) to bind read-only. */
   readonly files: readonly string[];
@@ -36,7 +36,10 @@ export function codeClosure(folders: readonly string[], writable: readonly strin
   const refused: { path: string; target: string }[] = [];
   const inWritable = (path: string) => writable.some((folder) => isWithin(path, folder));
 
+  const modulesFolders: string[] = [];
   const visit = (folder: string) => {
+    // A package inside a node_modules already readable whole is covered, with what it resolves there.
+    if (modulesFolders.some((modules) => isWithin(folder, modules))) return;
     const root = packageRoot(folder) ?? folder;
     if (packages.has(root)) return;
     packages.add(root);
@@ -45,6 +48,7 @@ export function codeClosure(folders: readonly string[], writable: readonly strin
         const file = join(dir, name);
         if (existsSync(file)) files.add(realpathSync(file));
       }
+      visitModules(join(dir, "node_modules"));
       if (dirname(dir) === dir) break;
     }
     for (const name of dependencies(root)) {
@@ -66,12 +70,38 @@ export function codeClosure(folders: readonly string[], writable: readonly strin
       visit(target);
     }
   };
+  /**
+   * A `node_modules` above the code: resolvers look there for undeclared (hoisted) packages
+   * too, so it is readable whole. Its links are followed only where no confined process may
+   * write it; in the workspace only declared dependencies are.
+   */
+  const visitModules = (modules: string) => {
+    if (!existsSync(modules)) return;
+    const real = realpathSync(modules);
+    if (inWritable(modules) && !inWritable(real)) {
+      refused.push({ path: modules, target: real });
+      return;
+    }
+    if (packages.has(real)) return;
+    packages.add(real);
+    modulesFolders.push(real);
+    if (real !== modules) links.set(modules, real);
+    if (inWritable(real)) return;
+    for (const link of linkedPackages(real)) {
+      try {
+        visit(realpathSync(link));
+      } catch {
+        // A dangling link leads nowhere to read.
+      }
+    }
+  };
   for (const folder of folders) {
     if (!existsSync(folder)) continue;
     const real = realpathSync(folder);
     visit(lstatSync(real).isDirectory() ? real : dirname(real));
   }
-  return { folders: [...packages], files: [...files], links: [...links].map(([path, target]) => ({ path, target })), refused };
+  const covered = (path: string) => modulesFolders.some((modules) => path !== modules && isWithin(path, modules));
+  return { folders: [...packages].filter((folder) => !covered(folder)), files: [...files], links: [...links].map(([path, target]) => ({ path, target })), refused };
 }
 
 /** The nearest folder at or above `folder` with a package.json. */
@@ -102,5 +132,27 @@ function locate(root: string, name: string): string | undefined {
     const candidate = join(dir, "node_modules", name);
     if (existsSync(candidate)) return candidate;
     if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/** The links among `modules`' packages (`NAME` and `@scope/NAME`): workspace packages, linked installs. */
+function linkedPackages(modules: string): string[] {
+  const found: string[] = [];
+  const visit = (folder: string, depth: number) => {
+    for (const entry of safeReaddir(folder)) {
+      const path = join(folder, entry);
+      if (entry.startsWith("@") && depth === 0) visit(path, 1);
+      else if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) found.push(path);
+    }
+  };
+  visit(modules, 0);
+  return found;
+}
+
+function safeReaddir(folder: string): string[] {
+  try {
+    return readdirSync(folder);
+  } catch {
+    return [];
   }
 }

@@ -178,7 +178,7 @@ describe("the view's code", () => {
     symlinkSync(dir, join(workspace, "node_modules", "x"));
     const closure = codeClosure([plugin], [workspace]);
     expect(closure.refused).toEqual([{ path: join(workspace, "node_modules", "x"), target: dir }]);
-    expect(closure.folders).toEqual([plugin]);
+    expect(closure.folders).toEqual([join(workspace, "node_modules")]);
     const through = join(workspace, "node_modules", ".x", secret.slice(1));
     expect(await attempt([], ["read", through], { code: [join(import.meta.dir, ".."), plugin] })).toStartWith("refused: ENOENT");
     expect(await attempt([], ["read", join(workspace, "node_modules", "x", "secret.txt")], { code: [join(import.meta.dir, ".."), plugin] })).toStartWith("refused: ENOENT");

@@ -37,9 +37,10 @@ const BROKEN: readonly [string, CheckId, CheckStatus, string, CheckPluginOptions
 
 /** What the kernel refuses each fixture when it runs confined with its grants, as the permissions check names it. */
 const REFUSED: Readonly<Record<string, RegExp>> = {
-  "writes-undeclared": /^refused by the sandbox: open notes\.txt \(EACCES\) \(calling remember\)$/,
-  "writes-outside": /^refused by the sandbox: open \.\.\/stray-notes\.txt \(EACCES\) \(calling remember\)$/,
-  "writes-absolute": /^refused by the sandbox: open \/\S+\/plugboard-writes-absolute-notes\.log \(EACCES\) \(calling note\)$/,
+  // Without fs.write the workspace is read-only; outside it nothing of the disk is in the plugin's view.
+  "writes-undeclared": /^refused by the sandbox: open notes\.txt \(EROFS\) \(calling remember\)$/,
+  "writes-outside": /^refused by the sandbox: open \.\.\/stray-notes\.txt \((EROFS|ENOENT)\) \(calling remember\)$/,
+  "writes-absolute": /^refused by the sandbox: open \/\S+\/plugboard-writes-absolute-notes\.log \((EROFS|ENOENT)\) \(calling note\)$/,
   "spawns-undeclared": /^refused by the sandbox: posix_spawn date \(EACCES\) \(calling today\)$/,
 };
 

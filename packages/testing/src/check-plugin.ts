@@ -147,7 +147,7 @@ export async function checkPlugin(directory: string, options: CheckPluginOptions
  */
 export function refusedOperation(refusal: Refusal, sandbox: string): string {
   const error = refusal.content.replace(/^Error: Refused by the sandbox \([^)]*\): /, "");
-  const parts = /^(E[A-Z]+): [^,]*, (\w+) '(.*)'$/.exec(error);
+  const parts = /^(E[A-Z]+): [^,]*, (\w+) '([^']*)'/.exec(error);
   const relative = (path: string) =>
     path.startsWith(`${sandbox}/workspace/`) ? path.slice(`${sandbox}/workspace/`.length) : path.startsWith(`${sandbox}/`) ? `../${path.slice(sandbox.length + 1)}` : path;
   const operation = parts ? `${parts[2]} ${relative(parts[3] ?? "")} (${parts[1]})` : error.split("\n")[0];
