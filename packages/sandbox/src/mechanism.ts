@@ -4,14 +4,24 @@
  * private `/proc`, no network, and every descendant ended with the host). Both are needed.
  */
 import { landlockAbi } from "./landlock.ts";
+import { seccompAvailable } from "./seccomp.ts";
 
 /** The mechanism in force, or why there is none. */
 export type Mechanism =
-  | { readonly available: true; readonly description: string; readonly landlockAbi: number; readonly unshare: string }
+  | {
+      readonly available: true;
+      readonly description: string;
+      readonly landlockAbi: number;
+      readonly unshare: string;
+      /** Each layer in force, one line each, as `plugboard check` prints them. */
+      readonly layers: readonly string[];
+      /** What this kernel lacks that a newer one would add (the other layers still cover it). */
+      readonly missing: readonly string[];
+    }
   | { readonly available: false; readonly missing: string };
 
 /**
- * A test hook and an override: `PLUGBOARD_SANDBOX_DISABLE=landlock` (or `namespaces`)
+ * A test hook and an override: `PLUGBOARD_SANDBOX_DISABLE=landlock` (or `namespaces`, `seccomp`)
  * makes detection report that part missing, as on a kernel without it.
  */
 export const DISABLE_VARIABLE = "PLUGBOARD_SANDBOX_DISABLE";
@@ -60,6 +70,7 @@ function detect(disabledList: string, run: (argv: string[]) => Probe | Promise<P
   if (process.platform !== "linux") return { available: false, missing: `Landlock and Linux namespaces (this is ${process.platform})` };
   const abi = disabled.has("landlock") ? 0 : landlockAbi();
   if (abi < 1) return { available: false, missing: "Landlock (Linux 5.13 or later with Landlock enabled, e.g. lsm=landlock)" };
+  if (disabled.has("seccomp") || !seccompAvailable()) return { available: false, missing: "seccomp system-call filters (a kernel built with CONFIG_SECCOMP_FILTER)" };
   const unshare = Bun.which("unshare");
   if (disabled.has("namespaces") || unshare === null) {
     return { available: false, missing: "util-linux unshare with unprivileged user namespaces" };
@@ -74,11 +85,22 @@ function verdict(probe: Probe, abi: number, unshare: string): Mechanism {
     const why = probe.stderr.trim().split("\n").at(-1) ?? "";
     return { available: false, missing: `unprivileged user namespaces (unshare failed: ${why})` };
   }
+  const missing = [
+    ...(abi < 4 ? ["Landlock TCP rules (ABI 4, Linux 6.7; the network namespace still cuts the network)"] : []),
+    ...(abi < 6 ? ["Landlock scopes for signals and abstract UNIX sockets (ABI 6, Linux 6.12; the PID and network namespaces still separate them)"] : []),
+  ];
   return {
     available: true,
     description: `Landlock ABI ${abi}${abi >= 4 ? "" : " (no TCP rules)"} + user, PID, mount and network namespaces`,
     landlockAbi: abi,
     unshare,
+    layers: [
+      "view: a root built for each plugin (its own mount namespace): the system's folders, its code, the workspace per its grants with protected paths read-only, private /tmp, /var/tmp, /dev/shm, /run and HOME, a minimal /dev",
+      `Landlock ABI ${abi}: writes and program execution per the grants${abi >= 4 ? ", TCP without network" : ""}${abi >= 6 ? ", signals and abstract UNIX sockets scoped" : ""}`,
+      "seccomp: no mounts, new user namespaces, ptrace, io_uring, bpf, userfaultfd, perf_event_open, keyring or TIOCSTI; no sockets without network",
+      "namespaces: user, PID (its own /proc; its processes end with it), mount, network (without the network grant)",
+    ],
+    missing,
   };
 }
 

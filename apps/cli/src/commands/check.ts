@@ -31,12 +31,20 @@ export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> 
     ...policyLines(config.policy),
     `  audit:     ${config.audit ?? "(none)"}`,
     `  sandbox:   ${sandboxLine(app)}`,
+    ...sandboxLayers(app),
   ];
   await io.print(`${lines.join("\n")}\n`);
   return 0;
 }
 
 /** The mechanism in force (or why there is none) and which plugins it confines. */
+/** Each layer in force and what this kernel lacks, under the sandbox line. */
+function sandboxLayers({ sandbox }: StartedApp): string[] {
+  if (sandbox.mechanism === undefined) return [];
+  const { layers, missing } = sandbox.mechanism;
+  return [...layers, `missing on this kernel: ${missing.length === 0 ? "nothing" : missing.join("; ")}`].map((line) => `             ${line}`);
+}
+
 function sandboxLine({ sandbox, plugins }: StartedApp): string {
   if (sandbox.mechanism === undefined) return sandbox.summary;
   const unconfined = plugins.map((plugin) => plugin.name).filter((name) => !sandbox.confined.includes(name));
