@@ -30,6 +30,44 @@ export interface CodeClosure {
  * confined process may write (the workspace).
  */
 export function codeClosure(folders: readonly string[], writable: readonly string[]): CodeClosure {
+  const parts = folders.map((folder) => memoized(folder, writable));
+  const modules = parts.flatMap((part) => part.modules);
+  const covered = (path: string) => modules.some((folder) => path !== folder && isWithin(path, folder));
+  const unique = <T>(items: T[], key: (item: T) => string) => [...new Map(items.map((item) => [key(item), item])).values()];
+  return {
+    folders: [...new Set(parts.flatMap((part) => part.folders))].filter((folder) => !covered(folder)),
+    files: [...new Set(parts.flatMap((part) => part.files))],
+    links: unique(parts.flatMap((part) => [...part.links]), (link) => link.path),
+    refused: unique(parts.flatMap((part) => [...part.refused]), (link) => link.path),
+  };
+}
+
+interface Part extends CodeClosure {
+  readonly modules: readonly string[];
+}
+
+/**
+ * One folder's closure, kept for the process while its package.json is unchanged: an app
+ * starts many hosts whose code shares most of its dependencies (the host's own package).
+ */
+const remembered = new Map<string, { stamp: number; part: Part }>();
+
+function memoized(folder: string, writable: readonly string[]): Part {
+  const key = `${folder}\0${writable.join("\0")}`;
+  const stamp = stampOf(folder);
+  const kept = remembered.get(key);
+  if (kept !== undefined && kept.stamp === stamp) return kept.part;
+  const part = closureOf(folder, writable);
+  remembered.set(key, { stamp, part });
+  return part;
+}
+
+function stampOf(folder: string): number {
+  const root = existsSync(folder) ? packageRoot(realpathSync(folder)) : undefined;
+  return root === undefined ? 0 : (lstatSync(join(root, "package.json"), { throwIfNoEntry: false })?.mtimeMs ?? 0);
+}
+
+function closureOf(entry: string, writable: readonly string[]): Part {
   const packages = new Set<string>();
   const files = new Set<string>();
   const links = new Map<string, string>();
@@ -95,13 +133,11 @@ export function codeClosure(folders: readonly string[], writable: readonly strin
       }
     }
   };
-  for (const folder of folders) {
-    if (!existsSync(folder)) continue;
-    const real = realpathSync(folder);
+  if (existsSync(entry)) {
+    const real = realpathSync(entry);
     visit(lstatSync(real).isDirectory() ? real : dirname(real));
   }
-  const covered = (path: string) => modulesFolders.some((modules) => path !== modules && isWithin(path, modules));
-  return { folders: [...packages].filter((folder) => !covered(folder)), files: [...files], links: [...links].map(([path, target]) => ({ path, target })), refused };
+  return { modules: modulesFolders, folders: [...packages], files: [...files], links: [...links].map(([path, target]) => ({ path, target })), refused };
 }
 
 /** The nearest folder at or above `folder` with a package.json. */
