@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Workspace } from "@plugboard/core";
+import { pidNamespacePrefix } from "@plugboard/core/process";
 import {
   awaitEscapeesCommand,
   ESCAPEE_COUNT,
@@ -49,8 +50,13 @@ describe("bash: results", () => {
     expect((await bash("true")).content).toBe("(no output)\nexit code: 0");
   });
 
-  test("the shell is the first process of its PID namespace: it ignores signals it sends itself", async () => {
-    expect((await bash("echo before; kill -TERM $$; echo after")).content).toBe("before\nafter\nexit code: 0");
+  test("a shell that signals itself ends by that signal, and the last line says which", async () => {
+    expect(await bash("echo before; kill -TERM $$; echo after")).toEqual({ content: "before\nTerminated by SIGTERM", isError: false });
+    expect(await bash("echo before; kill -KILL $$; echo after")).toEqual({ content: "before\nTerminated by SIGKILL", isError: false });
+  });
+
+  test("exit 143 is an exit, not SIGTERM (the init's report tells them apart)", async () => {
+    expect((await bash("echo out; exit 143")).content).toBe("out\nexit code: 143");
   });
 
   test("runs in the workspace root with stdin closed", async () => {
@@ -140,4 +146,15 @@ describe("bash: timeout and cancellation", () => {
     expect(result.content).toBe("launched\nexit code: 0");
     expect(await survivorsNamed(marker)).toEqual([]);
   });
+});
+
+test.skipIf(pidNamespacePrefix().length === 0)("bash: orphans are reaped while the command runs", async () => {
+  // The orphans run as MARK (a link to sleep) so that /proc names them. awk's system() waits
+  // for its own child only, unlike a shell: with the shell as the namespace's first process,
+  // `exec awk` would leave all 50 zombies.
+  const mark = `orphan${process.pid % 100000}`;
+  const orphans = `ln -s "$(command -v sleep)" ${mark}; for i in $(seq 50); do (sh -c "touch ${mark}.$i; exec ./${mark} 0.05" &); done`;
+  const count = `sleep 1; echo $(ls ${mark}.* | wc -l) orphans, $(grep -lF \\"(${mark}) Z\\" /proc/[0-9]*/stat 2>/dev/null | wc -l) zombies`;
+  const result = await bash(`${orphans}; exec awk 'BEGIN { system("${count}") }'`);
+  expect(result.content).toBe("50 orphans, 0 zombies\nexit code: 0");
 });

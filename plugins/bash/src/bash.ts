@@ -22,6 +22,8 @@ const bashTexts = {
   timedOut: (ms: number, output: string) => errorResult(`Command timed out after ${ms} ms\n${output}`),
   cancelled: () => errorResult("Command cancelled"),
   notStarted: (detail: string) => errorResult(`Could not start the command: ${detail}`),
+  exited: (code: number) => `exit code: ${code}`,
+  terminated: (signal: string) => `Terminated by ${signal}`,
 } as const;
 
 function parametersFor(limits: BashSettings) {
@@ -104,8 +106,9 @@ async function whyNotStarted(error: unknown, cwd: string): Promise<string> {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** `exit code: N`, or `Terminated by SIGNAME` when a signal (`kill -TERM $$`, say) ended the shell. */
 function exitLine({ exitCode, signalName }: RunOutcome): string {
-  return exitCode === null ? `signal: ${signalName ?? "unknown"}` : `exit code: ${exitCode}`;
+  return exitCode === null ? bashTexts.terminated(signalName ?? "an unknown signal") : bashTexts.exited(exitCode);
 }
 
 function withoutFinalNewline(text: string): string {

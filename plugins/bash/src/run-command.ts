@@ -1,11 +1,11 @@
 /**
  * Runs one shell command in its own process group — and, where the kernel allows, its own
- * PID namespace — and captures its output within a cap. Everything the command started is
- * killed with SIGKILL on timeout, on abort, and when the shell exits (so background jobs,
- * daemons and `setsid` children never outlive the call).
+ * PID namespace, under core's init — and captures its output within a cap. Everything the
+ * command started is killed with SIGKILL on timeout, on abort, and when the shell exits (so
+ * background jobs, daemons and `setsid` children never outlive the call).
  */
+import { killGroup, pidNamespacePrefix, readEnding, settlesWithin, underInit } from "@plugboard/core/process";
 import { OutputCap } from "./output-cap.ts";
-import { processScope } from "./process-scope.ts";
 
 export interface RunOptions {
   /** The shell binary; the command runs as `SHELL -c COMMAND`. */
@@ -21,7 +21,7 @@ export interface RunOptions {
 export interface RunOutcome {
   readonly ending: "exited" | "timed_out" | "cancelled";
   readonly exitCode: number | null;
-  /** The signal that ended the shell (`SIGKILL`), when it did not exit by itself. */
+  /** The signal that ended the shell (`SIGTERM`), when it did not exit by itself. */
   readonly signalName: string | null;
   readonly stdout: OutputCap;
   readonly stderr: OutputCap;
@@ -36,27 +36,22 @@ const PIPE_GRACE_MS = 500;
 
 /** Runs `command`; throws only when the shell cannot be started. */
 export async function runCommand(command: string, options: RunOptions): Promise<RunOutcome> {
-  const child = Bun.spawn([...processScope(), options.shell, "-c", command], {
+  const shellArgv = [options.shell, "-c", command];
+  const prefix = pidNamespacePrefix();
+  // In a namespace the shell is the init's child, and the init tells how it ended on fd 3.
+  const underOurInit = prefix.length > 0;
+  const child = Bun.spawn(underOurInit ? [...prefix, ...underInit(shellArgv)] : shellArgv, {
     cwd: options.cwd,
     env: commandEnvironment(),
     detached: true,
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
+    stdio: ["ignore", "pipe", "pipe", underOurInit ? "pipe" : "ignore"],
   });
-  const killGroup = () => {
-    try {
-      process.kill(-child.pid, "SIGKILL");
-    } catch (error) {
-      // ESRCH: every process of the group is already gone.
-      if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
-    }
-  };
+  const reported = underOurInit ? readEnding(child.stdio[3] as number) : Promise.resolve(null);
 
   let ending: RunOutcome["ending"] = "exited";
   const stop = (reason: RunOutcome["ending"]) => {
     if (ending === "exited") ending = reason;
-    killGroup();
+    killGroup(child.pid);
   };
   const timer = setTimeout(() => stop("timed_out"), options.timeoutMs);
   const onAbort = () => stop("cancelled");
@@ -70,11 +65,15 @@ export async function runCommand(command: string, options: RunOptions): Promise<
     clearTimeout(timer);
     options.signal.removeEventListener("abort", onAbort);
   }
-  killGroup();
+  killGroup(child.pid);
   const drained = await settlesWithin(Promise.all([stdout.done, stderr.done]), PIPE_GRACE_MS);
   if (!drained) await Promise.all([stdout.cancel(), stderr.cancel()]);
-  const signalName = child.signalCode === null ? null : String(child.signalCode);
-  return { ending, exitCode: child.exitCode, signalName, stdout: stdout.cap, stderr: stderr.cap };
+  // The report is in once `unshare` has exited (the init wrote it, or died without one).
+  const report = (await settlesWithin(reported, PIPE_GRACE_MS)) ? await reported : null;
+  const exitCode = report === null ? child.exitCode : report.exitCode;
+  const signalCode = report === null ? child.signalCode : report.signalCode;
+  const signalName = signalCode === null ? null : String(signalCode);
+  return { ending, exitCode, signalName, stdout: stdout.cap, stderr: stderr.cap };
 }
 
 /**
@@ -88,19 +87,6 @@ function commandEnvironment(): Record<string, string | undefined> {
   const env = { ...process.env };
   for (const name of WITHHELD) delete env[name];
   return env;
-}
-
-/** Whether `promise` resolves within `ms` (a rejection propagates). */
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: Timer | undefined;
-  const expired = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([promise.then(() => true), expired]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** Reads a byte stream to its end, decoding UTF-8 across chunk boundaries into a cap. */

@@ -1,0 +1,31 @@
+import { expect, test } from "bun:test";
+import { join } from "node:path";
+import { pidNamespacePrefix, underInit } from "./pid-namespace.ts";
+
+test("pidNamespacePrefix tries a plain PID namespace first (a mapped root may not create user namespaces)", () => {
+  const unshare = Bun.which("unshare");
+  if (unshare === null) return expect(pidNamespacePrefix()).toEqual([]);
+  const plain = [unshare, "--pid", "--fork", "--kill-child"];
+  const plainWorks = Bun.spawnSync([...plain, "true"], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
+  if (plainWorks) return expect(pidNamespacePrefix()).toEqual(plain);
+  expect([[], [unshare, "--user", "--map-current-user", ...plain.slice(1)]]).toContainEqual([...pidNamespacePrefix()]);
+});
+
+test("underInit runs the init with this Bun, loading no .env or bunfig.toml, then the program", () => {
+  expect(underInit(["bash", "-c", "true"])).toEqual([
+    process.execPath,
+    "--no-env-file",
+    "--config=/dev/null",
+    join(import.meta.dir, "init.ts"),
+    "bash",
+    "-c",
+    "true",
+  ]);
+});
+
+test("the first process under the prefix is PID 1, and the init's child is not", () => {
+  const prefix = pidNamespacePrefix();
+  if (prefix.length === 0) return;
+  const run = Bun.spawnSync([...prefix, ...underInit(["sh", "-c", "echo $PPID"])], { stdio: ["ignore", "pipe", "pipe"] });
+  expect(run.stdout.toString()).toBe("1\n");
+});

@@ -1,0 +1,53 @@
+/**
+ * Where a command's processes live: a PID namespace of their own when `unshare` can make
+ * one, whose first process is our init (`init.ts`) and the command its child. The kernel
+ * kills every process of the namespace — daemons, `setsid`, double forks, `nohup` included —
+ * when the init ends, and the init ends with the command. Without a namespace, only the
+ * command's process group can be killed.
+ */
+import { join } from "node:path";
+
+/** `unshare` flags for a PID namespace whose first process dies with `unshare` itself. */
+const PID_NAMESPACE = ["--pid", "--fork", "--kill-child"];
+/** The same, for a user without privileges: a user namespace mapping them to themselves. */
+const PID_NAMESPACE_AS_USER = ["--user", "--map-current-user", ...PID_NAMESPACE];
+
+/**
+ * Bun's flags for the init: it must not load the `.env` or `bunfig.toml` of the folder the
+ * command runs in (their variables would reach the command; a preload would run first).
+ */
+const INIT_FLAGS = ["--no-env-file", "--config=/dev/null"];
+const INIT = join(import.meta.dir, "init.ts");
+
+let prefix: readonly string[] | undefined;
+
+/**
+ * The argv prefix that runs a program in a PID namespace of its own — plain first (a mapped
+ * root in a confined host may not create user namespaces), else with a user namespace — or
+ * `[]` where none can be made. Probed once per process (a few milliseconds, on first use).
+ */
+export function pidNamespacePrefix(): readonly string[] {
+  prefix ??= probe();
+  return prefix;
+}
+
+/**
+ * The command line that runs `argv` as the child of our init, to follow
+ * `pidNamespacePrefix()`; spawn it with a pipe as fd 3 and `readEnding` that.
+ *
+ * @example Bun.spawn([...pidNamespacePrefix(), ...underInit(["bash", "-c", "kill $$"])], { stdio: ["ignore", "pipe", "pipe", "pipe"] })
+ */
+export function underInit(argv: readonly string[]): string[] {
+  return [process.execPath, ...INIT_FLAGS, INIT, ...argv];
+}
+
+function probe(): readonly string[] {
+  const unshare = Bun.which("unshare");
+  if (process.platform !== "linux" || unshare === null) return [];
+  for (const flags of [PID_NAMESPACE, PID_NAMESPACE_AS_USER]) {
+    const candidate = [unshare, ...flags];
+    const result = Bun.spawnSync([...candidate, "true"], { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+    if (result.exitCode === 0) return candidate;
+  }
+  return [];
+}
