@@ -5,4 +5,4 @@
  */
 export { type Ending, readEnding } from "./ending.ts";
 export { killGroup, settlesWithin } from "./group.ts";
-export { pidNamespacePrefix, underInit } from "./pid-namespace.ts";
+export { CORE_FOLDER, pidNamespacePrefix, underInit } from "./pid-namespace.ts";

@@ -5,7 +5,7 @@
  * when the init ends, and the init ends with the command. Without a namespace, only the
  * command's process group can be killed.
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 /** `unshare` flags for a PID namespace whose first process dies with `unshare` itself. */
 const PID_NAMESPACE = ["--pid", "--fork", "--kill-child"];
@@ -17,7 +17,12 @@ const PID_NAMESPACE_AS_USER = ["--user", "--map-current-user", ...PID_NAMESPACE]
  * command runs in (their variables would reach the command; a preload would run first).
  */
 const INIT_FLAGS = ["--no-env-file", "--config=/dev/null"];
-const INIT = join(import.meta.dir, "init.ts");
+/**
+ * Found through the package's name rather than this file's place, so that an app bundling
+ * this module (the CLI's dist/bin.js) still runs the init from the package's sources.
+ */
+export const CORE_FOLDER = dirname(Bun.resolveSync("@plugboard/core/package.json", import.meta.dir));
+const INIT = join(CORE_FOLDER, "src/process/init.ts");
 
 let prefix: readonly string[] | undefined;
 
