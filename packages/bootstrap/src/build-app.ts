@@ -12,7 +12,7 @@ import { PlugboardError } from "./errors.ts";
 import type { LoadedPlugin } from "./loaded-plugin.ts";
 import { mcpErrors, type PluginAt, pluginErrors } from "./messages.ts";
 import { type McpLauncher, type MountContext, type MountedServer, mountServer, type ServerMount } from "./mount-server.ts";
-import type { Permission } from "./permissions.ts";
+import { PERMISSIONS, type Permission } from "./permissions.ts";
 import { listingCacheFolder } from "./plugin-host/listing-cache.ts";
 import type { HostContext, HostedPlugin } from "./plugin-host/start-host.ts";
 import { type ResolvedPlugin, resolvePlugin } from "./resolve-plugin.ts";
@@ -131,6 +131,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       options.mcpLauncher ??
       (mechanism === undefined ? undefined : await confiningLauncher(mechanism, { workspace: workspace.root, configPath: config.configPath, protect, env: options.env ?? process.env }));
     mounts = await mountServers(config, { workspace, logger, launcher });
+    // Only the servers our sandbox confines: a launcher given by the caller confines (or not) in its own way.
+    if (options.mcpLauncher === undefined && mechanism !== undefined) mounts = await explainingServers(mounts, config, { workspace: workspace.root, protect });
     for (const { index, server, entries } of mounts) loaded.set(index, { grants: server.permissions, entries });
     const ordered = [...loaded].sort(([a], [b]) => a - b);
     checkMountedNames(ordered, config);
@@ -187,6 +189,26 @@ async function confiningLauncher(
     entry.sandbox === false
       ? launch
       : confineServer(launch, { name: entry.name, grants: entry.permissions, workspace: app.workspace, configPath: app.configPath, protect: app.protect, cacheRoot }, mechanism);
+}
+
+/** The confined stdio servers' mounts with entries whose results end with the hint of a sandbox refusal. */
+async function explainingServers(
+  mounts: readonly (ServerMount & { index: number })[],
+  config: AppConfig,
+  app: { workspace: string; protect: readonly ProtectedPath[] },
+): Promise<(ServerMount & { index: number })[]> {
+  const isConfined = ({ index }: { index: number }) => {
+    const entry = config.plugins[index];
+    return entry !== undefined && !isPlugin(entry) && entry.sandbox !== false && "command" in entry.mcp;
+  };
+  if (!mounts.some(isConfined)) return [...mounts];
+  const { explainingRefusals } = await import("./plugin-host/refusal-hint.ts");
+  return mounts.map((mount) => {
+    if (!isConfined(mount)) return mount;
+    // A server has no manifest: any permission can be granted to it.
+    const context = { ...app, plugin: mount.server.name, grants: mount.server.permissions, offered: PERMISSIONS, configPath: config.configPath };
+    return { ...mount, entries: mount.entries.map((entry) => explainingRefusals(entry, context)) };
+  });
 }
 
 /** The protected paths, computed (and `.git/hooks/` made) only when some plugin runs confined. */

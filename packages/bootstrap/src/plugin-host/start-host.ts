@@ -3,7 +3,8 @@
  * mount the host's tools with `@plugboard/mcp`'s client, so each call crosses to the host
  * (cancel included); or, when the listing cache knows its tools, mount them and start the
  * host on the first call. A host that dies fails the call in flight with an `Error:` result
- * and is started again on the next call; hosts end with the app.
+ * and is started again on the next call; hosts end with the app. A result that shows what
+ * the sandbox refused ends with the grant that would allow it (refusal-hint.ts).
  */
 import { dirname, join } from "node:path";
 import type { Logger } from "@plugboard/core";
@@ -12,10 +13,10 @@ import { PlugboardError } from "../errors.ts";
 import { type Launch, McpMount, McpMountError, type MountOptions } from "@plugboard/mcp/mount";
 import { confineCommand, type Mechanism, type ProtectedPath } from "@plugboard/sandbox";
 import { type LoadedPlugin, loadedPlugin } from "../loaded-plugin.ts";
-import type { Permission } from "../permissions.ts";
 import type { ResolvedPlugin } from "../resolve-plugin.ts";
 import { type HostSpec, hostErrorIn } from "./host-spec.ts";
 import { ListingCache } from "./listing-cache.ts";
+import { explainingRefusals } from "./refusal-hint.ts";
 
 /**
  * The bootstrap's own package: the host's code, with its dependencies. Found through the
@@ -112,7 +113,16 @@ export async function startHost(
     }
     cache?.write(mount.listing());
   }
-  return { plugin: loadedPlugin(resolved), entries: mount.entries(), mount, close: () => mount.close() };
+  const refusals = {
+    plugin: manifest.name,
+    grants: entry.permissions,
+    offered: [...manifest.permissions, ...manifest.optionalPermissions],
+    workspace: context.workspace,
+    protect: context.protect ?? [],
+    configPath: resolved.where.configPath,
+  };
+  const entries = mount.entries().map((hosted) => explainingRefusals(hosted, refusals));
+  return { plugin: loadedPlugin(resolved), entries, mount, close: () => mount.close() };
 }
 
 /** Why a host did not start: the plugin's load error it reported, else `PLUGIN_HOST` with the mount's reason. */

@@ -1,0 +1,188 @@
+/**
+ * The hints over what confined programs really print (curl, wget, git, npm, bash, dash,
+ * coreutils, Bun, Node, Python, the host's own `Refused by the sandbox`), against a real
+ * workspace on disk: each refusal is hinted without its grant and not with it.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { defineTool, PERMISSIONS, type Permission, textResult, errorResult } from "@plugboard/core";
+import { Type } from "@sinclair/typebox";
+import { removeTempDirs, tempDir } from "../../test/temp-app.ts";
+import { protectedPaths } from "./protected-paths.ts";
+import { explainingRefusals, type RefusalContext, refusalHint } from "./refusal-hint.ts";
+
+const PLUGIN = "@plugboard/plugin-bash";
+let ws = "";
+let outside = "";
+let config = "";
+let base: Omit<RefusalContext, "grants" | "offered">;
+
+beforeAll(async () => {
+  ws = await tempDir();
+  config = join(ws, "plugboard.json");
+  writeFileSync(config, "{}");
+  writeFileSync(join(ws, "a.txt"), "a");
+  writeFileSync(join(ws, "locked.txt"), "l");
+  chmodSync(join(ws, "locked.txt"), 0o600);
+  mkdirSync(join(ws, ".git"));
+  writeFileSync(join(ws, ".git", "config"), "");
+  mkdirSync(join(ws, "deploy"));
+  writeFileSync(join(ws, "deploy", "prod.key"), "k");
+  mkdirSync(join(ws, ".plugboard", "results"), { recursive: true });
+  const folder = await tempDir();
+  outside = join(folder, "x.secret");
+  writeFileSync(outside, "secret");
+  const protect = protectedPaths({ configPath: config, audit: undefined, protect: ["deploy/*.key"] }, ws, undefined);
+  base = { plugin: PLUGIN, workspace: ws, protect, configPath: config };
+});
+afterAll(removeTempDirs);
+
+const ALL: readonly Permission[] = PERMISSIONS;
+const without = (permission: Permission) => ALL.filter((granted) => granted !== permission);
+const hint = (content: string, grants: readonly Permission[], offered: readonly Permission[] = ALL) =>
+  refusalHint({ content, isError: false }, { ...base, grants, offered });
+const grantLine = (permission: Permission, purpose: string) =>
+  `plugboard: refused by the sandbox: ${PLUGIN} ${purpose.replace("GRANT", `grant "${permission}" to it in ${config}`)}`;
+
+/** Each output, the grant that allows what it shows refused, and the hint without that grant. */
+const GRANTABLE: readonly { output: () => string; grant: Permission; hint: () => string }[] = [
+  ...[
+    "[stderr]\ncurl: (6) Could not resolve host: example.com\nexit code: 6",
+    "curl: (7) Failed to connect to 127.0.0.1 port 39433 after 0 ms: Couldn't connect to server",
+    "curl: (7) Immediate connect fail for 127.0.0.1: Network is unreachable",
+    "Resolving example.com (example.com)... failed: Temporary failure in name resolution.\nwget: unable to resolve host address ‘example.com’",
+    "--2026-12-01 20:01:56--  http://127.0.0.1:39433/\nConnecting to 127.0.0.1:39433... failed: Operation not permitted.\nGiving up.",
+    "/usr/bin/bash: socket: Operation not permitted\n/usr/bin/bash: line 1: /dev/tcp/127.0.0.1/39433: Operation not permitted",
+    "fatal: unable to access 'https://github.com/x/y/': Could not resolve host: github.com",
+    "ssh: Could not resolve hostname github.com: Temporary failure in name resolution",
+    "npm error request to https://registry.npmjs.org/left-pad failed, reason: getaddrinfo EAI_AGAIN registry.npmjs.org",
+    "urllib.error.URLError: <urlopen error [Errno 1] Operation not permitted>",
+    "urllib.error.URLError: <urlopen error [Errno -3] Temporary failure in name resolution>",
+    "TypeError: fetch failed\n  [cause]: Error: connect EPERM 127.0.0.1:39433",
+    "Error: connect ECONNREFUSED 127.0.0.1:8080",
+    "Error: getaddrinfo ENOTFOUND registry.example.com",
+    'TypeError: EPERM: Was there a typo in the url or port?\n  path: "http://127.0.0.1:39433/",',
+    "Error: Refused by the sandbox (@plugboard/plugin-bash is granted fs.read): Failed to connect",
+  ].map((output) => ({ output: () => output, grant: "network" as const, hint: () => grantLine("network", "has no network access; GRANT to allow it") })),
+  {
+    output: () => `Error: Refused by the sandbox (${PLUGIN} is granted fs.read): EROFS: read-only file system, open '${ws}/a.txt'`,
+    grant: "fs.write",
+    hint: () => grantLine("fs.write", "may not write a.txt; GRANT to let it write the workspace"),
+  },
+  {
+    output: () => "sh: 1: cannot create notes.md: Read-only file system",
+    grant: "fs.write",
+    hint: () => grantLine("fs.write", "may not write notes.md; GRANT to let it write the workspace"),
+  },
+  {
+    output: () => "OSError: [Errno 30] Read-only file system: 'a.txt'",
+    grant: "fs.write",
+    hint: () => grantLine("fs.write", "may not write a.txt; GRANT to let it write the workspace"),
+  },
+  {
+    output: () => "touch: cannot touch '/tmp/scratch': Read-only file system",
+    grant: "fs.write",
+    hint: () => grantLine("fs.write", "may not write /tmp/scratch; GRANT to let it write its private temporary folders"),
+  },
+  {
+    output: () => "cat: a.txt: No such file or directory\nexit code: 1",
+    grant: "fs.read",
+    hint: () => grantLine("fs.read", "cannot see a.txt; GRANT to let it read the workspace"),
+  },
+  {
+    output: () => `Error: Refused by the sandbox (${PLUGIN} is granted fs.read): EACCES: permission denied, posix_spawn '/bin/sh'`,
+    grant: "process.spawn",
+    hint: () => grantLine("process.spawn", "may not run /bin/sh; GRANT to let it run programs"),
+  },
+  {
+    output: () => "Error: spawn git EACCES",
+    grant: "process.spawn",
+    hint: () => grantLine("process.spawn", "may not run git; GRANT to let it run programs"),
+  },
+  {
+    output: () => "PermissionError: [Errno 13] Permission denied: 'git'",
+    grant: "process.spawn",
+    hint: () => grantLine("process.spawn", "may not run git; GRANT to let it run programs"),
+  },
+];
+
+describe("refusalHint", () => {
+  test.each(GRANTABLE.map((row) => [row.output().replace("[stderr]\n", "").split("\n")[0] ?? "", row] as const))("%s: hinted without the grant, not with it", (_, row) => {
+    // fs.write shows the workspace too: the fs.read case is hinted only without both.
+    const missing = row.grant === "fs.read" ? without("fs.read").filter((granted) => granted !== "fs.write") : without(row.grant);
+    expect(hint(row.output(), missing)).toBe(row.hint());
+    expect(hint(row.output(), ALL)).toBeUndefined();
+  });
+
+  test.each(GRANTABLE.map((row) => [row.grant, row] as const))("%s not in the manifest: says so", (grant, row) => {
+    const missing = grant === "fs.read" ? without("fs.read").filter((granted) => granted !== "fs.write") : without(grant);
+    const offered = ALL.filter((permission) => permission !== grant);
+    expect(hint(row.output(), missing, offered)).toEndWith(`; its manifest does not ask for "${grant}", so no config can grant it`);
+  });
+
+  test.each([
+    ["bash", () => "/usr/bin/bash: line 1: .git/hooks/pre-commit: Read-only file system", ".git/hooks/pre-commit", () => ".git/hooks/, always protected"],
+    ["coreutils", () => "touch: cannot touch 'plugboard.json': Read-only file system", "plugboard.json", () => "the config file, always protected"],
+    ["git", () => "error: could not lock config file .git/config: Read-only file system", ".git/config", () => ".git/config, always protected"],
+    ["node", () => `EROFS: read-only file system, open '${ws}/deploy/prod.key'`, "deploy/prod.key", () => `"protect": "deploy/*.key" in ${config}`],
+  ])("a write to a protected path (%s) names its rule, whatever the grants", (_, output, path, rule) => {
+    const expected = `plugboard: refused by the sandbox: ${PLUGIN} may not write ${path}: it is a protected path (${rule()})`;
+    expect(hint(output(), ALL)).toBe(expected);
+    expect(hint(output(), without("fs.write"))).toBe(expected);
+  });
+
+  test.each([
+    ["cat", () => `cat: ${outside}: No such file or directory`, () => outside],
+    ["ls", () => `ls: cannot access '${outside}': No such file or directory`, () => outside],
+    ["node", () => `ENOENT: no such file or directory, open '${outside}'`, () => outside],
+    ["a new file in a hidden folder", () => `/usr/bin/bash: line 1: ${outside}.new: No such file or directory`, () => `${outside}.new`],
+  ])("what exists outside the view (%s) is outside what the plugin can see, whatever the grants", (_, output, path) => {
+    const expected = `plugboard: refused by the sandbox: ${path()} is outside what ${PLUGIN} can see (its own code, the system's folders and, with fs.read, the workspace)`;
+    expect(hint(output(), ALL)).toBe(expected);
+    expect(hint(output(), [])).toBe(expected);
+  });
+
+  test.each([
+    ["a missing workspace file", () => "cat: missing.txt: No such file or directory\nexit code: 1"],
+    ["a missing workspace file, with no grant to see it either", () => `ENOENT: no such file or directory, open '${ws}/missing.txt'`],
+    ["a missing file in the view's own /tmp", () => "cat: /tmp/never-made-here: No such file or directory"],
+    ["a missing system file", () => "cat: /usr/share/no-such-thing: No such file or directory"],
+    ["a file without permission to read it", () => `cat: ${ws}/locked.txt: Permission denied`],
+    ["a read-only file system naming no path", () => "Error: EROFS"],
+    ["ordinary output", () => "hello\nexit code: 0"],
+  ])("no hint for %s", (_, output) => {
+    expect(hint(output(), [])).toBeUndefined();
+    expect(hint(output(), ALL)).toBeUndefined();
+  });
+
+  test(".plugboard/results/ is not protected: a write there is refused only without fs.write", () => {
+    const output = `EROFS: read-only file system, open '${ws}/.plugboard/results/x.txt'`;
+    expect(hint(output, ALL)).toBeUndefined();
+    expect(hint(output, without("fs.write"))).toBe(grantLine("fs.write", "may not write .plugboard/results/x.txt; GRANT to let it write the workspace"));
+  });
+
+  test("one line, for the first refusal shown", () => {
+    const output = `curl: (6) Could not resolve host: example.com\n/usr/bin/bash: line 1: .git/hooks/x: Read-only file system\nexit code: 1`;
+    expect(hint(output, without("network"))).toBe(grantLine("network", "has no network access; GRANT to allow it"));
+    expect(hint(output, ALL)).toBe(`plugboard: refused by the sandbox: ${PLUGIN} may not write .git/hooks/x: it is a protected path (.git/hooks/, always protected)`);
+  });
+});
+
+describe("explainingRefusals", () => {
+  const context = () => ({ ...base, grants: without("network"), offered: ALL });
+  const tool = (concurrency: "serial" | "read-only", result: () => ReturnType<typeof textResult>) =>
+    explainingRefusals({ tool: defineTool({ name: "t", description: "", parameters: Type.Object({}), concurrency, handler: async () => result() }) }, context()).tool;
+  const ctx = {} as Parameters<ReturnType<typeof tool>["handler"]>[1];
+
+  test("ends a result that shows a refusal with the hint, as its last line", async () => {
+    const result = await tool("serial", () => textResult("curl: (6) Could not resolve host: x\nexit code: 6")).handler({}, ctx);
+    expect(result).toEqual({ content: `curl: (6) Could not resolve host: x\nexit code: 6\n${grantLine("network", "has no network access; GRANT to allow it")}`, isError: false });
+  });
+
+  test("leaves a read-only tool's successful result alone (it is what it read), not its error", async () => {
+    const text = "log: Could not resolve host: x";
+    expect(await tool("read-only", () => textResult(text)).handler({}, ctx)).toEqual({ content: text, isError: false });
+    expect((await tool("read-only", () => errorResult(text)).handler({}, ctx)).content).toEndWith("to allow it");
+  });
+});

@@ -1,0 +1,200 @@
+/**
+ * The line a confined plugin's result ends with when what failed was the sandbox's refusal
+ * (a connection without `network`, a write to a protected path or without `fs.write`, a
+ * read of what is not in its view, a program run without `process.spawn`): it names the
+ * plugin, what was refused and the grant or config key that would allow it. Worked out in
+ * the app, which sees the real disk, so that "not in the view" is told from "missing".
+ */
+import { lstatSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, relative, resolve } from "node:path";
+import type { ToolResult } from "@plugboard/core";
+import type { RegistryEntry } from "@plugboard/core/internal";
+import type { ProtectedPath } from "@plugboard/sandbox";
+import type { Permission } from "../permissions.ts";
+
+/** Who ran confined, with which grants, and where. */
+export interface RefusalContext {
+  /** The plugin's name (an MCP server's: its entry's `name`). */
+  readonly plugin: string;
+  readonly grants: readonly Permission[];
+  /** What its manifest asks for, optional permissions included; an MCP server: every permission. */
+  readonly offered: readonly Permission[];
+  /** The workspace root (a real path); relative paths in a result are read against it. */
+  readonly workspace: string;
+  readonly protect: readonly ProtectedPath[];
+  readonly configPath: string;
+}
+
+const PREFIX = "plugboard: refused by the sandbox: ";
+
+/**
+ * The hint for the first refusal `result` shows whose grant is missing, or undefined.
+ *
+ * @example refusalHint({ content: "curl: (6) Could not resolve host: x", isError: false }, context)
+ * // 'plugboard: refused by the sandbox: P has no network access; grant "network" to it in /w/plugboard.json to allow it'
+ */
+export function refusalHint(result: ToolResult, context: RefusalContext): string | undefined {
+  for (const line of result.content.split("\n")) {
+    const hint = networkHint(line, context) ?? writeHint(line, context) ?? readHint(line, context) ?? spawnHint(line, context);
+    if (hint !== undefined) return `${PREFIX}${hint}`;
+  }
+  return undefined;
+}
+
+/** `entry` with results that end with their refusal's hint (a read-only tool's successful result is data, never read). */
+export function explainingRefusals(entry: RegistryEntry, context: RefusalContext): RegistryEntry {
+  const { tool } = entry;
+  return {
+    ...entry,
+    tool: {
+      ...tool,
+      handler: async (args, ctx) => {
+        const result = await tool.handler(args, ctx);
+        if (tool.concurrency === "read-only" && !result.isError) return result;
+        const hint = refusalHint(result, context);
+        return hint === undefined ? result : { ...result, content: `${result.content}\n${hint}` };
+      },
+    },
+  };
+}
+
+/** What curl, wget, git, ssh, npm, pip, bash's /dev/tcp, Bun, Node and Python say when they cannot connect. */
+const NETWORK_FAILURES = [
+  /could not resolve host/i,
+  /temporary failure in name resolution/i,
+  /name or service not known/i,
+  /unable to resolve host/i,
+  /network is unreachable/i,
+  /\bgetaddrinfo\b/i,
+  /\b(?:ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ENETUNREACH|EHOSTUNREACH)\b/,
+  /failed to connect/i,
+  /couldn't connect to server/i,
+  /immediate connect fail/i,
+  /connection refused/i,
+  /failed to establish a new connection/i,
+  /urlopen error/i,
+  /\bfetch failed\b/i,
+  /\bsocket: operation not permitted/i,
+  /\/dev\/(?:tcp|udp)\/\S+: operation not permitted/i,
+  /connecting to \S+\.\.\. failed: operation not permitted/i,
+  /\bconnect EPERM\b/,
+  /\bEPERM: was there a typo in the url/i,
+];
+const READ_ONLY = /read-only file system|\bEROFS\b/i;
+const MISSING = /no such file or directory|\bENOENT\b/i;
+const DENIED = /permission denied|\bEACCES\b/i;
+/** Where a view has private, empty folders of its own (build-view.ts's PRIVATE_FOLDERS and HOME): the real ones are hidden. */
+const HIDDEN = ["/tmp", "/var/tmp", "/dev/shm", "/run", homedir()].filter((folder) => folder !== "/");
+
+function networkHint(line: string, context: RefusalContext): string | undefined {
+  if (context.grants.includes("network") || !NETWORK_FAILURES.some((failure) => failure.test(line))) return undefined;
+  return `${context.plugin} has no network access; ${fix(context, "network", "to allow it")}`;
+}
+
+function writeHint(line: string, context: RefusalContext): string | undefined {
+  const words = wordsNear(line, READ_ONLY);
+  const paths = words.map((word) => resolve(context.workspace, word));
+  for (const path of paths) {
+    const rule = protectingRule(path, context.protect);
+    if (rule !== undefined) return `${context.plugin} may not write ${shown(path, context)}: it is a protected path (${unnested(rule)})`;
+  }
+  if (context.grants.includes("fs.write")) return undefined;
+  // A file that does not exist yet is taken only from a word that looks like a path (`new.txt`, not `Error`).
+  const named = words.find((word) => !/\s/.test(word) && /[./]/.test(word) && exists(dirname(resolve(context.workspace, word))));
+  const path = paths.find(exists) ?? (named === undefined ? undefined : resolve(context.workspace, named));
+  if (path === undefined) return undefined;
+  const what = `${context.plugin} may not write ${shown(path, context)}`;
+  if (isWithin(path, context.workspace)) return `${what}; ${fix(context, "fs.write", "to let it write the workspace")}`;
+  if (HIDDEN.some((folder) => isWithin(path, folder))) return `${what}; ${fix(context, "fs.write", "to let it write its private temporary folders")}`;
+  return undefined;
+}
+
+function readHint(line: string, context: RefusalContext): string | undefined {
+  const seesWorkspace = context.grants.includes("fs.read") || context.grants.includes("fs.write");
+  for (const path of new Set(wordsNear(line, MISSING).map((word) => resolve(context.workspace, word)))) {
+    if (isWithin(path, context.workspace)) {
+      if (!seesWorkspace && exists(path)) return `${context.plugin} cannot see ${shown(path, context)}; ${fix(context, "fs.read", "to let it read the workspace")}`;
+      continue;
+    }
+    // A missing file in a hidden folder that exists (a write to /tmp/x/new.txt) is refused as much as an existing one.
+    const parent = dirname(path);
+    if (exists(path) || (HIDDEN.some((folder) => parent !== folder && isWithin(parent, folder)) && exists(parent))) {
+      return `${path} is outside what ${context.plugin} can see (its own code, the system's folders and, with fs.read, the workspace)`;
+    }
+  }
+  return undefined;
+}
+
+function spawnHint(line: string, context: RefusalContext): string | undefined {
+  if (context.grants.includes("process.spawn")) return undefined;
+  for (const name of wordsNear(line, DENIED)) {
+    const program = name.includes("/") ? resolve(context.workspace, name) : Bun.which(name);
+    if (program !== null && isProgram(program)) return `${context.plugin} may not run ${name}; ${fix(context, "process.spawn", "to let it run programs")}`;
+  }
+  return undefined;
+}
+
+/** How to get `permission`: the config's grant, or nothing when the manifest does not ask for it. */
+function fix(context: RefusalContext, permission: Permission, purpose: string): string {
+  if (!context.offered.includes(permission)) return `its manifest does not ask for "${permission}", so no config can grant it`;
+  return `grant "${permission}" to it in ${context.configPath} ${purpose}`;
+}
+
+/** The most specific protected path holding `path`, unless that is an exception (`.plugboard/results/`). */
+function protectingRule(path: string, protect: readonly ProtectedPath[]): string | undefined {
+  const holding = protect.filter((entry) => isWithin(path, entry.path)).sort((a, b) => b.path.length - a.path.length)[0];
+  return holding === undefined || holding.writable === true ? undefined : holding.rule;
+}
+
+/** `.git/hooks/ (always protected)` as `.git/hooks/, always protected`, to sit in parentheses. */
+function unnested(rule: string): string {
+  return rule.replace(/^(.*) \((.*)\)$/, "$1, $2");
+}
+
+function shown(path: string, context: RefusalContext): string {
+  return isWithin(path, context.workspace) && path !== context.workspace ? relative(context.workspace, path) : path;
+}
+
+/**
+ * What the message may be about, most likely first: a quoted name after it (Node's
+ * `EROFS: …, open '/x'`, Python's `…: 'x'`), a quoted name just before it (coreutils'
+ * `cannot touch 'x': …`), the part before it (bash's `line 1: x: …`), that part's last word
+ * (`could not lock config file .git/config: …`).
+ */
+function wordsNear(line: string, message: RegExp): string[] {
+  const at = message.exec(line);
+  if (at === null) return [];
+  const after = line.slice(at.index + at[0].length);
+  const before = line.slice(0, at.index).replace(/[\s:,]+$/, "");
+  const part = before.slice(before.lastIndexOf(": ") + 1).trim();
+  const words = [quoted(after)[0], quoted(part).at(-1), part, part.split(/\s+/).at(-1)];
+  return words.filter((word): word is string => word !== undefined && word !== "");
+}
+
+function quoted(text: string): string[] {
+  return [...text.matchAll(/['‘"`]([^'’"`]+)['’"`]/g)].map((match) => match[1] ?? "");
+}
+
+function isWithin(path: string, folder: string): boolean {
+  const rel = relative(folder, path);
+  return rel === "" || (!rel.startsWith("..") && !rel.startsWith("/"));
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isProgram(path: string): boolean {
+  try {
+    const stats = statSync(path);
+    return stats.isFile() && (stats.mode & 0o111) !== 0;
+  } catch {
+    return false;
+  }
+}
