@@ -1,4 +1,4 @@
-#!/usr/bin/env bun
+#!/usr/bin/env -S bun --no-env-file --config=/dev/null
 /**
  * The entry of the bundled CLI (`dist/bin.js`, built by `scripts/build.ts`): the published
  * `plugboard` bin and what `bun run plugboard` starts. `main.ts` is the same program from

@@ -4,7 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { FlagError, type ModelClient, type StartedApp, startApp } from "@plugboard/bootstrap";
+import { FlagError, type ModelClient, PlugboardError, type StartedApp, startApp } from "@plugboard/bootstrap";
 import type { Logger } from "@plugboard/core";
 import { type ParsedArgs, UsageError } from "./args.ts";
 import type { Io } from "./io.ts";
@@ -25,7 +25,15 @@ export const LOCAL_CONFIG_NAMES = ["plugboard.config.json", "plugboard.config.js
 
 /** `./plugboard.config.json` or `./plugboard.config.jsonc` in `cwd`, when there is one. */
 export function localConfig(cwd: string): string | undefined {
-  return LOCAL_CONFIG_NAMES.map((name) => join(cwd, name)).find((path) => existsSync(path));
+  const found = LOCAL_CONFIG_NAMES.map((name) => join(cwd, name)).filter((path) => existsSync(path));
+  // Two would make one of them (perhaps one a plugin wrote) silently win: say so instead.
+  if (found.length > 1) {
+    throw new PlugboardError(
+      "USAGE",
+      `Both ${found.join(" and ")} exist, so it is not clear which config to use.\nRemove the one you do not use, or name one with --config FILE.`,
+    );
+  }
+  return found[0];
 }
 
 /** The config used without `--config`: `./plugboard.config.json` or `.jsonc`, else the shipped one. */
@@ -49,7 +57,8 @@ export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOption
 export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOptions): Promise<StartedApp> {
   const { config, workspace, model, baseURL, maxSteps } = parsed.flags;
   const app = await startApp({
-    defaultConfig: defaultConfig(io.cwd),
+    // Only without --config is the current folder's config looked for (and two of them refused).
+    defaultConfig: config === undefined ? defaultConfig(io.cwd) : SHIPPED_CONFIG,
     flags: { config, workspace, model, baseURL, maxSteps },
     cwd: io.cwd,
     env: io.env,

@@ -1,4 +1,4 @@
-#!/usr/bin/env bun
+#!/usr/bin/env -S bun --no-env-file --config=/dev/null
 /**
  * The `plugboard` command: parse the command line, dispatch to a command, turn the outcome
  * into an exit code. Person-facing failures (`PlugboardError`) print their message; anything

@@ -280,7 +280,16 @@ describe("4. the project's own control files are writable", () => {
    * folder a person works in (Bun then reads that folder's bunfig.toml and .env files).
    */
   async function asInstalled(args: readonly string[], cwd: string): Promise<Finished> {
-    const child = Bun.spawn([MAIN, ...args], { cwd, env: cleanEnv(), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    return started([MAIN, ...args], cwd);
+  }
+
+  /** The twin: the same entry under a plain `bun`, which reads the folder's bunfig.toml and .env files. */
+  async function asPlainBun(args: readonly string[], cwd: string): Promise<Finished> {
+    return started([process.execPath, MAIN, ...args], cwd);
+  }
+
+  async function started(argv: readonly string[], cwd: string): Promise<Finished> {
+    const child = Bun.spawn([...argv], { cwd, env: cleanEnv(), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
     return { code, stdout, stderr };
   }
@@ -303,7 +312,7 @@ describe("4. the project's own control files are writable", () => {
 
     await using twin = await workingFolder();
     await bash(twin.unconfined, plant(twin.dir), twin.dir);
-    await asInstalled(["call", "--config", twin.confined, "bash", '{"command":"true"}'], twin.dir);
+    await asPlainBun(["call", "--config", twin.confined, "bash", '{"command":"true"}'], twin.dir);
     expect(await readFile(join(twin.dir, "loot.txt"), "utf8")).toBe(`${KEY}\n`);
   }, TIMEOUT_MS);
 
@@ -318,23 +327,28 @@ describe("4. the project's own control files are writable", () => {
 
     await using twin = await workingFolder();
     await bash(twin.unconfined, plant, twin.dir);
-    const unconfined = await asInstalled(["call", "--config", twin.confined, "bash", read], twin.dir);
+    const unconfined = await asPlainBun(["call", "--config", twin.confined, "bash", read], twin.dir);
     expect(unconfined.stdout).toStartWith(`${KEY}\n`);
   }, TIMEOUT_MS);
 
-  test("a plugboard.config.json planted beside the project's plugboard.config.jsonc does not replace it", async () => {
+  test("a plugboard.config.json planted beside the project's plugboard.config.jsonc does not silently replace it", async () => {
     const jsonc = (sandbox: string) => `// the project's config\n${JSON.stringify({ workspace: ".", sandbox, plugins: [BASH] })}\n`;
     const plant = `sed s/required/off/ plugboard.config.jsonc > plugboard.config.json`;
     const read = JSON.stringify({ command: `cat ${key}` });
     await using ws = await tempFolder({ "plugboard.config.jsonc": jsonc("required") });
     await asInstalled(["call", "bash", JSON.stringify({ command: plant })], ws.dir);
+    // Two local configs: which one is meant is not guessed, and nothing runs.
     const next = await asInstalled(["call", "bash", read], ws.dir);
-    expect(next.stdout).toContain(`cat: ${key}: No such file or directory`);
+    expect(next).toMatchObject({ code: 2, stdout: "" });
+    expect(next.stderr).toContain(`Both ${join(ws.dir, "plugboard.config.json")} and ${join(ws.dir, "plugboard.config.jsonc")} exist`);
 
     await using twin = await tempFolder({ "plugboard.config.jsonc": jsonc("required"), "off/.keep": "" });
     const off = await configIn(join(twin.dir, "off"), [BASH], { workspace: "..", sandbox: "off" });
     await asInstalled(["call", "--config", off, "bash", JSON.stringify({ command: plant })], twin.dir);
-    expect((await asInstalled(["call", "bash", read], twin.dir)).stdout).toStartWith(`${KEY}\n`);
+    // What it would have done, had it been taken: the planted config turns the sandbox off.
+    const taken = await asInstalled(["call", "--config", "plugboard.config.json", "bash", read], twin.dir);
+    expect(taken.stderr).toBe("");
+    expect(taken.stdout).toStartWith(`${KEY}\n`);
   }, TIMEOUT_MS);
 });
 

@@ -80,6 +80,8 @@ function applyEntry(entry: ViewMount, at: string): void {
     case "protect":
       // Inside a bind of the real folder: the path exists (it was checked when the view was made); a missing one is skipped.
       if (!exists(at)) return;
+      // A link that leads out of the view protects nothing here: what it names is not in the view to be written.
+      if (!existsFollowing(at)) return;
       mount(at, at, null, MS_BIND | MS_REC, null, `protect ${entry.path}`);
       return;
   }
@@ -95,6 +97,15 @@ function mountPoint(at: string, folder: boolean): void {
 function exists(path: string): boolean {
   try {
     lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function existsFollowing(path: string): boolean {
+  try {
+    statSync(path);
     return true;
   } catch {
     return false;

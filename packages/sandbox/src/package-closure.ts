@@ -84,7 +84,11 @@ function closureOf(entry: string, writable: readonly string[]): Part {
     for (let dir = root; ; dir = dirname(dir)) {
       for (const name of CONFIG_FILES) {
         const file = join(dir, name);
-        if (existsSync(file)) files.add(realpathSync(file));
+        if (!existsSync(file)) continue;
+        const real = realpathSync(file);
+        // A link where a confined process may write may lead anywhere (a key file, `/`): only to a file in such a folder.
+        if (inWritable(file) && !inWritable(real)) refused.push({ path: file, target: real });
+        else if (lstatSync(real).isFile()) files.add(real);
       }
       visitModules(join(dir, "node_modules"));
       if (dirname(dir) === dir) break;
