@@ -1,13 +1,17 @@
 /**
  * The confined form of a stdio MCP server's command line: exactly its entry's grants. Its
  * arguments never widen what it sees; its program (found on its PATH) and, for a script,
- * the script's package and interpreter stay readable and executable; and it keeps a cache
+ * the script's package and interpreter stay readable and executable (a script in the
+ * workspace, outside its `node_modules`, is the workspace's: only the file itself, the rest
+ * per `fs.read`); and it keeps a cache
  * folder of its own between runs, mounted as its `HOME` and writable by it alone, so that a
- * server started with `npx -y` or `uvx` starts from that cache the second time.
+ * server started with `npx -y` or `uvx` starts from that cache the second time — without
+ * `network` too, where npm and uv are told they are offline rather than left to retry a
+ * registry they cannot reach.
  */
 import { createHash } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readSync, realpathSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { closeSync, existsSync, mkdirSync, openSync, readSync, realpathSync } from "node:fs";
+import { basename, dirname, join, relative, sep } from "node:path";
 import type { Launch } from "@plugboard/mcp/mount";
 import { confineCommand, type Mechanism, type ProtectedPath } from "@plugboard/sandbox";
 import type { Permission } from "../permissions.ts";
@@ -24,6 +28,14 @@ export interface ServerConfinement {
   readonly cacheRoot: string | undefined;
 }
 
+/**
+ * Set for a server without `network` unless its entry's `env` says otherwise: npm (behind
+ * `npx`) would otherwise retry the registry for over a minute before falling back to its
+ * cache, and uv (behind `uvx`) try its index once its cached answers are stale. Offline, a
+ * cached package starts at once and an uncached one fails at once, saying so.
+ */
+const OFFLINE: Readonly<Record<string, string>> = { npm_config_offline: "true", UV_OFFLINE: "1" };
+
 /** The folder holding each stdio server's cache: `$XDG_CACHE_HOME/plugboard/servers`, else `~/.cache/plugboard/servers`. */
 export function serverCacheRoot(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const base = env.XDG_CACHE_HOME || (env.HOME ? join(env.HOME, ".cache") : undefined);
@@ -34,7 +46,7 @@ export function serverCacheRoot(env: Readonly<Record<string, string | undefined>
 export function confineServer(launch: Launch, server: ServerConfinement, mechanism: Extract<Mechanism, { available: true }>): Launch {
   const [program = "", ...args] = launch.argv;
   const found = Bun.which(program, { PATH: launch.env.PATH ?? "", cwd: launch.cwd ?? server.workspace }) ?? program;
-  const { executables, code } = programFiles(found, launch.env.PATH ?? "");
+  const { executables, code } = programFiles(found, launch.env.PATH ?? "", realpathSync(server.workspace));
   const home = server.cacheRoot === undefined ? undefined : cacheFolder(server);
   const confined = confineCommand(mechanism, {
     argv: [found, ...args],
@@ -42,7 +54,7 @@ export function confineServer(launch: Launch, server: ServerConfinement, mechani
     workspace: server.workspace,
     code,
     executables,
-    env: launch.env,
+    env: server.grants.includes("network") ? launch.env : { ...OFFLINE, ...launch.env },
     protect: server.protect,
     cwd: launch.cwd ?? server.workspace,
     ...(home === undefined ? {} : { home }),
@@ -64,7 +76,7 @@ function cacheFolder(server: ServerConfinement): string {
  * launcher adds), and for a script its interpreter (`#!/usr/bin/env node` finds node on
  * `PATH`) and the folder it lies in, with that package's dependencies.
  */
-function programFiles(program: string, path: string): { executables: string[]; code: string[] } {
+function programFiles(program: string, path: string, workspace: string): { executables: string[]; code: string[] } {
   let real: string;
   try {
     real = realpathSync(program);
@@ -73,13 +85,33 @@ function programFiles(program: string, path: string): { executables: string[]; c
     return { executables: [], code: [] };
   }
   const interpreter = shebang(real);
-  if (interpreter === undefined) return { executables: [real], code: [] };
+  if (interpreter === undefined) return { executables: [real, ...companions(real)], code: [] };
   const [command = "", first] = interpreter;
   const named = command.endsWith("/env") && first !== undefined ? (Bun.which(first, { PATH: path }) ?? first) : command;
-  const inner = programFiles(named, path);
+  const inner = programFiles(named, path, workspace);
   // The kernel executes the `#!` line's program (`/usr/bin/env`) too.
-  const launcher = named === command ? [] : programFiles(command, path).executables;
-  return { executables: [real, ...launcher, ...inner.executables], code: [dirname(real), ...inner.code] };
+  const launcher = named === command ? [] : programFiles(command, path, workspace).executables;
+  return { executables: [real, ...launcher, ...inner.executables], code: [...scriptCode(real, workspace), ...inner.code] };
+}
+
+/**
+ * The folder whose package a script loads: none for a script in the workspace outside its
+ * `node_modules`, whose package would be the workspace (or part of it), seen only per
+ * `fs.read`; the script file itself stays readable as the program.
+ */
+function scriptCode(script: string, workspace: string): string[] {
+  const folder = dirname(script);
+  const inside = relative(workspace, folder);
+  const outside = inside === ".." || inside.startsWith(`..${sep}`);
+  return outside || inside.split(sep).includes("node_modules") ? [folder] : [];
+}
+
+/** Programs a binary executes in its place: `uvx` is the `uv` beside it (`uv tool uvx …`), found beside its real path. */
+function companions(real: string): string[] {
+  const name = basename(real);
+  if (!name.startsWith("uvx")) return [];
+  const uv = join(dirname(real), `uv${name.slice("uvx".length)}`);
+  return existsSync(uv) ? [uv] : [];
 }
 
 /** The interpreter and its first argument of a `#!` script, or undefined. */
