@@ -373,6 +373,20 @@ describe("5. a stdio MCP server's arguments widen its view", () => {
   }, TIMEOUT_MS);
 });
 
+describe("6b. a confined MCP server is not PID 1 either", () => {
+  test("the first process of its tree is our init, the server its child", async () => {
+    await using ws = await tempFolder({ ".keep": "" });
+    const config = await configIn(ws.dir, [{ mcp: { command: READING_SERVER }, name: "srv", permissions: [] }]);
+    const first = await call(config, "read", { path: "/proc/1/cmdline" }, ws.dir);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain("src/process/init.ts");
+    expect(first.stdout).toContain(READING_SERVER);
+    // Unconfined, the server runs as a child of the app, with no init of ours above it.
+    const off = await configIn(ws.dir, [{ mcp: { command: READING_SERVER }, name: "srv", permissions: [], sandbox: false }], {}, "plugboard.off.json");
+    expect((await call(off, "read", { path: "/proc/self/cmdline" }, ws.dir)).stdout).not.toContain("src/process/init.ts");
+  }, TIMEOUT_MS);
+});
+
 describe("6. the command is PID 1", () => {
   test("kill -TERM $$ ends the command: the result says Terminated by SIGTERM and nothing after the kill runs", async () => {
     await using folder = await tempFolder({ "workspace/.keep": "", "off/.keep": "" });

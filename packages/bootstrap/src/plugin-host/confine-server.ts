@@ -12,6 +12,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readSync, realpathSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
+import { CORE_FOLDER, underInit } from "@plugboard/core/process";
 import type { Launch } from "@plugboard/mcp/mount";
 import { confineCommand, type Mechanism, type ProtectedPath } from "@plugboard/sandbox";
 import type { Permission } from "../permissions.ts";
@@ -49,10 +50,11 @@ export function confineServer(launch: Launch, server: ServerConfinement, mechani
   const { executables, code } = programFiles(found, launch.env.PATH ?? "", realpathSync(server.workspace));
   const home = server.cacheRoot === undefined ? undefined : cacheFolder(server);
   const confined = confineCommand(mechanism, {
-    argv: [found, ...args],
+    // Our init is the first process of the server's tree: it reaps what the server orphans, and the server is no PID 1.
+    argv: underInit([found, ...args]),
     grants: server.grants,
     workspace: server.workspace,
-    code,
+    code: [...code, CORE_FOLDER],
     executables,
     env: server.grants.includes("network") ? launch.env : { ...OFFLINE, ...launch.env },
     protect: server.protect,
