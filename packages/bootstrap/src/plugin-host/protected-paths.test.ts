@@ -1,0 +1,65 @@
+/**
+ * Every protected path, attacked by a confined bash granted fs.write: the lock file, the
+ * listing cache kept in the workspace, `.plugboard/` (its `results/` stays writable) and the
+ * config's `"protect"` additions stay unchanged, and the hint names the rule; with the
+ * sandbox off the same writes land, so each refusal is the sandbox's.
+ * (The config, `.env`, the audit log, `.git/config` and `.git/hooks/` are attacked through
+ * the CLI in apps/cli/test/sandbox-doors.test.ts.)
+ */
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { removeTempDirs, tempDir, writeConfig } from "../../test/temp-app.ts";
+import { loadConfig } from "../config.ts";
+import { type App, buildApp } from "../index.ts";
+
+setDefaultTimeout(30_000);
+const BASH = join(import.meta.dir, "../../../../plugins/bash");
+const apps: App[] = [];
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((app) => app.close()));
+  await removeTempDirs();
+});
+
+const TARGETS = ["plugboard.lock.json", ".cache/plugboard/hosts/entry.json", ".plugboard/state.json", "deploy/prod.key"];
+
+async function workspaceWithEverything(sandbox: "auto" | "off"): Promise<{ app: App; dir: string }> {
+  const dir = await tempDir();
+  for (const target of TARGETS) {
+    await mkdir(join(dir, target, ".."), { recursive: true });
+    await writeFile(join(dir, target), "original\n");
+  }
+  await mkdir(join(dir, ".plugboard", "results"), { recursive: true });
+  const path = await writeConfig(dir, {
+    workspace: ".",
+    sandbox,
+    protect: ["deploy/*.key"],
+    plugins: [{ path: BASH, permissions: ["process.spawn", "fs.read", "fs.write"] }],
+  });
+  const config = await loadConfig(path, { env: {}, cwd: dir });
+  // The listing cache kept inside the workspace, as it is when XDG_CACHE_HOME points there.
+  const app = await buildApp(config, { env: { XDG_CACHE_HOME: join(dir, ".cache") } });
+  apps.push(app);
+  return { app, dir };
+}
+
+const bash = (app: App, command: string) => app.runtime.execute("bash", JSON.stringify({ command }));
+
+test("the lock file, a listing cache in the workspace, .plugboard/ and \"protect\" additions stay read-only; .plugboard/results/ does not", async () => {
+  const { app, dir } = await workspaceWithEverything("auto");
+  for (const target of TARGETS) {
+    const result = await bash(app, `echo forged > ${target}`);
+    expect({ target, content: result.content }).toEqual({ target, content: expect.stringContaining("Read-only file system") });
+    expect(await readFile(join(dir, target), "utf8")).toBe("original\n");
+  }
+  expect((await bash(app, "echo forged > deploy/prod.key")).content).toContain('"protect": "deploy/*.key"');
+  expect((await bash(app, "echo kept > .plugboard/results/call.txt && cat .plugboard/results/call.txt")).content).toBe("kept\nexit code: 0");
+});
+
+test("with the sandbox off the same writes land (the refusals above are the sandbox's)", async () => {
+  const { app, dir } = await workspaceWithEverything("off");
+  for (const target of TARGETS) {
+    expect((await bash(app, `echo forged > ${target}`)).content).toBe("(no output)\nexit code: 0");
+    expect(await readFile(join(dir, target), "utf8")).toBe("forged\n");
+  }
+});
