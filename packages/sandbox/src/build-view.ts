@@ -82,7 +82,8 @@ export function buildView(options: ViewOptions): View {
   // Without either grant the workspace is an empty folder: its path still resolves, and nothing of it can be read.
   else mounts.push({ kind: "tmpfs", path: workspace, writable: false, mode: 0o755 });
   for (const program of options.programs) bind(program, false);
-  for (const folder of options.code.folders) bind(folder, false);
+  // Without a workspace grant, code that is the workspace (or holds it) is not shown: it would show the workspace.
+  for (const folder of options.code.folders) if (sees || !isWithin(workspace, folder)) bind(folder, false);
   for (const file of options.code.files) bind(file, false);
   for (const link of options.code.links) {
     if (!bound.some((folder) => isWithin(link.path, folder))) mounts.push({ kind: "symlink", path: link.path, target: link.target });
