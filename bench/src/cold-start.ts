@@ -139,7 +139,7 @@ async function measure(mode: RunMode, log: FigureLog): Promise<void> {
 }
 
 /** No model credentials: `tools` must not depend on them, and the child sees the same env each run. */
-function coldEnv(): Record<string, string | undefined> {
+export function coldEnv(): Record<string, string | undefined> {
   const { MODEL_API_KEY: _a, OPENAI_API_KEY: _b, BASE_URL: _c, OPENAI_BASE_URL: _d, MODEL: _e, ...env } = process.env;
   return env;
 }

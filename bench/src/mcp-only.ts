@@ -9,7 +9,7 @@ import { FigureLog } from "./harness/figures.ts";
 import { parseMode } from "./harness/mode.ts";
 import { renderTable } from "./harness/table.ts";
 import { MCP_GROUP, mcp } from "./mcp/mcp.ts";
-import { replaceGroup } from "./report/results-file.ts";
+import { replaceGroups } from "./report/results-file.ts";
 
 const mode = parseMode(process.argv.slice(2));
 if (mode.quick || mode.only) throw new Error("bun run --cwd bench mcp refreshes the committed figures, in full only; for a quick look: bun run bench --quick --only mcp");
@@ -19,4 +19,4 @@ const log = new FigureLog();
 await mcp(mode, log);
 mode.progress(`1 / 5 / 15-minute load average: ${before} at the start, ${load()} at the end`);
 process.stdout.write(`\n${renderTable(log.figures)}\n\n`);
-await replaceGroup(MCP_GROUP, log.figures);
+await replaceGroups([MCP_GROUP], log.figures);

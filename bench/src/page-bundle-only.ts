@@ -6,8 +6,8 @@
 import { FigureLog } from "./harness/figures.ts";
 import { parseMode } from "./harness/mode.ts";
 import { PAGE_BUNDLE_GROUP, pageBundle } from "./page-bundle.ts";
-import { replaceGroup } from "./report/results-file.ts";
+import { replaceGroups } from "./report/results-file.ts";
 
 const log = new FigureLog();
 await pageBundle(parseMode(process.argv.slice(2)), log);
-await replaceGroup(PAGE_BUNDLE_GROUP, log.figures);
+await replaceGroups([PAGE_BUNDLE_GROUP], log.figures);

@@ -1,8 +1,10 @@
 /** Number formatting shared by the table and BENCHMARKS.md. */
 import { describeTarget, type Figure, missedBy } from "./figures.ts";
 
-/** Three significant digits, without exponent notation; thousands keep every digit. */
+/** Three significant digits, without exponent notation; thousands keep every digit; "—" for a figure not measured. */
 export function formatNumber(value: number): string {
+  // A figure not measured is NaN, and null once read back from latest.json.
+  if (value === null || Number.isNaN(value)) return "—";
   if (!Number.isFinite(value)) return String(value);
   const magnitude = Math.abs(value);
   if (magnitude >= 1000) return Math.round(value).toLocaleString("en-US");

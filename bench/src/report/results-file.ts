@@ -32,13 +32,13 @@ export async function readResults(path: string = RESULTS_PATH): Promise<Results>
 }
 
 /**
- * For a script that measures one suite again: its `figures` take the place of `group`'s in
- * the committed results, every other figure and the environment stay those of the last full
- * run, and BENCHMARKS.md is rendered again from the file.
+ * For a script that measures one suite again: its `figures` take the place of those of its
+ * `groups` in the committed results, every other figure and the environment stay those of
+ * the last full run, and BENCHMARKS.md is rendered again from the file.
  */
-export async function replaceGroup(group: string, figures: readonly Figure[]): Promise<void> {
+export async function replaceGroups(groups: readonly string[], figures: readonly Figure[]): Promise<void> {
   const results = await readResults();
-  const others = results.figures.filter((figure) => figure.group !== group);
+  const others = results.figures.filter((figure) => !groups.includes(figure.group));
   await writeResults({ environment: results.environment, figures: [...others, ...figures] });
   await writeBenchmarksMd(await readResults());
 }

@@ -1,10 +1,13 @@
 /**
- * Suite 9 — the sandbox: what confinement costs. Per call: `read_file` on a one-line file
- * with the plugin in the app's process (`"sandbox": "off"`) and in its confined host (MCP over
- * stdio to a Landlocked process in its own namespaces). Start-up: building an app whose
- * five first-party plugins run in five hosts started in parallel, against the same app
- * with the sandbox off, and one host alone.
+ * Suite 10 — the sandbox: what confinement costs. What it adds to each file operation in a
+ * confined process (file-operations.ts); one host's start taken apart (start-steps.ts); the
+ * second start of an `npx -y` MCP server (npx-server.ts). Then per call: `read_file` on a
+ * one-line file with the plugin in the app's process (`"sandbox": "off"`) and in its
+ * confined host (MCP over stdio to a process in its own view and namespaces). Start-up:
+ * building an app whose five first-party plugins run in five hosts started in parallel,
+ * against the same app with the sandbox off, and one host alone.
  */
+import { realpathSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,9 +16,10 @@ import { type App, buildApp, loadConfig } from "@plugboard/bootstrap";
 import type { FigureLog } from "../harness/figures.ts";
 import { timeRuns, timeRunsWithSetup, timingFigure } from "../harness/measure.ts";
 import type { RunMode } from "../harness/mode.ts";
-
-/** The group's name in every report. */
-export const SANDBOX_GROUP = "Sandbox: confined plugin hosts";
+import { fileOperations } from "./file-operations.ts";
+import { SANDBOX_GROUP } from "./groups.ts";
+import { npxServer } from "./npx-server.ts";
+import { startSteps } from "./start-steps.ts";
 
 const PLUGINS = fileURLToPath(new URL("../../../plugins", import.meta.url));
 const FIVE = [
@@ -43,6 +47,9 @@ export async function sandbox(mode: RunMode, log: FigureLog): Promise<void> {
   };
   try {
     await writeFile(join(dir, "notes.txt"), "one line\n");
+    await fileOperations(mode, log, realpathSync(dir));
+    await startSteps(mode, log, realpathSync(dir));
+    await npxServer(mode, log);
     const calls = { samples: mode.quick ? 200 : 2000, warmup: mode.quick ? 50 : 200 };
     const us = (name: string, timing: Parameters<typeof timingFigure>[2], note?: string) =>
       log.add(timingFigure(SANDBOX_GROUP, name, timing, "µs/call", 1e3, note));
@@ -59,7 +66,7 @@ export async function sandbox(mode: RunMode, log: FigureLog): Promise<void> {
     const hosted = us(
       "read_file, plugin in its confined host",
       await timeRuns(() => confined.runtime.execute("read_file", ARGS), calls),
-      "MCP over stdio to a Landlocked host in its own user, PID, mount and network namespaces",
+      "MCP over stdio to a host in its own view, under Landlock and seccomp, in its own user, PID, mount and network namespaces",
     );
     log.add({ group: SANDBOX_GROUP, name: "overhead of confinement per call (difference of medians)", value: hosted - floor, unit: "µs/call" });
 

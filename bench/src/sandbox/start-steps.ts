@@ -1,0 +1,54 @@
+/**
+ * One host's start taken apart. The view's computation: `confineCommand` for read_file's
+ * host (the package closure walk and the mount list), as the app runs it at every host
+ * start. The confining step: `bun -e 0` confined as that host is (unshare, then the first
+ * Bun that builds the view, applies Landlock and seccomp and `execve`s the second), against
+ * the same `bun -e 0` under `unshare`'s namespaces only and unconfined, and a plain Bun that
+ * only imports confine-main.ts (its share that is loading code), in turn.
+ */
+import type { FigureLog } from "../harness/figures.ts";
+import { type Timing, timeInRounds, timeRuns, timingFigure } from "../harness/measure.ts";
+import type { RunMode } from "../harness/mode.ts";
+import { runProcess } from "../harness/process.ts";
+import { START_STEPS_GROUP } from "./groups.ts";
+import { availableMechanism, confineAsReadFileHost, plainEnv, viewMounts } from "./host-view.ts";
+
+const EMPTY = [process.execPath, "-e", "0"];
+
+/** Measures the view's computation and the confining step, in `workspace`. */
+export async function startSteps(mode: RunMode, log: FigureLog, workspace: string): Promise<void> {
+  const mechanism = availableMechanism();
+  mode.progress("sandbox: one host's start, step by step (the view, the namespaces, the confining step)");
+  const view = await timeRuns(() => confineAsReadFileHost(mechanism, workspace, EMPTY), { samples: mode.quick ? 20 : 100, warmup: 5 });
+  const confined = confineAsReadFileHost(mechanism, workspace, EMPTY);
+  const note = `the package closure of the plugin and the bootstrap, walked at every host start: a view of ${viewMounts(confined)} mounts`;
+  log.add(timingFigure(START_STEPS_GROUP, "the view's computation (confineCommand, read_file's host)", view, "ms", 1e6, note));
+
+  const env = plainEnv(confined);
+  const spawn = (argv: readonly string[], withEnv: Record<string, string>) => () => runProcess(argv, { cwd: confined.cwd, env: withEnv });
+  // confineCommand's own args: the namespaces' flags, then Bun, confine-main.ts and the program.
+  const namespaces = confined.args.slice(0, confined.args.findIndex((arg) => !arg.startsWith("-")));
+  const confineMain = confined.args[namespaces.length + 1] ?? "";
+  const contenders = [
+    spawn(EMPTY, env),
+    spawn([process.execPath, "-e", `await import(${JSON.stringify(confineMain)})`], env),
+    spawn([confined.command, ...namespaces, ...EMPTY], env),
+    spawn([confined.command, ...confined.args], confined.env),
+  ];
+  const [plain, loaded, unshared, whole] = await timeInRounds(
+    contenders.map((run) => (samples: number) => timeRuns(run, { samples })),
+    mode.quick ? { rounds: 2, perRound: 3 } : { rounds: 4, perRound: 5 },
+  );
+  if (plain === undefined || loaded === undefined || unshared === undefined || whole === undefined) throw new Error("a contender of the confining step was not measured");
+  const ms = (name: string, timing: Timing, note?: string) => log.add(timingFigure(START_STEPS_GROUP, name, timing, "ms", 1e6, note));
+  const floor = ms("bun -e 0, unconfined", plain, "spawn to exit, the confined environment without the rules");
+  const load = ms("bun -e 0 importing confine-main.ts, unconfined", loaded, "its modules loaded (bun:ffi included), nothing applied");
+  const inNamespaces = ms("bun -e 0 in unshare's namespaces only", unshared, `unshare ${namespaces.join(" ")}: no view, no Landlock, no seccomp`);
+  const total = ms("bun -e 0 confined as read_file's host", whole, "unshare, then bun confine-main.ts: the view mounted, Landlock, seccomp, execve");
+  const part = (name: string, value: number) => log.add({ group: START_STEPS_GROUP, name, value, unit: "ms" });
+  part("the confining step (confined − unconfined, difference of medians)", total - floor);
+  part("of which the namespaces (unshare − unconfined)", inNamespaces - floor);
+  part("of which confine-main.ts (confined − unshare)", total - inNamespaces);
+  part("of which the first Bun, loading confine-main.ts's modules (the import row)", load);
+  part("of which mounting the view, Landlock, seccomp and execve (the rest)", total - inNamespaces - load);
+}
