@@ -5,10 +5,10 @@
  * root is detached, so nothing outside the view can be reached by any path, link or `..`.
  * Run by confine-main.ts, as the mapped root of the host's user namespace; not an API.
  */
-import { closeSync, lstatSync, mkdirSync, openSync, statSync, symlinkSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, statSync, symlinkSync } from "node:fs";
 import { dirname } from "node:path";
 import { COMMON_SYSCALLS, cString, lastErrno, libc, SYSCALLS } from "./libc.ts";
-import type { View, ViewMount } from "./view.ts";
+import { exists, type View, type ViewMount } from "./view.ts";
 
 const MS_NOSUID = 2n;
 const MS_NODEV = 4n;
@@ -92,15 +92,6 @@ function mountPoint(at: string, folder: boolean): void {
   if (exists(at)) return;
   mkdirSync(folder ? at : dirname(at), { recursive: true });
   if (!folder) closeSync(openSync(at, "w"));
-}
-
-function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function existsFollowing(path: string): boolean {

@@ -10,7 +10,7 @@
 import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { CodeClosure } from "./package-closure.ts";
-import { depth, isWithin, type View, type ViewMount } from "./view.ts";
+import { depth, exists, isWithin, type View, type ViewMount } from "./view.ts";
 
 /** What the system offers every program, read-only (a top-level link, as on merged-/usr systems, stays a link). */
 const SYSTEM = ["/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/sys"];
@@ -125,7 +125,7 @@ function sealedParents(mounts: readonly ViewMount[]): ViewMount[] {
 function protections(workspace: string, protect: readonly ProtectedPath[]): ViewMount[] {
   const entries = new Map<string, ViewMount>();
   for (const { path, rule, writable = false } of protect) {
-    if (!isWithin(path, workspace) || path === workspace || lstatSync(path, { throwIfNoEntry: false }) === undefined) continue;
+    if (!isWithin(path, workspace) || path === workspace || !exists(path)) continue;
     for (let folder = dirname(path); folder !== workspace && isWithin(folder, workspace); folder = dirname(folder)) {
       if (!entries.has(folder)) entries.set(folder, { kind: "protect", path: folder, writable: true, rule });
     }

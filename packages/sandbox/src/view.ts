@@ -4,6 +4,7 @@
  * (see apply-view.ts). Every path is a real path, mounted at the same place it has outside,
  * so the paths a plugin prints mean the same to the person reading them.
  */
+import { lstatSync } from "node:fs";
 
 /** One entry of a view, applied in order. */
 export type ViewMount =
@@ -28,7 +29,17 @@ export interface View {
   readonly cwd: string;
 }
 
-/** Whether `path` is `folder` or lies beneath it. */
+/** Whether `path` exists, as itself (a link counts, wherever it leads); false on any error, ENOTDIR included. */
+export function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the absolute, normalised `path` is `folder` or lies beneath it. */
 export function isWithin(path: string, folder: string): boolean {
   return path === folder || path.startsWith(folder.endsWith("/") ? folder : `${folder}/`);
 }

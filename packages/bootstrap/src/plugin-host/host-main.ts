@@ -19,10 +19,13 @@ import { PlugboardError } from "../errors.ts";
 import { loadPlugin } from "../load-plugin.ts";
 import { type HostSpec, hostErrorLine } from "./host-spec.ts";
 import { lstatSync, readdirSync, readlinkSync } from "node:fs";
-import { dirname, relative, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
+import { isWithin } from "@plugboard/sandbox/view";
 
 /** Whether `path` lies outside `workspace`, itself or through a link in it that leads out. */
-function leavesWorkspace(path: string, workspace: string): boolean {
+function leavesWorkspace(given: string, workspace: string): boolean {
+  // A relative path in an error is the host's current folder's (the plugin's), not the workspace's.
+  const path = resolve(given);
   if (!isWithin(path, workspace)) return true;
   for (let at = path; at !== workspace && isWithin(at, workspace); at = dirname(at)) {
     try {
@@ -34,10 +37,6 @@ function leavesWorkspace(path: string, workspace: string): boolean {
   return false;
 }
 
-function isWithin(path: string, folder: string): boolean {
-  const rel = relative(folder, path);
-  return rel === "" || (!rel.startsWith("..") && !rel.startsWith("/"));
-}
 
 /** Plugin messages go to stderr, which the app keeps for its error messages. */
 const logger: Logger = {

@@ -7,6 +7,7 @@
 import { closeSync, lstatSync, mkdirSync, openSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { ProtectedPath } from "@plugboard/sandbox";
+import { exists } from "@plugboard/sandbox/view";
 import type { AppConfig } from "../config.ts";
 
 const ALWAYS = "always protected";
@@ -67,11 +68,3 @@ function touch(path: string): void {
   }
 }
 
-function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}

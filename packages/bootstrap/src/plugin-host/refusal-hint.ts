@@ -5,12 +5,13 @@
  * plugin, what was refused and the grant or config key that would allow it. Worked out in
  * the app, which sees the real disk, so that "not in the view" is told from "missing".
  */
-import { lstatSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, relative, resolve } from "node:path";
 import type { ToolResult } from "@plugboard/core";
 import type { RegistryEntry } from "@plugboard/core/internal";
-import type { ProtectedPath } from "@plugboard/sandbox";
+import { PRIVATE_FOLDERS, type ProtectedPath } from "@plugboard/sandbox";
+import { exists, isWithin } from "@plugboard/sandbox/view";
 import type { Permission } from "../permissions.ts";
 
 /** Who ran confined, with which grants, and where. */
@@ -84,8 +85,8 @@ const NETWORK_FAILURES = [
 const READ_ONLY = /read-only file system|\bEROFS\b/i;
 const MISSING = /no such file or directory|\bENOENT\b/i;
 const DENIED = /permission denied|\bEACCES\b/i;
-/** Where a view has private, empty folders of its own (build-view.ts's PRIVATE_FOLDERS and HOME): the real ones are hidden. */
-const HIDDEN = ["/tmp", "/var/tmp", "/dev/shm", "/run", homedir()].filter((folder) => folder !== "/");
+/** Where a view has private, empty folders of its own (and HOME): the real ones are hidden. */
+const HIDDEN = [...PRIVATE_FOLDERS, homedir()].filter((folder) => folder !== "/");
 
 function networkHint(line: string, context: RefusalContext): string | undefined {
   if (context.grants.includes("network") || !NETWORK_FAILURES.some((failure) => failure.test(line))) return undefined;
@@ -174,20 +175,6 @@ function wordsNear(line: string, message: RegExp): string[] {
 
 function quoted(text: string): string[] {
   return [...text.matchAll(/['‘"`]([^'’"`]+)['’"`]/g)].map((match) => match[1] ?? "");
-}
-
-function isWithin(path: string, folder: string): boolean {
-  const rel = relative(folder, path);
-  return rel === "" || (!rel.startsWith("..") && !rel.startsWith("/"));
-}
-
-function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function isProgram(path: string): boolean {
