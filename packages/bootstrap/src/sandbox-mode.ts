@@ -41,7 +41,7 @@ export function sandboxState(config: AppConfig, logger: Logger, mechanism: Mecha
     throw new PlugboardError(
       "SANDBOX_UNAVAILABLE",
       `The config requires the sandbox ("sandbox": "required" in ${config.configPath}), but this system lacks ${mechanism.missing}.\n` +
-        `Run Plugboard on a Linux kernel with Landlock and unprivileged user namespaces, or set "sandbox": "auto" to run plugins unconfined there.`,
+        `Run Plugboard on a Linux kernel with Landlock, seccomp filters and unprivileged user namespaces, or set "sandbox": "auto" to run plugins unconfined there.`,
     );
   }
   logger.warn(`plugins run unconfined: this system lacks ${mechanism.missing} (set "sandbox": "required" to refuse to start without it)`);

@@ -65,8 +65,6 @@ export const RULES_VARIABLE = "PLUGBOARD_SANDBOX_RULES";
 export interface LandlockRules {
   /** Folders and files readable (files and listings). */
   readonly read: readonly string[];
-  /** Folders whose listings (names only, not contents) are readable, with their subfolders'. */
-  readonly list?: readonly string[];
   /** Folders and files writable (create, change, delete, rename within). */
   readonly write: readonly string[];
   /** Programs (or folders of programs) that may be executed. */
@@ -100,7 +98,6 @@ export function restrictSelf(rules: LandlockRules): void {
       for (const path of paths) addPathRule(rulesetFd, path, rights & handledFs);
     };
     allow(rules.read, READ);
-    allow(rules.list ?? [], FS.readDir);
     allow(rules.write, READ | WRITE);
     // Executing is not reading: with process.spawn, `execute` is "/", and read stays what `read` says.
     allow(rules.execute, FS.execute);

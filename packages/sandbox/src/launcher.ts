@@ -93,11 +93,8 @@ export function confineCommand(mechanism: Extract<Mechanism, { available: true }
     landlock: {
       // The view is what can be read; Landlock keeps writes and execution to the grants.
       read: ["/"],
-      write: [
-        ...DEVICES,
-        ...(writes ? [workspace, ...PRIVATE_FOLDERS, home] : []),
-        ...(options.home === undefined ? [] : [home]),
-      ],
+      // A persistent HOME (an MCP server's cache) is its own, writable without fs.write.
+      write: [...DEVICES, ...(writes ? [workspace, ...PRIVATE_FOLDERS] : []), ...(writes || options.home !== undefined ? [home] : [])],
       // process.spawn: any program in the view may run.
       execute: grants.has("process.spawn") ? ["/"] : programs,
       network: grants.has("network"),

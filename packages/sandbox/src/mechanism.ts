@@ -1,7 +1,8 @@
 /**
- * Which confinement this machine offers: Landlock (filesystem, execution and TCP rights)
- * and unprivileged user + PID + network namespaces through util-linux `unshare` (a
- * private `/proc`, no network, and every descendant ended with the host). Both are needed.
+ * Which confinement this machine offers: Landlock (filesystem, execution and TCP rights),
+ * seccomp filters, and unprivileged user + PID + mount + network namespaces through
+ * util-linux `unshare` (the view, a private `/proc`, no network, and every descendant
+ * ended with the host). All three are needed.
  */
 import { landlockAbi } from "./landlock.ts";
 import { seccompAvailable } from "./seccomp.ts";
