@@ -96,7 +96,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const { mechanism } = sandbox;
   const isConfined = (plugin: ResolvedPlugin) => mechanism !== undefined && plugin.entry.sandbox !== false;
   const listing = { cacheFolder: listingCacheFolder(options.env ?? process.env), fresh: options.freshHosts === true };
-  const protect = mechanism === undefined ? [] : await protectedPathsOf(config, workspace.root, listing.cacheFolder);
+  const protect = mechanism === undefined ? () => [] : await protectedPathsOf(config, workspace.root, listing.cacheFolder);
   const hosts =
     mechanism === undefined
       ? new Map<number, HostedPlugin>()
@@ -181,40 +181,58 @@ async function startHosts(
 /** Confines each stdio MCP server with its entry's grants. */
 async function confiningLauncher(
   mechanism: NonNullable<SandboxState["mechanism"]>,
-  app: { workspace: string; configPath: string; protect: readonly ProtectedPath[]; env: Readonly<Record<string, string | undefined>> },
+  app: { workspace: string; configPath: string; protect: () => readonly ProtectedPath[]; env: Readonly<Record<string, string | undefined>> },
 ): Promise<McpLauncher> {
   const { confineServer, serverCacheRoot } = await import("./plugin-host/confine-server.ts");
   const cacheRoot = serverCacheRoot(app.env);
   return (launch, entry) =>
-    entry.sandbox === false
-      ? launch
-      : confineServer(launch, { name: entry.name, grants: entry.permissions, workspace: app.workspace, configPath: app.configPath, protect: app.protect, cacheRoot }, mechanism);
+    confinesServer(entry)
+      ? confineServer(launch, { name: entry.name, grants: entry.permissions, workspace: app.workspace, configPath: app.configPath, protect: app.protect(), cacheRoot }, mechanism)
+      : launch;
+}
+
+/** Whether our sandbox confines `entry`'s server: a stdio server not marked `"sandbox": false`. */
+function confinesServer(entry: McpEntry): boolean {
+  return entry.sandbox !== false && "command" in entry.mcp;
 }
 
 /** The confined stdio servers' mounts with entries whose results end with the hint of a sandbox refusal. */
 async function explainingServers(
   mounts: readonly (ServerMount & { index: number })[],
   config: AppConfig,
-  app: { workspace: string; protect: readonly ProtectedPath[] },
+  app: { workspace: string; protect: () => readonly ProtectedPath[] },
 ): Promise<(ServerMount & { index: number })[]> {
   const isConfined = ({ index }: { index: number }) => {
     const entry = config.plugins[index];
-    return entry !== undefined && !isPlugin(entry) && entry.sandbox !== false && "command" in entry.mcp;
+    return entry !== undefined && !isPlugin(entry) && confinesServer(entry);
   };
   if (!mounts.some(isConfined)) return [...mounts];
   const { explainingRefusals } = await import("./plugin-host/refusal-hint.ts");
   return mounts.map((mount) => {
     if (!isConfined(mount)) return mount;
     // A server has no manifest: any permission can be granted to it.
-    const context = { ...app, plugin: mount.server.name, grants: mount.server.permissions, offered: PERMISSIONS, configPath: config.configPath };
+    const context = {
+      plugin: mount.server.name,
+      grants: mount.server.permissions,
+      offered: PERMISSIONS,
+      workspace: app.workspace,
+      configPath: config.configPath,
+      get protect() {
+        return app.protect();
+      },
+    };
     return { ...mount, entries: mount.entries.map((entry) => explainingRefusals(entry, context)) };
   });
 }
 
-/** The protected paths, computed (and `.git/hooks/` made) only when some plugin runs confined. */
-async function protectedPathsOf(config: AppConfig, workspace: string, cacheFolder: string | undefined): Promise<ProtectedPath[]> {
+/**
+ * The protected paths as each host or server start finds them (`.git/hooks/` made, the
+ * audit log created), so that one created since the app started is protected from the
+ * next start on; loaded only when something may run confined.
+ */
+async function protectedPathsOf(config: AppConfig, workspace: string, cacheFolder: string | undefined): Promise<() => ProtectedPath[]> {
   const { protectedPaths } = await import("./plugin-host/protected-paths.ts");
-  return protectedPaths(config, workspace, cacheFolder);
+  return () => protectedPaths(config, workspace, cacheFolder);
 }
 
 function isPlugin(entry: PluginEntry | McpEntry): entry is PluginEntry {

@@ -63,3 +63,18 @@ test("with the sandbox off the same writes land (the refusals above are the sand
     expect(await readFile(join(dir, target), "utf8")).toBe("forged\n");
   }
 });
+
+test("a protected path made after the app started is protected from the next host start on", async () => {
+  const dir = await tempDir();
+  const cacheHome = await tempDir();
+  const path = await writeConfig(dir, { workspace: ".", sandbox: "auto", plugins: [{ path: BASH, permissions: ["process.spawn", "fs.read", "fs.write"] }] });
+  const config = await loadConfig(path, { env: {}, cwd: dir });
+  const env = { XDG_CACHE_HOME: cacheHome };
+  await (await buildApp(config, { env })).close();
+  // The listing is kept: this app starts its host on the first call, after the .env below exists.
+  const app = await buildApp(config, { env });
+  apps.push(app);
+  await writeFile(join(dir, ".env"), "MODEL=made-later\n");
+  expect((await bash(app, "echo BASE_URL=http://attacker > .env")).content).toContain("Read-only file system");
+  expect(await readFile(join(dir, ".env"), "utf8")).toBe("MODEL=made-later\n");
+});

@@ -54,8 +54,8 @@ export interface HostContext {
    * `dist/host.js`), whose folder stays readable to the host. @default this package's host-main.ts
    */
   readonly hostProgram?: string;
-  /** The paths inside the workspace no host may write (see protected-paths.ts). @default none */
-  readonly protect?: readonly ProtectedPath[];
+  /** The paths inside the workspace no host may write, as they are when a host starts (see protected-paths.ts). @default none */
+  readonly protect?: () => readonly ProtectedPath[];
 }
 
 /**
@@ -73,13 +73,16 @@ export async function startHost(
   const { manifest, entry } = resolved;
   const spec: HostSpec = { resolved, workspace: context.workspace };
   let warned = false;
+  // What the running host's view protects, for the refusal hints.
+  let protect: readonly ProtectedPath[] = [];
   const launcher = (launch: Launch): Launch => {
+    protect = context.protect?.() ?? [];
     const confined = confineCommand(mechanism, {
       argv: launch.argv,
       grants: entry.permissions,
       workspace: context.workspace,
       code: [resolved.directory, BOOTSTRAP_FOLDER, ...(context.hostProgram === undefined ? [] : [dirname(context.hostProgram)])],
-      protect: context.protect ?? [],
+      protect,
       // Not the workspace: without fs.read it is not in the view, and Bun reads its current folder when it resolves imports.
       cwd: resolved.directory,
     });
@@ -118,7 +121,9 @@ export async function startHost(
     grants: entry.permissions,
     offered: [...manifest.permissions, ...manifest.optionalPermissions],
     workspace: context.workspace,
-    protect: context.protect ?? [],
+    get protect() {
+      return protect;
+    },
     configPath: resolved.where.configPath,
   };
   const entries = mount.entries().map((hosted) => explainingRefusals(hosted, refusals));
