@@ -9,13 +9,10 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runningNamed } from "./escapees.ts";
+import { ATTEMPT, attempt as attemptIn, available, PACKAGE } from "../test/attempt.ts";
 import { type Grant, confineCommand } from "./launcher.ts";
 import { detectMechanism } from "./mechanism.ts";
 
-const ATTEMPT = join(import.meta.dir, "../test/fixtures/attempt.ts");
-const mechanism = detectMechanism();
-if (!mechanism.available) throw new Error(`these tests need the sandbox's mechanism; missing: ${mechanism.missing}`);
-const available = mechanism;
 
 let dir = "";
 let workspace = "";
@@ -35,19 +32,7 @@ afterAll(async () => {
 });
 
 /** Runs the attempt confined with `grants`, or unconfined with `grants === "off"`. */
-async function attempt(grants: readonly Grant[] | "off", ...args: string[]): Promise<string> {
-  const argv = [process.execPath, ATTEMPT, ...args];
-  if (grants === "off") return run(argv, process.env);
-  const confined = confineCommand(available, { argv, grants, workspace, code: [join(import.meta.dir, "..")] });
-  return run([confined.command, ...confined.args], confined.env, confined.cwd);
-}
-
-async function run(argv: readonly string[], env: Record<string, string | undefined>, cwd?: string): Promise<string> {
-  const child = Bun.spawn([...argv], { env, cwd, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-  if (code !== 0) throw new Error(`exit ${code}: ${stderr}`);
-  return stdout.trim();
-}
+const attempt = (grants: readonly Grant[] | "off", ...args: string[]) => attemptIn(workspace, grants, args);
 
 describe("fs.read only", () => {
   test("cannot write outside the workspace (sync and async writes)", async () => {
@@ -122,7 +107,7 @@ test("whatever a confined process starts ends with it, daemons included", async 
     argv: [process.execPath, ATTEMPT, "daemon", marker],
     grants: ["process.spawn"],
     workspace,
-    code: [join(import.meta.dir, "..")],
+    code: [PACKAGE],
   });
   const host = Bun.spawn([confined.command, ...confined.args], { env: confined.env, stdout: "pipe" });
   const reader = host.stdout.getReader();

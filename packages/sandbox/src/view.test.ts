@@ -9,14 +9,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ProtectedPath } from "./build-view.ts";
-import { type ConfineOptions, confineCommand, type Grant } from "./launcher.ts";
-import { detectMechanism } from "./mechanism.ts";
+import { attempt as attemptIn, type Extra, PACKAGE } from "../test/attempt.ts";
+import type { Grant } from "./launcher.ts";
 import { codeClosure } from "./package-closure.ts";
-
-const ATTEMPT = join(import.meta.dir, "../test/fixtures/attempt.ts");
-const mechanism = detectMechanism();
-if (!mechanism.available) throw new Error(`these tests need the sandbox's mechanism; missing: ${mechanism.missing}`);
-const available = mechanism;
 
 let dir = "";
 let workspace = "";
@@ -28,22 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-type Extra = Partial<Pick<ConfineOptions, "protect" | "home" | "code">>;
-
-/** The attempt confined with `grants` (and `extra` options), or unconfined with `"off"`. */
-async function attempt(grants: readonly Grant[] | "off", args: readonly string[], extra: Extra = {}): Promise<string> {
-  const argv = [process.execPath, ATTEMPT, ...args];
-  if (grants === "off") return run(argv, process.env, undefined);
-  const confined = confineCommand(available, { argv, grants, workspace, code: [join(import.meta.dir, "..")], ...extra });
-  return run([confined.command, ...confined.args], confined.env, confined.cwd);
-}
-
-async function run(argv: readonly string[], env: Record<string, string | undefined>, cwd: string | undefined): Promise<string> {
-  const child = Bun.spawn([...argv], { env, cwd, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-  if (code !== 0) throw new Error(`exit ${code}: ${stderr}`);
-  return stdout.trim();
-}
+/** The attempt confined with `grants` (and `extra` options) in this file's workspace, or unconfined with `"off"`. */
+const attempt = (grants: readonly Grant[] | "off", args: readonly string[], extra: Extra = {}) => attemptIn(workspace, grants, args, extra);
 
 const ALL: Grant[] = ["fs.read", "fs.write", "process.spawn"];
 
@@ -182,8 +163,8 @@ describe("the view's code", () => {
     expect(closure.refused).toEqual([{ path: join(workspace, "node_modules", "x"), target: dir }]);
     expect(closure.folders).toEqual([join(workspace, "node_modules")]);
     const through = join(workspace, "node_modules", ".x", secret.slice(1));
-    expect(await attempt([], ["read", through], { code: [join(import.meta.dir, ".."), plugin] })).toStartWith("refused: ENOENT");
-    expect(await attempt([], ["read", join(workspace, "node_modules", "x", "secret.txt")], { code: [join(import.meta.dir, ".."), plugin] })).toStartWith("refused: ENOENT");
+    expect(await attempt([], ["read", through], { code: [PACKAGE, plugin] })).toStartWith("refused: ENOENT");
+    expect(await attempt([], ["read", join(workspace, "node_modules", "x", "secret.txt")], { code: [PACKAGE, plugin] })).toStartWith("refused: ENOENT");
     expect(await attempt("off", ["read", through])).toBe("ok: secret");
   });
 });
