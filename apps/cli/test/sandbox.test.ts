@@ -28,7 +28,7 @@ describe("plugboard check", () => {
     const config = await configIn("auto", { sandbox: "auto" });
     const result = await plugboard(["check", "--config", config], { cwd: dir });
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/\n {2}sandbox: {3}Landlock ABI \d+.* \+ user, PID, mount and network namespaces \(every plugin confined\)\n/);
+    expect(result.stdout).toMatch(/\n {2}sandbox: {3}Landlock ABI \d+.* \+ user, PID, mount, IPC and network namespaces \(every plugin confined\)\n/);
   }, TIMEOUT_MS);
 
   test("names the plugins a config runs unconfined", async () => {

@@ -15,7 +15,7 @@ const sandboxCosts: Section = {
       "read-file plugin in the app's process (`\"sandbox\": \"off\"`) and in its confined plugin host (`\"sandbox\": \"auto\"`: the",
       "app's runtime → `@plugboard/mcp`'s client → the host's stdin/stdout → the SDK server → the host's runtime → the",
       "plugin, in a process that sees only the view built for it, restricted by Landlock and a seccomp filter, in its own",
-      "user, PID, mount and network namespaces). Start-up: `buildApp` from the config file to a runtime with every tool",
+      "user, PID, mount, IPC and network namespaces). Start-up: `buildApp` from the config file to a runtime with every tool",
       "listed, for the five first-party plugins in five hosts started in parallel (`freshHosts`: started and listed,",
       "whatever the listing cache holds), for one host (read_file's: `confineCommand`, the spawn, up to the host answering",
       "its tool listing), and for the five plugins in process; each sample also closes the hosts.",

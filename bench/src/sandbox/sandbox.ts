@@ -66,7 +66,7 @@ export async function sandbox(mode: RunMode, log: FigureLog): Promise<void> {
     const hosted = us(
       "read_file, plugin in its confined host",
       await timeRuns(() => confined.runtime.execute("read_file", ARGS), calls),
-      "MCP over stdio to a host in its own view, under Landlock and seccomp, in its own user, PID, mount and network namespaces",
+      "MCP over stdio to a host in its own view, under Landlock and seccomp, in its own user, PID, mount, IPC and network namespaces",
     );
     log.add({ group: SANDBOX_GROUP, name: "overhead of confinement per call (difference of medians)", value: hosted - floor, unit: "µs/call" });
 

@@ -137,6 +137,6 @@ describe("the mechanism", () => {
   });
 
   test("names Landlock's ABI and the namespaces", () => {
-    expect(available.description).toMatch(/^Landlock ABI \d+.* \+ user, PID, mount and network namespaces$/);
+    expect(available.description).toMatch(/^Landlock ABI \d+.* \+ user, PID, mount, IPC and network namespaces$/);
   });
 });

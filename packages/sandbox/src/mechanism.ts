@@ -92,18 +92,18 @@ function verdict(probe: Probe, abi: number, unshare: string): Mechanism {
   ];
   return {
     available: true,
-    description: `Landlock ABI ${abi}${abi >= 4 ? "" : " (no TCP rules)"} + user, PID, mount and network namespaces`,
+    description: `Landlock ABI ${abi}${abi >= 4 ? "" : " (no TCP rules)"} + user, PID, mount, IPC and network namespaces`,
     landlockAbi: abi,
     unshare,
     layers: [
       "view: a root built for each plugin (its own mount namespace): the system's folders, its code, the workspace per its grants with protected paths read-only, private /tmp, /var/tmp, /dev/shm, /run and HOME, a minimal /dev",
       `Landlock ABI ${abi}: writes and program execution per the grants${abi >= 4 ? ", TCP without network" : ""}${abi >= 6 ? ", signals and abstract UNIX sockets scoped" : ""}`,
       "seccomp: no mounts, new user namespaces, ptrace, io_uring, bpf, userfaultfd, perf_event_open, keyring or TIOCSTI; no sockets without network",
-      "namespaces: user, PID (its own /proc; its processes end with it), mount, network (without the network grant)",
+      "namespaces: user, PID (its own /proc; its processes end with it), mount, IPC (no System V objects or message queues of others), network (without the network grant)",
     ],
     missing,
   };
 }
 
-/** The namespaces every host gets: its own user, PID and mount namespace with its own /proc. */
-export const NAMESPACE_FLAGS = ["--user", "--map-root-user", "--pid", "--fork", "--kill-child", "--mount-proc"] as const;
+/** The namespaces every host gets: its own user, PID (with its own /proc), mount and IPC namespaces. */
+export const NAMESPACE_FLAGS = ["--user", "--map-root-user", "--pid", "--fork", "--kill-child", "--mount-proc", "--ipc"] as const;

@@ -4,6 +4,7 @@
  * every test fails if the view, the filter or the namespaces do nothing.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { dlopen } from "bun:ffi";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
@@ -201,3 +202,23 @@ async function until<T>(probe: () => T | undefined, ms = 5000): Promise<T> {
     await Bun.sleep(20);
   }
 }
+
+describe("System V IPC", () => {
+  test("a shared memory segment of a process outside is out of reach: the sandbox has an IPC namespace of its own", async () => {
+    const libc = dlopen("libc.so.6", {
+      shmget: { args: ["i32", "u64", "i32"], returns: "i32" },
+      shmctl: { args: ["i32", "i32", "ptr"], returns: "i32" },
+    }).symbols;
+    const key = 0x504c0000 + (process.pid % 0xffff);
+    const IPC_CREAT = 0o1000;
+    const IPC_RMID = 0;
+    const id = libc.shmget(key, 4096, IPC_CREAT | 0o600);
+    expect(id).toBeGreaterThanOrEqual(0);
+    try {
+      expect(await attempt("off", ["shm-find", String(key)])).toBe("ok: found the segment");
+      expect(await attempt(ALL, ["shm-find", String(key)])).toBe("refused: shmget: errno 2");
+    } finally {
+      libc.shmctl(id, IPC_RMID, null);
+    }
+  });
+});
