@@ -4,7 +4,8 @@
  * lock file, the audit log, the listing cache, `.git/config` and `.git/hooks/`, and
  * `.plugboard/` but its `results/`), and the config's own `protect` additions.
  */
-import { closeSync, lstatSync, mkdirSync, openSync, realpathSync } from "node:fs";
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import type { ProtectedPath } from "@plugboard/sandbox";
 import { exists } from "@plugboard/sandbox/view";
@@ -47,17 +48,61 @@ function realLocation(path: string): string {
   return join(realpathSync(dirname(path)), basename(path));
 }
 
-/** `.git/config` and `.git/hooks/` of a repository, or a `.git` file (a worktree's) itself. */
+/**
+ * What git reads and runs as the user: `.git/config` and `.git/hooks/` of a repository (and
+ * of each submodule it keeps in `.git/modules/`), the folder `core.hooksPath` names when it
+ * lies in the workspace, or a `.git` file (a worktree's) itself.
+ */
 function gitPaths(workspace: string): ProtectedPath[] {
   const git = join(workspace, ".git");
   if (!exists(git)) return [];
-  const stats = lstatSync(git);
-  if (!stats.isDirectory()) return [{ path: git, rule: `.git (a link to a repository elsewhere, ${ALWAYS})` }];
-  mkdirSync(join(git, "hooks"), { recursive: true });
-  return [
-    { path: join(git, "config"), rule: `.git/config (${ALWAYS})` },
-    { path: join(git, "hooks"), rule: `.git/hooks/ (${ALWAYS})` },
+  if (!lstatSync(git).isDirectory()) return [{ path: git, rule: `.git (a link to a repository elsewhere, ${ALWAYS})` }];
+  try {
+    mkdirSync(join(git, "hooks"), { recursive: true });
+  } catch {
+    // A repository this user may not change: no plugin may either.
+  }
+  return [...repositoryPaths(git, ".git"), ...hooksPath(git, workspace)];
+}
+
+/** A git folder's config and hooks, and its submodules' (whose names may hold `/`, so a few levels deep). */
+function repositoryPaths(folder: string, shown: string, depth = 0): ProtectedPath[] {
+  const paths: ProtectedPath[] = [
+    { path: join(folder, "config"), rule: `${shown}/config (${ALWAYS})` },
+    { path: join(folder, "hooks"), rule: `${shown}/hooks/ (${ALWAYS})` },
   ];
+  const visit = (modules: string, shownModules: string, level: number) => {
+    if (level > 4) return;
+    for (const name of folderNames(modules)) {
+      const inner = join(modules, name);
+      if (exists(join(inner, "config"))) paths.push(...repositoryPaths(inner, `${shownModules}/${name}`, depth + 1));
+      else visit(inner, `${shownModules}/${name}`, level + 1);
+    }
+  };
+  if (depth < 4) visit(join(folder, "modules"), `${shown}/modules`, 0);
+  return paths;
+}
+
+/** The folder `core.hooksPath` in `.git/config` names, when it lies in the workspace (`.githooks`, husky's `.husky/_`). */
+function hooksPath(git: string, workspace: string): ProtectedPath[] {
+  let text: string;
+  try {
+    text = readFileSync(join(git, "config"), "utf8");
+  } catch {
+    return [];
+  }
+  const named = /^\s*hookspath\s*=\s*"?([^"\n]+?)"?\s*$/im.exec(text)?.[1];
+  if (named === undefined) return [];
+  const path = resolve(workspace, named.replace(/^~(?=\/)/, homedir()));
+  return [{ path, rule: `the hooks folder core.hooksPath names (${ALWAYS})` }];
+}
+
+function folderNames(folder: string): string[] {
+  try {
+    return readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  } catch {
+    return [];
+  }
 }
 
 function touch(path: string): void {
