@@ -129,7 +129,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     auditLog = config.audit === undefined ? undefined : openAuditLog(config.audit, config.configPath);
     const launcher =
       options.mcpLauncher ??
-      (mechanism === undefined ? undefined : await confiningLauncher(mechanism, { workspace: workspace.root, configPath: config.configPath, protect, env: options.env ?? process.env }));
+      (mechanism === undefined ? undefined : await confiningLauncher(mechanism, { workspace: workspace.root, configPath: config.configPath, protect, env: options.env ?? process.env, logger }));
     mounts = await mountServers(config, { workspace, logger, launcher });
     // Only the servers our sandbox confines: a launcher given by the caller confines (or not) in its own way.
     if (options.mcpLauncher === undefined && mechanism !== undefined) mounts = await explainingServers(mounts, config, { workspace: workspace.root, protect });
@@ -181,13 +181,18 @@ async function startHosts(
 /** Confines each stdio MCP server with its entry's grants. */
 async function confiningLauncher(
   mechanism: NonNullable<SandboxState["mechanism"]>,
-  app: { workspace: string; configPath: string; protect: () => readonly ProtectedPath[]; env: Readonly<Record<string, string | undefined>> },
+  app: { workspace: string; configPath: string; protect: () => readonly ProtectedPath[]; env: Readonly<Record<string, string | undefined>>; logger: Logger },
 ): Promise<McpLauncher> {
   const { confineServer, serverCacheRoot } = await import("./plugin-host/confine-server.ts");
   const cacheRoot = serverCacheRoot(app.env);
+  const warn = (message: string) => app.logger.warn(message);
   return (launch, entry) =>
     confinesServer(entry)
-      ? confineServer(launch, { name: entry.name, grants: entry.permissions, workspace: app.workspace, configPath: app.configPath, protect: app.protect(), cacheRoot }, mechanism)
+      ? confineServer(
+          launch,
+          { name: entry.name, grants: entry.permissions, workspace: app.workspace, configPath: app.configPath, protect: app.protect(), cacheRoot, warn },
+          mechanism,
+        )
       : launch;
 }
 

@@ -36,9 +36,18 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(argv: string[], grants: Permission[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+/** What confineServer warned about. */
+const warnings: string[] = [];
+
+async function run(
+  argv: string[],
+  grants: Permission[],
+  env: Record<string, string> = {},
+  cacheRoot = join(dir, "cache"),
+): Promise<{ code: number; stdout: string; stderr: string }> {
   if (!mechanism.available) throw new Error("no sandbox");
-  const server = { name: "test", grants, workspace, configPath: join(workspace, "plugboard.config.json"), protect: [], cacheRoot: join(dir, "cache") };
+  const warn = (message: string) => warnings.push(message);
+  const server = { name: "test", grants, workspace, configPath: join(workspace, "plugboard.config.json"), protect: [], cacheRoot, warn };
   const launch = confineServer({ argv, env: { PATH: process.env.PATH ?? "", ...env }, cwd: workspace }, server, mechanism);
   const child = Bun.spawn([...launch.argv], { env: { ...launch.env }, cwd: launch.cwd, stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
@@ -46,6 +55,15 @@ async function run(argv: string[], grants: Permission[], env: Record<string, str
 }
 
 describe.skipIf(!mechanism.available)("a confined stdio server", () => {
+  test("a cache folder that cannot be made is said once, and the server starts with an empty HOME", async () => {
+    const blocker = join(dir, "a-file");
+    writeFileSync(blocker, "");
+    warnings.length = 0;
+    const started = await run(["sh", "-c", 'echo "home: $(ls -A "$HOME" | wc -l)"'], ["process.spawn"], {}, blocker);
+    expect(started).toMatchObject({ code: 0, stdout: "home: 0\n" });
+    expect(warnings).toEqual([expect.stringContaining(`MCP server test: its cache folder cannot be made (ENOTDIR`)]);
+  });
+
   test("a script in the workspace as the command brings itself, not the workspace around it", async () => {
     const alone = await run(["./bin/server.js"], []);
     expect(alone).toMatchObject({ code: 0, stdout: "notes: ENOENT\nworkspace: bin\n" });

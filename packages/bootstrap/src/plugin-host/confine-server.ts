@@ -27,6 +27,8 @@ export interface ServerConfinement {
   readonly protect: readonly ProtectedPath[];
   /** Where servers' cache folders live (`serverCacheRoot`); none: a private, empty HOME each start. */
   readonly cacheRoot: string | undefined;
+  /** Told when the cache folder cannot be made (the server then starts with a private, empty HOME). */
+  readonly warn: (message: string) => void;
 }
 
 /**
@@ -64,13 +66,19 @@ export function confineServer(launch: Launch, server: ServerConfinement, mechani
   return { argv: [confined.command, ...confined.args], env: confined.env, cwd: confined.cwd };
 }
 
-/** The server's own cache folder (0700), one per config and server name. */
-function cacheFolder(server: ServerConfinement): string {
+/** The server's own cache folder (0700), one per config and server name; undefined (said) when it cannot be made. */
+function cacheFolder(server: ServerConfinement): string | undefined {
   const key = createHash("sha256").update(`${server.configPath}\0${server.name}`).digest("hex").slice(0, 16);
   const safe = server.name.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
   const folder = join(server.cacheRoot ?? "", `${safe}-${key}`);
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
-  return folder;
+  try {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    return folder;
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    server.warn(`MCP server ${server.name}: its cache folder cannot be made (${why}); it starts with an empty HOME each time (set XDG_CACHE_HOME to a folder you can write)`);
+    return undefined;
+  }
 }
 
 /**
