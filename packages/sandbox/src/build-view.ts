@@ -8,7 +8,7 @@
  * socket of a daemon.
  */
 import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import type { CodeClosure } from "./package-closure.ts";
 import { depth, exists, isWithin, type View, type ViewMount } from "./view.ts";
 
@@ -141,16 +141,5 @@ function resolvedUnder(link: string, folder: string): string | undefined {
     return isWithin(real, folder) ? real : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** `path` made absolute against `base` and resolved through links that exist. */
-export function realOrResolved(path: string, base: string): string {
-  const absolute = resolve(base, path);
-  try {
-    return realpathSync(absolute);
-  } catch {
-    const parent = dirname(absolute);
-    return parent === absolute ? absolute : join(realOrResolved(parent, base), absolute.slice(parent.length + 1));
   }
 }

@@ -15,6 +15,7 @@ import { basename, dirname, join, relative, sep } from "node:path";
 import { CORE_FOLDER, underInit } from "@plugboard/core/process";
 import type { Launch } from "@plugboard/mcp/mount";
 import { confineCommand, type Mechanism, type ProtectedPath } from "@plugboard/sandbox";
+import { isWithin } from "@plugboard/sandbox/view";
 import type { Permission } from "../permissions.ts";
 
 /** What a server's confinement needs to know besides its command line. */
@@ -111,9 +112,7 @@ function programFiles(program: string, path: string, workspace: string): { execu
  */
 function scriptCode(script: string, workspace: string): string[] {
   const folder = dirname(script);
-  const inside = relative(workspace, folder);
-  const outside = inside === ".." || inside.startsWith(`..${sep}`);
-  return outside || inside.split(sep).includes("node_modules") ? [folder] : [];
+  return !isWithin(folder, workspace) || relative(workspace, folder).split(sep).includes("node_modules") ? [folder] : [];
 }
 
 /** Programs a binary executes in its place: `uvx` is the `uv` beside it (`uv tool uvx …`), found beside its real path. */
