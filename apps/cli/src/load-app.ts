@@ -4,7 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { FlagError, type ModelClient, PlugboardError, type StartedApp, startApp } from "@plugboard/bootstrap";
+import { FlagError, type ModelClient, PlugboardError, plantedRecordFile, refusePlanted, type StartedApp, startApp } from "@plugboard/bootstrap";
 import type { Logger } from "@plugboard/core";
 import { type ParsedArgs, UsageError } from "./args.ts";
 import type { Io } from "./io.ts";
@@ -23,8 +23,12 @@ export const SHIPPED_CONFIG = join(CLI_FOLDER, "plugboard.config.json");
 /** The config file names looked for in the current folder, in order. */
 export const LOCAL_CONFIG_NAMES = ["plugboard.config.json", "plugboard.config.jsonc"] as const;
 
-/** `./plugboard.config.json` or `./plugboard.config.jsonc` in `cwd`, when there is one. */
-export function localConfig(cwd: string): string | undefined {
+/**
+ * `./plugboard.config.json` or `./plugboard.config.jsonc` in `cwd`, when there is one; one
+ * that appeared while plugins could write the folder is refused until trusted (see
+ * `refusePlanted`), as a plugin may have put it there.
+ */
+export function localConfig(cwd: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
   const found = LOCAL_CONFIG_NAMES.map((name) => join(cwd, name)).filter((path) => existsSync(path));
   // Two would make one of them (perhaps one a plugin wrote) silently win: say so instead.
   if (found.length > 1) {
@@ -33,12 +37,13 @@ export function localConfig(cwd: string): string | undefined {
       `Both ${found.join(" and ")} exist, so it is not clear which config to use.\nRemove the one you do not use, or name one with --config FILE.`,
     );
   }
+  if (found[0] !== undefined) refusePlanted(plantedRecordFile(env), found[0], "the config in the current folder");
   return found[0];
 }
 
 /** The config used without `--config`: `./plugboard.config.json` or `.jsonc`, else the shipped one. */
-export function defaultConfig(cwd: string): string {
-  return localConfig(cwd) ?? SHIPPED_CONFIG;
+export function defaultConfig(cwd: string, env: Readonly<Record<string, string | undefined>>): string {
+  return localConfig(cwd, env) ?? SHIPPED_CONFIG;
 }
 
 /** Options of `loadApp`. */
@@ -58,7 +63,7 @@ export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOption
   const { config, workspace, model, baseURL, maxSteps } = parsed.flags;
   const app = await startApp({
     // Only without --config is the current folder's config looked for (and two of them refused).
-    defaultConfig: config === undefined ? defaultConfig(io.cwd) : SHIPPED_CONFIG,
+    defaultConfig: config === undefined ? defaultConfig(io.cwd, io.env) : SHIPPED_CONFIG,
     flags: { config, workspace, model, baseURL, maxSteps },
     cwd: io.cwd,
     env: io.env,

@@ -21,6 +21,7 @@ const COMMANDS: Readonly<Record<CommandName, () => Promise<Command>>> = {
   call: async () => (await import("./commands/call.ts")).callCommand,
   check: async () => (await import("./commands/check.ts")).checkCommand,
   mcp: async () => (await import("./commands/mcp.ts")).mcpCommand,
+  trust: async () => (await import("./commands/trust.ts")).trustCommand,
   "plugin new": async () => (await import("./commands/plugin-new.ts")).pluginNewCommand,
   "plugin check": async () => (await import("./commands/plugin-check.ts")).pluginCheckCommand,
   "plugin add": async () => (await import("./commands/plugin-add.ts")).pluginAddCommand,

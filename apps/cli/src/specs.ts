@@ -12,6 +12,7 @@ export type CommandName =
   | "call"
   | "check"
   | "mcp"
+  | "trust"
   | "plugin new"
   | "plugin check"
   | "plugin add"
@@ -173,6 +174,19 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     flags: ["config", "workspace", "yes", "http", "port", "host"],
     args: { min: 0, max: 0 },
+  },
+  {
+    name: "trust",
+    usage: "plugboard trust FILE...",
+    summary: "read a .env or config again that appeared while plugins could write its folder",
+    details: [
+      "Plugboard records when confined plugins may write a workspace, and does not read a .env beside the config, or a config found in the current folder,",
+      "created in such a time: a plugin may have written it (the sandbox cannot keep a file that does not exist yet read-only), so it says so and exits 2.",
+      "Look at the file; if it is yours, trust it with this command and it is read again. A new file at that path later is checked again.",
+      "The record is $XDG_STATE_HOME/plugboard/writable-spans.json (else ~/.local/state/plugboard/), which no plugin can write.",
+    ],
+    flags: [],
+    args: { min: 1, max: Number.POSITIVE_INFINITY },
   },
   {
     name: "plugin new",

@@ -13,6 +13,7 @@ import type { LoadedPlugin } from "./loaded-plugin.ts";
 import { mcpErrors, type PluginAt, pluginErrors } from "./messages.ts";
 import { type McpLauncher, type MountContext, type MountedServer, mountServer, type ServerMount } from "./mount-server.ts";
 import { PERMISSIONS, type Permission } from "./permissions.ts";
+import { beginWritableSpan, plantedRecordFile } from "./planted-files.ts";
 import { listingCacheFolder } from "./plugin-host/listing-cache.ts";
 import type { HostContext, HostedPlugin } from "./plugin-host/start-host.ts";
 import { type ResolvedPlugin, resolvePlugin } from "./resolve-plugin.ts";
@@ -97,16 +98,27 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const isConfined = (plugin: ResolvedPlugin) => mechanism !== undefined && plugin.entry.sandbox !== false;
   const listing = { cacheFolder: listingCacheFolder(options.env ?? process.env), fresh: options.freshHosts === true };
   const protect = mechanism === undefined ? () => [] : await protectedPathsOf(config, workspace.root, listing.cacheFolder);
-  const hosts =
-    mechanism === undefined
-      ? new Map<number, HostedPlugin>()
-      : await startHosts(resolved.filter(isConfined), mechanism, {
-          workspace: workspace.root,
-          logger,
-          listing,
-          protect,
-          ...(options.hostProgram === undefined ? {} : { hostProgram: options.hostProgram }),
-        });
+  // From here until the app closes, confined plugins may write the workspace: files that appear there meanwhile are suspect.
+  const writers =
+    resolved.some((plugin) => isConfined(plugin) && plugin.entry.permissions.includes("fs.write")) ||
+    (mechanism !== undefined && options.mcpLauncher === undefined && config.plugins.some((entry) => !isPlugin(entry) && confinesServer(entry) && entry.permissions.includes("fs.write")));
+  const endSpan = writers ? beginWritableSpan(plantedRecordFile(options.env ?? process.env), workspace.root, (message) => logger.warn(message)) : () => {};
+  let hosts: Map<number, HostedPlugin>;
+  try {
+    hosts =
+      mechanism === undefined
+        ? new Map<number, HostedPlugin>()
+        : await startHosts(resolved.filter(isConfined), mechanism, {
+            workspace: workspace.root,
+            logger,
+            listing,
+            protect,
+            ...(options.hostProgram === undefined ? {} : { hostProgram: options.hostProgram }),
+          });
+  } catch (error) {
+    endSpan();
+    throw error;
+  }
   const closeHosts = async () => {
     await Promise.all([...hosts.values()].map((host) => host.close()));
   };
@@ -117,6 +129,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   let auditLog: AuditLog | undefined;
   const close = async () => {
     await Promise.all([closeHosts(), ...mounts.map(({ mount }) => mount.close())]);
+    endSpan();
     auditLog?.close();
   };
   try {

@@ -8,6 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import * as v from "valibot";
 import { ConfigFileSchema, type ConfigFile, MAX_STEPS_RANGE, type SANDBOX_MODES } from "./config-schema.ts";
 import { readDotEnv } from "./env.ts";
+import { plantedRecordFile, refusePlanted } from "./planted-files.ts";
 import { parseJson } from "./json.ts";
 import { configErrors } from "./messages.ts";
 import type { Permission } from "./permissions.ts";
@@ -114,7 +115,9 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
   const flags = checkOverrides(options.overrides ?? {});
   const file = await readConfigFile(path);
   const folder = dirname(path);
-  const env = environment(options.env ?? process.env, await readDotEnv(join(folder, ".env")), join(folder, ".env"));
+  const given = options.env ?? process.env;
+  refusePlanted(plantedRecordFile(given), join(folder, ".env"), "the .env beside the config");
+  const env = environment(given, await readDotEnv(join(folder, ".env")), join(folder, ".env"));
 
   const workspace =
     flags.workspace !== undefined

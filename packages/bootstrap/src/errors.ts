@@ -22,6 +22,7 @@ export type PlugboardErrorCode =
   | "WORKSPACE_INVALID"
   | "MODEL_ENDPOINT"
   | "MCP_SERVER"
+  | "PLANTED_FILE"
   | "USAGE";
 
 /**

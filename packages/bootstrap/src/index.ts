@@ -22,4 +22,5 @@ export { inspectPlugin, type PluginOrigin, type ResolvedPlugin } from "./resolve
 export { addPluginEntry, type PackageEntry, removePluginEntry } from "./config-edit.ts";
 export { PERMISSION_EFFECTS, PERMISSIONS, type Permission } from "./permissions.ts";
 export { invocationCwd } from "./invocation.ts";
+export { plantedRecordFile, refusePlanted, trustFile } from "./planted-files.ts";
 export { type AppFlags, type StartAppOptions, type StartedApp, startApp } from "./start-app.ts";

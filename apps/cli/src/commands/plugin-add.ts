@@ -21,7 +21,7 @@ export async function pluginAddCommand(parsed: ParsedArgs, io: Io): Promise<numb
   if (!parsed.flags.yes && !terminal) {
     throw new UsageError(`plugin add asks you to grant ${name}'s permissions, and there is no terminal to ask on; pass --yes to grant them`, "plugin add");
   }
-  const configPath = parsed.flags.config === undefined ? (localConfig(io.cwd) ?? join(io.cwd, "plugboard.config.json")) : resolve(io.cwd, parsed.flags.config);
+  const configPath = parsed.flags.config === undefined ? (localConfig(io.cwd, io.env) ?? join(io.cwd, "plugboard.config.json")) : resolve(io.cwd, parsed.flags.config);
   const folder = dirname(configPath);
   const before = { config: existsSync(configPath) ? await readFile(configPath, "utf8") : undefined, installed: await dependsOn(folder, name) };
   const undo = async () => {

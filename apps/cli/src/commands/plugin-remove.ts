@@ -11,7 +11,7 @@ import { localConfig } from "../load-app.ts";
 /** Returns 0 when something was removed; a package neither listed nor installed is an error (exit 2). */
 export async function pluginRemoveCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const { name } = packageSpec(parsed.args[0] ?? "");
-  const configPath = parsed.flags.config === undefined ? localConfig(io.cwd) : resolve(io.cwd, parsed.flags.config);
+  const configPath = parsed.flags.config === undefined ? localConfig(io.cwd, io.env) : resolve(io.cwd, parsed.flags.config);
   if (configPath === undefined) {
     throw new PlugboardError("CONFIG_NOT_FOUND", `No plugboard.config.json in ${io.cwd}: there is no plugin to remove here. Point to the config with --config FILE.`);
   }
