@@ -7,7 +7,7 @@
  * to read such a file created within one until the person has looked at it and trusts it
  * (`plugboard trust FILE`).
  */
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isWithin } from "@plugboard/sandbox/view";
 import { PlugboardError } from "./errors.ts";
@@ -33,11 +33,7 @@ interface SpanRecord {
 
 /** Spans kept (the oldest are dropped first). */
 const KEPT = 500;
-/**
- * File times come from the kernel's coarse clock, which may lag the time Date.now() reads by
- * a tick: a file made just after a span begins can look made a few milliseconds before it.
- */
-const CLOCK_SLACK_MS = 100;
+
 
 /** `$XDG_STATE_HOME/plugboard/writable-spans.json`, else `~/.local/state/plugboard/…`, else none. */
 export function plantedRecordFile(env: Readonly<Record<string, string | undefined>>): string | undefined {
@@ -52,14 +48,14 @@ export function plantedRecordFile(env: Readonly<Record<string, string | undefine
  */
 export function beginWritableSpan(file: string | undefined, workspace: string, warn: (message: string) => void): () => void {
   if (file === undefined) return () => {};
-  const now = Date.now();
+  const now = fileClock(file) ?? Date.now();
   const start: Span = { workspace, start: now, end: null, pid: process.pid };
   const recorded = update(file, (record) => ({ ...record, spans: [...record.spans.map((span) => closedIfDead(span, now)), start].slice(-KEPT) }));
   if (!recorded) warn(`cannot record in ${file} that plugins may write ${workspace}: a .env or config a plugin creates there will not be told from yours`);
   return () =>
     update(file, (record) => ({
       ...record,
-      spans: record.spans.map((span) => (span.pid === start.pid && span.start === start.start ? { ...span, end: Date.now() } : span)),
+      spans: record.spans.map((span) => (span.pid === start.pid && span.start === start.start ? { ...span, end: fileClock(file) ?? Date.now() } : span)),
     }));
 }
 
@@ -74,9 +70,7 @@ export function refusePlanted(file: string | undefined, path: string, what: stri
   const record = read(file);
   if (record.trusted.some((entry) => entry.path === path && entry.born === born)) return;
   const now = Date.now();
-  const span = record.spans.find(
-    (candidate) => isWithin(path, candidate.workspace) && candidate.start - CLOCK_SLACK_MS <= born && born <= endOf(candidate, now) + CLOCK_SLACK_MS,
-  );
+  const span = record.spans.find((candidate) => isWithin(path, candidate.workspace) && candidate.start <= born && born <= endOf(candidate, now));
   if (span === undefined) return;
   throw new PlugboardError(
     "PLANTED_FILE",
@@ -100,6 +94,27 @@ function birthOf(path: string): number | undefined {
     return stats.birthtimeMs > 0 ? stats.birthtimeMs : stats.ctimeMs;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * The time on the clock files are stamped with (the kernel's coarse one, which may lag what
+ * Date.now() reads by a tick): the stamp of a file made beside the record now, or undefined.
+ * Spans are measured on it, so that a file made just before a span began never looks made
+ * within it, nor one made just after it began outside it.
+ */
+function fileClock(file: string): number | undefined {
+  const stamp = `${file}.${process.pid}.clock`;
+  try {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    closeSync(openSync(stamp, "w", 0o600));
+  } catch {
+    return undefined;
+  }
+  try {
+    return statSync(stamp).mtimeMs;
+  } finally {
+    rmSync(stamp, { force: true });
   }
 }
 
