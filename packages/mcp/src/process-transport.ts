@@ -7,6 +7,7 @@
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { killGroup, settlesWithin } from "@plugboard/core/process";
 
 /** The process a stdio server runs as: what a launcher receives and returns. */
 export interface Launch {
@@ -30,15 +31,6 @@ const STDERR_LINES = 20;
 /** Process groups still alive, killed when the app exits however it exits. */
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
-
-function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch (error) {
-    // ESRCH: every process of the group is already gone.
-    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
-  }
-}
 
 function trackGroup(pid: number): void {
   liveGroups.add(pid);
@@ -71,7 +63,7 @@ export class ProcessTransport implements Transport {
 
   /** The last lines the server wrote to stderr; once it has exited, all of them. */
   async stderrTail(): Promise<string[]> {
-    await settlesWithin(this.#stderrRead, PIPE_GRACE_MS);
+    await settlesWithin(quietly(this.#stderrRead), PIPE_GRACE_MS);
     return [...this.#stderr];
   }
 
@@ -89,7 +81,7 @@ export class ProcessTransport implements Transport {
     void child.exited.then(async () => {
       // Descendants left in the group die with the server; then its last messages are read.
       killGroup(child.pid);
-      await settlesWithin(stdoutRead, PIPE_GRACE_MS);
+      await settlesWithin(quietly(stdoutRead), PIPE_GRACE_MS);
       this.#finish(child.pid);
     });
   }
@@ -110,7 +102,7 @@ export class ProcessTransport implements Transport {
     } catch {
       // The pipe is already closed: the server is gone or going.
     }
-    await settlesWithin(child.exited, EXIT_GRACE_MS);
+    await settlesWithin(quietly(child.exited), EXIT_GRACE_MS);
     this.#finish(child.pid);
     await child.exited;
   }
@@ -158,11 +150,10 @@ export class ProcessTransport implements Transport {
   }
 }
 
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: Timer | undefined;
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  await Promise.race([promise.then(() => undefined, () => undefined), timeout]);
-  clearTimeout(timer);
+/** `promise`, settled either way: a stream that failed has ended all the same. */
+function quietly(promise: Promise<unknown>): Promise<void> {
+  return promise.then(
+    () => undefined,
+    () => undefined,
+  );
 }
