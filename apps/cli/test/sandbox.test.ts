@@ -29,6 +29,17 @@ describe("plugboard check", () => {
     const result = await plugboard(["check", "--config", config], { cwd: dir });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/\n {2}sandbox: {3}Landlock ABI \d+.* \+ user, PID, mount, IPC and network namespaces \(every plugin confined\)\n/);
+    // Then each layer in force, and what this kernel lacks.
+    const layers = result.stdout.split("\n").filter((line) => line.startsWith(" ".repeat(13))).map((line) => line.trim());
+    expect(layers.map((line) => line.split(":")[0])).toEqual(["view", expect.stringMatching(/^Landlock ABI \d+$/), "seccomp", "namespaces", "missing on this kernel"]);
+    expect(layers[2]).toContain("no sockets without network");
+  }, TIMEOUT_MS);
+
+  test("a kernel without seccomp filters (simulated) has no mechanism: required refuses, check says why", async () => {
+    const config = await configIn("no-seccomp", { sandbox: "required" });
+    const result = await plugboard(["check", "--config", config], { cwd: dir, env: { PLUGBOARD_SANDBOX_DISABLE: "seccomp" } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("but this system lacks seccomp system-call filters (a kernel built with CONFIG_SECCOMP_FILTER).");
   }, TIMEOUT_MS);
 
   test("names the plugins a config runs unconfined", async () => {
