@@ -4,7 +4,7 @@
  * the runtime then refuses with the text that says how to allow it). "Always" answers are
  * remembered per tool for the whole session.
  */
-import type { ApprovalRequest, Approver } from "@plugboard/core";
+import type { ApprovalRequest, Approver } from "@plugboard/core/runtime";
 import type { Io } from "./io.ts";
 import { readKey, readLine } from "./terminal-input.ts";
 

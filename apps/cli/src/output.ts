@@ -2,7 +2,7 @@
  * What the CLI prints besides answers: colours (only on a terminal, never with NO_COLOR),
  * the one-line trace of a tool call, and the JSON events of `--json`.
  */
-import type { AgentStatus } from "@plugboard/core";
+import type { AgentStatus } from "@plugboard/core/runtime";
 
 /** Text styles; each is the identity when colours are off. */
 export interface Style {

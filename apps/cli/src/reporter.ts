@@ -4,7 +4,7 @@
  * indicator on stderr, and the model's reasoning, dimmed, on stderr as it arrives. JSON mode:
  * one event per line on stdout.
  */
-import type { AgentEvent, AgentLoopResult } from "@plugboard/core";
+import type { AgentEvent, AgentLoopResult } from "@plugboard/core/runtime";
 import type { Io } from "./io.ts";
 import { jsonLine, traceLine } from "./output.ts";
 import { createSpinner } from "./spinner.ts";

@@ -4,7 +4,7 @@
  */
 import { type App, type ModelClient, PlugboardError } from "@plugboard/bootstrap";
 import { describeModelFailure } from "@plugboard/bootstrap/model";
-import { type AgentLoopResult, runAgentLoop } from "@plugboard/core";
+import { type AgentLoopResult, runAgentLoop } from "@plugboard/core/runtime";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { type Approvals, approverFor } from "./approvals.ts";
 import type { Io } from "./io.ts";

@@ -4,7 +4,7 @@
  * `POST /api/approvals/ID`, or the turn ends (its client went away, the server stops), which
  * refuses the call.
  */
-import type { ApprovalAnswer, ApprovalRequest, Approver } from "@plugboard/core";
+import type { ApprovalAnswer, ApprovalRequest, Approver } from "@plugboard/core/runtime";
 import { Hono } from "hono";
 import * as v from "valibot";
 import { jsonBody } from "./json-body.ts";

@@ -2,7 +2,7 @@
  * `POST /api/chat`: validates the request, runs one turn and answers it as one JSON object
  * or, when the client accepts `text/event-stream`, as server-sent events while it runs.
  */
-import type { AgentEvent } from "@plugboard/core";
+import type { AgentEvent } from "@plugboard/core/runtime";
 import { describeModelFailure } from "@plugboard/bootstrap/model";
 import { type Context, Hono } from "hono";
 import { streamSSE } from "hono/streaming";

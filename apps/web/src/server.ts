@@ -4,7 +4,7 @@
  * `close()` stops accepting, aborts every turn in flight and waits for them to end.
  */
 import type { App } from "@plugboard/bootstrap";
-import type { ToolRuntime } from "@plugboard/core";
+import type { ToolRuntime } from "@plugboard/core/runtime";
 import type OpenAI from "openai";
 import { PendingApprovals } from "./approvals.ts";
 import { checkBinding } from "./binding.ts";

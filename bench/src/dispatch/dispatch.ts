@@ -4,7 +4,8 @@
  * the compiled TypeBox check against valibot twins and against the JSON parse alone.
  */
 import { tmpdir } from "node:os";
-import { defineTool, silentLogger, textResult, ToolRegistry, ToolRuntime, Workspace } from "@plugboard/core";
+import { defineTool, silentLogger, textResult, Workspace } from "@plugboard/core";
+import { ToolRegistry, ToolRuntime } from "@plugboard/core/runtime";
 import { Type } from "@sinclair/typebox";
 import { do_not_optimize } from "mitata";
 import * as v from "valibot";

@@ -1,6 +1,7 @@
 /** The tool every MCP figure calls: a one-line echo, so only the protocol's cost is measured. */
 import { tmpdir } from "node:os";
-import { defineTool, textResult, ToolRegistry, ToolRuntime, Workspace } from "@plugboard/core";
+import { defineTool, textResult, Workspace } from "@plugboard/core";
+import { ToolRegistry, ToolRuntime } from "@plugboard/core/runtime";
 import { Type } from "@sinclair/typebox";
 
 const echo = defineTool({

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ToolRegistry, ToolRuntime } from "@plugboard/core";
+import { ToolRegistry, ToolRuntime } from "@plugboard/core/runtime";
 import { McpMount, mcpHttpHandler } from "@plugboard/mcp";
 import type { FigureLog } from "../harness/figures.ts";
 import { type Timing, timeRuns, timingFigure } from "../harness/measure.ts";

@@ -7,7 +7,8 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { defineTool, runAgentLoop, textResult, ToolRegistry, ToolRuntime, Type, Workspace } from "@plugboard/core";
+import { defineTool, textResult, Type, Workspace } from "@plugboard/core";
+import { runAgentLoop, ToolRegistry, ToolRuntime } from "@plugboard/core/runtime";
 import { type ScriptedModel, type ScriptedReply, startScriptedModel } from "@plugboard/testing";
 import OpenAI from "openai";
 import { realTools } from "../dispatch/real-tools.ts";

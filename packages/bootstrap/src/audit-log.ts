@@ -4,7 +4,7 @@
  * interleave their lines.
  */
 import { closeSync, openSync, writeSync } from "node:fs";
-import type { AuditSink } from "@plugboard/core";
+import type { AuditSink } from "@plugboard/core/runtime";
 import { configErrors } from "./messages.ts";
 
 /**

@@ -4,7 +4,8 @@
  * (with the policy). All or nothing: the first failure throws, nothing is registered and no
  * server is left running.
  */
-import { type Logger, silentLogger, ToolRegistry, ToolRuntime, Workspace, WorkspaceError } from "@plugboard/core";
+import { type Logger, silentLogger, Workspace } from "@plugboard/core";
+import { ToolRegistry, ToolRuntime, WorkspaceError } from "@plugboard/core/runtime";
 import type { RegistryEntry } from "@plugboard/core/internal";
 import { type AuditLog, openAuditLog } from "./audit-log.ts";
 import type { AppConfig, McpEntry, PluginEntry } from "./config.ts";

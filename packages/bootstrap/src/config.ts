@@ -3,7 +3,7 @@
  * command-line flags, merged with the precedence flag > environment > config file > default.
  */
 import { readFile } from "node:fs/promises";
-import { ALLOW_ALL, type Policy } from "@plugboard/core";
+import { ALLOW_ALL, type Policy } from "@plugboard/core/runtime";
 import { dirname, join, resolve } from "node:path";
 import * as v from "valibot";
 import { ConfigFileSchema, type ConfigFile, MAX_STEPS_RANGE, type SANDBOX_MODES } from "./config-schema.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { type FaultReply, startScriptedModel } from "@plugboard/scripted-model";
 import OpenAI from "openai";
-import { ModelResponseError } from "@plugboard/core";
+import { ModelResponseError } from "@plugboard/core/runtime";
 import { describeModelFailure } from "./model-failure.ts";
 
 const endpoint = { baseURL: "http://127.0.0.1:9/v1", model: "some-model" };

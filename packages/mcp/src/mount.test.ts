@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { ToolRegistry, ToolRuntime, Workspace } from "@plugboard/core";
+import { Workspace } from "@plugboard/core";
+import { ToolRegistry, ToolRuntime } from "@plugboard/core/runtime";
 import { survivors } from "../test/processes.ts";
 import { McpMount, McpMountError, type MountOptions } from "./mount.ts";
 

@@ -10,7 +10,7 @@
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { ToolRuntime } from "@plugboard/core";
+import type { ToolRuntime } from "@plugboard/core/runtime";
 import { Hono } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
 import { isLoopbackHostHeader } from "./http-guard.ts";

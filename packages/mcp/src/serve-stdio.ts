@@ -1,7 +1,7 @@
 /** Serving over stdio: until the client closes our stdin. */
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import type { ToolRuntime } from "@plugboard/core";
+import type { ToolRuntime } from "@plugboard/core/runtime";
 import { mcpServerFor, type ServeOptions } from "./serve.ts";
 
 export interface StdioServeOptions extends ServeOptions {

@@ -5,7 +5,7 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool, type ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
-import type { ExecuteOptions, ToolRuntime } from "@plugboard/core";
+import type { ExecuteOptions, ToolRuntime } from "@plugboard/core/runtime";
 import packageJson from "../package.json" with { type: "json" };
 
 export interface ServeOptions {

@@ -11,14 +11,14 @@ import { dirname } from "node:path";
 /** The bootstrap and the core it builds apps with. */
 export interface Plugboard {
   readonly bootstrap: typeof import("@plugboard/bootstrap");
-  readonly core: typeof import("@plugboard/core");
+  readonly core: typeof import("@plugboard/core/runtime");
 }
 
 /** The plugin's own bootstrap and core when it resolves both (and that bootstrap uses that core), else the harness's. */
 export async function plugboardFor(pluginDir: string): Promise<Plugboard> {
   const own = ownCopies(pluginDir);
   if (own) return { bootstrap: await import(own.bootstrap), core: await import(own.core) };
-  return { bootstrap: await import("@plugboard/bootstrap"), core: await import("@plugboard/core") };
+  return { bootstrap: await import("@plugboard/bootstrap"), core: await import("@plugboard/core/runtime") };
 }
 
 function ownCopies(pluginDir: string): { bootstrap: string; core: string } | undefined {
@@ -26,7 +26,7 @@ function ownCopies(pluginDir: string): { bootstrap: string; core: string } | und
     const bootstrap = realpathSync(Bun.resolveSync("@plugboard/bootstrap", pluginDir));
     const core = realpathSync(Bun.resolveSync("@plugboard/core", pluginDir));
     const coreOfBootstrap = realpathSync(Bun.resolveSync("@plugboard/core", dirname(bootstrap)));
-    return core === coreOfBootstrap ? { bootstrap, core } : undefined;
+    return core === coreOfBootstrap ? { bootstrap, core: realpathSync(Bun.resolveSync("@plugboard/core/runtime", pluginDir)) } : undefined;
   } catch {
     return undefined;
   }

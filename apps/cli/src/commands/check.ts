@@ -2,7 +2,7 @@
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { DEFAULT_BASE_URL, type StartedApp } from "@plugboard/bootstrap";
-import { describeRule, type Policy } from "@plugboard/core";
+import { describeRule, type Policy } from "@plugboard/core/runtime";
 import { loadApp } from "../load-app.ts";
 
 /**

@@ -3,15 +3,8 @@
  * its tools over MCP on stdin/stdout until the app hangs up. The app starts it through the
  * sandbox's launcher, so everything here runs with the plugin's grants only. Not an API.
  */
-import {
-  type AnyToolDefinition,
-  errorResult,
-  type Logger,
-  ToolError,
-  ToolRegistry,
-  ToolRuntime,
-  Workspace,
-} from "@plugboard/core";
+import { type AnyToolDefinition, errorResult, type Logger, ToolError, Workspace } from "@plugboard/core";
+import { ToolRegistry, ToolRuntime } from "@plugboard/core/runtime";
 // The server side only: the package's index would also load the client, Ajv and Hono.
 import { annotationsFor } from "@plugboard/mcp/serve";
 import { serveStdio } from "@plugboard/mcp/serve-stdio";

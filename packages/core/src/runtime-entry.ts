@@ -1,0 +1,25 @@
+/**
+ * `@plugboard/core/runtime`: what apps run tools with — the registry, the runtime (dispatch,
+ * policy, audit), the agent loop, and the errors an app reports to a person.
+ */
+export {
+  type AgentEvent,
+  type AgentLoopOptions,
+  type AgentLoopResult,
+  type AgentStatus,
+  runAgentLoop,
+} from "./agent-loop.ts";
+export type { ApprovalAnswer, ApprovalRequest, Approver } from "./approval.ts";
+export type { AuditDecision, AuditRecord, AuditSink } from "./audit.ts";
+export { ModelResponseError, PluginError, WorkspaceError } from "./errors.ts";
+export {
+  ALLOW_ALL,
+  PATH_ARGUMENTS,
+  type Policy,
+  type PolicyAction,
+  type PolicyRule,
+  describeRule,
+  wildcardMatch,
+} from "./policy.ts";
+export { type RegisteredTool, ToolRegistry } from "./registry.ts";
+export { type ExecuteOptions, type RuntimeOptions, ToolRuntime } from "./runtime.ts";
