@@ -3,7 +3,7 @@
  * or, when the client accepts `text/event-stream`, as server-sent events while it runs.
  */
 import type { AgentEvent } from "@plugboard/core/runtime";
-import { describeModelFailure } from "@plugboard/bootstrap/model";
+import { describeModelFailure } from "@plugboard/model-client";
 import { type Context, Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { PendingApprovals } from "./approvals.ts";

@@ -5,7 +5,7 @@
  */
 import { closeSync, openSync, writeSync } from "node:fs";
 import type { AuditSink } from "@plugboard/core/runtime";
-import { configErrors } from "./messages.ts";
+import { configErrors } from "@plugboard/config/messages";
 
 /**
  * An open audit log: `write` appends one record; `close` releases the file (safe to call

@@ -1,26 +1,34 @@
 export { type App, type BuildAppOptions, buildApp } from "./build-app.ts";
+export type { McpLauncher, MountedServer } from "./mount-server.ts";
+export { type AppFlags, type StartAppOptions, type StartedApp, startApp } from "./start-app.ts";
+// What the apps use of the packages the app is assembled from.
 export {
+  addPluginEntry,
   type AppConfig,
   type ConfigOverrides,
   DEFAULT_BASE_URL,
   DEFAULT_MAX_STEPS,
   DEFAULT_MODEL,
+  FlagError,
+  invocationCwd,
   type LoadConfigOptions,
   loadConfig,
   type McpEntry,
   type McpServerConfig,
   type ModelSettings,
+  type PackageEntry,
+  PERMISSION_EFFECTS,
+  PERMISSIONS,
+  type Permission,
+  PlugboardError,
+  type PlugboardErrorCode,
   type PluginEntry,
-} from "./config.ts";
-export { PlugboardError, type PlugboardErrorCode } from "./errors.ts";
-export type { LoadedPlugin } from "./loaded-plugin.ts";
-export { MANIFEST_FILE } from "./manifest.ts";
-export type { McpLauncher, MountedServer } from "./mount-server.ts";
-export { FlagError } from "./messages.ts";
-export type { ModelClient } from "./model-client.ts";
-export { inspectPlugin, type PluginOrigin, type ResolvedPlugin } from "./resolve-plugin.ts";
-export { addPluginEntry, type PackageEntry, removePluginEntry } from "./config-edit.ts";
-export { PERMISSION_EFFECTS, PERMISSIONS, type Permission } from "./permissions.ts";
-export { invocationCwd } from "./invocation.ts";
-export { plantedRecordFile, refusePlanted, trustFile } from "./planted-files.ts";
-export { type AppFlags, type StartAppOptions, type StartedApp, startApp } from "./start-app.ts";
+  plantedRecordFile,
+  refusePlanted,
+  removePluginEntry,
+  trustFile,
+} from "@plugboard/config";
+export type { LoadedPlugin } from "@plugboard/loader/loaded-plugin";
+export { MANIFEST_FILE } from "@plugboard/loader/manifest";
+export { inspectPlugin, type PluginOrigin, type ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
+export type { ModelClient } from "@plugboard/model-client";

@@ -6,9 +6,8 @@
 import type { Logger, Workspace } from "@plugboard/core";
 import type { RegistryEntry } from "@plugboard/core/internal";
 import type { Launch, McpMount } from "@plugboard/mcp";
-import type { McpEntry } from "./config.ts";
-import { type EntryLocation, mcpErrors } from "./messages.ts";
-import type { Permission } from "./permissions.ts";
+import type { McpEntry, Permission } from "@plugboard/config";
+import { type EntryLocation, mcpErrors } from "@plugboard/config/messages";
 
 /** An MCP server whose tools are in the registry, as `plugboard plugins` lists it. */
 export interface MountedServer {

@@ -1,38 +1,18 @@
 /**
- * Test helpers: real temp folders with a config file in them, and fixture plugins
- * (folders under `test/fixtures/`, one behaviour each).
+ * Test helpers: real temp folders with a config file in them (the config package's
+ * helpers), and fixture plugins (folders under `test/fixtures/`, one behaviour each).
  */
 import { expect } from "bun:test";
-import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PlugboardError } from "../src/errors.ts";
+import { PlugboardError } from "@plugboard/config";
+import { tempDir, writeConfig } from "../../config/test/temp-config.ts";
 import { type AppConfig, type BuildAppOptions, buildApp, loadConfig } from "../src/index.ts";
 
-const made: string[] = [];
+export { loadFails, removeTempDirs, tempDir, writeConfig } from "../../config/test/temp-config.ts";
 
 /** The absolute folder of fixture plugin `name`. */
 export function fixture(name: string): string {
   return join(import.meta.dir, "fixtures", name);
-}
-
-/** A new empty temp folder (real path), removed by `removeTempDirs`. */
-export async function tempDir(): Promise<string> {
-  const dir = await realpath(await mkdtemp(join(tmpdir(), "plugboard-bootstrap-")));
-  made.push(dir);
-  return dir;
-}
-
-/** Removes every folder `tempDir` made; call it in `afterEach`. */
-export async function removeTempDirs(): Promise<void> {
-  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-}
-
-/** Writes `config` as JSON to `dir/name` and returns the file's path. */
-export async function writeConfig(dir: string, config: unknown, name = "plugboard.json"): Promise<string> {
-  const path = join(dir, name);
-  await writeFile(path, typeof config === "string" ? config : JSON.stringify(config, null, 2));
-  return path;
 }
 
 /**
@@ -55,15 +35,4 @@ export async function buildFails(config: AppConfig, options?: BuildAppOptions): 
   expect(outcome.app).toBeUndefined();
   expect(outcome.error).toBeInstanceOf(PlugboardError);
   return outcome.error as PlugboardError;
-}
-
-/** Runs `loadConfig` on `path` and returns the `PlugboardError` it threw. */
-export async function loadFails(path: string, options?: Parameters<typeof loadConfig>[1]): Promise<PlugboardError> {
-  try {
-    await loadConfig(path, options);
-  } catch (error) {
-    if (error instanceof PlugboardError) return error;
-    throw error;
-  }
-  throw new Error(`expected loadConfig(${path}) to fail`);
 }

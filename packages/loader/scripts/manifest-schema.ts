@@ -1,6 +1,6 @@
 /**
  * The manifest's published JSON Schema, `plugboard.plugin.schema.json`, made from the valibot
- * schema the bootstrap validates manifests with, so the two cannot drift apart (a test
+ * schema the loader validates manifests with, so the two cannot drift apart (a test
  * compares the file with a fresh conversion). Run `bun run manifest-schema` after changing
  * `src/manifest.ts`.
  */
@@ -13,7 +13,7 @@ import { ManifestSchema } from "../src/manifest.ts";
 export const MANIFEST_SCHEMA_FILE = join(import.meta.dir, "..", "plugboard.plugin.schema.json");
 
 /**
- * The file's text. Two checks have no JSON Schema form and are left to the bootstrap: that
+ * The file's text. Two checks have no JSON Schema form and are left to the loader: that
  * `entry` is not an absolute path, and that no tool name appears twice.
  */
 export function manifestSchemaText(): string {

@@ -4,10 +4,10 @@
  */
 import { readFile, realpath, stat } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import type { PluginEntry } from "./config.ts";
-import { parseJson } from "./json.ts";
+import type { PluginEntry } from "@plugboard/config";
+import { parseJson } from "@plugboard/config/json";
 import { type Manifest, readManifest } from "./manifest.ts";
-import { type EntryLocation, pluginErrors } from "./messages.ts";
+import { type EntryLocation, pluginErrors } from "@plugboard/config/messages";
 
 /**
  * Where a plugin was found: `path`, a folder the config names; `config`, a package installed

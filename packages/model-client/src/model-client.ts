@@ -6,7 +6,7 @@
  */
 import { DEMO_BASE_URL, demoFetch } from "@plugboard/demo-model";
 import OpenAI from "openai";
-import { DEFAULT_BASE_URL, type ModelSettings } from "./config.ts";
+import { DEFAULT_BASE_URL, type ModelSettings } from "@plugboard/config/config";
 
 /** A client, whether it talks to the offline demo model, and where its requests go. */
 export interface ModelClient {

@@ -5,7 +5,7 @@
 import { formatSchemaErrors, pointerProblems } from "@plugboard/core/internal";
 import { Kind, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { type EntryLocation, pluginErrors } from "./messages.ts";
+import { type EntryLocation, pluginErrors } from "@plugboard/config/messages";
 
 /**
  * Returns the options with the schema's defaults applied (the config's value is not

@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { removeTempDirs, tempDir } from "../test/temp-app.ts";
+import { removeTempDirs, tempDir } from "../test/temp-config.ts";
 import { readDotEnv } from "./env.ts";
 
 afterEach(removeTempDirs);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { loadFails, removeTempDirs, tempDir, writeConfig } from "../test/temp-app.ts";
+import { loadFails, removeTempDirs, tempDir, writeConfig } from "../test/temp-config.ts";
 import { loadConfig } from "./index.ts";
 
 afterEach(removeTempDirs);

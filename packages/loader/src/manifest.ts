@@ -6,10 +6,10 @@ import { readFile } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import { CONTRACT_VERSION, TOOL_NAME_PATTERN } from "@plugboard/core";
 import * as v from "valibot";
-import { parseJson } from "./json.ts";
-import { type EntryLocation, pluginErrors } from "./messages.ts";
-import { PERMISSIONS } from "./permissions.ts";
-import { describeIssues, list, oneOf, strict, text } from "./schema-kit.ts";
+import { parseJson } from "@plugboard/config/json";
+import { type EntryLocation, pluginErrors } from "@plugboard/config/messages";
+import { PERMISSIONS } from "@plugboard/config/permissions";
+import { describeIssues, list, oneOf, strict, text } from "@plugboard/config/schema-kit";
 
 /** The manifest's file name, at the root of every plugin package. */
 export const MANIFEST_FILE = "plugboard.plugin.json";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempDirs, tempDir } from "../test/temp-app.ts";
+import { removeTempDirs, tempDir } from "../test/temp-config.ts";
 import { PlugboardError } from "./errors.ts";
 import { beginWritableSpan, plantedRecordFile, refusePlanted, trustFile } from "./planted-files.ts";
 

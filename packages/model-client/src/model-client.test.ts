@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { DEMO_BASE_URL } from "@plugboard/demo-model";
 import OpenAI from "openai";
-import { DEFAULT_BASE_URL } from "./config.ts";
+import { DEFAULT_BASE_URL } from "@plugboard/config/config";
 import { createModelClient } from "./model-client.ts";
 
 const seen: { authorization: string | null }[] = [];

@@ -1,7 +1,7 @@
 /**
- * Every message a person sees from the bootstrap is built here, each with a stable code.
- * A plugin message has the same shape: what is wrong (naming the plugin), where (the
- * config entry and the file), then what to change.
+ * Every message a person sees from the config, the plugin loader and the app's assembly is
+ * built here, each with a stable code. A plugin message has the same shape: what is wrong
+ * (naming the plugin), where (the config entry and the file), then what to change.
  */
 import { CONTRACT_VERSION } from "@plugboard/core";
 import { PlugboardError, type PlugboardErrorCode } from "./errors.ts";

@@ -1,6 +1,0 @@
-/**
- * `@plugboard/bootstrap/model`: the model client and the model-failure classifier, apart from
- * the package root so that commands which never talk to a model never load the `openai` SDK.
- */
-export { createModelClient, type ModelClient } from "./model-client.ts";
-export { describeModelFailure, type Endpoint, type ModelFailure } from "./model-failure.ts";

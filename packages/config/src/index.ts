@@ -1,0 +1,20 @@
+export {
+  type AppConfig,
+  type ConfigOverrides,
+  DEFAULT_BASE_URL,
+  DEFAULT_MAX_STEPS,
+  DEFAULT_MODEL,
+  type LoadConfigOptions,
+  loadConfig,
+  type McpEntry,
+  type McpServerConfig,
+  type ModelSettings,
+  type PluginEntry,
+  type SandboxMode,
+} from "./config.ts";
+export { addPluginEntry, type PackageEntry, removePluginEntry } from "./config-edit.ts";
+export { PlugboardError, type PlugboardErrorCode } from "./errors.ts";
+export { invocationCwd } from "./invocation.ts";
+export { type EntryLocation, FlagError } from "./messages.ts";
+export { PERMISSION_EFFECTS, PERMISSIONS, type Permission } from "./permissions.ts";
+export { plantedRecordFile, refusePlanted, trustFile } from "./planted-files.ts";
