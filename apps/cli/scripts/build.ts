@@ -44,9 +44,9 @@ export async function buildCli(outDir: string = DIST_DIR): Promise<BundleSources
   const staging = await mkdtemp(join(dirname(outDir), ".dist-"));
   try {
     const result = await Bun.build({
-      // Core is an entry of its own (dist/core.js) so that bin.ts and host.ts can hand it to
-      // plugins; host.ts (dist/host.js) is the plugin hosts' program.
-      entrypoints: [join(CLI_DIR, "src/bin.ts"), join(CLI_DIR, "src/core.ts"), join(CLI_DIR, "src/host.ts")],
+      // Core is an entry of its own (dist/core.js) so that bin.ts can hand it to the plugins
+      // it loads in its process (a confined plugin's host runs @plugboard/hosts' own program).
+      entrypoints: [join(CLI_DIR, "src/bin.ts"), join(CLI_DIR, "src/core.ts")],
       outdir: staging,
       target: "bun",
       format: "esm",

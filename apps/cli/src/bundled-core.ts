@@ -2,7 +2,7 @@
  * In the bundled CLI, plugins (loaded from their own packages) import `@plugboard/core`: they
  * are given the bundle's own core, `dist/core.js`, the one their manifest's contract range
  * was checked against, so core and TypeBox are not loaded a second time. Used by the
- * bundle's entries (bin.ts, and host.ts in each plugin host); it is loaded on first import.
+ * bundle's entry (bin.ts); it is loaded on first import.
  */
 export function useBundledCore(): void {
   Bun.plugin({

@@ -11,11 +11,6 @@ import type { Io } from "./io.ts";
 
 /** The CLI's own package folder: plugins it ships resolve from here when the config's folder has none. */
 export const CLI_FOLDER = resolve(import.meta.dir, "..");
-/**
- * The plugin hosts' program in the bundled CLI (`dist/host.js`, beside this code's chunk);
- * run from source, there is none and the bootstrap's own host-main.ts runs.
- */
-const BUNDLED_HOST = join(import.meta.dir, "host.js");
 
 /** The config the CLI ships with: the five first-party plugins. */
 export const SHIPPED_CONFIG = join(CLI_FOLDER, "plugboard.config.json");
@@ -71,7 +66,6 @@ export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOption
     appFolder: CLI_FOLDER,
     model: options.model === true,
     freshHosts: options.freshHosts === true,
-    ...(existsSync(BUNDLED_HOST) ? { hostProgram: BUNDLED_HOST } : {}),
   }).catch((error: unknown) => {
     throw error instanceof FlagError ? new UsageError(error.message, parsed.command) : error;
   });

@@ -287,22 +287,16 @@ describe("plugboard run", () => {
 describe("programming errors", () => {
   const buggy = fileURLToPath(new URL("./fixtures/buggy-plugin", import.meta.url));
 
-  test("a bug in an unconfined tool crashes with its stack and exit 1, not an endpoint or config error", async () => {
-    await using folder = await tempFolder({ "workspace/.keep": "" });
-    const buggyConfig = await writeConfig(folder.dir, { sandbox: "off", plugins: [{ path: buggy, permissions: [] }] });
-    await using model = await startScriptedModel([{ toolCalls: [{ name: "crash", arguments: {} }] }]);
-    const result = await plugboard(["run", "--config", buggyConfig, "--base-url", model.baseURL, "go"], { cwd: folder.dir });
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain("TypeError: a bug in the crash tool");
-    expect(result.stderr).toContain(STACK_FRAME);
-  });
-
-  test("a bug in a confined tool is an Error: result naming the plugin: the host answers, the app goes on", async () => {
-    await using folder = await tempFolder({ "workspace/.keep": "" });
-    const buggyConfig = await writeConfig(folder.dir, { sandbox: "auto", plugins: [{ path: buggy, permissions: [] }] });
-    await using model = await startScriptedModel([{ toolCalls: [{ name: "crash", arguments: {} }] }, { content: "noted" }]);
-    const result = await plugboard(["run", "--config", buggyConfig, "--base-url", model.baseURL, "go"], { cwd: folder.dir });
-    expect(result.code).toBe(0);
-    expect(String(model.requests[1]?.body.messages?.at(-1)?.content)).toBe("Error: buggy-plugin failed in crash: a bug in the crash tool");
-  });
+  for (const sandbox of ["off", "auto"]) {
+    test(`a bug in a tool (sandbox ${sandbox}) is one message naming the plugin, tool and phase, and exit 2`, async () => {
+      await using folder = await tempFolder({ "workspace/.keep": "" });
+      const buggyConfig = await writeConfig(folder.dir, { sandbox, plugins: [{ path: buggy, permissions: [] }] });
+      await using model = await startScriptedModel([{ toolCalls: [{ name: "crash", arguments: {} }] }]);
+      const result = await plugboard(["run", "--config", buggyConfig, "--base-url", model.baseURL, "go"], { cwd: folder.dir });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain("plugboard: Tool crash (plugin buggy-plugin) failed in its handler: TypeError: a bug in the crash tool");
+      expect(result.stderr).toContain("This is a bug in buggy-plugin, not in the call: report it to its author, or remove buggy-plugin from the config.");
+      expect(result.stderr).not.toContain(STACK_FRAME);
+    });
+  }
 });

@@ -6,20 +6,21 @@
  */
 import { type Logger, silentLogger, Workspace } from "@plugboard/core";
 import { ToolRegistry, ToolRuntime, WorkspaceError } from "@plugboard/core/runtime";
-import type { RegistryEntry } from "@plugboard/core/internal";
-import { type AuditLog, openAuditLog } from "./audit-log.ts";
-import type { AppConfig, McpEntry, PluginEntry } from "./config.ts";
-import { PlugboardError } from "./errors.ts";
-import type { LoadedPlugin } from "./loaded-plugin.ts";
-import { mcpErrors, type PluginAt, pluginErrors } from "./messages.ts";
-import { type McpLauncher, type MountContext, type MountedServer, mountServer, type ServerMount } from "./mount-server.ts";
-import { PERMISSIONS, type Permission } from "./permissions.ts";
-import { beginWritableSpan, plantedRecordFile } from "./planted-files.ts";
-import { listingCacheFolder } from "./plugin-host/listing-cache.ts";
-import type { HostContext, HostedPlugin } from "./plugin-host/start-host.ts";
-import { type ResolvedPlugin, resolvePlugin } from "./resolve-plugin.ts";
+import { lazily, type RegistryEntry } from "@plugboard/core/internal";
+import type { AppConfig, McpEntry, PluginEntry } from "@plugboard/config";
+import { PlugboardError } from "@plugboard/config/errors";
+import { mcpErrors, type PluginAt, pluginErrors } from "@plugboard/config/messages";
+import { PERMISSIONS, type Permission } from "@plugboard/config/permissions";
+import { beginWritableSpan, plantedRecordFile } from "@plugboard/config/planted-files";
+import type { ConfinedHost, HostContext } from "@plugboard/hosts/confined";
+import type { PluginHost } from "@plugboard/hosts/host";
+import { listingCacheFolder } from "@plugboard/hosts/listing-cache";
+import { detectSandbox, type SandboxState, sandboxState } from "@plugboard/hosts/sandbox-mode";
+import type { LoadedPlugin } from "@plugboard/loader/loaded-plugin";
+import { type ResolvedPlugin, resolvePlugin } from "@plugboard/loader/resolve-plugin";
 import type { ProtectedPath } from "@plugboard/sandbox";
-import { detectSandbox, type SandboxState, sandboxState } from "./sandbox-mode.ts";
+import { type AuditLog, openAuditLog } from "./audit-log.ts";
+import { type McpLauncher, type MountContext, type MountedServer, mountServer, type ServerMount } from "./mount-server.ts";
 
 /** A ready app: its config, workspace, registry, runtime and the plugins that provide its tools. */
 export interface App {
@@ -68,12 +69,6 @@ export interface BuildAppOptions {
    * starts on its first call. @default false
    */
   freshHosts?: boolean;
-  /**
-   * The plugin hosts' program, when the app carries a bundle of `@plugboard/bootstrap/plugin-host`
-   * (the CLI's `dist/host.js`: a host then loads one file instead of the bootstrap's, core's and
-   * the MCP SDK's sources). Its folder stays readable to every host. @default the bootstrap's own host-main.ts
-   */
-  hostProgram?: string;
 }
 
 /**
@@ -104,41 +99,44 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     resolved.some((plugin) => isConfined(plugin) && plugin.entry.permissions.includes("fs.write")) ||
     (mechanism !== undefined && options.mcpLauncher === undefined && config.plugins.some((entry) => !isPlugin(entry) && confinesServer(entry) && entry.permissions.includes("fs.write")));
   const endSpan = writers ? beginWritableSpan(plantedRecordFile(options.env ?? process.env), workspace.root, (message) => logger.warn(message)) : () => {};
-  let hosts: Map<number, HostedPlugin>;
+  let confined: Map<number, ConfinedHost>;
   try {
-    hosts =
+    confined =
       mechanism === undefined
-        ? new Map<number, HostedPlugin>()
-        : await startHosts(resolved.filter(isConfined), mechanism, {
-            workspace: workspace.root,
-            logger,
-            listing,
-            protect,
-            ...(options.hostProgram === undefined ? {} : { hostProgram: options.hostProgram }),
-          });
+        ? new Map<number, ConfinedHost>()
+        : await startHosts(resolved.filter(isConfined), mechanism, { workspace: workspace.root, logger, listing, protect });
   } catch (error) {
     endSpan();
     throw error;
   }
-  const closeHosts = async () => {
-    await Promise.all([...hosts.values()].map((host) => host.close()));
-  };
+  const hosts: PluginHost[] = [...new Set(confined.values())];
 
   const loaded = new Map<number, { grants: readonly Permission[]; entries: readonly RegistryEntry[] }>();
   const plugins: LoadedPlugin[] = [];
   let mounts: (ServerMount & { index: number })[] = [];
   let auditLog: AuditLog | undefined;
   const close = async () => {
-    await Promise.all([closeHosts(), ...mounts.map(({ mount }) => mount.close())]);
+    await Promise.all([...hosts.map((host) => host.close()), ...mounts.map(({ mount }) => mount.close())]);
     endSpan();
     auditLog?.close();
   };
   try {
+    const confinedEntries = confined.size === 0 ? undefined : await explainedEntries(confined, resolved, workspace.root);
     for (const plugin of resolved) {
-      const load = hosts.get(plugin.where.index) ?? (await (await import("./load-plugin.ts")).loadPlugin(plugin, { workspace, logger }));
-      plugins.push(load.plugin);
-      loaded.set(plugin.where.index, { grants: plugin.entry.permissions, entries: load.entries });
-      logger.debug(`loaded plugin ${load.plugin.name}@${load.plugin.version}: ${load.plugin.tools.map((t) => t.name).join(", ")}`);
+      let host: PluginHost | undefined = confined.get(plugin.where.index);
+      let entries = confinedEntries?.get(plugin.where.index);
+      if (host === undefined || entries === undefined) {
+        const { inProcessHost } = await lazily("the in-process plugin loader", () => import("@plugboard/hosts/in-process"));
+        const { hostedEntries } = await lazily("the plugin host wrapper", () => import("@plugboard/hosts/host"));
+        host = await inProcessHost(plugin, { workspace, logger });
+        hosts.push(host);
+        entries = hostedEntries(host);
+      }
+      const hosted = host.plugins.find(({ plugin: { name } }) => name === plugin.manifest.name);
+      if (hosted === undefined) throw new Error(`the host of ${plugin.manifest.name} does not list it`);
+      plugins.push(hosted.plugin);
+      loaded.set(plugin.where.index, { grants: plugin.entry.permissions, entries });
+      logger.debug(`loaded plugin ${hosted.plugin.name}@${hosted.plugin.version}: ${hosted.plugin.tools.map((t) => t.name).join(", ")}`);
     }
     auditLog = config.audit === undefined ? undefined : openAuditLog(config.audit, config.configPath);
     const launcher =
@@ -154,12 +152,12 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     const toolGrants = new Map(ordered.flatMap(([, load]) => load.entries.map(({ tool }) => [tool.name, load.grants] as const)));
     const registry = new ToolRegistry(entries);
     const runtime = new ToolRuntime(registry, { workspace, logger, policy: config.policy, ...(auditLog ? { audit: auditLog.write } : {}) });
-    const confined = resolved.filter(isConfined).map((plugin) => plugin.manifest.name);
+    const confinedNames = resolved.filter(isConfined).map((plugin) => plugin.manifest.name);
     const servers = mounts.map(({ server }) => server);
     const warmUp = () => {
-      for (const host of hosts.values()) host.mount.warm();
+      for (const host of hosts) host.warm();
     };
-    return { config, workspace, registry, runtime, plugins, servers, toolGrants, sandbox: { ...sandbox, confined }, warmUp, close };
+    return { config, workspace, registry, runtime, plugins, servers, toolGrants, sandbox: { ...sandbox, confined: confinedNames }, warmUp, close };
   } catch (error) {
     await close();
     throw error;
@@ -173,23 +171,77 @@ async function resolvePlugins(config: AppConfig, appFolder: string | undefined):
 }
 
 /**
- * Starts the hosts of the confined plugins at once, keyed by config index; if one fails,
- * the others are closed and the first failure in config order is thrown. The host code is
- * imported only when a plugin runs confined, and the MCP SDK only when a host starts: a host
- * mounted from the listing cache starts on its first call (or at `warmUp`).
+ * Starts the hosts of the confined plugins at once (plugins that may share one, in one),
+ * keyed by config index; if one fails, the others are closed and the first failure in config
+ * order is thrown. The host code is imported only when a plugin runs confined; a host mounted
+ * from the listing cache starts on its first call (or at `warmUp`).
  */
 async function startHosts(
   confined: readonly ResolvedPlugin[],
   mechanism: NonNullable<SandboxState["mechanism"]>,
   context: HostContext,
-): Promise<Map<number, HostedPlugin>> {
+): Promise<Map<number, ConfinedHost>> {
   if (confined.length === 0) return new Map();
-  const { startHost } = await import("./plugin-host/start-host.ts");
+  const { startConfinedHost } = await lazily("the confined plugin hosts", () => import("@plugboard/hosts/confined"));
+  const groups = hostGroups(confined);
   const started = await allOrNothing(
-    confined.map(async (plugin) => [plugin.where.index, await startHost(plugin, mechanism, context)] as const),
+    groups.map(async (group) => [group, await startConfinedHost(group, mechanism, context)] as const),
     ([, host]) => host.close(),
   );
-  return new Map(started);
+  return new Map(started.flatMap(([group, host]) => group.map((plugin) => [plugin.where.index, host] as const)));
+}
+
+/**
+ * The confined plugins grouped by host. Plugins share a host only when neither could gain
+ * from it: the same grants (no right one lacks) and the same publisher (no code one would
+ * not already trust). The only publisher known here is Plugboard itself: an installed
+ * package of the `@plugboard` npm scope, which only the project can publish to. Every other
+ * plugin — a `path` entry, or another scope's package — has a host of its own.
+ */
+export function hostGroups(confined: readonly ResolvedPlugin[]): ResolvedPlugin[][] {
+  const groups = new Map<string, ResolvedPlugin[]>();
+  for (const plugin of confined) {
+    const firstParty = plugin.origin !== "path" && plugin.manifest.name.startsWith("@plugboard/");
+    const key = firstParty ? `first-party ${[...new Set(plugin.entry.permissions)].sort().join(" ")}` : `entry ${plugin.where.index}`;
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [plugin]);
+    else group.push(plugin);
+  }
+  return [...groups.values()];
+}
+
+/** The registry entries of each confined plugin, by config index, each result ending with its sandbox refusal's hint. */
+async function explainedEntries(
+  confined: ReadonlyMap<number, ConfinedHost>,
+  resolved: readonly ResolvedPlugin[],
+  workspace: string,
+): Promise<Map<number, RegistryEntry[]>> {
+  const [{ hostedEntries }, { explainingRefusals }] = await Promise.all([
+    lazily("the plugin host wrapper", () => import("@plugboard/hosts/host")),
+    lazily("the sandbox's refusal hints", () => import("@plugboard/hosts/refusal-hint")),
+  ]);
+  const byName = new Map(resolved.map((plugin) => [plugin.manifest.name, plugin] as const));
+  const entries = new Map<number, RegistryEntry[]>();
+  for (const host of new Set(confined.values())) {
+    for (const entry of hostedEntries(host)) {
+      const plugin = entry.owner === undefined ? undefined : byName.get(entry.owner);
+      if (plugin === undefined) continue;
+      const context = {
+        plugin: plugin.manifest.name,
+        grants: plugin.entry.permissions,
+        offered: [...plugin.manifest.permissions, ...plugin.manifest.optionalPermissions],
+        workspace,
+        get protect() {
+          return host.protected();
+        },
+        configPath: plugin.where.configPath,
+      };
+      const list = entries.get(plugin.where.index) ?? [];
+      list.push(explainingRefusals(entry, context));
+      entries.set(plugin.where.index, list);
+    }
+  }
+  return entries;
 }
 
 /** Confines each stdio MCP server with its entry's grants. */
@@ -197,7 +249,7 @@ async function confiningLauncher(
   mechanism: NonNullable<SandboxState["mechanism"]>,
   app: { workspace: string; configPath: string; protect: () => readonly ProtectedPath[]; env: Readonly<Record<string, string | undefined>>; logger: Logger },
 ): Promise<McpLauncher> {
-  const { confineServer, serverCacheRoot } = await import("./plugin-host/confine-server.ts");
+  const { confineServer, serverCacheRoot } = await lazily("the sandbox for MCP servers", () => import("@plugboard/hosts/confine-server"));
   const cacheRoot = serverCacheRoot(app.env);
   const warn = (message: string) => app.logger.warn(message);
   return (launch, entry) =>
@@ -226,7 +278,7 @@ async function explainingServers(
     return entry !== undefined && !isPlugin(entry) && confinesServer(entry);
   };
   if (!mounts.some(isConfined)) return [...mounts];
-  const { explainingRefusals } = await import("./plugin-host/refusal-hint.ts");
+  const { explainingRefusals } = await lazily("the sandbox's refusal hints", () => import("@plugboard/hosts/refusal-hint"));
   return mounts.map((mount) => {
     if (!isConfined(mount)) return mount;
     // A server has no manifest: any permission can be granted to it.
@@ -250,7 +302,7 @@ async function explainingServers(
  * next start on; loaded only when something may run confined.
  */
 async function protectedPathsOf(config: AppConfig, workspace: string, cacheFolder: string | undefined): Promise<() => ProtectedPath[]> {
-  const { protectedPaths } = await import("./plugin-host/protected-paths.ts");
+  const { protectedPaths } = await lazily("the protected paths", () => import("@plugboard/hosts/protected-paths"));
   return () => protectedPaths(config, workspace, cacheFolder);
 }
 

@@ -6,8 +6,8 @@
 import { resolve } from "node:path";
 import type { Logger } from "@plugboard/core";
 import { type App, buildApp } from "./build-app.ts";
-import { type ConfigOverrides, loadConfig } from "./config.ts";
-import type { ModelClient } from "./model-client.ts";
+import { type ConfigOverrides, loadConfig } from "@plugboard/config";
+import type { ModelClient } from "@plugboard/model-client";
 
 /** The command-line flags an app passes on, as typed; each wins over the environment and the config file. */
 export interface AppFlags extends ConfigOverrides {
@@ -32,8 +32,6 @@ export interface StartAppOptions {
   readonly model?: boolean;
   /** Start every confined plugin's host now rather than on its first call (see `buildApp`). @default false */
   readonly freshHosts?: boolean;
-  /** The plugin hosts' program, when the app carries a bundle of it (see `buildApp`). */
-  readonly hostProgram?: string;
 }
 
 /** A started app: the built app and, when asked for, its model client. */
@@ -63,9 +61,8 @@ export async function startApp(options: StartAppOptions): Promise<StartedApp> {
     ...(options.appFolder ? { appFolder: options.appFolder } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(options.freshHosts ? { freshHosts: true } : {}),
-    ...(options.hostProgram === undefined ? {} : { hostProgram: options.hostProgram }),
   });
   if (!options.model) return { ...app, model: undefined };
-  const { createModelClient } = await import("./model-client.ts");
+  const { createModelClient } = await import("@plugboard/model-client");
   return { ...app, model: createModelClient(config.model) };
 }

@@ -1,27 +1,7 @@
-/** Test helpers for plugin hosts: finding them in /proc, and waiting with a deadline. */
-import { readdirSync, readFileSync } from "node:fs";
+/** Finding plugin hosts in /proc: the running processes whose spec names the workspace (each host, and `unshare` before it). */
+import { processesWhere } from "@plugboard/test-helpers";
 
-/** Pids of the running processes whose command line names `workspace` (the hosts, and `unshare` before each). */
+/** Pids of the running hosts (and their `unshare`) whose spec names `workspace`. */
 export function hostsOf(workspace: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) continue;
-      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(`"workspace":"${workspace}"`)) found.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return found;
-}
-
-/** Resolves once `condition` holds; throws naming `what` after `ms`. */
-export async function until(condition: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`within ${ms} ms: ${what}`);
-    await Bun.sleep(20);
-  }
+  return processesWhere(({ argv }) => argv.some((argument) => argument.includes(`"workspace":"${workspace}"`)));
 }

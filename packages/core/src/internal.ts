@@ -4,6 +4,7 @@
  */
 export { ERROR_PREFIX, toolErrors } from "./errors.ts";
 export { type ArgumentsValidator, DuplicateToolError, type RegistryEntry } from "./registry.ts";
+export { runHandler } from "./run-handler.ts";
 export {
   fieldProblems,
   formatPath,
@@ -12,3 +13,4 @@ export {
   pointerProblems,
   type SchemaProblem,
 } from "./schema-errors.ts";
+export { LazyLoadError, lazily, lazilySync } from "./lazily.ts";

@@ -26,6 +26,11 @@ export interface RegistryEntry {
    * sent to the model as they are.
    */
   readonly validate?: ArgumentsValidator;
+  /**
+   * Names what a call of a `{ writes }` tool writes, instead of its `concurrency.writes`: for a
+   * tool whose code runs elsewhere (a confined plugin's host), which answers asynchronously.
+   */
+  readonly writes?: (args: Record<string, unknown>) => Promise<string>;
 }
 
 /** A registered tool: its definition, its compiled validator and its model-facing schema. */
@@ -36,6 +41,8 @@ export interface RegisteredTool {
   readonly check?: TypeCheck<TObject>;
   readonly validate: ArgumentsValidator;
   readonly schema: ChatCompletionFunctionTool;
+  /** The entry's own `writes`, when it brought one. */
+  readonly writes?: (args: Record<string, unknown>) => Promise<string>;
 }
 
 /** Thrown when two definitions share a name; names both owners when known. */
@@ -88,13 +95,14 @@ export class ToolRegistry {
 
 function register(entry: RegistryEntry): RegisteredTool {
   const { tool } = entry;
+  const writes = entry.writes === undefined ? {} : { writes: entry.writes };
   if (entry.validate) {
-    return { tool, owner: entry.owner, validate: entry.validate, schema: functionSchema(tool, tool.parameters) };
+    return { tool, owner: entry.owner, validate: entry.validate, schema: functionSchema(tool, tool.parameters), ...writes };
   }
   const parameters = closed(tool.parameters);
   const check = typeCompiler().Compile(parameters);
   const validate: ArgumentsValidator = (args) => (check.Check(args) ? [] : fieldProblems(check.Errors(args)));
-  return { tool, owner: entry.owner, check, validate, schema: functionSchema(tool, parameters) };
+  return { tool, owner: entry.owner, check, validate, schema: functionSchema(tool, parameters), ...writes };
 }
 
 /**

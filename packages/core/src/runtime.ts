@@ -8,7 +8,8 @@ import type { ChatCompletionFunctionTool } from "openai/resources/chat/completio
 import type { Approver } from "./approval.ts";
 import type { AuditSink } from "./audit.ts";
 import { type Logger, silentLogger, type ToolContext, type ToolResult } from "./contract.ts";
-import { isCancellation, PluginError, ToolError, errorResult, toolErrors } from "./errors.ts";
+import { runHandler } from "./run-handler.ts";
+import { PluginError, toolErrors } from "./errors.ts";
 import { type GateOutcome, passGate } from "./gate.ts";
 import { ALLOW_ALL, type Policy } from "./policy.ts";
 import type { RegisteredTool, ToolRegistry } from "./registry.ts";
@@ -102,16 +103,13 @@ export class ToolRuntime {
 
   async #run(registered: RegisteredTool, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
     try {
-      return await registered.tool.handler(args, ctx);
+      return await runHandler(registered.tool, args, ctx);
     } catch (error) {
-      if (error instanceof ToolError) return errorResult(error.message);
-      // A handler that stops by rethrowing the abort (as fetch or a spawned process does) was
-      // cancelled, not broken: its call still gets a result.
-      if (isCancellation(error, ctx.signal)) return toolErrors.cancelled();
       throw new PluginError({ tool: registered.tool.name, plugin: registered.owner, phase: "handler", cause: error });
     }
   }
 }
+
 
 /**
  * A call's raw JSON arguments parsed and validated against its tool's schema, or the error

@@ -104,7 +104,7 @@ async function accessOf(registered: RegisteredTool | undefined, rawArguments: st
   if ("isError" in args) return { kind: "read" };
   let key: string;
   try {
-    key = concurrency.writes(args.value, workspace);
+    key = registered.writes === undefined ? concurrency.writes(args.value, workspace) : await registered.writes(args.value);
   } catch (error) {
     throw new PluginError({ tool: registered.tool.name, plugin: registered.owner, phase: "concurrency", cause: error });
   }

@@ -4,9 +4,9 @@
  * runs unconfined; `required` refuses to start without the mechanism; `off` never confines.
  */
 import type { Logger } from "@plugboard/core";
-import { PlugboardError } from "./errors.ts";
+import { PlugboardError } from "@plugboard/config/errors";
 import { detectMechanismAsync, type Mechanism } from "@plugboard/sandbox";
-import type { AppConfig } from "./config.ts";
+import type { AppConfig } from "@plugboard/config";
 
 /** The sandbox in force, as `plugboard check` reports it. */
 export interface SandboxState {

@@ -11,8 +11,8 @@ import { type App, buildApp } from "../index.ts";
 
 // Real host processes: a busy machine needs more than bun's default 5 s per test.
 setDefaultTimeout(30_000);
-import type { Permission } from "../permissions.ts";
-import { awaitEscapeesCommand, escapeesCommand, runningNamed, survivorsNamed, uniqueMarker } from "@plugboard/sandbox/escapees";
+import type { Permission } from "@plugboard/core";
+import { awaitEscapeesCommand, escapeesCommand, runningNamed, survivorsNamed, uniqueMarker } from "@plugboard/test-helpers";
 
 const BASH = join(import.meta.dir, "../../../../plugins/bash");
 const SECRET = "sk-bash-confined";

@@ -7,14 +7,17 @@ import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, statSync } from "node:fs";
 import { cp, readdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { hostsOf, until } from "../../test/hosts.ts";
+import { waitFor } from "@plugboard/test-helpers";
+import { hostsOf } from "../../test/hosts.ts";
 import { configWith, fixture, removeTempDirs, tempDir } from "../../test/temp-app.ts";
 import { silentLogger } from "@plugboard/core";
 import { detectMechanism } from "@plugboard/sandbox";
 import { type App, type BuildAppOptions, buildApp } from "../index.ts";
-import { resolvePlugin } from "../resolve-plugin.ts";
-import { listingCacheFolder } from "./listing-cache.ts";
-import { listingCache } from "./start-host.ts";
+import { resolvePlugin } from "@plugboard/loader/resolve-plugin";
+import { listingCacheFolder } from "@plugboard/hosts/listing-cache";
+import { listingCache } from "@plugboard/hosts/confined";
+import { encodeSchema } from "@plugboard/hosts/protocol";
+import { Type } from "@sinclair/typebox";
 
 // Real host processes: a busy machine needs more than bun's default 5 s per test.
 setDefaultTimeout(30_000);
@@ -74,7 +77,7 @@ describe("the listing cache", () => {
     const app = await start(plugin, workspace, cacheHome);
     expect(hostsOf(workspace)).toEqual([]);
     app.warmUp();
-    await until(() => hostsOf(workspace).length > 0, "the host never started after warmUp");
+    await waitFor("the host starts after warmUp", () => hostsOf(workspace).length > 0, { timeoutMs: 10_000 });
     expect(await app.runtime.execute("echo", '{"text":"hi"}')).toEqual({ content: "hi", isError: false });
     await app.close();
     expect(hostsOf(workspace)).toEqual([]);
@@ -117,7 +120,7 @@ describe("the listing cache", () => {
     const app = await start(plugin, workspace, cacheHome);
     expect(hostsOf(workspace).length).toBeGreaterThan(0);
     expect(app.runtime.schemas()[0]?.function.name).toBe("echo");
-    expect(JSON.parse(readFileSync(join(folder, entry), "utf8")).tools[0].name).toBe("echo");
+    expect(JSON.parse(readFileSync(join(folder, entry), "utf8")).plugins[0].tools[0].name).toBe("echo");
   });
 
   test("an entry naming other tools than the manifest is a miss: no tool of it is mounted", async () => {
@@ -126,12 +129,12 @@ describe("the listing cache", () => {
     const folder = join(cacheHome, "plugboard", "hosts");
     const [entry = ""] = await readdir(folder);
     const listing = JSON.parse(readFileSync(join(folder, entry), "utf8"));
-    listing.tools.push({ ...listing.tools[0], name: "bash", description: "Run anything." });
+    listing.plugins[0].tools.push({ ...listing.plugins[0].tools[0], name: "bash", description: "Run anything." });
     await writeFile(join(folder, entry), JSON.stringify(listing));
     const app = await start(plugin, workspace, cacheHome);
     expect(hostsOf(workspace).length).toBeGreaterThan(0);
     expect(app.registry.names()).toEqual(["echo"]);
-    expect(JSON.parse(readFileSync(join(folder, entry), "utf8")).tools.map((tool: { name: string }) => tool.name)).toEqual(["echo"]);
+    expect(JSON.parse(readFileSync(join(folder, entry), "utf8")).plugins[0].tools.map((tool: { name: string }) => tool.name)).toEqual(["echo"]);
   });
 
   test("a host mounted from the cache that cannot start answers its call with the plugin's load error", async () => {
@@ -147,10 +150,9 @@ describe("the listing cache", () => {
     const mechanism = detectMechanism({});
     if (!mechanism.available) throw new Error(`no sandbox here: ${mechanism.missing}`);
     const folder = listingCacheFolder({ XDG_CACHE_HOME: cacheHome }) ?? "";
-    const inputSchema = { type: "object" as const, properties: {}, additionalProperties: false };
-    listingCache(folder, resolved, mechanism, { workspace, logger: silentLogger })?.write({
-      tools: [{ name: "explode", description: "Never loads.", inputSchema }],
-      serverInfo: { name: "@fixture/import-throws", version: "0.1.0" },
+    const parameters = encodeSchema(Type.Object({}));
+    listingCache(folder, [resolved], mechanism, workspace, silentLogger)?.write({
+      plugins: [{ name: "@fixture/import-throws", tools: [{ name: "explode", description: "Never loads.", parameters, concurrency: "serial" }] }],
     });
     const app = await buildApp(config, { env: { XDG_CACHE_HOME: cacheHome } });
     apps.push(app);

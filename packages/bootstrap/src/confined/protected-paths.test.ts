@@ -10,7 +10,7 @@ import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { removeTempDirs, tempDir, writeConfig } from "../../test/temp-app.ts";
-import { loadConfig } from "../config.ts";
+import { loadConfig } from "@plugboard/config";
 import { type App, buildApp } from "../index.ts";
 
 setDefaultTimeout(30_000);

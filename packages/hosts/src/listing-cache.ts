@@ -4,9 +4,9 @@
  * (`plugboard tools` starts none). An entry is found by a key over everything the listing
  * comes from; any change to it is a miss, and the host is started and listed afresh.
  *
- * The key covers: this Bun and the host's own code; the plugin's folder (every file outside
+ * The key covers: this Bun, this package's version and the listing's format; each plugin's folder (every file outside
  * `node_modules`: path, size, modification and change time, inode) and the `package.json`
- * of each dependency it declares; its manifest, options and grants; the workspace (its
+ * of each dependency it declares; their manifests, options and grants; the workspace (their
  * `tools()` receives it); and the sandbox mechanism. A plugin's `tools()` must depend on
  * nothing else (docs/plugins.md says so).
  *
@@ -17,12 +17,12 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { CONTRACT_VERSION, type Logger } from "@plugboard/core";
-import type { McpListing } from "@plugboard/mcp/mount";
-import packageJson from "../../package.json" with { type: "json" };
-import type { ResolvedPlugin } from "../resolve-plugin.ts";
+import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
+import packageJson from "../package.json" with { type: "json" };
+import type { HostListing } from "./protocol.ts";
 
-/** Bumped when an entry's meaning changes. */
-const FORMAT = 1;
+/** Bumped when an entry's meaning changes (the host protocol's listing, the schemas' encoding). */
+const FORMAT = 2;
 /** A plugin folder with more files than this is not fingerprinted: its host is always started. */
 const MAX_FILES = 5_000;
 /** Entries kept when the folder is pruned after a write (the most recently written ones). */
@@ -34,8 +34,6 @@ export interface ListingContext {
   readonly workspace: string;
   /** The sandbox mechanism's description (`Landlock ABI 7 + …`). */
   readonly mechanism: string;
-  /** Files of the host's own code whose change changes a listing. */
-  readonly hostFiles: readonly string[];
 }
 
 /** The cache folder for `env`, or undefined when there is no home to keep it in. */
@@ -44,50 +42,49 @@ export function listingCacheFolder(env: Readonly<Record<string, string | undefin
   return base === undefined ? undefined : join(base, "plugboard", "hosts");
 }
 
-/** One plugin's place in the cache. */
+/** One host's place in the cache. */
 export class ListingCache {
   private constructor(
     readonly file: string,
     readonly folder: string,
-    /** The tool names the manifest lists, in order: a listing with others is not used. */
-    private readonly expected: readonly string[],
+    /** Each plugin's name and the tool names its manifest lists, in order: a listing with others is not used. */
+    private readonly expected: string,
     private readonly logger: Logger,
   ) {}
 
-  /** The entry of `resolved` in `folder`, or undefined when the plugin cannot be fingerprinted. */
-  static of(folder: string, resolved: ResolvedPlugin, context: ListingContext, logger: Logger): ListingCache | undefined {
-    const files = fingerprint(resolved.directory);
-    if (files === undefined) return undefined;
+  /** The entry of the host of `group` in `folder`, or undefined when a plugin cannot be fingerprinted. */
+  static of(folder: string, group: readonly ResolvedPlugin[], context: ListingContext, logger: Logger): ListingCache | undefined {
     const hasher = new Bun.CryptoHasher("sha256");
     const part = (value: unknown) => hasher.update(`${JSON.stringify(value)}\n`);
-    part({ FORMAT, bun: Bun.version, bootstrap: packageJson.version, contract: CONTRACT_VERSION });
-    part(context.hostFiles.map(stamp));
-    part([resolved.directory, resolved.entryPath, resolved.manifest, resolved.entry.options, resolved.entry.permissions]);
+    part({ FORMAT, bun: Bun.version, hosts: packageJson.version, contract: CONTRACT_VERSION });
     part([context.workspace, context.mechanism]);
-    part(files);
-    part(dependencies(resolved.directory));
-    const expected = resolved.manifest.tools.map((tool) => tool.name);
+    for (const resolved of group) {
+      const files = fingerprint(resolved.directory);
+      if (files === undefined) return undefined;
+      part([resolved.directory, resolved.entryPath, resolved.manifest, resolved.entry.options, resolved.entry.permissions]);
+      part(files);
+      part(dependencies(resolved.directory));
+    }
+    const expected = namesOf(group.map(({ manifest }) => ({ name: manifest.name, tools: manifest.tools })));
     return new ListingCache(join(folder, `${hasher.digest("hex")}.json`), folder, expected, logger);
   }
 
   /**
-   * The listing kept for this key, or undefined: none, unreadable, or naming other tools than
-   * the manifest (the host would refuse such a plugin; a changed or forged entry is a miss).
+   * The listing kept for this key, or undefined: none, unreadable, or naming other plugins or
+   * tools than the manifests (the host would refuse such a plugin; a changed or forged entry is a miss).
    */
-  read(): McpListing | undefined {
+  read(): HostListing | undefined {
     let parsed: unknown;
     try {
       parsed = JSON.parse(readFileSync(this.file, "utf8"));
     } catch {
       return undefined;
     }
-    if (!isListing(parsed)) return undefined;
-    const names = parsed.tools.map((tool) => tool.name);
-    return names.length === this.expected.length && names.every((name, index) => name === this.expected[index]) ? parsed : undefined;
+    return isListing(parsed) && namesOf(parsed.plugins) === this.expected ? parsed : undefined;
   }
 
   /** Keeps `listing` for this key; a failure is only logged. */
-  write(listing: McpListing): void {
+  write(listing: HostListing): void {
     const staging = `${this.file}.${process.pid}.tmp`;
     let staged = false;
     try {
@@ -148,14 +145,22 @@ function stamp(path: string): string {
   return stats === undefined ? "missing" : `${stats.size} ${stats.mtimeMs} ${stats.ctimeMs} ${stats.ino}`;
 }
 
-function isListing(value: unknown): value is McpListing {
+/** The plugins' names and their tools' names, as one text to compare. */
+function namesOf(plugins: readonly { readonly name: string; readonly tools: readonly { readonly name: string }[] }[]): string {
+  return JSON.stringify(plugins.map(({ name, tools }) => [name, tools.map((tool) => tool.name)]));
+}
+
+function isListing(value: unknown): value is HostListing {
   if (typeof value !== "object" || value === null) return false;
-  const { tools, serverInfo } = value as Record<string, unknown>;
+  const { plugins } = value as Record<string, unknown>;
+  const isTool = (tool: unknown) => {
+    if (typeof tool !== "object" || tool === null) return false;
+    const { name, description, parameters, concurrency } = tool as Record<string, unknown>;
+    return typeof name === "string" && typeof description === "string" && typeof parameters === "object" && parameters !== null && typeof concurrency === "string";
+  };
   return (
-    Array.isArray(tools) &&
-    tools.every((tool) => typeof tool === "object" && tool !== null && typeof tool.name === "string" && typeof tool.inputSchema === "object") &&
-    typeof serverInfo === "object" &&
-    serverInfo !== null
+    Array.isArray(plugins) &&
+    plugins.every((plugin) => typeof plugin === "object" && plugin !== null && typeof plugin.name === "string" && Array.isArray(plugin.tools) && plugin.tools.every(isTool))
   );
 }
 

@@ -9,7 +9,7 @@ import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import type { ProtectedPath } from "@plugboard/sandbox";
 import { exists } from "@plugboard/sandbox/view";
-import type { AppConfig } from "../config.ts";
+import type { AppConfig } from "@plugboard/config";
 
 const ALWAYS = "always protected";
 

@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { configWith, fixture, removeTempDirs, tempDir } from "../../test/temp-app.ts";
 import { type App, buildApp } from "../index.ts";
-import type { Permission } from "../permissions.ts";
+import type { Permission } from "@plugboard/core";
 
 // Real host processes: a busy machine needs more than bun's default 5 s per test.
 setDefaultTimeout(30_000);

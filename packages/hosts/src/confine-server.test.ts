@@ -8,7 +8,7 @@ import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { detectMechanism } from "@plugboard/sandbox";
-import type { Permission } from "../permissions.ts";
+import type { Permission } from "@plugboard/core";
 import { confineServer } from "./confine-server.ts";
 
 const mechanism = detectMechanism();

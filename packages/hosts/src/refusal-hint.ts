@@ -12,7 +12,7 @@ import type { ToolResult } from "@plugboard/core";
 import type { RegistryEntry } from "@plugboard/core/internal";
 import { PRIVATE_FOLDERS, type ProtectedPath } from "@plugboard/sandbox";
 import { exists, isWithin } from "@plugboard/sandbox/view";
-import type { Permission } from "../permissions.ts";
+import type { Permission } from "@plugboard/core";
 
 /** Who ran confined, with which grants, and where. */
 export interface RefusalContext {

@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { defineTool, PERMISSIONS, type Permission, textResult, errorResult } from "@plugboard/core";
 import { Type } from "@sinclair/typebox";
-import { removeTempDirs, tempDir } from "../../test/temp-app.ts";
+import { removeTempDirs, tempDir } from "../../config/test/temp-config.ts";
 import { protectedPaths } from "./protected-paths.ts";
 import { explainingRefusals, type RefusalContext, refusalHint } from "./refusal-hint.ts";
 

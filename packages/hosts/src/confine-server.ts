@@ -16,7 +16,7 @@ import { CORE_FOLDER, underInit } from "@plugboard/core/process";
 import type { Launch } from "@plugboard/mcp/mount";
 import { confineCommand, type Mechanism, type ProtectedPath } from "@plugboard/sandbox";
 import { isWithin } from "@plugboard/sandbox/view";
-import type { Permission } from "../permissions.ts";
+import type { Permission } from "@plugboard/core";
 
 /** What a server's confinement needs to know besides its command line. */
 export interface ServerConfinement {

@@ -1,0 +1,329 @@
+/**
+ * The app's side of confined plugins: their host process, started through the sandbox's
+ * launcher with their grants, spoken to over the host protocol (protocol.ts). When the
+ * listing cache knows the host's tools, nothing starts until the first call (or `warm`).
+ * A host that dies fails the calls in flight with an `Error:` result and starts again on
+ * the next call; hosts end with the app, however it ends.
+ */
+import { dirname, join } from "node:path";
+import { errorResult, type Logger, type TObject, type ToolResult } from "@plugboard/core";
+import { killGroup, settlesWithin } from "@plugboard/core/process";
+import { PlugboardError } from "@plugboard/config/errors";
+import type { LoadedPlugin } from "@plugboard/loader/loaded-plugin";
+import { loadedPlugin } from "@plugboard/loader/loaded-plugin";
+import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
+import { confineCommand, type Mechanism, type ProtectedPath } from "@plugboard/sandbox";
+import type { HostCall, HostedPlugin, PluginHost } from "./host.ts";
+import { ListingCache } from "./listing-cache.ts";
+import { type AppMessage, decodeSchema, eachLine, type HostListing, type HostMessage, type HostSpec, protocolLine, type Thrown } from "./protocol.ts";
+
+/** This package's folder: the host's code, kept readable in every host's view. */
+const HOSTS_FOLDER = dirname(Bun.resolveSync("@plugboard/hosts/package.json", import.meta.dir));
+const HOST_MAIN = join(HOSTS_FOLDER, "src/host-main.ts");
+/** How long a host hung up on has to exit before it is killed. */
+const CLOSE_GRACE_MS = 1000;
+/** Lines of a host's stderr kept for the message of a host that fails. */
+const STDERR_TAIL = 20;
+
+/** Where a host's listing is kept between runs, and whether to use what is kept. */
+export interface HostListingCache {
+  /** The cache folder (`listingCacheFolder`); none: always start and list. */
+  readonly cacheFolder: string | undefined;
+  /** Start and list even when a listing is kept (and keep the new one). */
+  readonly fresh: boolean;
+}
+
+/** Where hosts run and report, and how their listings are cached. */
+export interface HostContext {
+  /** The workspace root. */
+  readonly workspace: string;
+  readonly logger: Logger;
+  readonly listing?: HostListingCache;
+  /** The paths inside the workspace no host may write, as they are when a host starts (see protected-paths.ts). @default none */
+  readonly protect?: () => readonly ProtectedPath[];
+}
+
+/** A confined host: the interface, and what its running view protects (for the refusal hints). */
+export interface ConfinedHost extends PluginHost {
+  /** The protected paths of the view the host runs (or last ran) in. */
+  protected(): readonly ProtectedPath[];
+  /** The host's process id while it runs. */
+  pid(): number | undefined;
+}
+
+/**
+ * The host of `group` (plugins with the same grants), confined by `mechanism`. When the
+ * listing cache holds its tools for unchanged plugins (see listing-cache.ts), nothing starts
+ * now: the host starts on the first call. Otherwise it starts and lists its tools here, and
+ * the listing is kept. Throws a plugin's load error (the loader's `PlugboardError`, as in the
+ * app's process) or `PLUGIN_HOST` when the host fails otherwise.
+ */
+export async function startConfinedHost(
+  group: readonly ResolvedPlugin[],
+  mechanism: Extract<Mechanism, { available: true }>,
+  context: HostContext,
+): Promise<ConfinedHost> {
+  const cache = context.listing?.cacheFolder === undefined ? undefined : listingCache(context.listing.cacheFolder, group, mechanism, context.workspace, context.logger);
+  const kept = context.listing?.fresh === true ? undefined : cache?.read();
+  const host = new HostProcess(group, mechanism, context);
+  if (kept !== undefined) return host.withListing(kept);
+  const listing = await host.start();
+  cache?.write(listing);
+  return host.withListing(listing);
+}
+
+/** The listing cache's entry of `group`'s host (exported for tests). */
+export function listingCache(
+  folder: string,
+  group: readonly ResolvedPlugin[],
+  mechanism: Extract<Mechanism, { available: true }>,
+  workspace: string,
+  logger: Logger,
+): ListingCache | undefined {
+  return ListingCache.of(folder, group, { workspace, mechanism: mechanism.description }, logger);
+}
+
+/** Host processes still running, ended when the app exits. */
+const live = new Set<number>();
+let endingWithTheApp = false;
+function endWithTheApp(pid: number): void {
+  live.add(pid);
+  if (endingWithTheApp) return;
+  endingWithTheApp = true;
+  process.on("exit", () => {
+    for (const group of live) killGroup(group);
+  });
+}
+
+/** A running host, as the app sees it. */
+interface Running {
+  readonly process: Bun.Subprocess<"pipe", "pipe", "pipe">;
+  readonly ready: Promise<HostListing>;
+  /** Calls and `writes` requests waiting for their answer, by id. */
+  readonly waiting: Map<number, (message: HostMessage | undefined) => void>;
+}
+
+class HostProcess {
+  readonly #group: readonly ResolvedPlugin[];
+  readonly #mechanism: Extract<Mechanism, { available: true }>;
+  readonly #context: HostContext;
+  readonly #names: string;
+  #running: Running | undefined;
+  #started = false;
+  #closed = false;
+  #nextId = 1;
+  #protect: readonly ProtectedPath[] = [];
+  #warned = false;
+  readonly #stderr: string[] = [];
+
+  constructor(group: readonly ResolvedPlugin[], mechanism: Extract<Mechanism, { available: true }>, context: HostContext) {
+    this.#group = group;
+    this.#mechanism = mechanism;
+    this.#context = context;
+    this.#names = group.map(({ manifest }) => manifest.name).join(", ");
+  }
+
+  /** Starts the host and waits for its listing; throws the plugin's load error, or `PLUGIN_HOST`. */
+  async start(): Promise<HostListing> {
+    return await this.#spawn().ready;
+  }
+
+  /** The `PluginHost` of this process, serving `listing`'s tools. */
+  withListing(listing: HostListing): ConfinedHost {
+    const byName = new Map(this.#group.map((resolved) => [resolved.manifest.name, loadedPlugin(resolved)] as const));
+    const plugins: HostedPlugin[] = listing.plugins.map(({ name, tools }) => ({
+      plugin: byName.get(name) ?? missingPlugin(name),
+      tools: tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        parameters: decodeSchema(tool.parameters) as TObject,
+        concurrency: tool.concurrency,
+      })),
+    }));
+    const owners = new Map(plugins.flatMap(({ plugin, tools }) => tools.map((tool) => [tool.name, plugin.name] as const)));
+    return {
+      plugins,
+      call: (tool, args, call) => this.#call(owners.get(tool) ?? this.#names, tool, args, call),
+      writes: (tool, args) => this.#writes(tool, args),
+      warm: () => {
+        if (this.#closed || this.#running !== undefined) return;
+        this.#spawn().ready.catch(() => undefined);
+      },
+      close: () => this.#close(),
+      protected: () => this.#protect,
+      pid: () => this.#running?.process.pid,
+    };
+  }
+
+  async #call(plugin: string, tool: string, args: Record<string, unknown>, call: HostCall): Promise<ToolResult> {
+    if (this.#closed) return errorResult(`${plugin} has been closed`);
+    const restarting = this.#started;
+    let running: Running;
+    try {
+      running = await this.#ready();
+    } catch (error) {
+      // The plugin's load error (its first line), or why the host did not start.
+      const reason = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
+      return errorResult(restarting ? `${plugin} could not be started again: ${reason}` : reason);
+    }
+    const id = this.#nextId++;
+    const answered = this.#ask(running, { type: "call", id, tool, args, callId: call.callId });
+    const cancel = () => this.#send(running, { type: "cancel", id });
+    call.signal.addEventListener("abort", cancel, { once: true });
+    if (call.signal.aborted) cancel();
+    try {
+      const answer = await answered;
+      if (answer === undefined) return errorResult(`${plugin} stopped while running ${tool} (${this.#ending(running)}); it starts again on the next call`);
+      if (answer.type === "result") return answer.result;
+      if (answer.type === "thrown") throw rebuilt(answer.error);
+      throw new Error(`${plugin}'s host answered a call with ${answer.type}`);
+    } finally {
+      call.signal.removeEventListener("abort", cancel);
+    }
+  }
+
+  async #writes(tool: string, args: Record<string, unknown>): Promise<string> {
+    const running = await this.#ready();
+    const answer = await this.#ask(running, { type: "writes", id: this.#nextId++, tool, args });
+    if (answer === undefined) throw new Error(`the host stopped (${this.#ending(running)})`);
+    if (answer.type === "written") return answer.key;
+    if (answer.type === "thrown") throw rebuilt(answer.error);
+    throw new Error(`the host answered a writes request with ${answer.type}`);
+  }
+
+  #ask(running: Running, message: Extract<AppMessage, { id: number }>): Promise<HostMessage | undefined> {
+    return new Promise((resolve) => {
+      running.waiting.set(message.id, resolve);
+      this.#send(running, message);
+    });
+  }
+
+  #send(running: Running, message: AppMessage): void {
+    try {
+      running.process.stdin.write(protocolLine("", message));
+      running.process.stdin.flush();
+    } catch {
+      // The host is gone: its exit answers what waits.
+    }
+  }
+
+  /** The running host, or one started now (`restarting` it when one ran before). */
+  #ready(): Promise<Running> {
+    const running = this.#running ?? this.#spawn();
+    return running.ready.then(() => running);
+  }
+
+  #spawn(): Running {
+    const { logger } = this.#context;
+    logger.info(`${this.#started ? "restarting" : "starting"} the plugin host of ${this.#names}`);
+    this.#started = true;
+    this.#stderr.length = 0;
+    const token = `${crypto.randomUUID()} `;
+    const spec: HostSpec = { plugins: this.#group, workspace: this.#context.workspace, token };
+    this.#protect = this.#context.protect?.() ?? [];
+    const first = this.#group[0];
+    const confined = confineCommand(this.#mechanism, {
+      argv: [process.execPath, HOST_MAIN, JSON.stringify(spec)],
+      grants: first?.entry.permissions ?? [],
+      workspace: this.#context.workspace,
+      code: [...this.#group.map(({ directory }) => directory), HOSTS_FOLDER],
+      protect: this.#protect,
+      // Not the workspace: without fs.read it is not in the view, and Bun reads its current folder when it resolves imports.
+      cwd: first?.directory ?? HOSTS_FOLDER,
+    });
+    if (!this.#warned) {
+      this.#warned = true;
+      for (const link of confined.refusedLinks) {
+        logger.warn(`${this.#names}: not following ${link.path} to ${link.target}: a link in the workspace, which confined plugins may write, must not lead out of it`);
+      }
+    }
+    const child = Bun.spawn([confined.command, ...confined.args], {
+      env: confined.env,
+      cwd: confined.cwd,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+      detached: true,
+    });
+    endWithTheApp(child.pid);
+    const waiting = new Map<number, (message: HostMessage | undefined) => void>();
+    let listed: ((listing: HostListing) => void) | undefined;
+    let refused: ((error: unknown) => void) | undefined;
+    const ready = new Promise<HostListing>((resolve, reject) => {
+      listed = resolve;
+      refused = reject;
+    });
+    const running: Running = { process: child, ready, waiting };
+    this.#running = running;
+    const onMessage = (message: HostMessage) => {
+      if (message.type === "ready") listed?.(message.listing);
+      else if (message.type === "load-failed") refused?.(new PlugboardError(message.code, message.message));
+      else {
+        waiting.get(message.id)?.(message);
+        waiting.delete(message.id);
+      }
+    };
+    const stdout = eachLine(child.stdout, (line) => {
+      const at = line.indexOf(token);
+      const printed = at === -1 ? line : line.slice(0, at);
+      if (printed !== "") logger.info(`${this.#names} printed: ${printed}`);
+      if (at !== -1) onMessage(JSON.parse(line.slice(at + token.length)) as HostMessage);
+    });
+    const stderr = eachLine(child.stderr, (line) => {
+      if (line.startsWith("warning: ")) logger.warn(line.slice("warning: ".length));
+      else logger.debug(`${this.#names}: ${line}`);
+      this.#stderr.push(line);
+      if (this.#stderr.length > STDERR_TAIL) this.#stderr.shift();
+    });
+    void Promise.all([child.exited, stdout.catch(() => undefined), stderr.catch(() => undefined)]).then(() => {
+      live.delete(child.pid);
+      killGroup(child.pid);
+      if (this.#running === running) this.#running = undefined;
+      refused?.(this.#startFailure(running));
+      for (const answer of waiting.values()) answer(undefined);
+      waiting.clear();
+    });
+    ready.catch(() => undefined);
+    return running;
+  }
+
+  /** Why a host ended before it listed its tools. */
+  #startFailure(running: Running): PlugboardError {
+    const tail = this.#stderr.length === 0 ? "" : `\nLast lines of its stderr:\n${this.#stderr.map((line) => `  ${line}`).join("\n")}`;
+    return new PlugboardError("PLUGIN_HOST", `Plugin ${this.#names}: its host ended before listing its tools (${this.#ending(running)})${tail}`);
+  }
+
+  #ending(running: Running): string {
+    const { exitCode, signalCode } = running.process;
+    if (signalCode !== null) return `killed by ${signalCode}`;
+    return exitCode === null ? "its output closed" : `exit code ${exitCode}`;
+  }
+
+  async #close(): Promise<void> {
+    this.#closed = true;
+    const running = this.#running;
+    if (running === undefined) return;
+    this.#running = undefined;
+    // Hung up on, the host exits by itself (and its PID namespace with it); one that does not is killed.
+    try {
+      running.process.stdin.end();
+    } catch {
+      // Gone already.
+    }
+    if (!(await settlesWithin(running.process.exited, CLOSE_GRACE_MS))) killGroup(running.process.pid);
+    await running.process.exited;
+  }
+}
+
+/** What the handler threw as the app rebuilds it: an error of the same class name, message and stack, or the same text. */
+function rebuilt(thrown: Thrown): unknown {
+  if (thrown.name === undefined) return thrown.message;
+  const error = new Error(thrown.message);
+  error.name = thrown.name;
+  if (thrown.stack !== undefined) error.stack = thrown.stack;
+  return error;
+}
+
+function missingPlugin(name: string): LoadedPlugin {
+  throw new Error(`a plugin host listed a plugin it was not given: ${name}`);
+}

@@ -1,0 +1,136 @@
+/**
+ * A plugin host: the program a confined plugin runs in. Loads the spec's plugins with the
+ * loader the app uses in its own process, answers `ready` with their tools (or `load-failed`
+ * with the loader's error), then runs each call's handler and answers with its result or
+ * what it threw, until the app hangs up. The app starts it through the sandbox's launcher,
+ * so everything here runs with the plugins' grants only. The protocol: protocol.ts. Not an API.
+ *
+ * Arguments arrive validated by the app (the same compiled TypeBox check as in its process);
+ * a handler's bug is sent back as what it threw, which the app wraps in the same
+ * `PluginError` as in its process.
+ */
+import { type AnyToolDefinition, errorResult, type Logger, type ToolResult, Workspace } from "@plugboard/core";
+import { runHandler } from "@plugboard/core/internal";
+import { PlugboardError } from "@plugboard/config/errors";
+import { loadPlugin } from "@plugboard/loader/load-plugin";
+import { concurrencyKind } from "./host.ts";
+import { refusalOf } from "./refusal.ts";
+import { type AppMessage, encodeSchema, eachLine, type HostListing, type HostMessage, type HostSpec, protocolLine, type Thrown } from "./protocol.ts";
+import { endOtherProcesses } from "./sweep.ts";
+
+/** Plugin messages go to stderr, which the app logs. */
+const logger: Logger = {
+  debug() {},
+  info() {},
+  warn: (message) => process.stderr.write(`warning: ${message}\n`),
+};
+
+/** One tool of the host, with the grants of its plugin. */
+interface Served {
+  readonly tool: AnyToolDefinition;
+  readonly plugin: string;
+  readonly grants: readonly string[];
+}
+
+async function host(spec: HostSpec, send: (message: HostMessage) => void): Promise<void> {
+  const workspace = await Workspace.open(spec.workspace);
+  const tools = new Map<string, Served>();
+  const listing: HostListing["plugins"][number][] = [];
+  for (const resolved of spec.plugins) {
+    const { entries } = await loadPlugin(resolved, { workspace, logger });
+    const grants = resolved.entry.permissions;
+    for (const { tool } of entries) tools.set(tool.name, { tool, plugin: resolved.manifest.name, grants });
+    listing.push({
+      name: resolved.manifest.name,
+      tools: entries.map(({ tool }) => ({
+        name: tool.name,
+        description: tool.description,
+        parameters: encodeSchema(tool.parameters),
+        concurrency: concurrencyKind(tool),
+      })),
+    });
+  }
+  send({ type: "ready", listing: { plugins: listing } });
+
+  const running = new Map<number, AbortController>();
+  const spawns = [...tools.values()].some(({ grants }) => grants.includes("process.spawn"));
+  const answer = async (message: Extract<AppMessage, { type: "call" }>, served: Served) => {
+    const controller = new AbortController();
+    running.set(message.id, controller);
+    try {
+      const ctx = { workspace, signal: controller.signal, callId: message.callId, logger };
+      const result: ToolResult = await runHandler(served.tool, message.args, ctx).catch((error: unknown) => {
+        const refusal = refusalOf(error, served.plugin, served.grants, workspace.root);
+        if (refusal === undefined) throw error;
+        return errorResult(refusal);
+      });
+      send({ type: "result", id: message.id, result });
+    } catch (error) {
+      send({ type: "thrown", id: message.id, error: thrown(error) });
+    } finally {
+      running.delete(message.id);
+      // Whatever a call started ends with it: once no call runs, every other process of the namespace goes.
+      if (spawns && running.size === 0) endOtherProcesses();
+    }
+  };
+
+  await eachLine(Bun.stdin.stream(), (line) => {
+    if (line === "") return;
+    const message = JSON.parse(line) as AppMessage;
+    if (message.type === "cancel") {
+      running.get(message.id)?.abort();
+      return;
+    }
+    const served = tools.get(message.tool);
+    if (served === undefined) {
+      send({ type: "thrown", id: message.id, error: { name: "Error", message: `this host has no tool ${message.tool}` } });
+      return;
+    }
+    if (message.type === "call") {
+      void answer(message, served);
+      return;
+    }
+    const { concurrency } = served.tool;
+    try {
+      if (typeof concurrency !== "object") throw new TypeError(`${served.tool.name} does not name what it writes`);
+      send({ type: "written", id: message.id, key: concurrency.writes(message.args, workspace) });
+    } catch (error) {
+      send({ type: "thrown", id: message.id, error: thrown(error) });
+    }
+  });
+}
+
+/** What a handler threw, to rebuild on the app's side. */
+function thrown(error: unknown): Thrown {
+  if (error instanceof Error) return { name: error.name, message: error.message, ...(error.stack === undefined ? {} : { stack: error.stack }) };
+  return { message: String(error) };
+}
+
+/**
+ * Runs the host for the spec in `argument` (JSON) until the app hangs up, then exits 0; a
+ * plugin that fails to load is answered `load-failed` (and the host exits 2).
+ */
+export async function runHost(argument: string | undefined): Promise<never> {
+  const spec = JSON.parse(argument ?? "{}") as HostSpec;
+  const write = process.stdout.write.bind(process.stdout);
+  const send = (message: HostMessage) => {
+    write(protocolLine(spec.token, message));
+  };
+  // stdout carries the protocol: what a plugin prints goes to stderr instead.
+  console.log = console.error;
+  console.info = console.error;
+  console.debug = console.error;
+  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+  try {
+    await host(spec, send);
+    process.exit(0);
+  } catch (error) {
+    if (!(error instanceof PlugboardError)) throw error;
+    send({ type: "load-failed", code: error.code, message: error.message });
+    // Let the line reach the app before the process ends.
+    await Bun.sleep(0);
+    process.exit(2);
+  }
+}
+
+if (import.meta.main) await runHost(process.argv[2]);

@@ -1,0 +1,127 @@
+/**
+ * The host protocol: what the app and a confined plugin host say to each other, one JSON
+ * message per line on the host's stdin (app → host) and stdout (host → app). Every line
+ * the host writes starts with the token the app gave it in the spec, so that whatever a
+ * plugin prints on stdout is told apart from the protocol (the app logs it) instead of
+ * breaking it.
+ *
+ * A host first answers `ready` with the tools of its plugins (their TypeBox schemas
+ * encoded, see `encodeSchema`) or `load-failed` with the loader's error; then it answers
+ * each `call` with `result` or `thrown`, and each `writes` with `written` or `thrown`.
+ */
+import type { ToolResult } from "@plugboard/core";
+import type { PlugboardErrorCode } from "@plugboard/config/errors";
+import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
+
+/** What the app tells a host to load (its one argument, JSON). */
+export interface HostSpec {
+  /** The plugins the host loads, in config order: located, their manifests checked by the app. */
+  readonly plugins: readonly ResolvedPlugin[];
+  readonly workspace: string;
+  /** Starts every protocol line the host writes. */
+  readonly token: string;
+}
+
+/** How a tool's calls may overlap: `writes` means the host names what a call writes (`writes` request). */
+export type ConcurrencyKind = "serial" | "read-only" | "writes";
+
+/** A tool as a host lists it. */
+export interface ListedTool {
+  readonly name: string;
+  readonly description: string;
+  /** `encodeSchema` of its parameters. */
+  readonly parameters: EncodedSchema;
+  readonly concurrency: ConcurrencyKind;
+}
+
+/** What a host's plugins provide, in the spec's order: what the listing cache keeps. */
+export interface HostListing {
+  readonly plugins: readonly { readonly name: string; readonly tools: readonly ListedTool[] }[];
+}
+
+/** What a handler threw, as the app rebuilds it: an error's class name, message and stack; a thrown value that is not an error, its text (no name). */
+export interface Thrown {
+  readonly name?: string;
+  readonly message: string;
+  readonly stack?: string;
+}
+
+export type AppMessage =
+  | { readonly type: "call"; readonly id: number; readonly tool: string; readonly args: Record<string, unknown>; readonly callId: string }
+  | { readonly type: "cancel"; readonly id: number }
+  | { readonly type: "writes"; readonly id: number; readonly tool: string; readonly args: Record<string, unknown> };
+
+export type HostMessage =
+  | { readonly type: "ready"; readonly listing: HostListing }
+  | { readonly type: "load-failed"; readonly code: PlugboardErrorCode; readonly message: string }
+  | { readonly type: "result"; readonly id: number; readonly result: ToolResult }
+  | { readonly type: "written"; readonly id: number; readonly key: string }
+  | { readonly type: "thrown"; readonly id: number; readonly error: Thrown };
+
+/**
+ * A TypeBox schema as JSON: the schema's plain JSON, and beside it each of TypeBox's own
+ * marks (its symbol-keyed `Kind`, `Hint`, `Optional`, `Readonly`) with the path of the object
+ * that carries it, so that `decodeSchema` gives back a schema TypeBox's compiler checks (and
+ * words its errors) exactly as the original.
+ */
+export interface EncodedSchema {
+  readonly json: unknown;
+  readonly marks: readonly (readonly [path: readonly (string | number)[], mark: string, value: string])[];
+}
+
+const MARKS = ["TypeBox.Kind", "TypeBox.Hint", "TypeBox.Optional", "TypeBox.Readonly"] as const;
+
+/** The schema as JSON with its TypeBox marks. Functions (a `Transform`'s) are not carried: checking does not use them. */
+export function encodeSchema(schema: unknown): EncodedSchema {
+  const marks: [readonly (string | number)[], string, string][] = [];
+  const walk = (value: unknown, path: readonly (string | number)[]): unknown => {
+    if (Array.isArray(value)) return value.map((item, index) => walk(item, [...path, index]));
+    if (typeof value !== "object" || value === null) return value;
+    for (const mark of MARKS) {
+      const carried: unknown = Reflect.get(value, Symbol.for(mark));
+      if (typeof carried === "string") marks.push([path, mark, carried]);
+    }
+    const json: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (typeof item !== "function" && item !== undefined) json[key] = walk(item, [...path, key]);
+    }
+    return json;
+  };
+  return { json: walk(schema, []), marks };
+}
+
+/** The schema `encodeSchema` encoded, its marks back in place. */
+export function decodeSchema(encoded: EncodedSchema): unknown {
+  const json = structuredClone(encoded.json);
+  for (const [path, mark, value] of encoded.marks) {
+    let at: unknown = json;
+    for (const key of path) at = typeof at === "object" && at !== null ? Reflect.get(at, key) : undefined;
+    if (typeof at === "object" && at !== null) Reflect.set(at, Symbol.for(mark), value);
+  }
+  return json;
+}
+
+/** A protocol line: the token, the message, a newline. */
+export function protocolLine(token: string, message: AppMessage | HostMessage): string {
+  return `${token}${JSON.stringify(message)}\n`;
+}
+
+/**
+ * Splits a byte stream into lines and hands each to `line`; the last, unterminated part is
+ * handed over when the stream ends.
+ */
+export async function eachLine(stream: ReadableStream<Uint8Array>, line: (text: string) => void): Promise<void> {
+  const decoder = new TextDecoder();
+  let pending = "";
+  for await (const chunk of stream) {
+    pending += decoder.decode(chunk, { stream: true });
+    let end = pending.indexOf("\n");
+    while (end !== -1) {
+      line(pending.slice(0, end));
+      pending = pending.slice(end + 1);
+      end = pending.indexOf("\n");
+    }
+  }
+  pending += decoder.decode();
+  if (pending !== "") line(pending);
+}
