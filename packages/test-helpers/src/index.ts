@@ -1,0 +1,18 @@
+/**
+ * `@plugboard/test-helpers`: Plugboard's own test helpers (private; the plugin authors' kit is
+ * `@plugboard/testing`).
+ */
+export { awaitEscapeesCommand, ESCAPEE_COUNT, escapeesCommand, uniqueMarker } from "./escapees.ts";
+export {
+  type CensusOptions,
+  childrenOf,
+  isRunning,
+  killAll,
+  type ProcessEntry,
+  processesWhere,
+  runningNamed,
+  survivors,
+  survivorsNamed,
+  terminalOf,
+} from "./processes.ts";
+export { type Found, waitFor, type WaitForOptions } from "./wait-for.ts";
