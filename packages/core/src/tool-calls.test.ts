@@ -16,6 +16,7 @@ import type { ApprovalRequest } from "./approval.ts";
 import { type Concurrency, defineTool } from "./contract.ts";
 import { PluginError, textResult, ToolError } from "./errors.ts";
 import type { Policy } from "./policy.ts";
+import { settlesWithin } from "./process/group.ts";
 import { ToolRegistry } from "./registry.ts";
 import { ToolRuntime } from "./runtime.ts";
 import { Workspace } from "./workspace.ts";
@@ -61,7 +62,7 @@ function stepTool(name: string, concurrency: Concurrency<typeof Step> | undefine
     handler: async ({ label, path, after, hold }, ctx) => {
       log.push(`start ${label}`);
       latch(started, label).resolve();
-      if (after !== undefined) await waitFor(latch(finished, after).promise, `${after} never finished while ${label} waited: the calls did not overlap`);
+      if (after !== undefined) await awaitLatch(latch(finished, after).promise, `${after} never finished while ${label} waited: the calls did not overlap`);
       if (hold) {
         await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
         log.push(`${label} saw aborted=${ctx.signal.aborted}`);
@@ -82,17 +83,9 @@ const look = stepTool("look", "read-only");
 const put = stepTool("put", { writes: ({ path }, workspace) => resolve(workspace.root, path ?? "") });
 const run = stepTool("run", undefined);
 
-/** Waits for `promise`, or fails the call (as an `Error:` result) saying what never happened. */
-async function waitFor(promise: Promise<void>, never: string): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ToolError(never)), 2_000);
-  });
-  try {
-    await Promise.race([promise, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
+/** Waits up to 2 s for `promise` (a latch, not a poll), or fails the call (as an `Error:` result) saying what never happened. */
+async function awaitLatch(promise: Promise<void>, never: string): Promise<void> {
+  if (!(await settlesWithin(promise, 2_000))) throw new ToolError(never);
 }
 
 beforeAll(async () => {
@@ -231,7 +224,7 @@ describe("cancellation", () => {
       ],
       { signal: controller.signal },
     );
-    await Promise.all(["a", "b"].map((label) => waitFor(latch(started, label).promise, `${label} never started`)));
+    await Promise.all(["a", "b"].map((label) => awaitLatch(latch(started, label).promise, `${label} never started`)));
     controller.abort();
     expect(await result).toEqual({ status: "aborted", text: "", steps: 1 });
     expect(log.toSorted()).toEqual(["a saw aborted=true", "b saw aborted=true", "start a", "start b"]);
@@ -247,7 +240,7 @@ describe("cancellation", () => {
       ],
       { signal: controller.signal },
     );
-    await Promise.all(["c", "d"].map((label) => waitFor(latch(started, label).promise, `${label} never started`)));
+    await Promise.all(["c", "d"].map((label) => awaitLatch(latch(started, label).promise, `${label} never started`)));
     controller.abort();
     expect((await result).status).toBe("aborted");
     expect(log.filter((line) => line.includes("saw")).toSorted()).toEqual(["c saw aborted=true", "d saw aborted=true"]);

@@ -1,13 +1,28 @@
-/** Ending a process group, and waiting for something with a deadline. */
+/** Ending a process group or what a PID namespace holds, and waiting for something with a deadline. */
+
+/**
+ * How long to wait for a process's pipes to close once it has exited and its group is killed:
+ * only a process that left the group (`setsid`) outside a PID namespace keeps them open longer.
+ */
+export const PIPE_GRACE_MS = 500;
 
 /** Kills every process of the group led by `pid` with SIGKILL; a group already gone is not an error. */
 export function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch (error) {
-    // ESRCH: every process of the group is already gone.
-    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
-  }
+  sigkill(-pid);
+}
+
+/**
+ * Kills (SIGKILL) every other process of the PID namespace the caller is the first process
+ * of — daemons, `setsid` and double forks included, which a group kill misses — and those of
+ * the namespaces nested in it; the caller goes on. Does nothing in a process that is not PID 1.
+ *
+ * It is `kill(-1)`, which reaches only what the caller's namespace holds and spares the caller,
+ * so it needs no `/proc` of the namespace's own, as a scan of /proc would.
+ *
+ * @example if (runningCalls === 0) endOtherProcesses(); // a host, once no call runs
+ */
+export function endOtherProcesses(): void {
+  if (process.pid === 1) sigkill(-1);
 }
 
 /** Whether `promise` resolves within `ms` (a rejection propagates). */
@@ -20,5 +35,15 @@ export async function settlesWithin(promise: Promise<unknown>, ms: number): Prom
     return await Promise.race([promise.then(() => true), expired]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** SIGKILL to `kill(2)`'s `target` (a negative one names a group, or -1 all one may signal). */
+function sigkill(target: number): void {
+  try {
+    process.kill(target, "SIGKILL");
+  } catch (error) {
+    // ESRCH: every process it names is already gone.
+    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
   }
 }

@@ -1,8 +1,10 @@
 /**
  * `@plugboard/core/process`: running a command as a tree that ends with it — a PID
  * namespace whose init is ours (signals the command sends itself work, orphans are reaped,
- * its exact ending is reported), and ending a process group.
+ * its exact ending is reported), ending a process group or everything else a namespace
+ * holds, and `unshare`'s flags and probe, which the sandbox uses too.
  */
 export { type Ending, readEnding } from "./ending.ts";
-export { killGroup, settlesWithin } from "./group.ts";
+export { endOtherProcesses, killGroup, PIPE_GRACE_MS, settlesWithin } from "./group.ts";
 export { CORE_FOLDER, pidNamespacePrefix, underInit } from "./pid-namespace.ts";
+export { findUnshare, type Namespaces, unshareFlags, whyUnshareFails, whyUnshareFailsAsync } from "./unshare.ts";

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { processesWhere, waitFor } from "@plugboard/test-helpers";
 import { killGroup } from "./group.ts";
 import { pidNamespacePrefix, underInit } from "./pid-namespace.ts";
 
@@ -97,10 +98,11 @@ describe.skipIf(pidNamespacePrefix().length === 0)("init: as the first process o
       stdio: ["ignore", "ignore", "ignore", "ignore"],
     });
     try {
-      await until("the 50 orphans started", async () => (await readdir(dir)).filter((name) => name.startsWith(`${mark}.`)).length === 50);
-      // Each has exited (or become a zombie) well before this.
+      await waitFor("the 50 orphans started", async () => (await readdir(dir)).filter((name) => name.startsWith(`${mark}.`)).length === 50);
+      // Each has exited (or become a zombie) well before this, so none is still on its way to being named MARK.
       await Bun.sleep(500);
-      await until("no orphan is left, running or zombie", async () => (await processesNamed(mark)) === 0, 2000);
+      const orphans = () => processesWhere((process) => process.name === mark, { zombies: true });
+      await waitFor("no orphan is left, running or zombie", () => orphans().length === 0, { timeoutMs: 2000 });
     } finally {
       killGroup(child.pid);
     }
@@ -120,23 +122,3 @@ test("init: imports nothing but what it needs, so it starts in the time of a bar
   expect(await imports("init.ts")).toEqual(["node:os", "bun:ffi", "./ending.ts"]);
   expect(await imports("ending.ts")).toEqual([]);
 });
-
-/** Processes in /proc, zombies included, whose command name is `name`. */
-async function processesNamed(name: string): Promise<number> {
-  let found = 0;
-  for (const entry of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
-    if (stat.includes(` (${name}) `)) found++;
-  }
-  return found;
-}
-
-/** Polls `check` until it holds; fails naming what never happened. */
-async function until(what: string, check: () => Promise<boolean>, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting until ${what}`);
-    await Bun.sleep(20);
-  }
-}

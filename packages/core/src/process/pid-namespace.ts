@@ -6,11 +6,12 @@
  * command's process group can be killed.
  */
 import { dirname, join } from "node:path";
+import { findUnshare, unshareFlags, whyUnshareFails } from "./unshare.ts";
 
-/** `unshare` flags for a PID namespace whose first process dies with `unshare` itself. */
-const PID_NAMESPACE = ["--pid", "--fork", "--kill-child"];
+/** A PID namespace whose first process dies with `unshare` itself. */
+const PID_NAMESPACE = unshareFlags({ pid: true });
 /** The same, for a user without privileges: a user namespace mapping them to themselves. */
-const PID_NAMESPACE_AS_USER = ["--user", "--map-current-user", ...PID_NAMESPACE];
+const PID_NAMESPACE_AS_USER = unshareFlags({ user: "self", pid: true });
 
 /**
  * Bun's flags for the init: it must not load the `.env` or `bunfig.toml` of the folder the
@@ -47,12 +48,8 @@ export function underInit(argv: readonly string[]): string[] {
 }
 
 function probe(): readonly string[] {
-  const unshare = Bun.which("unshare");
-  if (process.platform !== "linux" || unshare === null) return [];
-  for (const flags of [PID_NAMESPACE, PID_NAMESPACE_AS_USER]) {
-    const candidate = [unshare, ...flags];
-    const result = Bun.spawnSync([...candidate, "true"], { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
-    if (result.exitCode === 0) return candidate;
-  }
-  return [];
+  const unshare = findUnshare();
+  if (unshare === null) return [];
+  const flags = [PID_NAMESPACE, PID_NAMESPACE_AS_USER].find((candidate) => whyUnshareFails(unshare, candidate) === null);
+  return flags === undefined ? [] : [unshare, ...flags];
 }
