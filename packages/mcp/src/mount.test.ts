@@ -6,7 +6,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Workspace } from "@plugboard/core";
 import { ToolRegistry, ToolRuntime } from "@plugboard/core/runtime";
-import { survivors } from "../test/processes.ts";
+import { isRunning, survivors, waitFor } from "@plugboard/test-helpers";
 import { McpMount, McpMountError, type MountOptions } from "./mount.ts";
 
 // Real server processes: a busy machine needs more than bun's default 5 s per test.
@@ -83,11 +83,7 @@ describe("McpMount over stdio", () => {
       await Bun.sleep(200);
       controller.abort();
       expect((await call).content).toBe("Error: Cancelled before the tool finished");
-      const deadline = Date.now() + 3000;
-      while ((await readFile(marker, "utf8").catch(() => "")) !== "cancelled") {
-        if (Date.now() > deadline) throw new Error("the server never saw the cancellation");
-        await Bun.sleep(20);
-      }
+      await waitFor("the server saw the cancellation", async () => (await readFile(marker, "utf8").catch(() => "")) === "cancelled", { timeoutMs: 3000 });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -104,7 +100,7 @@ describe("McpMount over stdio", () => {
     const after = Number((await runtime.execute("pid", "{}")).content);
     expect(after).toBeGreaterThan(0);
     expect(after).not.toBe(before);
-    expect(await survivors([before])).toEqual([]);
+    expect(await survivors([before], 3000)).toEqual([]);
   });
 
   test("close ends the server and everything it started", async () => {
@@ -112,9 +108,9 @@ describe("McpMount over stdio", () => {
     const runtime = await runtimeOf(mounted);
     const server = Number((await runtime.execute("pid", "{}")).content);
     const child = Number((await runtime.execute("spawn_child", "{}")).content);
-    expect(await survivors([server, child], 0)).toEqual([server, child]);
+    expect([server, child].filter(isRunning)).toEqual([server, child]);
     await mounted.close();
-    expect(await survivors([server, child])).toEqual([]);
+    expect(await survivors([server, child], 3000)).toEqual([]);
     expect((await runtime.execute("pid", "{}")).content).toBe("Error: MCP server fixture is closed");
   });
 
@@ -160,7 +156,7 @@ describe("McpMount over stdio", () => {
     const server = Number((await runtime.execute("pid", "{}")).content);
     expect(await deferred.pid()).toBe(server);
     await deferred.close();
-    expect(await survivors([server])).toEqual([]);
+    expect(await survivors([server], 3000)).toEqual([]);
   });
 
   test("a deferred mount whose server no longer starts answers each call with an Error: result", async () => {

@@ -7,7 +7,7 @@
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { killGroup, settlesWithin } from "@plugboard/core/process";
+import { killGroup, PIPE_GRACE_MS, settlesWithin } from "@plugboard/core/process";
 
 /** The process a stdio server runs as: what a launcher receives and returns. */
 export interface Launch {
@@ -23,8 +23,6 @@ export type Launcher = (launch: Launch) => Launch | Promise<Launch>;
 
 /** How long a server may take to exit after its stdin closes before its group is killed. */
 const EXIT_GRACE_MS = 1000;
-/** How long to wait for a pipe to drain once the server has exited. */
-const PIPE_GRACE_MS = 500;
 /** Lines of stderr kept for messages. */
 const STDERR_LINES = 20;
 

@@ -4,6 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { defineTool, errorResult, textResult, Workspace } from "@plugboard/core";
 import { ToolRegistry, ToolRuntime } from "@plugboard/core/runtime";
+import { waitFor } from "@plugboard/test-helpers";
 import { Type } from "@sinclair/typebox";
 import { McpMount } from "./mount.ts";
 import { annotationsFor } from "./serve.ts";
@@ -104,19 +105,11 @@ describe("serving a runtime over Streamable HTTP", () => {
     const client = await connect(await serve());
     const controller = new AbortController();
     const call = client.callTool({ name: "wait", arguments: {} }, undefined, { signal: controller.signal });
-    const deadline = Date.now() + 3000;
-    while (seen.length === 0) {
-      if (Date.now() > deadline) throw new Error("the call never reached the handler");
-      await Bun.sleep(10);
-    }
+    await waitFor("the call reached the handler", () => seen.length > 0, { timeoutMs: 3000 });
     controller.abort();
     await expect(call).rejects.toThrow();
     const signal = seen.pop();
-    const until = Date.now() + 3000;
-    while (!signal?.aborted) {
-      if (Date.now() > until) throw new Error("the handler's signal was never aborted");
-      await Bun.sleep(10);
-    }
+    await waitFor("the handler's signal was aborted", () => signal?.aborted, { timeoutMs: 3000 });
   });
 
   test("with a token, requests without it are refused", async () => {

@@ -4,16 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Workspace } from "@plugboard/core";
 import { pidNamespacePrefix } from "@plugboard/core/process";
-import {
-  awaitEscapeesCommand,
-  ESCAPEE_COUNT,
-  escapeesCommand,
-  pluginRuntime,
-  runningNamed,
-  survivorsNamed,
-  uniqueMarker,
-  waitFor,
-} from "@plugboard/testing";
+import { awaitEscapeesCommand, ESCAPEE_COUNT, escapeesCommand, runningNamed, survivorsNamed, uniqueMarker, waitFor } from "@plugboard/test-helpers";
+import { pluginRuntime } from "@plugboard/testing";
 import plugin, { type Options } from "./index.ts";
 
 let dir: string;

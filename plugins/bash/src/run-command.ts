@@ -4,7 +4,7 @@
  * command started is killed with SIGKILL on timeout, on abort, and when the shell exits (so
  * background jobs, daemons and `setsid` children never outlive the call).
  */
-import { killGroup, pidNamespacePrefix, readEnding, settlesWithin, underInit } from "@plugboard/core/process";
+import { killGroup, PIPE_GRACE_MS, pidNamespacePrefix, readEnding, settlesWithin, underInit } from "@plugboard/core/process";
 import { OutputCap } from "./output-cap.ts";
 
 export interface RunOptions {
@@ -26,13 +26,6 @@ export interface RunOutcome {
   readonly stdout: OutputCap;
   readonly stderr: OutputCap;
 }
-
-/**
- * How long to wait for the pipes to close once the shell has exited and its group is
- * killed; only a process that left the group (setsid) outside a PID namespace can keep
- * them open that long.
- */
-const PIPE_GRACE_MS = 500;
 
 /** Runs `command`; throws only when the shell cannot be started. */
 export async function runCommand(command: string, options: RunOptions): Promise<RunOutcome> {
