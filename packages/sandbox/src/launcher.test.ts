@@ -8,11 +8,11 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runningNamed } from "./escapees.ts";
+import type { Permission } from "@plugboard/core";
+import { runningNamed, survivorsNamed, waitFor } from "@plugboard/test-helpers";
 import { ATTEMPT, attempt as attemptIn, available, PACKAGE } from "../test/attempt.ts";
-import { type Grant, confineCommand } from "./launcher.ts";
+import { confineCommand } from "./launcher.ts";
 import { detectMechanism } from "./mechanism.ts";
-
 
 let dir = "";
 let workspace = "";
@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 /** Runs the attempt confined with `grants`, or unconfined with `grants === "off"`. */
-const attempt = (grants: readonly Grant[] | "off", ...args: string[]) => attemptIn(workspace, grants, args);
+const attempt = (grants: readonly Permission[] | "off", ...args: string[]) => attemptIn(workspace, grants, args);
 
 describe("fs.read only", () => {
   test("cannot write outside the workspace (sync and async writes)", async () => {
@@ -62,7 +62,7 @@ describe("fs.read only", () => {
 
   test("process.spawn lets programs run, not read what fs.read does not grant", async () => {
     await Bun.write(join(dir, "private.txt"), "private\n");
-    const grants: Grant[] = ["fs.read", "process.spawn"];
+    const grants: Permission[] = ["fs.read", "process.spawn"];
     expect(await attempt(grants, "read", join(dir, "private.txt"))).toStartWith("refused: ENOENT");
     expect(await attempt(grants, "spawn-read", join(dir, "private.txt"))).toStartWith("refused: exit 1: head:");
     expect(await attempt("off", "spawn-read", join(dir, "private.txt"))).toBe("ok: private");
@@ -112,19 +112,12 @@ test("whatever a confined process starts ends with it, daemons included", async 
   const host = Bun.spawn([confined.command, ...confined.args], { env: confined.env, stdout: "pipe" });
   const reader = host.stdout.getReader();
   expect(new TextDecoder().decode((await reader.read()).value)).toBe("ok: started\n");
-  await until(() => runningNamed(marker).length === 1, "the daemon never ran");
+  await waitFor("the daemon ran", () => runningNamed(marker).length === 1);
   host.kill("SIGKILL");
   await host.exited;
-  await until(() => runningNamed(marker).length === 0, "the daemon outlived the confined process");
+  // None outlives the confined process.
+  expect(await survivorsNamed(marker, 5000)).toEqual([]);
 });
-
-async function until(condition: () => boolean, what: string, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`within ${ms} ms: ${what}`);
-    await Bun.sleep(10);
-  }
-}
 
 describe("the mechanism", () => {
   test("is reported missing when its test hook disables a part", () => {

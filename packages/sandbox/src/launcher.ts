@@ -8,22 +8,22 @@
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import type { Permission } from "@plugboard/core";
+import { unshareFlags } from "@plugboard/core/process";
 import { buildView, DEVICES, PRIVATE_FOLDERS, type ProtectedPath } from "./build-view.ts";
 import type { ConfinementRules } from "./confine-main.ts";
 import { elfInterpreter } from "./elf-interpreter.ts";
 import { RULES_VARIABLE } from "./landlock.ts";
-import { type Mechanism, NAMESPACE_FLAGS } from "./mechanism.ts";
+import { HOST_NAMESPACES, type Mechanism } from "./mechanism.ts";
 import { type CodeClosure, codeClosure } from "./package-closure.ts";
 import { isWithin } from "./view.ts";
-
-/** A right a plugin can be granted; the same names as a manifest's permissions. */
-export type Grant = "fs.read" | "fs.write" | "process.spawn" | "network";
 
 /** What to confine and with which rights. */
 export interface ConfineOptions {
   /** The program and its arguments, e.g. `[process.execPath, "host.ts", …]`. */
   readonly argv: readonly string[];
-  readonly grants: readonly Grant[];
+  /** The rights granted: a manifest's permissions. */
+  readonly grants: readonly Permission[];
   /** The workspace root (a real path): readable with `fs.read`, writable with `fs.write`. */
   readonly workspace: string;
   /** Folders of code the program loads (its package, the plugin's): kept readable, with their declared dependencies. */
@@ -115,7 +115,7 @@ export function confineCommand(mechanism: Extract<Mechanism, { available: true }
     BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0",
     [RULES_VARIABLE]: JSON.stringify(rules),
   });
-  const namespaces = [...NAMESPACE_FLAGS, ...(grants.has("network") ? [] : ["--net"])];
+  const namespaces = unshareFlags({ ...HOST_NAMESPACES, net: !grants.has("network") });
   return {
     command: mechanism.unshare,
     args: [...namespaces, bun, CONFINE_MAIN, ...options.argv],

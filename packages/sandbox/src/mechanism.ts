@@ -4,6 +4,7 @@
  * util-linux `unshare` (the view, a private `/proc`, no network, and every descendant
  * ended with the host). All three are needed.
  */
+import { findUnshare, type Namespaces, unshareFlags, whyUnshareFails, whyUnshareFailsAsync } from "@plugboard/core/process";
 import { landlockAbi } from "./landlock.ts";
 import { seccompAvailable } from "./seccomp.ts";
 
@@ -33,10 +34,7 @@ let cached: { key: string; mechanism: Promise<Mechanism> | Mechanism } | undefin
 export function detectMechanism(env: Readonly<Record<string, string | undefined>> = process.env): Mechanism {
   const disabled = env[DISABLE_VARIABLE] ?? "";
   if (cached?.key === disabled && !(cached.mechanism instanceof Promise)) return cached.mechanism;
-  const mechanism = detect(disabled, (argv) => {
-    const probe = Bun.spawnSync(argv, { stdout: "ignore", stderr: "pipe" });
-    return { exitCode: probe.exitCode, stderr: probe.stderr.toString() };
-  });
+  const mechanism = detect(disabled, whyUnshareFails);
   cached = { key: disabled, mechanism };
   return mechanism;
 }
@@ -48,44 +46,35 @@ export function detectMechanism(env: Readonly<Record<string, string | undefined>
 export async function detectMechanismAsync(env: Readonly<Record<string, string | undefined>> = process.env): Promise<Mechanism> {
   const disabled = env[DISABLE_VARIABLE] ?? "";
   if (cached?.key === disabled) return cached.mechanism;
-  const mechanism = detect(disabled, async (argv) => {
-    const probe = Bun.spawn(argv, { stdout: "ignore", stderr: "pipe" });
-    const [exitCode, stderr] = await Promise.all([probe.exited, new Response(probe.stderr).text()]);
-    return { exitCode, stderr };
-  });
+  const mechanism = detect(disabled, whyUnshareFailsAsync);
   cached = { key: disabled, mechanism };
   const settled = await mechanism;
   if (cached?.key === disabled) cached = { key: disabled, mechanism: settled };
   return settled;
 }
 
-interface Probe {
-  readonly exitCode: number | null;
-  readonly stderr: string;
-}
+/** Why `unshare FLAGS true` fails, or null: core/process's probe, waited for or awaited. */
+type Probe<Why> = (unshare: string, flags: readonly string[]) => Why;
 
-function detect(disabledList: string, run: (argv: string[]) => Probe): Mechanism;
-function detect(disabledList: string, run: (argv: string[]) => Promise<Probe>): Promise<Mechanism>;
-function detect(disabledList: string, run: (argv: string[]) => Probe | Promise<Probe>): Mechanism | Promise<Mechanism> {
+function detect(disabledList: string, probe: Probe<string | null>): Mechanism;
+function detect(disabledList: string, probe: Probe<Promise<string | null>>): Promise<Mechanism>;
+function detect(disabledList: string, probe: Probe<string | null | Promise<string | null>>): Mechanism | Promise<Mechanism> {
   const disabled = new Set(disabledList.split(",").map((part) => part.trim()));
   if (process.platform !== "linux") return { available: false, missing: `Landlock and Linux namespaces (this is ${process.platform})` };
   const abi = disabled.has("landlock") ? 0 : landlockAbi();
   if (abi < 1) return { available: false, missing: "Landlock (Linux 5.13 or later with Landlock enabled, e.g. lsm=landlock)" };
   if (disabled.has("seccomp") || !seccompAvailable()) return { available: false, missing: "seccomp system-call filters (a kernel built with CONFIG_SECCOMP_FILTER)" };
-  const unshare = Bun.which("unshare");
+  const unshare = findUnshare();
   if (disabled.has("namespaces") || unshare === null) {
     return { available: false, missing: "util-linux unshare with unprivileged user namespaces" };
   }
-  const probed = run([unshare, ...NAMESPACE_FLAGS, "--net", "true"]);
-  return probed instanceof Promise ? probed.then((probe) => verdict(probe, abi, unshare)) : verdict(probed, abi, unshare);
+  const why = probe(unshare, unshareFlags({ ...HOST_NAMESPACES, net: true }));
+  return why instanceof Promise ? why.then((failure) => verdict(failure, abi, unshare)) : verdict(why, abi, unshare);
 }
 
-/** What the namespace probe's outcome means. */
-function verdict(probe: Probe, abi: number, unshare: string): Mechanism {
-  if (probe.exitCode !== 0) {
-    const why = probe.stderr.trim().split("\n").at(-1) ?? "";
-    return { available: false, missing: `unprivileged user namespaces (unshare failed: ${why})` };
-  }
+/** What the namespace probe's outcome (why it failed, or null) means. */
+function verdict(why: string | null, abi: number, unshare: string): Mechanism {
+  if (why !== null) return { available: false, missing: `unprivileged user namespaces (unshare failed: ${why})` };
   const missing = [
     ...(abi < 4 ? ["Landlock TCP rules (ABI 4, Linux 6.7; the network namespace still cuts the network)"] : []),
     ...(abi < 6 ? ["Landlock scopes for signals and abstract UNIX sockets (ABI 6, Linux 6.12; the PID and network namespaces still separate them)"] : []),
@@ -105,5 +94,8 @@ function verdict(probe: Probe, abi: number, unshare: string): Mechanism {
   };
 }
 
-/** The namespaces every host gets: its own user, PID (with its own /proc), mount and IPC namespaces. */
-export const NAMESPACE_FLAGS = ["--user", "--map-root-user", "--pid", "--fork", "--kill-child", "--mount-proc", "--ipc"] as const;
+/**
+ * The namespaces every host gets: its own user (root inside, who mounts the view), PID (with
+ * its own /proc), mount and IPC namespaces; without the `network` grant, a network one too.
+ */
+export const HOST_NAMESPACES = { user: "root", pid: "own-proc", ipc: true } as const satisfies Namespaces;

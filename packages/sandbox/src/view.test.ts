@@ -5,13 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { dlopen } from "bun:ffi";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Permission } from "@plugboard/core";
+import { terminalOf, waitFor } from "@plugboard/test-helpers";
 import type { ProtectedPath } from "./build-view.ts";
 import { attempt as attemptIn, type Extra, PACKAGE } from "../test/attempt.ts";
-import type { Grant } from "./launcher.ts";
 import { codeClosure } from "./package-closure.ts";
 
 let dir = "";
@@ -25,9 +26,9 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** The attempt confined with `grants` (and `extra` options) in this file's workspace, or unconfined with `"off"`. */
-const attempt = (grants: readonly Grant[] | "off", args: readonly string[], extra: Extra = {}) => attemptIn(workspace, grants, args, extra);
+const attempt = (grants: readonly Permission[] | "off", args: readonly string[], extra: Extra = {}) => attemptIn(workspace, grants, args, extra);
 
-const ALL: Grant[] = ["fs.read", "fs.write", "process.spawn"];
+const ALL: Permission[] = ["fs.read", "fs.write", "process.spawn"];
 
 describe("local doors without network", () => {
   test("a pathname UNIX socket in a 0700 folder is unreachable, even when the socket lies in the workspace", async () => {
@@ -55,7 +56,7 @@ describe("local doors without network", () => {
     // A terminal of the person's: `script` holds a pseudo-terminal open while it sleeps.
     const holder = Bun.spawn(["script", "-q", "-c", "sleep 30", "/dev/null"], { stdin: "pipe", stdout: "ignore", stderr: "ignore" });
     try {
-      const pts = await until(() => ptsOf(holder.pid));
+      const pts = await waitFor("script opened a pseudo-terminal", () => terminalOf(holder.pid));
       expect(await attempt("off", ["open-tty", pts])).toBe(`ok: opened ${pts}`);
       expect(await attempt(ALL, ["open-tty", pts])).toStartWith("refused: ENOENT");
       expect(await attempt(ALL, ["open-tty", "/dev/tty"])).toStartWith("refused: ENOENT");
@@ -169,39 +170,6 @@ describe("the view's code", () => {
     expect(await attempt("off", ["read", through])).toBe("ok: secret");
   });
 });
-
-/** The pseudo-terminal that process `pid`'s child holds open, e.g. `/dev/pts/3`. */
-function ptsOf(pid: number): string | undefined {
-  for (const task of [pid, ...childrenOf(pid)]) {
-    try {
-      for (const fd of readdirSync(`/proc/${task}/fd`)) {
-        const target = readlinkSync(`/proc/${task}/fd/${fd}`);
-        if (/^\/dev\/pts\/\d+$/.test(target)) return target;
-      }
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return undefined;
-}
-
-function childrenOf(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
-
-async function until<T>(probe: () => T | undefined, ms = 5000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`nothing within ${ms} ms`);
-    await Bun.sleep(20);
-  }
-}
 
 describe("System V IPC", () => {
   test("a shared memory segment of a process outside is out of reach: the sandbox has an IPC namespace of its own", async () => {

@@ -3,7 +3,8 @@
  * tests: the same script either way, so a test fails if the confinement does nothing.
  */
 import { join } from "node:path";
-import { type ConfineOptions, confineCommand, type Grant } from "../src/launcher.ts";
+import type { Permission } from "@plugboard/core";
+import { type ConfineOptions, confineCommand } from "../src/launcher.ts";
 import { detectMechanism } from "../src/mechanism.ts";
 
 /** The fixture script, and this package's folder (the code a confined attempt loads). */
@@ -19,7 +20,7 @@ export const available = mechanism;
 export type Extra = Partial<Pick<ConfineOptions, "protect" | "home" | "code">>;
 
 /** What the attempt printed (`ok: …` or `refused: …`), confined with `grants` in `workspace`, or unconfined with `"off"`. */
-export async function attempt(workspace: string, grants: readonly Grant[] | "off", args: readonly string[], extra: Extra = {}): Promise<string> {
+export async function attempt(workspace: string, grants: readonly Permission[] | "off", args: readonly string[], extra: Extra = {}): Promise<string> {
   const argv = [process.execPath, ATTEMPT, ...args];
   if (grants === "off") return run(argv, process.env, undefined);
   const confined = confineCommand(available, { argv, grants, workspace, code: [PACKAGE], ...extra });
