@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { waitFor } from "@plugboard/testing";
+import { waitFor } from "@plugboard/test-helpers";
 import { FIRST_PARTY, STACK_FRAME, plugboard, spawnPlugboard, tempFolder, watch, writeConfig } from "./helpers.ts";
 
 const SHIPPED = fileURLToPath(new URL("../plugboard.config.json", import.meta.url));

@@ -1,16 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import {
-  awaitEscapeesCommand,
-  ESCAPEE_COUNT,
-  escapeesCommand,
-  runningNamed,
-  startScriptedModel,
-  survivorsNamed,
-  uniqueMarker,
-  waitFor,
-} from "@plugboard/testing";
+import { awaitEscapeesCommand, ESCAPEE_COUNT, escapeesCommand, runningNamed, survivorsNamed, uniqueMarker, waitFor } from "@plugboard/test-helpers";
+import { startScriptedModel } from "@plugboard/testing";
 import { plugboard, spawnPlugboard, tempFolder, watch, writeConfig } from "./helpers.ts";
 
 let dir = "";

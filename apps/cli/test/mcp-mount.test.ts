@@ -3,9 +3,9 @@
  * mounted through a config file, driven through the real `plugboard` process.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { startScriptedModel, waitFor } from "@plugboard/testing";
+import { processesWhere, waitFor } from "@plugboard/test-helpers";
+import { startScriptedModel } from "@plugboard/testing";
 import { FIRST_PARTY, STACK_FRAME, plugboard, spawnPlugboard, tempFolder, watch, writeConfig } from "./helpers.ts";
 
 const EVERYTHING = join(dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")), "dist/index.js");
@@ -27,20 +27,7 @@ beforeAll(async () => {
 afterAll(() => remove());
 
 /** Pids of live processes whose environment carries the marker. */
-function markedProcesses(): number[] {
-  const found: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (!readFileSync(`/proc/${name}/environ`, "latin1").includes(MARKER)) continue;
-      const stat = readFileSync(`/proc/${name}/stat`, "latin1");
-      if (!/^[ZX]$/.test(stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3))) found.push(Number(name));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return found;
-}
+const markedProcesses = () => processesWhere((process) => process.environ.some((entry) => entry.includes(MARKER)));
 
 const call = (args: string[], env: Record<string, string> = {}) => plugboard(["call", "--config", config, ...args], { cwd: dir, env });
 

@@ -5,11 +5,11 @@
  * on the entry) and works, so each test fails if its defence goes.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
+import { existsSync, readdirSync, realpathSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { uniqueMarker, waitFor } from "@plugboard/testing";
+import { childrenOf, killAll, processesWhere, survivors, terminalOf, uniqueMarker, waitFor } from "@plugboard/test-helpers";
 import { cleanEnv, FIRST_PARTY, type Finished, plugboard, spawnPlugboard, tempFolder } from "./helpers.ts";
 
 /** Each test starts several CLI processes and hosts: generous on a busy machine. */
@@ -179,8 +179,7 @@ describe("3. other terminals are readable", () => {
     const workspace = join(folder.dir, "workspace");
     const holder = Bun.spawn(["script", "-q", "-c", "sleep 30", "/dev/null"], { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
     try {
-      await waitFor("script opened its pseudo-terminal", () => terminalOf(holder.pid) !== "", { timeoutMs: 5000 });
-      const terminal = terminalOf(holder.pid);
+      const terminal = await waitFor("script opened its pseudo-terminal", () => terminalOf(holder.pid), { timeoutMs: 5000 });
       const config = await configIn(workspace, [BASH]);
       const tries = `test -e ${terminal} && echo visible || echo "no ${terminal}"; cat ${terminal}; ls /dev/pts`;
       const confined = await bash(config, tries, workspace);
@@ -198,27 +197,6 @@ describe("3. other terminals are readable", () => {
     }
   }, TIMEOUT_MS);
 });
-
-/** The /dev/pts/N that process `pid` holds open, or "". */
-function terminalOf(pid: number): string {
-  try {
-    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
-      if (/^\/dev\/pts\/\d+$/.test(target)) return target;
-    }
-  } catch {
-    // Not started yet, or gone.
-  }
-  return "";
-}
-
-function childrenOf(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
 
 describe("4. the project's own control files are writable", () => {
   const POLICY = { rules: [{ tool: "bash", args: { command: "*curl*" }, action: "deny" }] };
@@ -403,16 +381,6 @@ describe("6. the command is PID 1", () => {
 });
 
 describe("nothing a host creates outlives it, even when the app is killed with SIGKILL", () => {
-  /** Live processes whose command line mentions `needles`, after up to `ms` for the killed ones to go. */
-  async function remaining(needles: readonly string[], ms: number): Promise<number[]> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const found = processesMentioning(needles);
-      if (found.length === 0 || Date.now() > deadline) return found;
-      await Bun.sleep(50);
-    }
-  }
-
   async function killedMidCall(sandbox: "auto" | "off") {
     const folder = await tempFolder({ "workspace/.keep": "", "tmp/.keep": "" });
     const workspace = join(folder.dir, "workspace");
@@ -433,46 +401,22 @@ describe("nothing a host creates outlives it, even when the app is killed with S
   test("confined: no process of the host remains and its temporary folder holds nothing of it", async () => {
     const { folder, temp, needles } = await killedMidCall("auto");
     await using _ = folder;
-    const left = await remaining(needles, 3000);
-    killAll(left);
-    expect(left).toEqual([]);
+    expect(await survivors(() => processesMentioning(needles), 3000)).toEqual([]);
     expect(readdirSync(temp).filter((name) => name.startsWith("plugboard-host-"))).toEqual([]);
   }, TIMEOUT_MS);
 
   test("unconfined (the twin): the command's processes outlive the killed app", async () => {
     const { folder, needles } = await killedMidCall("off");
     await using _ = folder;
+    // Time they would need to be gone, were anything ending them.
     await Bun.sleep(1000);
-    const survivors = processesMentioning(needles);
-    killAll(survivors);
-    expect(survivors.length).toBeGreaterThan(0);
+    const outliving = processesMentioning(needles);
+    killAll(outliving);
+    expect(outliving.length).toBeGreaterThan(0);
   }, TIMEOUT_MS);
 });
 
 /** Pids of the running (not zombie) processes whose command line contains any of `needles`. */
 function processesMentioning(needles: readonly string[]): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
-      if (!needles.some((needle) => cmdline.includes(needle))) continue;
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (!"ZX".includes(stat.charAt(stat.lastIndexOf(")") + 2))) found.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return found;
-}
-
-/** Kills each of `pids` (processes this file's tests started), one that is already gone included. */
-function killAll(pids: readonly number[]): void {
-  for (const pid of pids) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // It ended by itself meanwhile.
-    }
-  }
+  return processesWhere((process) => process.argv.some((arg) => needles.some((needle) => arg.includes(needle))));
 }

@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { awaitEscapeesCommand, escapeesCommand, runningNamed, startScriptedModel, survivorsNamed, uniqueMarker, waitFor } from "@plugboard/testing";
+import { awaitEscapeesCommand, escapeesCommand, runningNamed, survivorsNamed, uniqueMarker, waitFor } from "@plugboard/test-helpers";
+import { startScriptedModel } from "@plugboard/testing";
 import { spawnPlugboard, tempFolder, watch, writeConfig } from "./helpers.ts";
 
 let dir = "";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { waitFor } from "@plugboard/testing";
+import { waitFor } from "@plugboard/test-helpers";
 import { EventSourceParserStream } from "eventsource-parser/stream";
 import { bodyOf, chat, postChat, startTestServer, type TestServer } from "../test/helpers.ts";
 

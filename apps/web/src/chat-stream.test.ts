@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { waitFor } from "@plugboard/testing";
+import { waitFor } from "@plugboard/test-helpers";
 import { bodyOf, chat, postChat, readSse, startTestServer, type TestServer } from "../test/helpers.ts";
 
 let t: TestServer;

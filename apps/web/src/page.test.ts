@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { waitFor } from "@plugboard/testing";
+import { waitFor } from "@plugboard/test-helpers";
 import type { Locator, Page } from "playwright-core";
 import { launchChromium, type TestBrowser } from "../test/chromium.ts";
 import { startTestServer, type TestServer } from "../test/helpers.ts";

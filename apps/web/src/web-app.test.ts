@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { startScriptedModel, waitFor } from "@plugboard/testing";
+import { waitFor } from "@plugboard/test-helpers";
+import { startScriptedModel } from "@plugboard/testing";
 import { bodyOf, chat, makeWorkspace, postChat } from "../test/helpers.ts";
 import { startWebApp } from "./web-app.ts";
 
