@@ -6,7 +6,7 @@
 import type { App } from "@plugboard/bootstrap";
 import type { RegisteredTool, ToolRuntime } from "@plugboard/core/runtime";
 import { type CallOutcome, describeOutcome, settle } from "./call-outcome.ts";
-import type { Finding, HarnessInput, Refusal } from "./harness-protocol.ts";
+import type { AppInput, Finding, Refusal } from "./harness-protocol.ts";
 import type { Observer } from "./observe.ts";
 import type { Plugboard } from "./plugboard-for.ts";
 import { invalidArguments, unfitArguments } from "./sample-arguments.ts";
@@ -19,7 +19,7 @@ interface Subject {
 }
 
 /** Runs the three call-based checks over every tool of `app`, in turn, with `core`'s runtime (the app's). */
-export async function runCallChecks(core: Plugboard["core"], app: App, input: HarnessInput, observer: Observer) {
+export async function runCallChecks(core: Plugboard["core"], app: App, input: AppInput, observer: Observer) {
   const calls = new Map<string, number>();
   const subjects: Subject[] = [];
   for (const name of app.registry.names()) {
@@ -48,7 +48,7 @@ export const REFUSED = "Error: Refused by the sandbox";
  * With the plugin confined (`app` built with the sandbox on): calls each tool, in turn, with
  * the inputs the foreseeable-errors check uses, and returns the calls the sandbox refused.
  */
-export async function runConfinedCalls(app: App, input: HarnessInput): Promise<Refusal[]> {
+export async function runConfinedCalls(app: App, input: AppInput): Promise<Refusal[]> {
   const refusals: Refusal[] = [];
   for (const name of app.registry.names()) {
     const registered = app.registry.get(name);
@@ -62,7 +62,7 @@ export async function runConfinedCalls(app: App, input: HarnessInput): Promise<R
   return refusals;
 }
 
-async function invalidCalls(runtime: ToolRuntime, subject: Subject, count: () => number, input: HarnessInput, out: Finding) {
+async function invalidCalls(runtime: ToolRuntime, subject: Subject, count: () => number, input: AppInput, out: Finding) {
   for (const { label, raw } of invalidArguments(subject.parameters)) {
     const before = count();
     const outcome = await settle(runtime.execute(subject.name, raw), input.callTimeoutMs);
@@ -74,7 +74,7 @@ async function invalidCalls(runtime: ToolRuntime, subject: Subject, count: () =>
   }
 }
 
-async function unfitCalls(runtime: ToolRuntime, subject: Subject, input: HarnessInput, out: Finding) {
+async function unfitCalls(runtime: ToolRuntime, subject: Subject, input: AppInput, out: Finding) {
   const { name, registered } = subject;
   const given = input.unfitInputs[name] ?? [];
   for (const [index, args] of given.entries()) {
@@ -111,7 +111,7 @@ function unfitProblem(outcome: CallOutcome, timeoutMs: number): string | undefin
   return undefined;
 }
 
-async function abortedCall(runtime: ToolRuntime, subject: Subject, input: HarnessInput, out: Finding) {
+async function abortedCall(runtime: ToolRuntime, subject: Subject, input: AppInput, out: Finding) {
   const { name, registered } = subject;
   const slow = input.slowInputs[name];
   if (slow !== undefined && registered.validate(slow).length > 0) {

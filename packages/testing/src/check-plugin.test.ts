@@ -21,7 +21,9 @@ afterAll(() => rm(ABSOLUTE_NOTES, { force: true }));
 const BROKEN: readonly [string, CheckId, CheckStatus, string, CheckPluginOptions][] = [
   ["package-unpublishable", "package", "fail", 'the published package would not contain plugboard.plugin.json: add it to "files"', {}],
   ["manifest-version-mismatch", "manifest", "fail", "its manifest says plugboard-plugin-manifest-version-mismatch@0.2.0 but its package.json says plugboard-plugin-manifest-version-mismatch@0.1.0", {}],
-  ["tools-undeclared", "tools", "fail", "extra: shout (returned, not in the manifest)", {}],
+  ["tools-undeclared", "tools", "fail", 'added shout: "Repeat the text in capitals."', {}],
+  ["tools-described-otherwise", "tools", "fail", 'changed the description of echo: "Say the text back." → "Repeat the text."', {}],
+  ["throws-on-import", "tools", "fail", "importing its entry threw: the settings file is missing", {}],
   ["exits-on-load", "tools", "fail", "the process ended (exit code 3) while loading the plugin", {}],
   ["strict-optional", "strict-schemas", "warn", "repeat: times: optional; strict mode requires every property", {}],
   ["unchecked-arguments", "invalid-arguments", "fail", 'shout: its handler ran for arguments with text of the wrong type: {"text":12.5}', {}],
@@ -80,6 +82,20 @@ describe("checkPlugin", () => {
     } finally {
       delete process.env[DISABLE_VARIABLE];
     }
+  });
+
+  test("a manifest whose tools are not the code's fails tools with what plugboard plugin sync would change, and sync as the fix", async () => {
+    const report = await checkPlugin(fixture("tools-described-otherwise"));
+    const tools = report.checks.find((check) => check.id === "tools");
+    expect(tools?.problems).toEqual([
+      "the manifest's tools are not the code's; plugboard plugin sync would change them:",
+      '  changed the description of echo: "Say the text back." → "Repeat the text."',
+    ]);
+    expect(tools?.fix).toBe(
+      `Run plugboard plugin sync ${fixture("tools-described-otherwise")}: it writes each tool's name and the first sentence of its description, from the code, into plugboard.plugin.json.`,
+    );
+    // The plugin loaded: the other checks ran.
+    expect(report.checks.find((check) => check.id === "invalid-arguments")?.status).toBe("pass");
   });
 
   test("checks that need a loaded plugin are skipped, saying why, when the manifest is invalid", async () => {

@@ -3,17 +3,18 @@
  * it. The plugin's code runs only in child processes (the harness), in a temp sandbox whose
  * files are compared before and after; the caller's process imports none of it.
  */
-import { mkdir, mkdtemp, realpath, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { PlugboardError } from "@plugboard/bootstrap";
+import { dirname, join } from "node:path";
 import { detectMechanism } from "@plugboard/sandbox";
 import { CHECK_IDS, type CheckId, type CheckResult, type ConformanceReport, result } from "./checks.ts";
-import type { HarnessInput, Refusal } from "./harness-protocol.ts";
+import type { AppInput, Refusal } from "./harness-protocol.ts";
 import { installFix, missingDependencies } from "./installed.ts";
 import { checkPackage, readJson } from "./package-check.ts";
+import { pluginFolder } from "./plugin-folder.ts";
 import { type HarnessRun, runHarness } from "./run-harness.ts";
 import { changes, snapshot } from "./snapshot.ts";
+import { listedTools } from "./tool-list.ts";
 import { type FileChange, callVerdicts, loadVerdicts, permissionsVerdict, quietVerdict, skipped, strictVerdict } from "./verdicts.ts";
 import { watchWrites, writeWatchUnavailable } from "./write-watch.ts";
 
@@ -65,9 +66,10 @@ export async function checkPlugin(directory: string, options: CheckPluginOptions
     const confinedConfigPath = join(ioDir, "plugboard.confined.config.json");
     await writeFile(confinedConfigPath, JSON.stringify({ workspace, sandbox: "required", plugins: [entry] }));
 
-    const input = (mode: HarnessInput["mode"]): HarnessInput => ({
+    const input = (mode: AppInput["mode"]): AppInput => ({
       mode,
       pluginDir: root,
+      options: entry.options,
       configPath: mode === "confined" ? confinedConfigPath : configPath,
       reportPath: join(ioDir, `${mode}-report.json`),
       unfitInputs: options.unfitInputs ?? {},
@@ -79,7 +81,7 @@ export async function checkPlugin(directory: string, options: CheckPluginOptions
     const place = { cwd: workspace, ioDir };
     const files: FileChange[] = [];
     const elsewhere: FileChange[] = [];
-    const watched = async (mode: HarnessInput["mode"], timeoutMs: number): Promise<HarnessRun> => {
+    const watched = async (mode: AppInput["mode"], timeoutMs: number): Promise<HarnessRun> => {
       const before = await snapshot(sandbox);
       const writes = await watchWrites();
       const run = await runHarness(input(mode), { ...place, timeoutMs });
@@ -108,7 +110,8 @@ export async function checkPlugin(directory: string, options: CheckPluginOptions
 
     const pkg = await checkPackage(root);
     const loading = await watched("load", 60_000);
-    const { manifest, loaded, ...load } = loadVerdicts(loading);
+    const listed = listedTools((await readJson(join(root, "plugboard.plugin.json")))?.tools);
+    const { manifest, loaded, ...load } = loadVerdicts(loading, listed, root);
     // An entry that cannot import what it needs usually means nothing was installed yet.
     const missing = loaded === undefined && load.tools.status === "fail" ? await missingDependencies(root) : [];
     const tools = missing.length === 0 ? load.tools : notInstalled(root, missing);
@@ -170,15 +173,6 @@ function notInstalled(root: string, missing: readonly string[]): CheckResult {
 
 function isInside(path: string, folder: string): boolean {
   return path === folder || path.startsWith(`${folder}/`);
-}
-
-async function pluginFolder(directory: string): Promise<string> {
-  const absolute = resolve(directory);
-  const info = await stat(absolute).catch(() => undefined);
-  if (!info?.isDirectory()) {
-    throw new PlugboardError("PLUGIN_NOT_FOUND", `Plugin folder ${directory} does not exist or is not a folder (${absolute}).`);
-  }
-  return realpath(absolute);
 }
 
 /** `name@version` from package.json, else from the manifest. */

@@ -2,21 +2,36 @@
  * What `checkPlugin` and its harness process (which loads and calls the plugin, so that the
  * plugin's code never runs in the caller's process) tell each other, as JSON files.
  */
+import type { ToolLine } from "./tool-list.ts";
 
-/** The harness's instructions. */
-export interface HarnessInput {
+/** The harness's instructions: build an app around the plugin (`AppInput`), or only list its tools. */
+export type HarnessInput = AppInput | ToolsInput;
+
+/** What both kinds of run are given. The harness runs in the workspace folder. */
+interface RunInput {
+  /** The plugin's folder: the harness prefers the `@plugboard/*` copies the plugin resolves. */
+  readonly pluginDir: string;
+  /** Where the harness writes its report (`HarnessReport`, or a `ToolListing` for `tools`). */
+  readonly reportPath: string;
+  /** The plugin's options, as its config entry gives them. */
+  readonly options: unknown;
+}
+
+/** `tools`: import the plugin's entry without the bootstrap, whatever its manifest lists, and report the tools it returns. */
+export interface ToolsInput extends RunInput {
+  readonly mode: "tools";
+}
+
+/** Build the app around the plugin. */
+export interface AppInput extends RunInput {
   /**
    * `load`: build the app only; `calls`: build it, then run the checks that call tools;
    * `confined`: build it with the plugin confined by the sandbox, then call each tool with
    * the unfit inputs and collect the operations the kernel refused.
    */
   readonly mode: "load" | "calls" | "confined";
-  /** The plugin's folder: the harness prefers the `@plugboard/*` copies the plugin resolves. */
-  readonly pluginDir: string;
   /** A config file that lists only the plugin under test, granting every permission. */
   readonly configPath: string;
-  /** Where the harness writes its `HarnessReport`. */
-  readonly reportPath: string;
   readonly unfitInputs: Readonly<Record<string, readonly unknown[]>>;
   readonly slowInputs: Readonly<Record<string, unknown>>;
   readonly callTimeoutMs: number;
@@ -36,8 +51,12 @@ export interface SideEffect {
 /** A tool as the model sees it. */
 export interface LoadedTool {
   readonly name: string;
+  readonly description: string;
   readonly parameters: unknown;
 }
+
+/** The tools the plugin's code returns (names and full descriptions), or why it could not say. */
+export type ToolListing = { readonly ok: true; readonly tools: readonly ToolLine[] } | { readonly ok: false; readonly problem: string };
 
 /** Whether the bootstrap built an app from the plugin, and what it found. */
 export type LoadOutcome =
@@ -65,6 +84,8 @@ export interface HarnessReport {
     readonly abort: Finding;
   };
   readonly effects: readonly SideEffect[];
+  /** When the bootstrap refused the plugin's tools: the tools its code returns, to compare with the manifest. */
+  readonly codeTools?: ToolListing;
   /** In `confined` mode: each call whose result says the sandbox refused an operation. */
   readonly refusals?: readonly Refusal[];
 }

@@ -6,3 +6,5 @@ export { type ChildToolCall, peakRssOfToolCall, type ToolCallPeak, toolCallInChi
 export { type PluginRuntime, type PluginRuntimeOptions, pluginRuntime } from "./plugin-runtime.ts";
 export { formatCheck, formatReport } from "./report.ts";
 export { strictModeProblems } from "./strict-schema.ts";
+export { type ManifestSync, syncManifest } from "./sync-manifest.ts";
+export { changeLine, manifestDescription, type ToolChange, type ToolLine } from "./tool-list.ts";

@@ -20,9 +20,9 @@ export async function missingDependencies(directory: string): Promise<string[]> 
   return missing;
 }
 
-/** The fix for missing dependencies. */
-export function installFix(directory: string): string {
-  return `Install the plugin's dependencies: run bun install in ${directory}, then check again.`;
+/** The fix for missing dependencies, then what to do again. */
+export function installFix(directory: string, then = "check again"): string {
+  return `Install the plugin's dependencies: run bun install in ${directory}, then ${then}.`;
 }
 
 async function isInstalled(name: string, from: string): Promise<boolean> {

@@ -9,12 +9,12 @@ import type { HarnessInput, HarnessReport } from "./harness-protocol.ts";
 
 const HARNESS = fileURLToPath(new URL("./harness.ts", import.meta.url));
 
-/** How a harness run ended. */
-export interface HarnessRun {
+/** How a harness run ended; `R` is its report (a `ToolListing` in `tools` mode). */
+export interface HarnessRun<R = HarnessReport> {
   /** The harness process's id. */
   readonly pid: number;
   /** Missing when the process died before writing it (the plugin exited it, or crashed it). */
-  readonly report: HarnessReport | undefined;
+  readonly report: R | undefined;
   readonly stdout: string;
   readonly stderr: string;
   readonly exitCode: number | null;
@@ -29,7 +29,7 @@ export interface HarnessPlace {
 }
 
 /** Runs the harness with `input`, killing it after `timeoutMs`. */
-export async function runHarness(input: HarnessInput, { cwd, ioDir, timeoutMs }: HarnessPlace): Promise<HarnessRun> {
+export async function runHarness<R = HarnessReport>(input: HarnessInput, { cwd, ioDir, timeoutMs }: HarnessPlace): Promise<HarnessRun<R>> {
   const inputPath = join(ioDir, `${input.mode}-input.json`);
   await writeFile(inputPath, JSON.stringify(input));
   const child = Bun.spawn([process.execPath, HARNESS, inputPath], {
@@ -53,7 +53,7 @@ export async function runHarness(input: HarnessInput, { cwd, ioDir, timeoutMs }:
   // A program the plugin started may hold the pipes open: read what is there, briefly.
   await Promise.race([Promise.all([stdout.done, stderr.done]), Bun.sleep(500)]);
   const report = await readFile(input.reportPath, "utf8").then(
-    (text) => JSON.parse(text) as HarnessReport,
+    (text) => JSON.parse(text) as R,
     () => undefined,
   );
   return { pid: child.pid, report, stdout: stdout.text(), stderr: stderr.text(), exitCode: timedOut ? null : exitCode, timedOut };

@@ -7,6 +7,7 @@ import { type CheckId, type CheckResult, failIfAny, result } from "./checks.ts";
 import type { Finding, LoadOutcome, SideEffect } from "./harness-protocol.ts";
 import type { HarnessRun } from "./run-harness.ts";
 import { strictModeProblems } from "./strict-schema.ts";
+import { changeLine, manifestDescription, type ToolLine, toolChanges } from "./tool-list.ts";
 
 /** Bootstrap error codes that mean the manifest (or its agreement with package.json) is wrong. */
 const MANIFEST_CODES = new Set(["PLUGIN_MANIFEST", "PLUGIN_VERSION", "PLUGIN_CONTRACT", "PLUGIN_NOT_FOUND"]);
@@ -17,13 +18,20 @@ const DIED_FIX =
 /** A loaded plugin, as the harness reported it. */
 export type Loaded = Extract<LoadOutcome, { ok: true }>;
 
-/** The `manifest` and `tools` checks, and the loaded plugin when both passed. */
-export function loadVerdicts(run: HarnessRun): { manifest: CheckResult; tools: CheckResult; loaded?: Loaded } {
+/**
+ * The `manifest` and `tools` checks, and the loaded plugin when it loaded. `listed` is the
+ * manifest's tools: when they are not the code's (names, order, or descriptions as
+ * `plugboard plugin sync` writes them), `tools` fails with what sync would change.
+ */
+export function loadVerdicts(run: HarnessRun, listed: readonly ToolLine[], root: string): { manifest: CheckResult; tools: CheckResult; loaded?: Loaded } {
   const load = run.report?.load;
   if (load === undefined) {
     return { manifest: result("manifest", "pass"), tools: result("tools", "fail", [died(run, "loading the plugin")], { fix: DIED_FIX }) };
   }
-  if (load.ok) return { manifest: result("manifest", "pass"), tools: result("tools", "pass"), loaded: load };
+  if (load.ok) return { manifest: result("manifest", "pass"), tools: staleTools(listed, load.tools, root) ?? result("tools", "pass"), loaded: load };
+  const code = run.report?.codeTools;
+  const stale = load.code === "PLUGIN_TOOLS" && code?.ok ? staleTools(listed, code.tools, root) : undefined;
+  if (stale) return { manifest: result("manifest", "pass"), tools: stale };
   const { problems, fix } = splitMessage(load.message);
   if (!MANIFEST_CODES.has(load.code)) return { manifest: result("manifest", "pass"), tools: result("tools", "fail", problems, { fix }) };
   const contractFix = 'Set "contract" to a semver range that includes the contract of the Plugboard you build against (e.g. ^1.0.0).';
@@ -99,6 +107,19 @@ export function permissionsVerdict(
     ...watchNotes,
   ];
   return failIfAny("permissions", problems, notes);
+}
+
+/** The fix for a manifest whose tools are not the code's. */
+export function syncFix(root: string): string {
+  return `Run plugboard plugin sync ${root.includes(" ") ? JSON.stringify(root) : root}: it writes each tool's name and the first sentence of its description, from the code, into plugboard.plugin.json.`;
+}
+
+/** `tools` failing with what `plugboard plugin sync` would change, or undefined when the manifest lists exactly the code's tools. */
+function staleTools(listed: readonly ToolLine[], code: readonly ToolLine[], root: string): CheckResult | undefined {
+  const changes = toolChanges(listed, code.map(({ name, description }) => ({ name, description: manifestDescription(description) })));
+  if (changes.length === 0) return undefined;
+  const problems = ["the manifest's tools are not the code's; plugboard plugin sync would change them:", ...changes.map((change) => `  ${changeLine(change)}`)];
+  return result("tools", "fail", problems, { fix: syncFix(root) });
 }
 
 /** A check that could not run, and why. */

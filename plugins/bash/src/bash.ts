@@ -9,12 +9,6 @@ import type { Options } from "./index.ts";
 import { shareBudget } from "./output-cap.ts";
 import { type RunOutcome, runCommand } from "./run-command.ts";
 
-/** The tool name the model sees; the manifest lists the same name. */
-export const BASH = "bash";
-
-/** The limits one bash tool runs with: the plugin's options. */
-export type BashSettings = Readonly<Options>;
-
 /** The model-facing texts of the bash tool, built in one place. */
 const bashTexts = {
   noOutput: "(no output)",
@@ -26,7 +20,7 @@ const bashTexts = {
   terminated: (signal: string) => `Terminated by ${signal}`,
 } as const;
 
-function parametersFor(limits: BashSettings) {
+function parametersFor(limits: Readonly<Options>) {
   return Type.Object(
     {
       command: Type.String({ description: "The shell command to run, e.g. `ls -la src` or `bun test 2>&1 | tail -20`." }),
@@ -46,7 +40,7 @@ function parametersFor(limits: BashSettings) {
  * Builds the `bash` tool with the plugin's limits; the shell is `bash` when it is on the
  * PATH, else `/bin/sh`. Throws `PluginOptionsError` when `timeoutMs` exceeds `maxTimeoutMs`.
  */
-export function bashTool(limits: BashSettings) {
+export function bashTool(limits: Readonly<Options>) {
   if (limits.timeoutMs > limits.maxTimeoutMs) {
     throw new PluginOptionsError(
       `timeoutMs (${limits.timeoutMs}) must not exceed maxTimeoutMs (${limits.maxTimeoutMs}). Lower timeoutMs or raise maxTimeoutMs.`,
@@ -54,9 +48,11 @@ export function bashTool(limits: BashSettings) {
   }
   const shell = Bun.which("bash") ?? "/bin/sh";
   return defineTool({
-    name: BASH,
+    name: "bash",
     description:
-      `Run a shell command with ${shell === "/bin/sh" ? "sh" : "bash"} -c in the workspace root (stdin closed) and return its stdout, stderr and exit code. ` +
+      // The first sentence is the manifest's description (plugboard plugin sync): the same on every machine.
+      "Run a shell command in the workspace root and return its stdout, stderr and exit code. " +
+      `It runs with ${shell === "/bin/sh" ? "sh" : "bash"} -c, stdin closed. ` +
       `Output over ${limits.maxOutputChars} characters keeps its start and end. ` +
       "Every process the command starts is killed when it returns, times out or is cancelled, so do not leave servers running in the background.",
     parameters: parametersFor(limits),

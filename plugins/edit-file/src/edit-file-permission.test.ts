@@ -3,7 +3,6 @@ import { chmod, chown, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/pr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { toolCallInChild } from "@plugboard/testing";
-import { EDIT_FILE } from "./edit-file.ts";
 
 // Root may write any file, so the rule is checked as `nobody`, in a child process that calls
 // the tool through the runtime. The folder is nobody's: a rename over the file would succeed.
@@ -17,7 +16,7 @@ const editAsNobody = (path: string) =>
   toolCallInChild(join(import.meta.dir, "index.ts"), {
     root,
     user: "nobody",
-    tool: EDIT_FILE,
+    tool: "edit_file",
     args: { path, old_text: "old", new_text: "new" },
   });
 

@@ -2,7 +2,6 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { chmod, lstat, mkdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { escapeFixture, escapePaths, pluginRuntime } from "@plugboard/testing";
-import { EDIT_FILE } from "./edit-file.ts";
 import plugin, { type Options } from "./index.ts";
 
 const fixture = await escapeFixture("plugboard-edit-file");
@@ -10,7 +9,7 @@ const { root, outside } = fixture;
 await mkdir(join(root, "folder"));
 afterAll(() => fixture.remove());
 
-const editor = async (options: Partial<Options> = {}) => (await pluginRuntime(plugin, { root, options })).tool(EDIT_FILE);
+const editor = async (options: Partial<Options> = {}) => (await pluginRuntime(plugin, { root, options })).tool("edit_file");
 
 async function file(path: string, content: string | Uint8Array): Promise<string> {
   await writeFile(join(root, path), content);

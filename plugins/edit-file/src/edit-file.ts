@@ -21,12 +21,6 @@ import type { Options } from "./index.ts";
 import { applyReplacements, lf, toLf } from "./line-endings.ts";
 import { type Tier, findEdit } from "./match-tiers.ts";
 
-/** The tool name the model sees; the manifest lists the same name. */
-export const EDIT_FILE = "edit_file";
-
-/** The limits one edit_file tool runs with: the plugin's options. */
-export type EditFileSettings = Readonly<Options>;
-
 const EditFileParams = Type.Object(
   {
     path: Type.String({ description: "File path, relative to the workspace root (or absolute inside it)." }),
@@ -58,9 +52,9 @@ const editTexts = {
 } as const;
 
 /** Builds the edit_file tool. */
-export function editFileTool({ maxFileBytes }: EditFileSettings) {
+export function editFileTool({ maxFileBytes }: Readonly<Options>) {
   return defineTool({
-    name: EDIT_FILE,
+    name: "edit_file",
     description:
       "Replace text in a UTF-8 text file. old_text must match exactly one place (include enough surrounding " +
       "lines to make it unique) unless replace_all is true. When there is no exact match, whole lines are " +

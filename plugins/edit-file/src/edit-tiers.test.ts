@@ -3,7 +3,6 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pluginRuntime } from "@plugboard/testing";
-import { EDIT_FILE } from "./edit-file.ts";
 import plugin from "./index.ts";
 
 const root = await mkdtemp(join(tmpdir(), "plugboard-edit-tiers-"));
@@ -142,7 +141,7 @@ test.each(CASES.map((testCase, index) => [testCase.name, testCase, index] as con
   await writeFile(join(root, path), testCase.file);
   const { call } = await pluginRuntime(plugin, { root });
   const { old_text, new_text, replace_all } = testCase;
-  const result = await call(EDIT_FILE, { path, old_text, new_text, ...(replace_all === undefined ? {} : { replace_all }) });
+  const result = await call("edit_file", { path, old_text, new_text, ...(replace_all === undefined ? {} : { replace_all }) });
   expect(result.content).toBe(testCase.result.replaceAll(" F", ` ${path}`).replaceAll(" F;", ` ${path};`));
   expect(await readFile(join(root, path), "utf8")).toBe(testCase.after ?? testCase.file);
 });

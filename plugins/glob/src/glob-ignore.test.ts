@@ -3,7 +3,6 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pluginRuntime } from "@plugboard/testing";
-import { GLOB } from "./glob.ts";
 import plugin from "./index.ts";
 
 let root: string;
@@ -76,7 +75,7 @@ beforeAll(async () => {
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 const glob = async (args: Record<string, unknown>) =>
-  (await (await pluginRuntime(plugin, { root })).call(GLOB, args)).content.split("\n");
+  (await (await pluginRuntime(plugin, { root })).call("glob", args)).content.split("\n");
 
 describe("glob honours .gitignore and .ignore", () => {
   test.each([

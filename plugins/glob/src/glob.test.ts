@@ -3,7 +3,6 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pluginRuntime } from "@plugboard/testing";
-import { GLOB } from "./glob.ts";
 import plugin, { type Options } from "./index.ts";
 
 let base: string;
@@ -47,7 +46,7 @@ beforeAll(async () => {
 
 afterAll(() => rm(base, { recursive: true, force: true }));
 
-const globber = async (options: Partial<Options> = {}) => (await pluginRuntime(plugin, { root, options })).tool(GLOB);
+const globber = async (options: Partial<Options> = {}) => (await pluginRuntime(plugin, { root, options })).tool("glob");
 
 const lines = (...paths: string[]) => paths.join("\n");
 

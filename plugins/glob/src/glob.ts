@@ -12,15 +12,6 @@ import { type GlobScope, globScope } from "./glob-scope.ts";
 import { IgnoreRules, foldersAbove } from "./ignore-rules.ts";
 import type { Options } from "./index.ts";
 
-/** The tool name the model sees; the manifest lists the same name. */
-export const GLOB = "glob";
-
-/**
- * How one glob tool searches: the plugin's options. `ignore` holds fast-glob patterns never
- * matched nor descended into, relative to the search folder.
- */
-export type GlobSettings = Readonly<Options>;
-
 const GlobParams = Type.Object(
   {
     pattern: Type.String({
@@ -37,10 +28,13 @@ const GlobParams = Type.Object(
   { additionalProperties: false },
 );
 
-/** Builds the glob tool. */
-export function globTool(settings: GlobSettings) {
+/**
+ * Builds the glob tool with the plugin's options; `settings.ignore` holds fast-glob patterns
+ * never matched nor descended into, relative to the search folder.
+ */
+export function globTool(settings: Readonly<Options>) {
   return defineTool({
-    name: GLOB,
+    name: "glob",
     description:
       "Find files by glob pattern. Returns matching file paths relative to the workspace root, sorted, " +
       "one per line. Skips .git, node_modules and what .gitignore or .ignore files exclude " +

@@ -16,12 +16,6 @@ import {
 import type { Options } from "./index.ts";
 import { type LineWindow, readLineWindow } from "./line-window.ts";
 
-/** The tool name the model sees; the manifest lists the same name. */
-export const READ_FILE = "read_file";
-
-/** The limits one read_file tool runs with: the plugin's options. */
-export type ReadFileSettings = Readonly<Options>;
-
 const ReadFileParams = Type.Object(
   {
     path: Type.String({ description: "The file, relative to the workspace root." }),
@@ -47,14 +41,14 @@ const readFileTexts = {
  * Builds the `read_file` tool with the plugin's limits. Throws `PluginOptionsError` when
  * `maxLineChars` exceeds `maxOutputChars`.
  */
-export function readFileTool(limits: ReadFileSettings) {
+export function readFileTool(limits: Readonly<Options>) {
   if (limits.maxLineChars > limits.maxOutputChars) {
     throw new PluginOptionsError(
       `maxLineChars (${limits.maxLineChars}) must not exceed maxOutputChars (${limits.maxOutputChars}). Lower maxLineChars or raise maxOutputChars.`,
     );
   }
   return defineTool({
-    name: READ_FILE,
+    name: "read_file",
     description:
       "Read a UTF-8 text file of the workspace by lines, exactly as they are (no line numbers). " +
       "Use offset and limit to read part of a long file; the result ends with `... (N more lines)` when lines remain. " +

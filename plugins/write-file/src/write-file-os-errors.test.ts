@@ -3,7 +3,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { toolCallInChild } from "@plugboard/testing";
-import { WRITE_FILE } from "./write-file.ts";
 
 // A full disk and a read-only file system, for real: the child runs in its own mount
 // namespace (so the mounts vanish with it) over a tiny tmpfs mounted on the workspace.
@@ -13,7 +12,7 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 const onTmpfs = (script: string) => ["unshare", "--mount", "--propagation", "private", "sh", "-c", `${script} && exec "$@"`, root];
 
 const write = (prefix: readonly string[], path: string, content: string) =>
-  toolCallInChild(join(import.meta.dir, "index.ts"), { root, prefix, tool: WRITE_FILE, args: { path, content } });
+  toolCallInChild(join(import.meta.dir, "index.ts"), { root, prefix, tool: "write_file", args: { path, content } });
 
 test("a full disk is an Error: result (ENOSPC)", async () => {
   const { result } = await write(onTmpfs('mount -t tmpfs -o size=16k tmpfs "$0"'), "big.txt", "x".repeat(60_000));

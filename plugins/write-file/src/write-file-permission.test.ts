@@ -3,7 +3,6 @@ import { chmod, chown, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/pr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { toolCallInChild } from "@plugboard/testing";
-import { WRITE_FILE } from "./write-file.ts";
 
 // Root may write any file, so the rule is checked as `nobody`, in a child process that calls
 // the tool through the runtime. The folder is nobody's: a rename over the file would succeed.
@@ -18,7 +17,7 @@ async function writeAsNobody(path: string, mode: number) {
   await chown(join(root, path), NOBODY, NOBODY);
   await chmod(join(root, path), mode);
   const args = { path, content: "new\n" };
-  return (await toolCallInChild(join(import.meta.dir, "index.ts"), { root, user: "nobody", tool: WRITE_FILE, args })).result;
+  return (await toolCallInChild(join(import.meta.dir, "index.ts"), { root, user: "nobody", tool: "write_file", args })).result;
 }
 
 test("a file the process may not write is refused and keeps its content, as a non-root user", async () => {

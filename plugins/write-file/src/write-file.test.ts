@@ -3,14 +3,13 @@ import { chmod, lstat, mkdir, readFile, readdir, stat, symlink, writeFile } from
 import { join } from "node:path";
 import { escapeFixture, escapePaths, pluginRuntime } from "@plugboard/testing";
 import plugin, { type Options } from "./index.ts";
-import { WRITE_FILE } from "./write-file.ts";
 
 const fixture = await escapeFixture("plugboard-write-file");
 const { root, outside } = fixture;
 await mkdir(join(root, "folder"));
 afterAll(() => fixture.remove());
 
-const writer = async (options: Partial<Options> = {}) => (await pluginRuntime(plugin, { root, options })).tool(WRITE_FILE);
+const writer = async (options: Partial<Options> = {}) => (await pluginRuntime(plugin, { root, options })).tool("write_file");
 
 const text = (path: string) => readFile(join(root, path), "utf8");
 

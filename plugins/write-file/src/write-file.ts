@@ -6,12 +6,6 @@ import { resolve } from "node:path";
 import { defineTool, fileSystemError, statFile, textResult, ToolError, Type, writeFileAtomic } from "@plugboard/core";
 import type { Options } from "./index.ts";
 
-/** The tool name the model sees; the manifest lists the same name. */
-export const WRITE_FILE = "write_file";
-
-/** The limits one write_file tool runs with: the plugin's options. */
-export type WriteFileSettings = Readonly<Options>;
-
 const WriteFileParams = Type.Object(
   {
     path: Type.String({ description: "File path, relative to the workspace root (or absolute inside it)." }),
@@ -21,9 +15,9 @@ const WriteFileParams = Type.Object(
 );
 
 /** Builds the write_file tool. */
-export function writeFileTool({ maxBytes }: WriteFileSettings) {
+export function writeFileTool({ maxBytes }: Readonly<Options>) {
   return defineTool({
-    name: WRITE_FILE,
+    name: "write_file",
     description:
       "Create or overwrite a UTF-8 text file with the given content, creating missing parent folders. " +
       "Replaces the whole file; use edit_file to change part of an existing file.",
