@@ -2,7 +2,9 @@
  * `@plugboard/test-helpers`: Plugboard's own test helpers (private; the plugin authors' kit is
  * `@plugboard/testing`).
  */
+export { ESCAPE_LINKS, type EscapeFixture, escapeFixture, escapePaths } from "./escape-fixture.ts";
 export { awaitEscapeesCommand, ESCAPEE_COUNT, escapeesCommand, uniqueMarker } from "./escapees.ts";
+export { type ChildToolCall, peakRssOfToolCall, type ToolCallPeak, toolCallInChild } from "./peak-rss.ts";
 export {
   type CensusOptions,
   childrenOf,

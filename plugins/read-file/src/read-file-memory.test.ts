@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { peakRssOfToolCall } from "@plugboard/testing";
+import { peakRssOfToolCall } from "@plugboard/test-helpers";
 
 let dir: string;
 const LINES = 1_200_000;

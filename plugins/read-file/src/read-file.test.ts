@@ -2,7 +2,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ToolResult } from "@plugboard/core";
-import { escapeFixture, escapePaths, pluginRuntime } from "@plugboard/testing";
+import { escapeFixture, escapePaths } from "@plugboard/test-helpers";
+import { pluginRuntime } from "@plugboard/testing";
 import plugin, { type Options } from "./index.ts";
 import { CHUNK_BYTES } from "./line-window.ts";
 

@@ -2,7 +2,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { toolCallInChild } from "@plugboard/testing";
+import { toolCallInChild } from "@plugboard/test-helpers";
 
 // A full disk and a read-only file system, for real: the child runs in its own mount
 // namespace (so the mounts vanish with it) over a tiny tmpfs mounted on the workspace.

@@ -2,7 +2,7 @@ import { afterAll, expect, test } from "bun:test";
 import { chmod, chown, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { toolCallInChild } from "@plugboard/testing";
+import { toolCallInChild } from "@plugboard/test-helpers";
 
 // Root may write any file, so the rule is checked as `nobody`, in a child process that calls
 // the tool through the runtime. The folder is nobody's: a rename over the file would succeed.

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { chmod, lstat, mkdir, readFile, readdir, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { escapeFixture, escapePaths, pluginRuntime } from "@plugboard/testing";
+import { escapeFixture, escapePaths } from "@plugboard/test-helpers";
+import { pluginRuntime } from "@plugboard/testing";
 import plugin, { type Options } from "./index.ts";
 
 const fixture = await escapeFixture("plugboard-write-file");

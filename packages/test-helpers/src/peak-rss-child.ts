@@ -6,8 +6,9 @@
 import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import type { Plugin } from "@plugboard/core";
+// The kit's subpath, not its entry: the child loads nothing more than the call needs.
+import { pluginRuntime } from "@plugboard/testing/plugin-runtime";
 import type { ChildInput, ToolCallPeak } from "./peak-rss.ts";
-import { pluginRuntime } from "./plugin-runtime.ts";
 
 if (import.meta.main) {
   const input = JSON.parse(process.argv[2] ?? "{}") as ChildInput;

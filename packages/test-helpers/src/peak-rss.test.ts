@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { escapeFixture } from "./escape-fixture.ts";
 import { peakRssOfToolCall } from "./peak-rss.ts";
 
-const entry = join(import.meta.dir, "../test/fixtures/conforming/src/index.ts");
+// A plugin that counts words: the conformance kit's own fixture.
+const entry = join(import.meta.dir, "../../testing/test/fixtures/conforming/src/index.ts");
 
 test.skipIf(process.platform !== "linux")("runs the call in a child process and reports its result and peak memory", async () => {
   await using fixture = await escapeFixture();
