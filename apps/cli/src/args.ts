@@ -26,6 +26,8 @@ export interface Flags {
   readonly yes: boolean;
   readonly json: boolean;
   readonly dir?: string;
+  /** `plugboard plugin sync --check`: compare only. */
+  readonly check?: true;
   readonly registry?: string;
   /** `plugboard mcp --http`. */
   readonly http?: true;
@@ -123,6 +125,7 @@ function toFlags(values: Record<string, string | boolean | undefined>, command: 
     yes: values.yes === true,
     json: values.json === true,
     dir: text("dir"),
+    ...(values.check === true ? { check: true } : {}),
     registry: url(text("registry"), command),
     ...(values.http === true ? { http: true } : {}),
     port: text("port"),

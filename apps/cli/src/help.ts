@@ -11,7 +11,7 @@ const ENVIRONMENT = [
 
 const EXIT_CODES = [
   ["0", "answered (or the command succeeded)"],
-  ["1", "step limit reached, `call` returned an error result, or `plugin check` found a failing check"],
+  ["1", "step limit reached, `call` returned an error result, `plugin check` found a failing check, or `plugin sync --check` an out-of-date manifest"],
   ["2", "usage, config or plugin error"],
   ["3", "model endpoint failure, or an answer with neither text nor a tool call"],
   ["130", "interrupted (Ctrl-C)"],

@@ -24,6 +24,7 @@ const COMMANDS: Readonly<Record<CommandName, () => Promise<Command>>> = {
   trust: async () => (await import("./commands/trust.ts")).trustCommand,
   "plugin new": async () => (await import("./commands/plugin-new.ts")).pluginNewCommand,
   "plugin check": async () => (await import("./commands/plugin-check.ts")).pluginCheckCommand,
+  "plugin sync": async () => (await import("./commands/plugin-sync.ts")).pluginSyncCommand,
   "plugin add": async () => (await import("./commands/plugin-add.ts")).pluginAddCommand,
   "plugin remove": async () => (await import("./commands/plugin-remove.ts")).pluginRemoveCommand,
 };

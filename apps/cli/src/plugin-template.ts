@@ -20,9 +20,7 @@ const PLACEHOLDERS: Readonly<Record<string, (names: PluginNames) => string>> = {
   "plugboard-plugin-word-count": (names) => names.packageName,
   "word-count": (names) => names.shortName,
   word_count: (names) => names.toolName,
-  WORD_COUNT: (names) => names.constantName,
   wordCount: (names) => names.camelName,
-  WordCount: (names) => names.pascalName,
 };
 
 /** Longest first, in one pass, so a replacement is never itself replaced. */

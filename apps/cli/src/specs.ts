@@ -15,11 +15,12 @@ export type CommandName =
   | "trust"
   | "plugin new"
   | "plugin check"
+  | "plugin sync"
   | "plugin add"
   | "plugin remove";
 
 /** Flags that take a value or switch something on; `--help` and `--version` are global. */
-export type FlagName = "config" | "workspace" | "max-steps" | "model" | "base-url" | "yes" | "json" | "dir" | "http" | "port" | "host" | "registry";
+export type FlagName = "config" | "workspace" | "max-steps" | "model" | "base-url" | "yes" | "json" | "dir" | "http" | "port" | "host" | "registry" | "check";
 
 export interface FlagSpec {
   readonly type: "string" | "boolean";
@@ -59,6 +60,7 @@ export const FLAGS: Readonly<Record<FlagName, FlagSpec>> = {
   },
   json: { type: "boolean", help: "print JSON instead of text" },
   dir: { type: "string", value: "DIR", help: "the folder to create (default: ./plugboard-plugin-NAME)" },
+  check: { type: "boolean", help: "write nothing; exit 1 when the manifest's tools are out of date" },
   registry: { type: "string", value: "URL", help: "the npm registry to install from (default: bun's, from .npmrc or the environment)" },
   http: { type: "boolean", help: "serve over Streamable HTTP at /mcp instead of stdio" },
   port: { type: "string", value: "N", help: "the HTTP port, 0 for any free one (default: 8808)" },
@@ -195,7 +197,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     details: [
       "Creates the package plugboard-plugin-NAME (@scope/plugboard-plugin-NAME for NAME @scope/NAME): package.json, manifest, README, an example tool and its tests.",
       "NAME is lower-case letters and digits in words joined by single dashes, starting with a letter. A folder that is not empty is refused (exit 2).",
-      "Then: cd into the folder, bun install, bun test.",
+      "Then: cd into the folder, bun install, bun test. A tool's name and description are written once, in its defineTool;",
+      "after changing them (or adding a tool), plugboard plugin sync writes them into the manifest.",
     ],
     flags: ["dir"],
     args: { min: 1, max: 1 },
@@ -206,11 +209,26 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: "run the conformance checks on a plugin folder",
     details: [
       "Loads and calls the plugin in child processes, in a temp workspace, and prints each check with ✓ or ✗ and what to fix.",
+      "A manifest whose tools are not the code's (names, order, or descriptions as plugboard plugin sync writes them) fails the tools check, with plugboard plugin sync as the fix.",
       "Exits 0 when no check failed (a warning passes), 1 when one failed, 2 when DIR is not a folder.",
     ],
     flags: ["json"],
     json: "print the report as JSON: {directory, plugin, checks: [{id, title, status, problems, fix, notes}], ok}",
     args: { min: 1, max: 1 },
+  },
+  {
+    name: "plugin sync",
+    usage: "plugboard plugin sync [flags] [DIR]",
+    summary: "write the manifest's tool list from the plugin's code",
+    details: [
+      "Builds the tools of the plugin in DIR (default: the current folder) with its default options, in a child process as plugin check does,",
+      'and makes the "tools" of its plugboard.plugin.json list them in the same order: each name, and the first sentence of its description',
+      "(up to the first . ! or ? followed by a space, not counting e.g. or ...). The rest of the file is left exactly as it was.",
+      "Prints what changed (added, removed, changed description, reordered) or that the manifest is up to date, and exits 0;",
+      "exits 2, with one line saying why, when the plugin cannot be loaded. It runs the plugin's code: sync your own plugin, as you test it.",
+    ],
+    flags: ["check"],
+    args: { min: 0, max: 1 },
   },
   {
     name: "plugin add",

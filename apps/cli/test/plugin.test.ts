@@ -53,9 +53,10 @@ describe("plugboard plugin new", () => {
     expect(Bun.semver.satisfies(CONTRACT_VERSION, manifest.contract)).toBe(true);
     expect(manifest.tools.map((tool: { name: string }) => tool.name)).toEqual(["notes"]);
     const tool = await readFile(join(folder, "src/notes.ts"), "utf8");
-    expect(tool).toContain('export const NOTES = "notes";');
-    expect(tool).toContain("export type NotesSettings = Readonly<Options>;");
-    expect(tool).toContain("export function notesTool({ maxFileBytes }: NotesSettings) {");
+    // The tool's name and description are written once, in its definition; plugin sync copies them into the manifest.
+    expect(tool).toContain("export function notesTool({ maxFileBytes }: Readonly<Options>) {");
+    expect(tool).toContain('    name: "notes",\n');
+    expect(tool).not.toContain("Settings");
     expect(await readFile(join(folder, "src/index.test.ts"), "utf8")).toContain('from "@plugboard/testing/suite"');
     expect(await readFile(join(folder, "README.md"), "utf8")).toStartWith("# plugboard-plugin-notes\n");
   });
@@ -82,9 +83,9 @@ describe("plugboard plugin new", () => {
     }
     expect(await read("src/index.ts")).toContain('import { lineStatsTool } from "./line-stats.ts";');
     expect(await read("src/index.ts")).toContain("tools: (options) => [lineStatsTool(options)],");
-    expect(await read("src/line-stats.ts")).toContain('export const LINE_STATS = "line_stats";');
+    expect(await read("src/line-stats.ts")).toContain('    name: "line_stats",\n');
     expect(await read("src/line-stats.test.ts")).toContain('mkdtemp(join(tmpdir(), "line-stats-"))');
-    expect(await read("src/index.test.ts")).toContain('import { LINE_STATS } from "./line-stats.ts";');
+    expect(await read("src/line-stats.test.ts")).toContain('tool("line_stats")');
     expect(await read("README.md")).toStartWith("# @acme/plugboard-plugin-line-stats\n");
     expect((await readJson(join(folder, "plugboard.plugin.json"))).name).toBe("@acme/plugboard-plugin-line-stats");
     expect(await read(".gitignore")).toBe("node_modules/\n*.tgz\n");
@@ -181,6 +182,9 @@ describe("plugboard plugin usage", () => {
     [["plugin", "publish"], "unknown command 'plugin publish'; use plugboard plugin new NAME or plugboard plugin check DIR"],
     [["plugin", "new"], "missing arguments; usage: plugboard plugin new [flags] NAME"],
     [["plugin", "check", "a", "b"], "too many arguments; usage: plugboard plugin check [flags] DIR"],
+    [["plugin", "sync", "a", "b"], "too many arguments; usage: plugboard plugin sync [flags] [DIR]"],
+    [["plugin", "sync", "--json"], "--json does not apply to 'plugboard plugin sync'"],
+    [["plugin", "check", "--check", "."], "--check does not apply to 'plugboard plugin check'"],
     [["plugin", "new", "x", "--json"], "--json does not apply to 'plugboard plugin new'"],
     [["run", "--dir", "x", "hi"], "--dir does not apply to 'plugboard run'"],
   ])("%p exits 2 with one line", async (args, message) => {
@@ -190,10 +194,11 @@ describe("plugboard plugin usage", () => {
     expect(result.stderr).toContain(message);
   });
 
-  test("help lists both commands, and each has its own help", async () => {
+  test("help lists the commands, and each has its own help", async () => {
     const overview = await plugboard(["help"], { cwd: dir });
     expect(overview.stdout).toContain("plugboard plugin new NAME");
     expect(overview.stdout).toContain("plugboard plugin check DIR");
+    expect(overview.stdout).toContain("plugboard plugin sync [DIR]");
     const help = await plugboard(["help", "plugin", "new"], { cwd: dir });
     expect(help.stdout).toStartWith("Usage: plugboard plugin new [flags] NAME\n");
     expect(help.stdout).toContain("--dir DIR");

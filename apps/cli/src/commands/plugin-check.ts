@@ -1,12 +1,14 @@
 /** `plugboard plugin check DIR`: the conformance checks of `@plugboard/testing`, from the command line. */
 import { resolve } from "node:path";
-import { checkPlugin, formatReport } from "@plugboard/testing";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
+import { withKit } from "./plugin-kit.ts";
 
 /** Prints each check with ✓/✗ and what to fix; 0 when none failed, 1 otherwise (2 for a missing folder). */
 export async function pluginCheckCommand(parsed: ParsedArgs, io: Io): Promise<number> {
-  const report = await checkPlugin(resolve(io.cwd, parsed.args[0] ?? "."));
-  io.stdout.write(parsed.flags.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
-  return report.ok ? 0 : 1;
+  return withKit(async ({ checkPlugin, formatReport }) => {
+    const report = await checkPlugin(resolve(io.cwd, parsed.args[0] ?? "."));
+    io.stdout.write(parsed.flags.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
+    return report.ok ? 0 : 1;
+  });
 }

@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pluginRuntime } from "@plugboard/testing";
 import plugin from "./index.ts";
-import { WORD_COUNT } from "./word-count.ts";
 
 let root = "";
 
@@ -20,7 +19,7 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 /** Calls the tool the way the model does (by name, with JSON arguments), built as an app builds it. */
 async function call(args: Record<string, unknown>) {
   const { tool } = await pluginRuntime(plugin, { root, options: { maxFileBytes: 1024 } });
-  return tool(WORD_COUNT)(args);
+  return tool("word_count")(args);
 }
 
 test("counts the lines, words and characters of a file", async () => {
@@ -39,5 +38,5 @@ test.each([
 test("arguments that do not match the schema never reach the handler", async () => {
   const result = await call({ file: "notes.txt" });
   expect(result.isError).toBe(true);
-  expect(result.content).toStartWith(`Error: Invalid arguments for ${WORD_COUNT}`);
+  expect(result.content).toStartWith("Error: Invalid arguments for word_count");
 });

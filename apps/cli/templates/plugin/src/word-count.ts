@@ -5,12 +5,6 @@
 import { decodeText, defineTool, fileErrors, statFile, textResult, Type } from "@plugboard/core";
 import type { Options } from "./index.ts";
 
-/** The tool's name as the model sees it; the manifest lists the same name (a test checks). */
-export const WORD_COUNT = "word_count";
-
-/** What the tool works with: the plugin's options. */
-export type WordCountSettings = Readonly<Options>;
-
 /**
  * The parameters: one schema is both what the model sees and what validates each call. For
  * OpenAI's strict mode every property is required (an optional one would be a union with
@@ -22,9 +16,11 @@ const Params = Type.Object(
 );
 
 /** Builds the tool with the plugin's options. */
-export function wordCountTool({ maxFileBytes }: WordCountSettings) {
+export function wordCountTool({ maxFileBytes }: Readonly<Options>) {
   return defineTool({
-    name: WORD_COUNT,
+    // The name the model sees, and what the tool does, written here only: `plugboard plugin sync`
+    // copies the name and the description's first sentence into plugboard.plugin.json.
+    name: "word_count",
     description: "Count the lines, words and characters of a UTF-8 text file in the workspace.",
     parameters: Params,
     // Expected failures are thrown as ToolError (core's fileErrors, Workspace.resolve) and reach
