@@ -4,14 +4,14 @@ import { join } from "node:path";
 import { escapeFixture } from "./escape-fixture.ts";
 import { peakRssOfToolCall } from "./peak-rss.ts";
 
-// A plugin that counts words: the conformance kit's own fixture.
-const entry = join(import.meta.dir, "../../testing/test/fixtures/conforming/src/index.ts");
+// A plugin whose folder resolves @plugboard/testing (a devDependency), as every plugin's tests do.
+const entry = join(import.meta.dir, "../../../plugins/read-file/src/index.ts");
 
 test.skipIf(process.platform !== "linux")("runs the call in a child process and reports its result and peak memory", async () => {
   await using fixture = await escapeFixture();
   await writeFile(join(fixture.root, "notes.txt"), "one two three");
-  const { result, peakKb } = await peakRssOfToolCall(entry, { root: fixture.root, tool: "count_words", args: { path: "notes.txt" } });
-  expect(result).toEqual({ content: "3 words", isError: false });
+  const { result, peakKb } = await peakRssOfToolCall(entry, { root: fixture.root, tool: "read_file", args: { path: "notes.txt" } });
+  expect(result).toEqual({ content: "one two three", isError: false });
   // A bare bun process peaks at tens of MB; the memory tests bound what a call adds to that.
   expect(peakKb).toBeGreaterThan(1024);
   expect(peakKb).toBeLessThan(1024 * 1024);

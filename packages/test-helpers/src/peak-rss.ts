@@ -4,7 +4,6 @@
  * runtime's, with nothing of the test runner in it.
  */
 import { fileURLToPath } from "node:url";
-import type { ToolResult } from "@plugboard/core";
 
 const CHILD = fileURLToPath(new URL("./peak-rss-child.ts", import.meta.url));
 
@@ -26,9 +25,12 @@ export interface ChildToolCall {
   readonly prefix?: readonly string[];
 }
 
-/** What the call returned, and the child's peak resident size in KiB. */
+/**
+ * What the call returned (core's `ToolResult`, by shape: this package depends on no other, so
+ * that every package's tests may use it), and the child's peak resident size in KiB.
+ */
 export interface ToolCallPeak {
-  readonly result: ToolResult;
+  readonly result: { readonly content: string; readonly isError: boolean };
   readonly peakKb: number;
 }
 
@@ -40,7 +42,8 @@ export interface ChildInput extends ChildToolCall {
 
 /**
  * Runs `pluginRuntime(plugin, { root, options }).call(tool, args)` in a new `bun` process,
- * where `plugin` is the default export of the module at `entry`. Throws when the child
+ * where `plugin` is the default export of the module at `entry` and `pluginRuntime` is from the
+ * `@plugboard/testing` that module resolves (its devDependency). Throws when the child
  * writes to stderr, exits with another code than 0, or reports no peak (not Linux).
  *
  * @example
