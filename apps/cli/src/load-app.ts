@@ -49,6 +49,8 @@ export interface LoadAppOptions {
   readonly model?: boolean;
   /** Start every plugin host now, listing its tools afresh (see `startApp`). */
   readonly freshHosts?: boolean;
+  /** Tools about to be called: their hosts start while the app is built (see `startApp`). */
+  readonly warm?: readonly string[];
 }
 
 /** Loads the config with the command's flags and builds the app (and its model client, when asked for). */
@@ -66,6 +68,7 @@ export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOption
     appFolder: CLI_FOLDER,
     model: options.model === true,
     freshHosts: options.freshHosts === true,
+    ...(options.warm === undefined ? {} : { warm: options.warm }),
   }).catch((error: unknown) => {
     throw error instanceof FlagError ? new UsageError(error.message, parsed.command) : error;
   });

@@ -1,10 +1,11 @@
 #!/usr/bin/env -S bun --no-env-file --config=/dev/null
 /**
  * The `plugboard` command: parse the command line, dispatch to a command, turn the outcome
- * into an exit code. Person-facing failures (`PlugboardError`) print their message; anything
- * else is a bug and crashes with its stack.
+ * into an exit code. Person-facing failures (`PlugboardError`) print their message, and so
+ * does a bug in a plugin's code (`PluginError`, exit 2); anything else is a bug of ours and
+ * crashes with its stack.
  */
-import { PlugboardError } from "@plugboard/bootstrap/errors";
+import { PlugboardError } from "@plugboard/config/errors";
 import { type ParsedArgs, parseCliArgs } from "./args.ts";
 import { helpText } from "./help.ts";
 import { type Io, processIo } from "./io.ts";
@@ -58,9 +59,16 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       await closeApps();
     }
   } catch (error) {
-    if (!(error instanceof PlugboardError)) throw error;
-    io.note(error.message);
-    return MODEL_CODES.has(error.code) ? 3 : 2;
+    if (error instanceof PlugboardError) {
+      io.note(error.message);
+      return MODEL_CODES.has(error.code) ? 3 : 2;
+    }
+    // A bug in a plugin's code (wherever the plugin runs): the person's fix is the plugin's author, or the config.
+    const { PluginError } = await import("@plugboard/core/runtime");
+    if (!(error instanceof PluginError)) throw error;
+    const who = error.plugin ?? "the plugin";
+    io.note(`${error.message}\nThis is a bug in ${who}, not in the call: report it to its author, or remove ${who} from the config.`);
+    return 2;
   }
 }
 

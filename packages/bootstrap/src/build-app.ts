@@ -69,6 +69,12 @@ export interface BuildAppOptions {
    * starts on its first call. @default false
    */
   freshHosts?: boolean;
+  /**
+   * Tools about to be called (`plugboard call TOOL`): the hosts that provide them start now,
+   * in the background, while the rest of the app is built, instead of at the first call.
+   * `warmUp()` starts them all. @default none
+   */
+  warm?: readonly string[];
 }
 
 /**
@@ -104,7 +110,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     confined =
       mechanism === undefined
         ? new Map<number, ConfinedHost>()
-        : await startHosts(resolved.filter(isConfined), mechanism, { workspace: workspace.root, logger, listing, protect });
+        : await startHosts(resolved.filter(isConfined), mechanism, { workspace: workspace.root, logger, listing, protect }, options.warm ?? []);
   } catch (error) {
     endSpan();
     throw error;
@@ -180,12 +186,15 @@ async function startHosts(
   confined: readonly ResolvedPlugin[],
   mechanism: NonNullable<SandboxState["mechanism"]>,
   context: HostContext,
+  warm: readonly string[],
 ): Promise<Map<number, ConfinedHost>> {
   if (confined.length === 0) return new Map();
   const { startConfinedHost } = await lazily("the confined plugin hosts", () => import("@plugboard/hosts/confined"));
-  const groups = hostGroups(confined);
+  // The hosts of tools about to be called first: each starts as soon as it is looked at.
+  const called = (group: readonly ResolvedPlugin[]) => group.some(({ manifest }) => manifest.tools.some(({ name }) => warm.includes(name)));
+  const groups = hostGroups(confined).sort((a, b) => Number(called(b)) - Number(called(a)));
   const started = await allOrNothing(
-    groups.map(async (group) => [group, await startConfinedHost(group, mechanism, context)] as const),
+    groups.map(async (group) => [group, await startConfinedHost(group, mechanism, context, { warm: called(group) })] as const),
     ([, host]) => host.close(),
   );
   return new Map(started.flatMap(([group, host]) => group.map((plugin) => [plugin.where.index, host] as const)));

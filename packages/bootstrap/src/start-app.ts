@@ -32,6 +32,8 @@ export interface StartAppOptions {
   readonly model?: boolean;
   /** Start every confined plugin's host now rather than on its first call (see `buildApp`). @default false */
   readonly freshHosts?: boolean;
+  /** Tools about to be called, whose hosts start at once (see `buildApp`). */
+  readonly warm?: readonly string[];
 }
 
 /** A started app: the built app and, when asked for, its model client. */
@@ -61,6 +63,7 @@ export async function startApp(options: StartAppOptions): Promise<StartedApp> {
     ...(options.appFolder ? { appFolder: options.appFolder } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(options.freshHosts ? { freshHosts: true } : {}),
+    ...(options.warm === undefined ? {} : { warm: options.warm }),
   });
   if (!options.model) return { ...app, model: undefined };
   const { createModelClient } = await import("@plugboard/model-client");

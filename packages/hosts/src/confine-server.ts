@@ -13,7 +13,6 @@ import { createHash } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readSync, realpathSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { CORE_FOLDER, underInit } from "@plugboard/core/process";
-import type { Launch } from "@plugboard/mcp/mount";
 import { confineCommand, type Mechanism, type ProtectedPath } from "@plugboard/sandbox";
 import { isWithin } from "@plugboard/sandbox/view";
 import type { Permission } from "@plugboard/core";
@@ -44,6 +43,13 @@ const OFFLINE: Readonly<Record<string, string>> = { npm_config_offline: "true", 
 export function serverCacheRoot(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const base = env.XDG_CACHE_HOME || (env.HOME ? join(env.HOME, ".cache") : undefined);
   return base === undefined ? undefined : join(base, "plugboard", "servers");
+}
+
+/** A server's command line as `@plugboard/mcp`'s launcher hook passes it (its `Launch`). */
+export interface Launch {
+  readonly argv: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string | undefined;
 }
 
 /** The confined launch of `launch`. */

@@ -15,11 +15,11 @@ import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
 import { confineCommand, type Mechanism, type ProtectedPath } from "@plugboard/sandbox";
 import type { HostCall, HostedPlugin, PluginHost } from "./host.ts";
 import { ListingCache } from "./listing-cache.ts";
+import { HOST_SOURCE, type HostPrograms, hostPrograms, programFolder } from "./program.ts";
 import { type AppMessage, decodeSchema, eachLine, type HostListing, type HostMessage, type HostSpec, protocolLine, type Thrown } from "./protocol.ts";
 
 /** This package's folder: the host's code, kept readable in every host's view. */
 const HOSTS_FOLDER = dirname(Bun.resolveSync("@plugboard/hosts/package.json", import.meta.dir));
-const HOST_MAIN = join(HOSTS_FOLDER, "src/host-main.ts");
 /** How long a host hung up on has to exit before it is killed. */
 const CLOSE_GRACE_MS = 1000;
 /** Lines of a host's stderr kept for the message of a host that fails. */
@@ -55,18 +55,25 @@ export interface ConfinedHost extends PluginHost {
  * The host of `group` (plugins with the same grants), confined by `mechanism`. When the
  * listing cache holds its tools for unchanged plugins (see listing-cache.ts), nothing starts
  * now: the host starts on the first call. Otherwise it starts and lists its tools here, and
- * the listing is kept. Throws a plugin's load error (the loader's `PlugboardError`, as in the
+ * the listing is kept; with `warm`, a host mounted from the cache starts at once, in the
+ * background. Throws a plugin's load error (the loader's `PlugboardError`, as in the
  * app's process) or `PLUGIN_HOST` when the host fails otherwise.
  */
 export async function startConfinedHost(
   group: readonly ResolvedPlugin[],
   mechanism: Extract<Mechanism, { available: true }>,
   context: HostContext,
+  options: { readonly warm?: boolean } = {},
 ): Promise<ConfinedHost> {
   const cache = context.listing?.cacheFolder === undefined ? undefined : listingCache(context.listing.cacheFolder, group, mechanism, context.workspace, context.logger);
   const kept = context.listing?.fresh === true ? undefined : cache?.read();
-  const host = new HostProcess(group, mechanism, context);
-  if (kept !== undefined) return host.withListing(kept);
+  const host = new HostProcess(group, mechanism, context, await programsOf(context));
+  if (kept !== undefined) {
+    const deferred = host.withListing(kept);
+    // Started at once, before the other hosts are looked at: a call is about to come.
+    if (options.warm === true) deferred.warm();
+    return deferred;
+  }
   const listing = await host.start();
   cache?.write(listing);
   return host.withListing(listing);
@@ -81,6 +88,18 @@ export function listingCache(
   logger: Logger,
 ): ListingCache | undefined {
   return ListingCache.of(folder, group, { workspace, mechanism: mechanism.description }, logger);
+}
+
+/** The programs each cache folder's hosts start with, found (or built) once per app. */
+const programs = new Map<string | undefined, Promise<HostPrograms>>();
+function programsOf(context: HostContext): Promise<HostPrograms> {
+  const folder = context.listing?.cacheFolder;
+  let found = programs.get(folder);
+  if (found === undefined) {
+    found = hostPrograms(folder, context.logger);
+    programs.set(folder, found);
+  }
+  return found;
 }
 
 /** Host processes still running, ended when the app exits. */
@@ -107,6 +126,8 @@ class HostProcess {
   readonly #group: readonly ResolvedPlugin[];
   readonly #mechanism: Extract<Mechanism, { available: true }>;
   readonly #context: HostContext;
+  /** The files its start runs (program.ts). */
+  readonly #programs: HostPrograms;
   readonly #names: string;
   #running: Running | undefined;
   #started = false;
@@ -116,7 +137,8 @@ class HostProcess {
   #warned = false;
   readonly #stderr: string[] = [];
 
-  constructor(group: readonly ResolvedPlugin[], mechanism: Extract<Mechanism, { available: true }>, context: HostContext) {
+  constructor(group: readonly ResolvedPlugin[], mechanism: Extract<Mechanism, { available: true }>, context: HostContext, programs: HostPrograms) {
+    this.#programs = programs;
     this.#group = group;
     this.#mechanism = mechanism;
     this.#context = context;
@@ -223,13 +245,17 @@ class HostProcess {
     this.#protect = this.#context.protect?.() ?? [];
     const first = this.#group[0];
     const confined = confineCommand(this.#mechanism, {
-      argv: [process.execPath, HOST_MAIN, JSON.stringify(spec)],
+      argv: [process.execPath, this.#programs.host, JSON.stringify(spec)],
       grants: first?.entry.permissions ?? [],
       workspace: this.#context.workspace,
-      code: [...this.#group.map(({ directory }) => directory), HOSTS_FOLDER],
+      // The bundled program is one file: the hosts package's sources are needed only to run from them.
+      code: [...this.#group.map(({ directory }) => directory), this.#programs.host === HOST_SOURCE ? HOSTS_FOLDER : dirname(this.#programs.host)],
       protect: this.#protect,
       // Not the workspace: without fs.read it is not in the view, and Bun reads its current folder when it resolves imports.
       cwd: first?.directory ?? HOSTS_FOLDER,
+      // Beside the programs, as protected as the listing cache.
+      ...(this.#context.listing?.cacheFolder === undefined ? {} : { closureCache: join(programFolder(this.#context.listing.cacheFolder), "closures.json") }),
+      ...(this.#programs.confine === undefined ? {} : { confineProgram: this.#programs.confine }),
     });
     if (!this.#warned) {
       this.#warned = true;

@@ -1,5 +1,5 @@
 /**
- * A plugin host: the program a confined plugin runs in. Loads the spec's plugins with the
+ * A plugin host: what a confined plugin runs in (started as host-program.ts). Loads the spec's plugins with the
  * loader the app uses in its own process, answers `ready` with their tools (or `load-failed`
  * with the loader's error), then runs each call's handler and answers with its result or
  * what it threw, until the app hangs up. The app starts it through the sandbox's launcher,
@@ -16,7 +16,7 @@ import { loadPlugin } from "@plugboard/loader/load-plugin";
 import { concurrencyKind } from "./host.ts";
 import { refusalOf } from "./refusal.ts";
 import { type AppMessage, encodeSchema, eachLine, type HostListing, type HostMessage, type HostSpec, protocolLine, type Thrown } from "./protocol.ts";
-import { endOtherProcesses } from "./sweep.ts";
+import { endOtherProcesses } from "@plugboard/core/process";
 
 /** Plugin messages go to stderr, which the app logs. */
 const logger: Logger = {
@@ -132,5 +132,3 @@ export async function runHost(argument: string | undefined): Promise<never> {
     process.exit(2);
   }
 }
-
-if (import.meta.main) await runHost(process.argv[2]);

@@ -140,7 +140,7 @@ function dependencies(directory: string): string[] {
 }
 
 /** What changes when the file changes: its size, times and inode (a symlink's target's). */
-function stamp(path: string): string {
+export function stamp(path: string): string {
   const stats = statSync(path, { throwIfNoEntry: false });
   return stats === undefined ? "missing" : `${stats.size} ${stats.mtimeMs} ${stats.ctimeMs} ${stats.ino}`;
 }

@@ -19,15 +19,19 @@ export interface ConfinementRules {
   readonly seccomp: SeccompRules;
 }
 
-if (import.meta.main) {
-  const [file, ...args] = process.argv.slice(2);
-  const rules = process.env[RULES_VARIABLE];
+/**
+ * Confines this process with the rules in `env` and replaces it with `argv` (program first);
+ * on failure writes the reason and exits 126. Never returns.
+ */
+export function confineAndExec(argv: readonly string[], environment: Readonly<Record<string, string | undefined>>): never {
+  const [file, ...args] = argv;
+  const rules = environment[RULES_VARIABLE];
   if (file === undefined || rules === undefined) {
     process.stderr.write(`usage: ${RULES_VARIABLE}=JSON bun confine-main.ts PROGRAM [ARGS...]\n`);
     process.exit(2);
   }
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) {
+  for (const [name, value] of Object.entries(environment)) {
     if (name !== RULES_VARIABLE && value !== undefined) env[name] = value;
   }
   try {
@@ -39,6 +43,8 @@ if (import.meta.main) {
     execve(file, [file, ...args], env);
   } catch (error) {
     process.stderr.write(`plugboard sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(126);
   }
+  process.exit(126);
 }
+
+if (import.meta.main) confineAndExec(process.argv.slice(2), process.env);

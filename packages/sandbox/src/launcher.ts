@@ -41,6 +41,17 @@ export interface ConfineOptions {
   readonly protect?: readonly ProtectedPath[];
   /** The folder the program starts in. @default the first code folder */
   readonly cwd?: string;
+  /**
+   * A file where the code's closure is kept between processes (see `codeClosure`), so that a
+   * start only stats what the last walk read. It must lie where no confined process may
+   * write. @default walked at each process's first start
+   */
+  readonly closureCache?: string;
+  /**
+   * A bundle of `CONFINE_PROGRAM` to run as the confining step (it starts faster than the
+   * sources). It must lie where no confined process may write. @default confine-main.ts from its sources
+   */
+  readonly confineProgram?: string;
 }
 
 /** A confined command line. */
@@ -60,6 +71,8 @@ export interface ConfinedCommand {
  */
 const SANDBOX_FOLDER = dirname(Bun.resolveSync("@plugboard/sandbox/package.json", import.meta.dir));
 const CONFINE_MAIN = join(SANDBOX_FOLDER, "src/confine-main.ts");
+/** The confining step as one entry, to bundle (`ConfineOptions.confineProgram`). */
+export const CONFINE_PROGRAM = join(SANDBOX_FOLDER, "src/confine-program.ts");
 
 /** Variables passed through from the app's environment: never credentials. */
 const PASSED = ["PATH", "LANG", "LANGUAGE", "TZ", "TERM", "USER", "LOGNAME"];
@@ -74,7 +87,7 @@ export function confineCommand(mechanism: Extract<Mechanism, { available: true }
   const workspace = realpathSync(options.workspace);
   const bun = realpathSync(process.execPath);
   const programs = [...new Set([bun, ...(options.executables ?? [])].flatMap(withLoader))];
-  const code = codeClosure([...options.code, SANDBOX_FOLDER], [workspace]);
+  const code = codeClosure([...options.code, SANDBOX_FOLDER], [workspace], options.closureCache);
   const home = homeIn(workspace);
   const cwd = options.cwd ?? options.code[0] ?? workspace;
   const view = buildView({
@@ -118,7 +131,7 @@ export function confineCommand(mechanism: Extract<Mechanism, { available: true }
   const namespaces = unshareFlags({ ...HOST_NAMESPACES, net: !grants.has("network") });
   return {
     command: mechanism.unshare,
-    args: [...namespaces, bun, CONFINE_MAIN, ...options.argv],
+    args: [...namespaces, bun, options.confineProgram ?? CONFINE_MAIN, ...options.argv],
     env,
     cwd: SANDBOX_FOLDER,
     refusedLinks: code.refused,

@@ -6,7 +6,7 @@
  * in a folder a confined process may write is followed only to a target inside such a
  * folder, so no plugin can widen another one's view by planting a link.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isWithin } from "./view.ts";
 
@@ -27,10 +27,16 @@ export interface CodeClosure {
 
 /**
  * The closure of the code in `folders` (files or folders). `writable` are the folders a
- * confined process may write (the workspace).
+ * confined process may write (the workspace). With `keptIn` (a file), each folder's closure
+ * is also kept between processes, and used again while every folder it listed and every
+ * file it read is unchanged (a first start walks the packages; later ones only stat what
+ * the walk read). The file must lie where no confined process may write: a forged entry
+ * would widen a view.
  */
-export function codeClosure(folders: readonly string[], writable: readonly string[]): CodeClosure {
-  const parts = folders.map((folder) => memoized(folder, writable));
+export function codeClosure(folders: readonly string[], writable: readonly string[], keptIn?: string): CodeClosure {
+  const kept = keptIn === undefined ? undefined : keptClosures(keptIn);
+  const parts = folders.map((folder) => memoized(folder, writable, kept));
+  if (kept?.changed === true && keptIn !== undefined) keep(keptIn, kept.entries);
   const modules = parts.flatMap((part) => part.modules);
   const covered = (path: string) => modules.some((folder) => path !== folder && isWithin(path, folder));
   const unique = <T>(items: T[], key: (item: T) => string) => [...new Map(items.map((item) => [key(item), item])).values()];
@@ -46,28 +52,85 @@ interface Part extends CodeClosure {
   readonly modules: readonly string[];
 }
 
+/** A folder's closure with what its walk read: each folder listed or looked into and each file read, stamped. */
+interface Walked {
+  readonly part: Part;
+  readonly read: Readonly<Record<string, string>>;
+}
+
+/** The closures kept in a file, and whether this process changed them. */
+interface Kept {
+  readonly entries: Record<string, Walked>;
+  changed: boolean;
+}
+
 /**
- * One folder's closure, kept for the process while its package.json is unchanged: an app
- * starts many hosts whose code shares most of its dependencies (the host's own package).
+ * One folder's closure, kept for the process (and in `kept`, between processes) while
+ * nothing its walk read changed: an app starts many hosts whose code shares most of its
+ * dependencies.
  */
-const remembered = new Map<string, { stamp: number; part: Part }>();
+const remembered = new Map<string, Walked>();
 
-function memoized(folder: string, writable: readonly string[]): Part {
+function memoized(folder: string, writable: readonly string[], kept: Kept | undefined): Part {
   const key = `${folder}\0${writable.join("\0")}`;
-  const stamp = stampOf(folder);
-  const kept = remembered.get(key);
-  if (kept !== undefined && kept.stamp === stamp) return kept.part;
-  const part = closureOf(folder, writable);
-  remembered.set(key, { stamp, part });
-  return part;
+  const known = remembered.get(key) ?? kept?.entries[key];
+  if (known !== undefined && unchanged(known.read)) {
+    remembered.set(key, known);
+    return known.part;
+  }
+  const walked = closureOf(folder, writable);
+  remembered.set(key, walked);
+  if (kept !== undefined) {
+    kept.entries[key] = walked;
+    kept.changed = true;
+  }
+  return walked.part;
 }
 
-function stampOf(folder: string): number {
-  const root = existsSync(folder) ? packageRoot(realpathSync(folder)) : undefined;
-  return root === undefined ? 0 : (lstatSync(join(root, "package.json"), { throwIfNoEntry: false })?.mtimeMs ?? 0);
+/** Whether every path a walk read is as it was. */
+function unchanged(read: Readonly<Record<string, string>>): boolean {
+  for (const [path, stamped] of Object.entries(read)) if (stampOf(path) !== stamped) return false;
+  return true;
 }
 
-function closureOf(entry: string, writable: readonly string[]): Part {
+/** What changes when a folder's entries or a file's content change: its modification time and inode, or `missing`. */
+function stampOf(path: string): string {
+  const stats = statSync(path, { throwIfNoEntry: false });
+  return stats === undefined ? "missing" : `${stats.mtimeMs} ${stats.ino}`;
+}
+
+function keptClosures(file: string): Kept {
+  try {
+    const entries = JSON.parse(readFileSync(file, "utf8")) as unknown;
+    if (typeof entries === "object" && entries !== null && !Array.isArray(entries)) return { entries: entries as Record<string, Walked>, changed: false };
+  } catch {
+    // None kept yet, or unreadable: walked afresh.
+  }
+  return { entries: {}, changed: false };
+}
+
+/** Writes the closures whole or not at all; a failure only costs the next start a walk. */
+function keep(file: string, entries: Record<string, Walked>): void {
+  const staging = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    writeFileSync(staging, JSON.stringify(entries), { mode: 0o600 });
+    renameSync(staging, file);
+  } catch {
+    try {
+      rmSync(staging, { force: true });
+    } catch {
+      // Nowhere to write: nothing was staged.
+    }
+  }
+}
+
+function closureOf(entry: string, writable: readonly string[]): Walked {
+  const read: Record<string, string> = {};
+  /** Records what the walk depends on: a folder whose entries it looked at, or a file it read. */
+  const saw = (path: string) => {
+    read[path] ??= stampOf(path);
+  };
   const packages = new Set<string>();
   const files = new Set<string>();
   const links = new Map<string, string>();
@@ -78,10 +141,12 @@ function closureOf(entry: string, writable: readonly string[]): Part {
   const visit = (folder: string) => {
     // A package inside a node_modules already readable whole is covered, with what it resolves there.
     if (modulesFolders.some((modules) => isWithin(folder, modules))) return;
-    const root = packageRoot(folder) ?? folder;
+    const root = packageRoot(folder, saw) ?? folder;
     if (packages.has(root)) return;
     packages.add(root);
+    saw(join(root, "package.json"));
     for (let dir = root; ; dir = dirname(dir)) {
+      saw(dir);
       for (const name of CONFIG_FILES) {
         const file = join(dir, name);
         if (!existsSync(file)) continue;
@@ -94,7 +159,7 @@ function closureOf(entry: string, writable: readonly string[]): Part {
       if (dirname(dir) === dir) break;
     }
     for (const name of dependencies(root)) {
-      const found = locate(root, name);
+      const found = locate(root, name, saw);
       if (found === undefined) continue;
       let target: string;
       try {
@@ -103,6 +168,7 @@ function closureOf(entry: string, writable: readonly string[]): Part {
         continue;
       }
       if (target !== found) {
+        saw(dirname(target));
         if (inWritable(found) && !inWritable(target)) {
           refused.push({ path: found, target });
           continue;
@@ -119,6 +185,7 @@ function closureOf(entry: string, writable: readonly string[]): Part {
    */
   const visitModules = (modules: string) => {
     if (!existsSync(modules)) return;
+    saw(modules);
     const real = realpathSync(modules);
     if (inWritable(modules) && !inWritable(real)) {
       refused.push({ path: modules, target: real });
@@ -129,7 +196,8 @@ function closureOf(entry: string, writable: readonly string[]): Part {
     modulesFolders.push(real);
     if (real !== modules) links.set(modules, real);
     if (inWritable(real)) return;
-    for (const link of linkedPackages(real)) {
+    saw(real);
+    for (const link of linkedPackages(real, saw)) {
       try {
         visit(realpathSync(link));
       } catch {
@@ -141,12 +209,14 @@ function closureOf(entry: string, writable: readonly string[]): Part {
     const real = realpathSync(entry);
     visit(lstatSync(real).isDirectory() ? real : dirname(real));
   }
-  return { modules: modulesFolders, folders: [...packages], files: [...files], links: [...links].map(([path, target]) => ({ path, target })), refused };
+  const part = { modules: modulesFolders, folders: [...packages], files: [...files], links: [...links].map(([path, target]) => ({ path, target })), refused };
+  return { part, read };
 }
 
 /** The nearest folder at or above `folder` with a package.json. */
-function packageRoot(folder: string): string | undefined {
+function packageRoot(folder: string, saw: (path: string) => void): string | undefined {
   for (let dir = folder; ; dir = dirname(dir)) {
+    saw(dir);
     if (existsSync(join(dir, "package.json"))) return dir;
     if (dirname(dir) === dir) return undefined;
   }
@@ -167,18 +237,21 @@ function dependencies(root: string): string[] {
 }
 
 /** Where `name` is found from `root`: `node_modules/NAME` in the package's folder or the nearest ancestor's. */
-function locate(root: string, name: string): string | undefined {
+function locate(root: string, name: string, saw: (path: string) => void): string | undefined {
   for (let dir = root; ; dir = dirname(dir)) {
     const candidate = join(dir, "node_modules", name);
+    // Where a package would appear: its folder's entries (a scope's, for a scoped name).
+    saw(dirname(candidate));
     if (existsSync(candidate)) return candidate;
     if (dirname(dir) === dir) return undefined;
   }
 }
 
 /** The links among `modules`' packages (`NAME` and `@scope/NAME`): workspace packages, linked installs. */
-function linkedPackages(modules: string): string[] {
+function linkedPackages(modules: string, saw: (path: string) => void): string[] {
   const found: string[] = [];
   const visit = (folder: string, depth: number) => {
+    saw(folder);
     for (const entry of safeReaddir(folder)) {
       const path = join(folder, entry);
       if (entry.startsWith("@") && depth === 0) visit(path, 1);

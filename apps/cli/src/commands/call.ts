@@ -9,7 +9,8 @@ import { jsonLine } from "../output.ts";
 /** Executes the call and prints its result; 1 for an error result, 130 / 143 / 129 when interrupted by SIGINT / SIGTERM / SIGHUP. */
 export async function callCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const [tool = "", json = "{}"] = parsed.args;
-  const app = await loadApp(parsed, io, { announceWorkspace: true });
+  // The tool's host (when it runs confined) starts while the rest of the app is built.
+  const app = await loadApp(parsed, io, { announceWorkspace: true, warm: [tool] });
   using interrupt = abortOnInterrupt();
   const result = await app.runtime.execute(tool, json, { callId: "direct", signal: interrupt.signal, approve: approveAll });
   if (parsed.flags.json) {

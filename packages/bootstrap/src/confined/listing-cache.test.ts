@@ -46,12 +46,17 @@ async function start(plugin: string, workspace: string, cacheHome: string, optio
   return app;
 }
 
+/** The listing entries in the cache folder (beside them: the hosts' programs, in `program/`). */
+async function listed(folder: string): Promise<string[]> {
+  return (await readdir(folder)).filter((name) => /^[0-9a-f]{64}\.json$/.test(name));
+}
+
 describe("the listing cache", () => {
   test("a second app mounts the kept listing: its host starts on the first call, not before", async () => {
     const { plugin, cacheHome, workspace } = await setup();
     const first = await start(plugin, workspace, cacheHome);
     expect(hostsOf(workspace).length).toBeGreaterThan(0);
-    const entries = await readdir(join(cacheHome, "plugboard", "hosts"));
+    const entries = await listed(join(cacheHome, "plugboard", "hosts"));
     expect(entries).toHaveLength(1);
     // Kept for this user alone: the folder 0700, each entry 0600.
     expect(statSync(join(cacheHome, "plugboard", "hosts")).mode & 0o777).toBe(0o700);
@@ -101,7 +106,7 @@ describe("the listing cache", () => {
     });
     apps.push(app);
     expect(hostsOf(workspace).length).toBeGreaterThan(0);
-    expect(await readdir(join(cacheHome, "plugboard", "hosts"))).toHaveLength(2);
+    expect(await listed(join(cacheHome, "plugboard", "hosts"))).toHaveLength(2);
   });
 
   test("freshHosts starts every host even when its listing is kept", async () => {
@@ -115,7 +120,7 @@ describe("the listing cache", () => {
     const { plugin, cacheHome, workspace } = await setup();
     await (await start(plugin, workspace, cacheHome)).close();
     const folder = join(cacheHome, "plugboard", "hosts");
-    const [entry = ""] = await readdir(folder);
+    const [entry = ""] = await listed(folder);
     await writeFile(join(folder, entry), '{"tools": "not a list"');
     const app = await start(plugin, workspace, cacheHome);
     expect(hostsOf(workspace).length).toBeGreaterThan(0);
@@ -127,7 +132,7 @@ describe("the listing cache", () => {
     const { plugin, cacheHome, workspace } = await setup();
     await (await start(plugin, workspace, cacheHome)).close();
     const folder = join(cacheHome, "plugboard", "hosts");
-    const [entry = ""] = await readdir(folder);
+    const [entry = ""] = await listed(folder);
     const listing = JSON.parse(readFileSync(join(folder, entry), "utf8"));
     listing.plugins[0].tools.push({ ...listing.plugins[0].tools[0], name: "bash", description: "Run anything." });
     await writeFile(join(folder, entry), JSON.stringify(listing));

@@ -7,7 +7,7 @@
  * the CLI in apps/cli/test/sandbox-doors.test.ts.)
  */
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { removeTempDirs, tempDir, writeConfig } from "../../test/temp-app.ts";
 import { loadConfig } from "@plugboard/config";
@@ -54,6 +54,30 @@ test("the lock file, a listing cache in the workspace, .plugboard/ and \"protect
   }
   expect((await bash(app, "echo forged > deploy/prod.key")).content).toContain('"protect": "deploy/*.key"');
   expect((await bash(app, "echo kept > .plugboard/results/call.txt && cat .plugboard/results/call.txt")).content).toBe("kept\nexit code: 0");
+});
+
+test("the hosts' programs and kept closures in a workspace's cache cannot be replaced: every later host would run them", async () => {
+  for (const sandbox of ["auto", "off"] as const) {
+    const { app, dir } = await workspaceWithEverything(sandbox);
+    const folder = join(dir, ".cache/plugboard/hosts/program");
+    if (sandbox === "off") {
+      // Unconfined, no program is bundled: plant what a confined app keeps there.
+      await mkdir(folder, { recursive: true });
+      await writeFile(join(folder, "host-program.json"), "original\n");
+    }
+    const kept = await readdir(folder);
+    expect(kept.length).toBeGreaterThan(0);
+    for (const name of kept) {
+      const before = await readFile(join(folder, name));
+      const result = await bash(app, `echo forged > .cache/plugboard/hosts/program/${name}; cat .cache/plugboard/hosts/program/${name} | head -c 7`);
+      if (sandbox === "auto") {
+        expect({ name, content: result.content }).toEqual({ name, content: expect.stringContaining("Read-only file system") });
+        expect(await readFile(join(folder, name))).toEqual(before);
+      } else {
+        expect(await readFile(join(folder, name), "utf8")).toBe("forged\n");
+      }
+    }
+  }
 });
 
 test("with the sandbox off the same writes land (the refusals above are the sandbox's)", async () => {

@@ -1,0 +1,121 @@
+/**
+ * Which files a confined host's start runs: the confining step (the sandbox's
+ * `CONFINE_PROGRAM`) and the host (host-program.ts), each bundled into one CommonJS file
+ * with its bytecode (Bun.build), kept in the listing cache's folder (`…/plugboard/hosts/
+ * program/`) and built again when any of its sources changed (or another Bun runs). A
+ * bundled host parses one precompiled file instead of core's, TypeBox's and the loader's
+ * hundreds of modules: it starts in a fraction of the time and holds less memory. Without
+ * a cache folder, or when a build fails, both run from their sources: slower, the same
+ * behaviour.
+ *
+ * The folder is protected like the listing cache (protected-paths.ts): a confined plugin
+ * that could write a program would run its code in every later host, with their grants.
+ */
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import type { Logger } from "@plugboard/core";
+import { CONFINE_PROGRAM } from "@plugboard/sandbox";
+import { stamp } from "./listing-cache.ts";
+
+/** This package's folder. */
+const HOSTS_FOLDER = dirname(Bun.resolveSync("@plugboard/hosts/package.json", import.meta.dir));
+/** The host's program from its sources. */
+export const HOST_SOURCE = join(HOSTS_FOLDER, "src/host-program.ts");
+
+/** The programs of a host's start. */
+export interface HostPrograms {
+  /** The host: a bundle, or `HOST_SOURCE`. */
+  readonly host: string;
+  /** A bundle of the confining step; none: the sandbox's sources. */
+  readonly confine: string | undefined;
+}
+
+/** What the program folder's record says of one bundle in it. */
+interface ProgramRecord {
+  readonly bun: string;
+  /** The bundle's file name in the folder (its bytecode beside it, `FILE.jsc`). */
+  readonly file: string;
+  /** Each source of the bundle (absolute) and its stamp when it was built. */
+  readonly sources: Readonly<Record<string, string>>;
+}
+
+/** The program folder inside the listing cache's folder. */
+export function programFolder(cacheFolder: string): string {
+  return join(cacheFolder, "program");
+}
+
+/**
+ * The programs hosts start with: the bundles in `cacheFolder`'s program folder, built now
+ * when missing or stale; the sources when there is no cache folder or a bundle cannot be made.
+ */
+export async function hostPrograms(cacheFolder: string | undefined, logger: Logger): Promise<HostPrograms> {
+  if (cacheFolder === undefined) return { host: HOST_SOURCE, confine: undefined };
+  const folder = programFolder(cacheFolder);
+  const [host, confine] = await Promise.all([bundled(HOST_SOURCE, folder, logger), bundled(CONFINE_PROGRAM, folder, logger)]);
+  return { host: host ?? HOST_SOURCE, confine };
+}
+
+/** `entry`'s bundle in `folder`, kept or built now; undefined when it cannot be made. */
+async function bundled(entry: string, folder: string, logger: Logger): Promise<string | undefined> {
+  const name = basename(entry, ".ts");
+  const kept = keptBundle(folder, name);
+  if (kept !== undefined) return kept;
+  try {
+    return await build(entry, folder, name);
+  } catch (error) {
+    logger.debug(`${name} runs from its sources: it could not be bundled in ${folder}: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}
+
+/** The kept bundle of `name` when every source is as it was built from, else undefined. */
+function keptBundle(folder: string, name: string): string | undefined {
+  let record: ProgramRecord;
+  try {
+    record = JSON.parse(readFileSync(join(folder, `${name}.json`), "utf8")) as ProgramRecord;
+  } catch {
+    return undefined;
+  }
+  if (record.bun !== Bun.version || typeof record.file !== "string" || typeof record.sources !== "object") return undefined;
+  for (const [source, stamped] of Object.entries(record.sources)) {
+    if (stamp(source) !== stamped) return undefined;
+  }
+  const file = join(folder, record.file);
+  return stamp(file) === "missing" || stamp(`${file}.jsc`) === "missing" ? undefined : file;
+}
+
+/** Bundles `entry` into `folder` with its bytecode and the record of its sources; returns the bundle's path. */
+async function build(entry: string, folder: string, name: string): Promise<string> {
+  const result = await Bun.build({ entrypoints: [entry], target: "bun", format: "cjs", bytecode: true, minify: true, metafile: true });
+  const code = result.outputs.find((output) => output.kind === "entry-point");
+  const bytecode = result.outputs.find((output) => output.kind === "bytecode");
+  if (!result.success || code === undefined || bytecode === undefined || result.metafile === undefined) {
+    throw new Error(result.logs.map((log) => log.message).join("; ") || "Bun.build gave no output");
+  }
+  const text = await code.text();
+  const file = `${name}-${new Bun.CryptoHasher("sha256").update(text).digest("hex").slice(0, 16)}.js`;
+  // Stamped as they are now: a source changed while bundling makes the next start build again.
+  const sources = Object.fromEntries(Object.keys(result.metafile.inputs).map((input) => [resolve(input), stamp(resolve(input))]));
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  // Bun finds the bytecode beside the file, as FILE.jsc.
+  writeWhole(join(folder, `${file}.jsc`), new Uint8Array(await bytecode.arrayBuffer()));
+  writeWhole(join(folder, file), text);
+  writeWhole(join(folder, `${name}.json`), JSON.stringify({ bun: Bun.version, file, sources } satisfies ProgramRecord));
+  // Earlier builds of it are of no use any more.
+  for (const old of readdirSync(folder)) {
+    if (old.startsWith(`${name}-`) && old !== file && old !== `${file}.jsc`) rmSync(join(folder, old), { force: true });
+  }
+  return join(folder, file);
+}
+
+/** Writes `data` to `path` whole or not at all. */
+function writeWhole(path: string, data: string | Uint8Array): void {
+  const staging = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(staging, data, { mode: 0o600 });
+    renameSync(staging, path);
+  } catch (error) {
+    rmSync(staging, { force: true });
+    throw error;
+  }
+}
