@@ -7,7 +7,7 @@
  */
 import { dirname, join } from "node:path";
 import { errorResult, type Logger, type TObject, type ToolResult } from "@plugboard/core";
-import { killGroup, settlesWithin } from "@plugboard/core/process";
+import { killGroup, killGroupOnExit, settlesWithin } from "@plugboard/core/process";
 import { PlugboardError } from "@plugboard/config/errors";
 import type { LoadedPlugin } from "@plugboard/loader/loaded-plugin";
 import { loadedPlugin } from "@plugboard/loader/loaded-plugin";
@@ -100,18 +100,6 @@ function programsOf(context: HostContext): Promise<HostPrograms> {
     programs.set(folder, found);
   }
   return found;
-}
-
-/** Host processes still running, ended when the app exits. */
-const live = new Set<number>();
-let endingWithTheApp = false;
-function endWithTheApp(pid: number): void {
-  live.add(pid);
-  if (endingWithTheApp) return;
-  endingWithTheApp = true;
-  process.on("exit", () => {
-    for (const group of live) killGroup(group);
-  });
 }
 
 /** A running host, as the app sees it. */
@@ -271,7 +259,7 @@ class HostProcess {
       stderr: "pipe",
       detached: true,
     });
-    endWithTheApp(child.pid);
+    const forget = killGroupOnExit(child.pid);
     const waiting = new Map<number, (message: HostMessage | undefined) => void>();
     let listed: ((listing: HostListing) => void) | undefined;
     let refused: ((error: unknown) => void) | undefined;
@@ -302,7 +290,7 @@ class HostProcess {
       if (this.#stderr.length > STDERR_TAIL) this.#stderr.shift();
     });
     void Promise.all([child.exited, stdout.catch(() => undefined), stderr.catch(() => undefined)]).then(() => {
-      live.delete(child.pid);
+      forget();
       killGroup(child.pid);
       if (this.#running === running) this.#running = undefined;
       refused?.(this.#startFailure(running));

@@ -28,10 +28,10 @@ const values: unknown[] = [
 describe("encodeSchema / decodeSchema", () => {
   test("the decoded schema checks and words every error as the original", () => {
     const decoded = decodeSchema(JSON.parse(JSON.stringify(encodeSchema(schema)))) as TSchema;
-    const original = TypeCompiler.Compile(schema);
+    const original = TypeCompiler.Compile(schema as TSchema);
     const copy = TypeCompiler.Compile(decoded);
     for (const value of values) {
-      const errors = (check: typeof original) => [...check.Errors(value)].map(({ path, message }) => `${path}: ${message}`);
+      const errors = (check: ReturnType<typeof TypeCompiler.Compile<TSchema>>) => [...check.Errors(value)].map(({ path, message }) => `${path}: ${message}`);
       expect(copy.Check(value)).toBe(original.Check(value));
       expect(errors(copy)).toEqual(errors(original));
     }

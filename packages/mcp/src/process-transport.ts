@@ -7,7 +7,7 @@
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { killGroup, PIPE_GRACE_MS, settlesWithin } from "@plugboard/core/process";
+import { killGroup, killGroupOnExit, PIPE_GRACE_MS, settlesWithin } from "@plugboard/core/process";
 
 /** The process a stdio server runs as: what a launcher receives and returns. */
 export interface Launch {
@@ -26,18 +26,6 @@ const EXIT_GRACE_MS = 1000;
 /** Lines of stderr kept for messages. */
 const STDERR_LINES = 20;
 
-/** Process groups still alive, killed when the app exits however it exits. */
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-
-function trackGroup(pid: number): void {
-  liveGroups.add(pid);
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on("exit", () => {
-    for (const group of liveGroups) killGroup(group);
-  });
-}
 
 export class ProcessTransport implements Transport {
   onclose?: () => void;
@@ -47,6 +35,8 @@ export class ProcessTransport implements Transport {
   readonly #launch: Launch;
   readonly #stderr: string[] = [];
   #child: Bun.Subprocess<"pipe", "pipe", "pipe"> | undefined;
+  /** Forgets the group of the process, once it has ended, among those killed when the app exits. */
+  #forget: () => void = () => {};
   #stderrRead: Promise<void> = Promise.resolve();
   #closed = false;
 
@@ -73,7 +63,7 @@ export class ProcessTransport implements Transport {
     if (found === null) throw new Error(`command not found: ${program}`);
     const child = Bun.spawn([found, ...args], { env: { ...env }, cwd, detached: true, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
     this.#child = child;
-    trackGroup(child.pid);
+    this.#forget = killGroupOnExit(child.pid);
     const stdoutRead = this.#readStdout(child.stdout);
     this.#stderrRead = this.#readStderr(child.stderr);
     void child.exited.then(async () => {
@@ -107,7 +97,7 @@ export class ProcessTransport implements Transport {
 
   #finish(pid: number): void {
     killGroup(pid);
-    liveGroups.delete(pid);
+    this.#forget();
     if (this.#closed) return;
     this.#closed = true;
     this.onclose?.();

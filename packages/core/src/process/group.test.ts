@@ -50,6 +50,25 @@ describe.skipIf(pidNamespacePrefix().length === 0)("endOtherProcesses", () => {
   });
 });
 
+test("killGroupOnExit kills a child's group when this process exits; one forgotten is left alone", async () => {
+  for (const forget of [false, true]) {
+    const marker = uniqueMarker();
+    const group = join(import.meta.dir, "group.ts");
+    // A process that starts a group of its own, marks it for its exit, and exits.
+    const script = `const { killGroupOnExit } = await import(${JSON.stringify(group)});
+      const child = Bun.spawn(["bash", "-c", "exec -a ${marker} sleep 30"], { detached: true, stdio: ["ignore", "ignore", "ignore"] });
+      while (!require("node:fs").readFileSync("/proc/" + child.pid + "/cmdline", "utf8").startsWith("${marker}")) await Bun.sleep(5);
+      const forget = killGroupOnExit(child.pid);
+      ${forget ? "forget();" : ""}
+      child.unref();
+      process.exit(0);`;
+    const parent = Bun.spawn([process.execPath, "-e", script], { stdio: ["ignore", "ignore", "inherit"] });
+    expect(await parent.exited).toBe(0);
+    const left = await survivorsNamed(marker, 300);
+    expect(left).toHaveLength(forget ? 1 : 0);
+  }
+});
+
 test("settlesWithin says whether the promise settled in time", async () => {
   expect(await settlesWithin(Bun.sleep(5), 1000)).toBe(true);
   expect(await settlesWithin(new Promise(() => {}), 20)).toBe(false);

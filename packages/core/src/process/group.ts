@@ -11,6 +11,30 @@ export function killGroup(pid: number): void {
   sigkill(-pid);
 }
 
+/** Groups to kill when this process exits, however it exits. */
+const endingWithThisProcess = new Set<number>();
+let exitHook = false;
+
+/**
+ * Kills the group led by `pid` when this process exits (normally, by `process.exit`, or on a
+ * signal Bun turns into an exit), so a child's tree never outlives its app; the returned
+ * function forgets it once the group has ended otherwise.
+ *
+ * @example const forget = killGroupOnExit(child.pid); child.exited.then(forget);
+ */
+export function killGroupOnExit(pid: number): () => void {
+  endingWithThisProcess.add(pid);
+  if (!exitHook) {
+    exitHook = true;
+    process.on("exit", () => {
+      for (const group of endingWithThisProcess) killGroup(group);
+    });
+  }
+  return () => {
+    endingWithThisProcess.delete(pid);
+  };
+}
+
 /**
  * Kills (SIGKILL) every other process of the PID namespace the caller is the first process
  * of — daemons, `setsid` and double forks included, which a group kill misses — and those of

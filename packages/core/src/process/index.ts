@@ -5,6 +5,6 @@
  * holds, and `unshare`'s flags and probe, which the sandbox uses too.
  */
 export { type Ending, readEnding } from "./ending.ts";
-export { endOtherProcesses, killGroup, PIPE_GRACE_MS, settlesWithin } from "./group.ts";
+export { endOtherProcesses, killGroup, killGroupOnExit, PIPE_GRACE_MS, settlesWithin } from "./group.ts";
 export { CORE_FOLDER, pidNamespacePrefix, underInit } from "./pid-namespace.ts";
 export { findUnshare, type Namespaces, unshareFlags, whyUnshareFails, whyUnshareFailsAsync } from "./unshare.ts";
