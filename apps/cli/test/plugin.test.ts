@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdir, readFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CONTRACT_VERSION } from "@plugboard/core";
@@ -162,17 +162,30 @@ describe("plugboard plugin check", () => {
     expect((await plugboard(["plugin", "new", "fresh"], { cwd: dir })).code).toBe(0);
     const folder = join(dir, "plugboard-plugin-fresh");
     const result = await plugboard(["plugin", "check", folder], { cwd: dir });
-    expect(result.code).toBe(1);
-    expect(result.stdout).toContain(
-      `✗ the entry loads and returns exactly the manifest's tools\n    its dependencies are not installed: @plugboard/core (no node_modules/NAME in ${folder} or any folder above it), so its entry cannot load\n    fix: Install the plugin's dependencies: run bun install in ${folder}, then check again.\n`,
-    );
-    expect(result.stdout).not.toContain("Cannot find package");
+    // The kit that checks a plugin is the one it depends on: not installed yet, so nothing can check it.
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `plugboard: The plugin's dependencies are not installed: no @plugboard/testing (the conformance kit it lists, which plugboard runs) in ${folder} or any folder above it.\nRun bun install in ${folder}, then run this again.\n`,
+    });
+  });
+
+  test("a plugin that does not depend on the kit: how to add it, exit 2", async () => {
+    const folder = join(dir, "no-kit");
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, "package.json"), JSON.stringify({ name: "no-kit", version: "0.1.0" }));
+    const result = await plugboard(["plugin", "check", folder], { cwd: dir });
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `plugboard: No conformance kit for ${folder}: plugboard runs the @plugboard/testing the plugin depends on.\nAdd it to the plugin with \`bun add -d @plugboard/testing\` (in ${folder}), then run this again.\n`,
+    });
   });
 
   test("a folder that does not exist exits 2", async () => {
     const result = await plugboard(["plugin", "check", "no-such-folder"], { cwd: dir });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`plugboard: Plugin folder ${join(dir, "no-such-folder")} does not exist or is not a folder (${join(dir, "no-such-folder")}).\n`);
+    expect(result.stderr).toBe(`plugboard: Plugin folder ${join(dir, "no-such-folder")} does not exist or is not a folder.\n`);
   });
 });
 

@@ -6,8 +6,9 @@ import { withKit } from "./plugin-kit.ts";
 
 /** Prints each check with ✓/✗ and what to fix; 0 when none failed, 1 otherwise (2 for a missing folder). */
 export async function pluginCheckCommand(parsed: ParsedArgs, io: Io): Promise<number> {
-  return withKit(async ({ checkPlugin, formatReport }) => {
-    const report = await checkPlugin(resolve(io.cwd, parsed.args[0] ?? "."));
+  const directory = resolve(io.cwd, parsed.args[0] ?? ".");
+  return withKit(directory, async ({ checkPlugin, formatReport }) => {
+    const report = await checkPlugin(directory);
     io.stdout.write(parsed.flags.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
     return report.ok ? 0 : 1;
   });

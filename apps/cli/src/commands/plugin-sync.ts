@@ -3,7 +3,9 @@
  * code, by `@plugboard/testing`'s `syncManifest` (the code runs in a child process, as for
  * `plugin check`).
  */
-import { isAbsolute, relative, resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { isAbsolute, join, relative, resolve } from "node:path";
+import { PlugboardError } from "@plugboard/config/errors";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { withKit } from "./plugin-kit.ts";
@@ -11,8 +13,12 @@ import { withKit } from "./plugin-kit.ts";
 /** Prints what changed, or that the manifest is up to date: 0; with `--check`, 1 when it is out of date (nothing written). */
 export async function pluginSyncCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const check = parsed.flags.check === true;
-  return withKit(async ({ changeLine, syncManifest }) => {
-    const sync = await syncManifest(resolve(io.cwd, parsed.args[0] ?? "."), { write: !check });
+  const directory = resolve(io.cwd, parsed.args[0] ?? ".");
+  if (statSync(directory, { throwIfNoEntry: false })?.isDirectory() && !existsSync(join(directory, "plugboard.plugin.json"))) {
+    throw new PlugboardError("PLUGIN_MANIFEST", `There is no plugboard.plugin.json in ${directory}; plugboard plugin sync updates the tools of an existing manifest.`);
+  }
+  return withKit(directory, async ({ changeLine, syncManifest }) => {
+    const sync = await syncManifest(directory, { write: !check });
     const shown = shownPath(sync.manifestPath, io.cwd);
     if (sync.changes.length === 0) {
       io.stdout.write(`${shown} is up to date: ${sync.tools.map((tool) => tool.name).join(", ")}.\n`);
