@@ -12,7 +12,7 @@ import { type App, buildApp } from "../index.ts";
 // Real host processes: a busy machine needs more than bun's default 5 s per test.
 setDefaultTimeout(30_000);
 import type { Permission } from "@plugboard/core";
-import { awaitEscapeesCommand, escapeesCommand, runningNamed, survivorsNamed, uniqueMarker } from "@plugboard/test-helpers";
+import { awaitEscapeesCommand, ESCAPEE_COUNT, escapeesCommand, runningNamed, survivorsNamed, uniqueMarker, waitFor } from "@plugboard/test-helpers";
 
 const BASH = join(import.meta.dir, "../../../../plugins/bash");
 const SECRET = "sk-bash-confined";
@@ -60,11 +60,7 @@ describe("confined bash", () => {
     const cancelled = uniqueMarker();
     const controller = new AbortController();
     const running = bash(app, `${escapeesCommand(cancelled)}${awaitEscapeesCommand(cancelled)}sleep 300`, {}, controller.signal);
-    const deadline = Date.now() + 10_000;
-    while (runningNamed(cancelled).length < 4) {
-      if (Date.now() > deadline) throw new Error("the command's background processes never started");
-      await Bun.sleep(20);
-    }
+    await waitFor("the command's background processes run", () => runningNamed(cancelled).length >= ESCAPEE_COUNT, { timeoutMs: 10_000 });
     controller.abort();
     expect((await running).isError).toBe(true);
     // The cancel crossed to the host: the command's processes are killed there.

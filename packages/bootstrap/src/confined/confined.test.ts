@@ -8,10 +8,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, te
 import { existsSync, readdirSync } from "node:fs";
 import { mkdir, rename, rm, symlink } from "node:fs/promises";
 import { join } from "node:path";
-import { waitFor } from "@plugboard/test-helpers";
 import { hostsOf } from "../../test/hosts.ts";
 import { configWith, fixture, removeTempDirs, tempDir } from "../../test/temp-app.ts";
-import { runningNamed, survivorsNamed, uniqueMarker } from "@plugboard/test-helpers";
+import { killAll, runningNamed, survivorsNamed, uniqueMarker, waitFor } from "@plugboard/test-helpers";
 import { type App, buildApp } from "../index.ts";
 
 // Real host processes: a busy machine needs more than bun's default 5 s per test.
@@ -144,7 +143,7 @@ describe("plugin hosts", () => {
     // Killed from outside while a call runs: the same.
     const running = attempt(app, "sleep", "30000");
     await waitFor("the host appears in /proc", () => hostsOf(app.workspace.root).length > 0, { timeoutMs: 10_000 });
-    for (const pid of hostsOf(app.workspace.root)) process.kill(pid, "SIGKILL");
+    killAll(hostsOf(app.workspace.root));
     const killed = await running;
     expect(killed.isError).toBe(true);
     expect(killed.content).toStartWith("Error: ");
