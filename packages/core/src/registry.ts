@@ -7,6 +7,7 @@ import { type TObject, Type } from "@sinclair/typebox";
 import type { TypeCheck } from "./compiler.ts";
 import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
 import type { AnyToolDefinition } from "./contract.ts";
+import { lazilySync } from "./lazily.ts";
 import { fieldProblems } from "./schema-errors.ts";
 
 /**
@@ -107,11 +108,11 @@ function register(entry: RegistryEntry): RegisteredTool {
 
 /**
  * TypeBox's compiler (with its value checks and error texts), loaded by the first registry
- * that compiles a schema: an app whose tools all bring their own validator (confined
- * plugins', MCP servers') never loads it. Compiling is synchronous, hence `require`.
+ * that compiles a schema: an app whose tools all bring their own validator (MCP servers')
+ * never loads it. Compiling is synchronous, hence `require`.
  */
 function typeCompiler(): typeof import("./compiler.ts").TypeCompiler {
-  return (require("./compiler.ts") as typeof import("./compiler.ts")).TypeCompiler;
+  return lazilySync("TypeBox's compiler", () => require("./compiler.ts") as typeof import("./compiler.ts")).TypeCompiler;
 }
 
 function functionSchema(tool: AnyToolDefinition, parameters: TObject): ChatCompletionFunctionTool {
