@@ -34,7 +34,7 @@ describe("buildApp: MCP servers in the plugins list", () => {
     expect(app.toolGrants.get("fx_echo")).toEqual(["fs.read"]);
     expect(app.toolGrants.get("echo")).toEqual([]);
     expect(await app.runtime.execute("fx_echo", '{"message":"hi"}')).toEqual({ content: "hi", isError: false });
-    expect((await app.runtime.execute("fx_echo", "{}")).content).toBe("Error: Invalid arguments for fx_echo: message: expected required property");
+    expect((await app.runtime.execute("fx_echo", "{}")).content).toBe("Error: Invalid arguments for fx_echo: message: must be present");
   });
 
   test("a server that fails to start is a config error naming it, with its stderr", async () => {

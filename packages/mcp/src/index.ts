@@ -1,6 +1,5 @@
 export { toolResult } from "./content.ts";
-export { jsonSchemaValidator } from "./json-schema.ts";
-export { type HttpServer, type McpListing, McpMount, McpMountError, type MountOptions, type StdioServer } from "./mount.ts";
+export { type HttpServer, McpMount, McpMountError, type MountOptions, type StdioServer } from "./mount.ts";
 export { type Launch, type Launcher, ProcessTransport } from "./process-transport.ts";
 export { annotationsFor, mcpServerFor, type ServeOptions } from "./serve.ts";
 export { isBearerToken, isLoopbackHost, isLoopbackHostHeader } from "./http-guard.ts";

@@ -47,9 +47,9 @@ describe("McpMount over stdio", () => {
 
   test("arguments are checked against the server's JSON Schema before the call", async () => {
     const runtime = await runtimeOf(await mount());
-    expect((await runtime.execute("echo", "{}")).content).toBe("Error: Invalid arguments for echo: message: expected required property");
-    expect((await runtime.execute("slow", '{"ms":0}')).content).toBe("Error: Invalid arguments for slow: ms: expected integer to be greater or equal to 1");
-    expect((await runtime.execute("echo", '{"message":7}')).content).toBe("Error: Invalid arguments for echo: message: expected string");
+    expect((await runtime.execute("echo", "{}")).content).toBe("Error: Invalid arguments for echo: message: must be present");
+    expect((await runtime.execute("slow", '{"ms":0}')).content).toBe("Error: Invalid arguments for slow: ms: must be >= 1");
+    expect((await runtime.execute("echo", '{"message":7}')).content).toBe("Error: Invalid arguments for echo: message: must be string");
   });
 
   test("isError results become Error: results, the prefix added once", async () => {
@@ -127,45 +127,19 @@ describe("McpMount over stdio", () => {
     expect(mounted.tools.length).toBe(9);
   });
 
-  test("a deferred mount starts its server on the first call, from what an earlier start listed", async () => {
-    const first = await mount();
-    const listing = first.listing();
+  test("a server that dies and cannot be started again answers the call with an Error: result", async () => {
     let launches = 0;
-    const deferred = McpMount.deferred(
-      {
-        name: "fixture",
-        server: fixture(),
-        launcher: (launch) => {
-          launches++;
-          return launch;
-        },
-      },
-      JSON.parse(JSON.stringify(listing)),
+    const runtime = await runtimeOf(
+      await mount({
+        // The second start fails as a server missing its token does.
+        launcher: (launch) => (++launches === 1 ? launch : { ...launch, env: { ...launch.env, FIXTURE_FAIL_START: "1" } }),
+      }),
     );
-    opened.push(deferred);
-    expect(deferred.entries().map((entry) => entry.tool.name)).toEqual(first.entries().map((entry) => entry.tool.name));
-    expect(deferred.serverInfo).toEqual(listing.serverInfo);
-    expect(await deferred.pid()).toBeUndefined();
-    expect(launches).toBe(0);
-    const runtime = await runtimeOf(deferred);
-    // Checked against the listed schema before anything starts.
-    expect((await runtime.execute("echo", "{}")).content).toBe("Error: Invalid arguments for echo: message: expected required property");
-    expect(launches).toBe(0);
-    expect(await runtime.execute("echo", '{"message":"hi"}')).toEqual({ content: "hi", isError: false });
-    expect(launches).toBe(1);
-    const server = Number((await runtime.execute("pid", "{}")).content);
-    expect(await deferred.pid()).toBe(server);
-    await deferred.close();
-    expect(await survivors([server], 3000)).toEqual([]);
-  });
-
-  test("a deferred mount whose server no longer starts answers each call with an Error: result", async () => {
-    const listing = (await mount()).listing();
-    const deferred = McpMount.deferred({ name: "broken", server: fixture({ FIXTURE_FAIL_START: "1" }) }, listing);
-    opened.push(deferred);
-    const result = await (await runtimeOf(deferred)).execute("echo", '{"message":"hi"}');
+    expect((await runtime.execute("crash", "{}")).isError).toBe(true);
+    const result = await runtime.execute("echo", '{"message":"hi"}');
+    expect(launches).toBe(2);
     expect(result.isError).toBe(true);
-    expect(result.content).toStartWith("Error: MCP server broken could not be started: ");
+    expect(result.content).toStartWith("Error: MCP server fixture could not be restarted: MCP server fixture failed to start or list its tools: ");
     expect(result.content).toContain("boom: missing API token");
   });
 

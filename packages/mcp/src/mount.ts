@@ -7,8 +7,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { defineTool, errorResult, type Logger, silentLogger, type ToolContext, type ToolResult } from "@plugboard/core";
-import { type ArgumentsValidator, type RegistryEntry, toolErrors } from "@plugboard/core/internal";
-import type { TObject } from "@sinclair/typebox";
+import type { TObject } from "@plugboard/core";
+import { type ArgumentsValidator, lazily, type RegistryEntry, toolErrors } from "@plugboard/core/internal";
 import packageJson from "../package.json" with { type: "json" };
 import { toolResult } from "./content.ts";
 import type { Launch, Launcher, ProcessTransport } from "./process-transport.ts";
@@ -38,11 +38,6 @@ export interface MountOptions {
   readonly prefix?: string;
   /** Rewrites a stdio server's command line before it is spawned (the sandbox wraps it). */
   readonly launcher?: Launcher;
-  /**
-   * The text of the `Error:` result a call gets when the server cannot be started (or
-   * restarted) for it; undefined keeps the default, `MCP server NAME could not be started: REASON`.
-   */
-  readonly startFailure?: (error: unknown, restarting: boolean) => string | undefined;
   /** How long one call may take. @default 600000 */
   readonly timeoutMs?: number;
   readonly logger?: Logger;
@@ -60,19 +55,19 @@ export class McpMountError extends Error {
   }
 }
 
-/**
- * What a server listed when it last started: enough to mount it again without starting it
- * (`McpMount.deferred`). Plain JSON.
- */
-export interface McpListing {
-  readonly tools: readonly Tool[];
-  readonly serverInfo: { readonly name: string; readonly version: string };
-}
-
 /** A server's transport before its client connects. */
 type Transport = { readonly kind: "stdio"; readonly transport: ProcessTransport } | { readonly kind: "http"; readonly transport: StreamableHTTPClientTransport };
 
 type Connection = Transport & { readonly client: Client };
+
+/** What a server listed when it started. */
+interface Listed {
+  readonly tools: readonly Tool[];
+  readonly serverInfo: McpMount["serverInfo"];
+}
+
+/** Compiles a tool's input schema (`jsonSchemaValidator`); throws when the schema cannot be used. */
+type Validator = (schema: Tool["inputSchema"]) => ArgumentsValidator;
 
 const DEFAULT_TIMEOUT_MS = 600_000;
 const NOT_A_NAME = /[^A-Za-z0-9_-]/g;
@@ -85,20 +80,17 @@ export class McpMount {
   /** The server's own name and version, as it introduced itself. */
   readonly serverInfo: { readonly name: string; readonly version: string };
   readonly #options: MountOptions;
-  #entries: readonly RegistryEntry[] = [];
+  readonly #entries: readonly RegistryEntry[];
   #connection: Promise<Connection> | undefined;
   #closed = false;
 
-  /** Whether no process or session was started yet: the first call starts one, without saying it restarts. */
-  #started: boolean;
-
-  private constructor(options: MountOptions, listing: McpListing, connection: Connection | undefined) {
+  private constructor(options: MountOptions, listed: Listed, connection: Connection, validator: Validator) {
     this.name = options.name;
     this.#options = options;
-    this.tools = listing.tools;
-    this.serverInfo = listing.serverInfo;
-    this.#started = connection !== undefined;
-    if (connection !== undefined) this.#keep(Promise.resolve(connection));
+    this.tools = listed.tools;
+    this.serverInfo = listed.serverInfo;
+    this.#entries = this.#build(validator);
+    this.#keep(Promise.resolve(connection));
   }
 
   /**
@@ -107,6 +99,8 @@ export class McpMount {
    * @example const mount = await McpMount.open({ name: "fs", server: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "."] } });
    */
   static async open(options: MountOptions): Promise<McpMount> {
+    // Ajv and its formats (`json-schema.ts`), loaded by the first mount.
+    const { jsonSchemaValidator } = await lazily("the JSON Schema validator (Ajv)", () => import("./json-schema.ts"));
     const connection = await connect(options);
     try {
       const tools: Tool[] = [];
@@ -118,40 +112,11 @@ export class McpMount {
       } while (cursor !== undefined);
       const info = connection.client.getServerVersion();
       const serverInfo = { name: info?.name ?? options.name, version: info?.version ?? "unknown" };
-      const mount = new McpMount(options, { tools, serverInfo }, connection);
-      mount.#entries = mount.#build(compiledNow);
-      return mount;
+      return new McpMount(options, { tools, serverInfo }, connection, jsonSchemaValidator);
     } catch (error) {
       await connection.client.close();
       throw new McpMountError(options.name, reasonOf(error), await stderrOf(connection));
     }
-  }
-
-  /**
-   * Mounts a server from what it listed before (`listing()` of an earlier mount), starting
-   * nothing: the server starts on the first call, and each tool's schema is compiled when
-   * its first call is checked. The caller vouches that the server still lists the same tools.
-   *
-   * @example const mount = McpMount.deferred(options, JSON.parse(await Bun.file(cached).text()));
-   */
-  static deferred(options: MountOptions, listing: McpListing): McpMount {
-    const mount = new McpMount(options, listing, undefined);
-    mount.#entries = mount.#build(compiledOnFirstUse);
-    return mount;
-  }
-
-  /**
-   * Starts a deferred (or gone) stdio server now, in the background, so that the next call
-   * does not wait for it; a server that fails to start fails that call, as it would have.
-   */
-  warm(): void {
-    if (this.#closed || this.#connection !== undefined) return;
-    this.#connected().catch(() => undefined);
-  }
-
-  /** What the server listed, to mount it again later with `deferred`. */
-  listing(): McpListing {
-    return { tools: this.tools, serverInfo: this.serverInfo };
   }
 
   /** The server's process id while a stdio server runs. */
@@ -165,8 +130,8 @@ export class McpMount {
     return [...this.#entries];
   }
 
-  /** The entries, each tool's schema compiled once by `compile`; a schema that cannot be used throws, naming the tool. */
-  #build(compile: (schema: Tool["inputSchema"]) => ArgumentsValidator): RegistryEntry[] {
+  /** The entries, each tool's schema compiled at once by `validator`; a schema that cannot be used throws, naming the tool. */
+  #build(validator: Validator): RegistryEntry[] {
     const prefix = this.#options.prefix ?? "";
     return this.tools.map((tool) => {
       const name = `${prefix}${tool.name}`.replace(NOT_A_NAME, "_").slice(0, 64);
@@ -180,7 +145,7 @@ export class McpMount {
           ...(tool.annotations?.readOnlyHint === true ? { concurrency: "read-only" as const } : {}),
           handler: (args: Record<string, unknown>, ctx: ToolContext) => this.#call(tool.name, args, ctx.signal),
         });
-        return { tool: definition, owner: this.name, validate: compile(tool.inputSchema) };
+        return { tool: definition, owner: this.name, validate: validator(tool.inputSchema) };
       } catch (error) {
         throw new Error(`its tool ${tool.name} has an input schema that cannot be used: ${reasonOf(error)}`);
       }
@@ -206,12 +171,10 @@ export class McpMount {
     if (this.#closed) return errorResult(`MCP server ${this.name} is closed`);
     if (signal.aborted) return toolErrors.cancelled();
     let connection: Connection;
-    const restarting = this.#started;
     try {
       connection = await this.#connected();
     } catch (error) {
-      const text = this.#options.startFailure?.(error, restarting);
-      return errorResult(text ?? `MCP server ${this.name} could not be ${restarting ? "restarted" : "started"}: ${reasonOf(error)}`);
+      return errorResult(`MCP server ${this.name} could not be restarted: ${reasonOf(error)}`);
     }
     try {
       const result = await connection.client.callTool({ name: tool, arguments: args }, undefined, {
@@ -229,8 +192,7 @@ export class McpMount {
   /** The live connection, or a new one when the server has gone away. */
   #connected(): Promise<Connection> {
     if (this.#connection) return this.#connection;
-    (this.#options.logger ?? silentLogger).info(`${this.#started ? "restarting" : "starting"} MCP server ${this.name}`);
-    this.#started = true;
+    (this.#options.logger ?? silentLogger).info(`restarting MCP server ${this.name}`);
     return this.#keep(connect(this.#options));
   }
 
@@ -250,9 +212,9 @@ export class McpMount {
   }
 }
 
-/** The SDK's client side, loaded by the first mount that connects: an app whose servers are all deferred never loads it. */
+/** The SDK's client side, loaded by the first mount that connects: importing this module loads none of it. */
 async function connect(options: MountOptions): Promise<Connection> {
-  const [{ Client }, transport] = await Promise.all([import("@modelcontextprotocol/sdk/client/index.js"), transportFor(options)]);
+  const [{ Client }, transport] = await Promise.all([lazily("the MCP SDK's client", () => import("@modelcontextprotocol/sdk/client/index.js")), transportFor(options)]);
   const connection: Connection = { client: new Client({ name: "plugboard", version: packageJson.version }), ...transport };
   const { client } = connection;
   try {
@@ -267,13 +229,13 @@ async function connect(options: MountOptions): Promise<Connection> {
 async function transportFor(options: MountOptions): Promise<Transport> {
   const { server } = options;
   if ("url" in server) {
-    const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+    const { StreamableHTTPClientTransport } = await lazily("the MCP SDK's Streamable HTTP transport", () => import("@modelcontextprotocol/sdk/client/streamableHttp.js"));
     const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } } });
     return { kind: "http", transport };
   }
   const [{ getDefaultEnvironment }, { ProcessTransport }] = await Promise.all([
-    import("@modelcontextprotocol/sdk/client/stdio.js"),
-    import("./process-transport.ts"),
+    lazily("the MCP SDK's stdio transport", () => import("@modelcontextprotocol/sdk/client/stdio.js")),
+    lazily("the MCP stdio process transport", () => import("./process-transport.ts")),
   ]);
   const launch: Launch = {
     argv: [server.command, ...(server.args ?? [])],
@@ -285,25 +247,6 @@ async function transportFor(options: MountOptions): Promise<Transport> {
 
 async function stderrOf(connection: Connection): Promise<readonly string[]> {
   return connection.kind === "stdio" ? await connection.transport.stderrTail() : [];
-}
-
-/** Validators on Ajv (`json-schema.ts`), compiled at once so that a schema Ajv cannot use fails the mount. */
-function compiledNow(schema: Tool["inputSchema"]): ArgumentsValidator {
-  return jsonSchemas().jsonSchemaValidator(schema);
-}
-
-/** Validators compiled when first used: a deferred mount loads neither Ajv nor the schemas before a call. */
-function compiledOnFirstUse(schema: Tool["inputSchema"]): ArgumentsValidator {
-  let validate: ArgumentsValidator | undefined;
-  return (args) => {
-    validate ??= compiledNow(schema);
-    return validate(args);
-  };
-}
-
-/** Ajv and its formats are loaded on the first compile (validators are synchronous, hence `require`). */
-function jsonSchemas(): typeof import("./json-schema.ts") {
-  return require("./json-schema.ts");
 }
 
 function stderrLines(lines: readonly string[]): string {
