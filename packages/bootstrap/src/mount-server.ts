@@ -4,7 +4,7 @@
  * a config has such an entry, so other apps start no faster or slower for it.
  */
 import type { Logger, Workspace } from "@plugboard/core";
-import type { RegistryEntry } from "@plugboard/core/internal";
+import { lazily, type RegistryEntry } from "@plugboard/core/internal";
 import type { Launch, McpMount } from "@plugboard/mcp";
 import type { McpEntry, Permission } from "@plugboard/config";
 import { type EntryLocation, mcpErrors } from "@plugboard/config/messages";
@@ -44,7 +44,7 @@ export interface ServerMount {
  * entry's `env` added to a minimal environment. Throws `MCP_SERVER` naming it.
  */
 export async function mountServer(entry: McpEntry, where: EntryLocation, context: MountContext): Promise<ServerMount> {
-  const { McpMount, McpMountError } = await import("@plugboard/mcp");
+  const { McpMount, McpMountError } = await lazily("the MCP adapters @plugboard/mcp", () => import("@plugboard/mcp"));
   const { mcp } = entry;
   const { launcher } = context;
   let mount: McpMount;

@@ -5,6 +5,7 @@
  */
 import { resolve } from "node:path";
 import type { Logger } from "@plugboard/core";
+import { lazily } from "@plugboard/core/internal";
 import { type App, buildApp } from "./build-app.ts";
 import { type ConfigOverrides, loadConfig } from "@plugboard/config";
 import type { ModelClient } from "@plugboard/model-client";
@@ -66,6 +67,6 @@ export async function startApp(options: StartAppOptions): Promise<StartedApp> {
     ...(options.warm === undefined ? {} : { warm: options.warm }),
   });
   if (!options.model) return { ...app, model: undefined };
-  const { createModelClient } = await import("@plugboard/model-client");
+  const { createModelClient } = await lazily("the model client @plugboard/model-client", () => import("@plugboard/model-client"));
   return { ...app, model: createModelClient(config.model) };
 }
