@@ -2,10 +2,12 @@
 /**
  * The `plugboard` command: parse the command line, dispatch to a command, turn the outcome
  * into an exit code. Person-facing failures (`PlugboardError`) print their message, and so
- * does a bug in a plugin's code (`PluginError`, exit 2); anything else is a bug of ours and
- * crashes with its stack.
+ * do a bug in a plugin's code (`PluginError`, exit 2) and a part of Plugboard that is not
+ * installed (a `LazyLoadError` whose module cannot be found, exit 2); anything else is a bug
+ * of ours and crashes with its stack.
  */
 import { PlugboardError } from "@plugboard/config/errors";
+import { LazyLoadError, lazily } from "@plugboard/core/internal";
 import { type ParsedArgs, parseCliArgs } from "./args.ts";
 import { helpText } from "./help.ts";
 import { type Io, processIo } from "./io.ts";
@@ -13,7 +15,7 @@ import type { CommandName } from "./specs.ts";
 
 type Command = (parsed: ParsedArgs, io: Io) => Promise<number>;
 
-/** Each command is imported when it runs, so `tools` or `call` never load the model SDK or the conformance kit. */
+/** Each command is imported when it runs (`main` loads it with `lazily`), so `tools` or `call` never load the model SDK or the conformance kit. */
 const COMMANDS: Readonly<Record<CommandName, () => Promise<Command>>> = {
   interactive: async () => (await import("./commands/interactive.ts")).interactiveCommand,
   run: async () => (await import("./commands/run.ts")).runCommand,
@@ -43,7 +45,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     const parsed = parseCliArgs(argv);
     if (parsed.version) {
       // Imported only here: the contract version is core's, and core is heavy to load.
-      const { versionLine } = await import("./version.ts");
+      const { versionLine } = await lazily("plugboard's version line", () => import("./version.ts"));
       await io.print(`${versionLine()}\n`);
       return 0;
     }
@@ -51,11 +53,11 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       await io.print(`${helpText(parsed.command)}\n`);
       return 0;
     }
-    const command = await COMMANDS[parsed.command]();
+    const command = await lazily(`the plugboard ${parsed.command} command`, COMMANDS[parsed.command]);
     try {
       return await command(parsed, io);
     } finally {
-      const { closeApps } = await import("./load-app.ts");
+      const { closeApps } = await lazily("the CLI's app loader", () => import("./load-app.ts"));
       await closeApps();
     }
   } catch (error) {
@@ -63,13 +65,25 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       io.note(error.message);
       return MODEL_CODES.has(error.code) ? 3 : 2;
     }
+    if (error instanceof LazyLoadError && isNotFound(error.cause)) {
+      // A file of ours or a dependency is missing: the fix is the installation, not the command line.
+      const why = error.message.split("\n")[0] ?? "";
+      io.note(`${why}.\nReinstall plugboard (bun add -g @plugboard/cli) so that all its files and dependencies are installed.`);
+      return 2;
+    }
     // A bug in a plugin's code (wherever the plugin runs): the person's fix is the plugin's author, or the config.
-    const { PluginError } = await import("@plugboard/core/runtime");
+    const { PluginError } = await lazily("the runtime @plugboard/core/runtime", () => import("@plugboard/core/runtime"));
     if (!(error instanceof PluginError)) throw error;
     const who = error.plugin ?? "the plugin";
     io.note(`${error.message}\nThis is a bug in ${who}, not in the call: report it to its author, or remove ${who} from the config.`);
     return 2;
   }
+}
+
+/** Whether a module failed to load because it could not be found (Bun's resolution error, `import` or `require`). */
+function isNotFound(error: unknown): boolean {
+  const code = error instanceof Error ? Reflect.get(error, "code") : undefined;
+  return code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND";
 }
 
 /**
