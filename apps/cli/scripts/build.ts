@@ -46,13 +46,13 @@ export async function buildCli(outDir: string = DIST_DIR): Promise<BundleSources
     const result = await Bun.build({
       // Core is an entry of its own (dist/core.js) so that bin.ts can hand it to the plugins
       // it loads in its process (a confined plugin's host runs @plugboard/hosts' own program).
-      entrypoints: [join(CLI_DIR, "src/bin.ts"), join(CLI_DIR, "src/core.ts")],
+      entrypoints: [join(CLI_DIR, "scripts/bin.ts"), join(CLI_DIR, "scripts/core.ts")],
       outdir: staging,
       target: "bun",
       format: "esm",
       splitting: true,
       // A require() of a bundled module is a chunk of its own, loaded when the call runs
-      // (Ajv, for the first check of an MCP tool's arguments).
+      // (TypeBox's compiler, for the first registry that compiles a schema).
       splitRequire: true,
       external: EXTERNAL,
       naming: { entry: "[name].[ext]", chunk: "chunk-[hash].[ext]" },
