@@ -57,6 +57,7 @@ async function host(spec: HostSpec, send: (message: HostMessage) => void): Promi
   const answer = async (message: Extract<AppMessage, { type: "call" }>, served: Served) => {
     const controller = new AbortController();
     running.set(message.id, controller);
+    let answered: HostMessage;
     try {
       const ctx = { workspace, signal: controller.signal, callId: message.callId, logger };
       const result: ToolResult = await runHandler(served.tool, message.args, ctx).catch((error: unknown) => {
@@ -64,14 +65,16 @@ async function host(spec: HostSpec, send: (message: HostMessage) => void): Promi
         if (refusal === undefined) throw error;
         return errorResult(refusal);
       });
-      send({ type: "result", id: message.id, result });
+      answered = { type: "result", id: message.id, result };
     } catch (error) {
-      send({ type: "thrown", id: message.id, error: thrown(error) });
+      answered = { type: "thrown", id: message.id, error: thrown(error) };
     } finally {
       running.delete(message.id);
-      // Whatever a call started ends with it: once no call runs, every other process of the namespace goes.
+      // Whatever a call started ends with it, before its answer leaves: once no call runs,
+      // every other process of the namespace goes.
       if (spawns && running.size === 0) endOtherProcesses();
     }
+    send(answered);
   };
 
   await eachLine(Bun.stdin.stream(), (line) => {
