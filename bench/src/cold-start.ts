@@ -3,7 +3,7 @@
  * `apps/cli/dist/bin.js`: the published bin, and what `bun run plugboard` starts) against a
  * Bun process that only imports `openai`, and `--version` against an empty Bun process.
  * `tools` mounts the confined plugins' tools from the listing cache, as every start after
- * the first does. Informational rows: `help`; `tools` with no listing cache (the five hosts
+ * the first does. Informational rows: `help`; `tools` with no listing cache (the four hosts
  * started); `tools` with the plugins unconfined (`"sandbox": "off"`: no plugin host
  * processes), from the bundle, through `bun run plugboard` (the package script, with its own
  * Bun process and the bundle's freshness check) and from the TypeScript sources.
@@ -68,7 +68,7 @@ const COMMANDS: readonly Command[] = [
     name: COMMAND_NAMES.uncached,
     argv: [bun, BIN, "tools"],
     env: { XDG_CACHE_HOME: NO_CACHE },
-    note: "the first start after a plugin changed: each of the five confined hosts starts and lists its tools",
+    note: "the first start after a plugin changed: each confined host (four: read_file and glob share one) starts and lists its tools",
     slow: true,
   },
   {

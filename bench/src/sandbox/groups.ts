@@ -2,6 +2,8 @@
 
 /** Calls through a confined host, and whole-app start-ups. */
 export const SANDBOX_GROUP = "Sandbox: confined plugin hosts";
+/** The real CLI with the shipped config: its memory, and its first confined call. */
+export const CLI_GROUP = "Sandbox: the CLI, its five plugins confined against the sandbox off";
 /** The same file operations in a confined process and in a plain one. */
 export const FILE_OPERATIONS_GROUP = "Sandbox: file operations, confined against unconfined";
 /** One host's start taken apart: the view's computation, the namespaces, the confining step. */
@@ -10,4 +12,4 @@ export const START_STEPS_GROUP = "Sandbox: one host's start, step by step";
 export const NPX_GROUP = "Sandbox: an npx -y MCP server, confined";
 
 /** Every group of the suite, in the report's order. */
-export const SANDBOX_GROUPS = [SANDBOX_GROUP, FILE_OPERATIONS_GROUP, START_STEPS_GROUP, NPX_GROUP] as const;
+export const SANDBOX_GROUPS = [SANDBOX_GROUP, CLI_GROUP, FILE_OPERATIONS_GROUP, START_STEPS_GROUP, NPX_GROUP] as const;
