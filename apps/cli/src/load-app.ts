@@ -86,11 +86,12 @@ export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOption
 /** Apps loaded and not yet closed: their MCP servers end when the command does. */
 const opened = new Set<StartedApp>();
 
-/** Closes every app `loadApp` loaded (ending the MCP servers they started). */
+/** Closes every app `loadApp` loaded (ending the MCP servers and plugin hosts they started), as the CLI is about to exit. */
 export async function closeApps(): Promise<void> {
   const apps = [...opened];
   opened.clear();
-  await Promise.all(apps.map((app) => app.close()));
+  // The CLI exits next, which ends what is left of the hosts: no need to wait for that here.
+  await Promise.all(apps.map((app) => app.close({ wait: false })));
 }
 
 function stderrLogger(io: Io): Logger {

@@ -13,7 +13,7 @@ import { mcpErrors, type PluginAt, pluginErrors } from "@plugboard/config/messag
 import { PERMISSIONS, type Permission } from "@plugboard/config/permissions";
 import { beginWritableSpan, plantedRecordFile } from "@plugboard/config/planted-files";
 import type { ConfinedHost, HostContext } from "@plugboard/hosts/confined";
-import type { PluginHost } from "@plugboard/hosts/host";
+import type { CloseOptions, PluginHost } from "@plugboard/hosts/host";
 import { listingCacheFolder } from "@plugboard/hosts/listing-cache";
 import { detectSandbox, type SandboxState, sandboxState } from "@plugboard/hosts/sandbox-mode";
 import type { LoadedPlugin } from "@plugboard/loader/loaded-plugin";
@@ -43,8 +43,12 @@ export interface App {
    * fails to start fails that call, as it would have.
    */
   warmUp(): void;
-  /** Ends the plugin hosts and MCP servers the app started (their whole process trees); safe to call twice. They also end when the process exits, however it exits. */
-  close(): Promise<void>;
+  /**
+   * Ends the plugin hosts and MCP servers the app started (their whole process trees); safe
+   * to call twice. They also end when the process exits, however it exits: a process about to
+   * exit passes `{ wait: false }` not to wait for the hosts' namespaces to be torn down.
+   */
+  close(options?: CloseOptions): Promise<void>;
 }
 
 /** Inputs of `buildApp` besides the config. */
@@ -121,8 +125,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const plugins: LoadedPlugin[] = [];
   let mounts: (ServerMount & { index: number })[] = [];
   let auditLog: AuditLog | undefined;
-  const close = async () => {
-    await Promise.all([...hosts.map((host) => host.close()), ...mounts.map(({ mount }) => mount.close())]);
+  const close = async (options?: CloseOptions) => {
+    await Promise.all([...hosts.map((host) => host.close(options)), ...mounts.map(({ mount }) => mount.close())]);
     endSpan();
     auditLog?.close();
   };

@@ -15,12 +15,12 @@ import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
 import { confineCommand, type Mechanism, type ProtectedPath } from "@plugboard/sandbox";
 import type { HostCall, HostedPlugin, PluginHost } from "./host.ts";
 import { ListingCache } from "./listing-cache.ts";
-import { HOST_SOURCE, type HostPrograms, hostPrograms, programFolder } from "./program.ts";
+import { HOST_SOURCE, type HostPrograms, hostPrograms } from "./program.ts";
 import { type AppMessage, decodeSchema, eachLine, type HostListing, type HostMessage, type HostSpec, protocolLine, type Thrown } from "./protocol.ts";
 
 /** This package's folder: the host's code, kept readable in every host's view. */
 const HOSTS_FOLDER = dirname(Bun.resolveSync("@plugboard/hosts/package.json", import.meta.dir));
-/** How long a host hung up on has to exit before it is killed. */
+/** How long a closed host's pipes may take to close once it is killed. */
 const CLOSE_GRACE_MS = 1000;
 /** Lines of a host's stderr kept for the message of a host that fails. */
 const STDERR_TAIL = 20;
@@ -67,7 +67,8 @@ export async function startConfinedHost(
 ): Promise<ConfinedHost> {
   const cache = context.listing?.cacheFolder === undefined ? undefined : listingCache(context.listing.cacheFolder, group, mechanism, context.workspace, context.logger);
   const kept = context.listing?.fresh === true ? undefined : cache?.read();
-  const host = new HostProcess(group, mechanism, context, await programsOf(context));
+  // Known tools: the host need not list them, and loads each plugin on its first call.
+  const host = new HostProcess(group, mechanism, context, kept !== undefined);
   if (kept !== undefined) {
     const deferred = host.withListing(kept);
     // Started at once, before the other hosts are looked at: a call is about to come.
@@ -91,13 +92,13 @@ export function listingCache(
 }
 
 /** The programs each cache folder's hosts start with, found (or built) once per app. */
-const programs = new Map<string | undefined, Promise<HostPrograms>>();
+const programsByFolder = new Map<string | undefined, Promise<HostPrograms>>();
 function programsOf(context: HostContext): Promise<HostPrograms> {
   const folder = context.listing?.cacheFolder;
-  let found = programs.get(folder);
+  let found = programsByFolder.get(folder);
   if (found === undefined) {
     found = hostPrograms(folder, context.logger);
-    programs.set(folder, found);
+    programsByFolder.set(folder, found);
   }
   return found;
 }
@@ -108,14 +109,18 @@ interface Running {
   readonly ready: Promise<HostListing>;
   /** Calls and `writes` requests waiting for their answer, by id. */
   readonly waiting: Map<number, (message: HostMessage | undefined) => void>;
+  /** Settles once the host has exited and its pipes have closed (so nothing of its namespace is left). */
+  readonly ended: Promise<void>;
 }
 
 class HostProcess {
   readonly #group: readonly ResolvedPlugin[];
   readonly #mechanism: Extract<Mechanism, { available: true }>;
   readonly #context: HostContext;
-  /** The files its start runs (program.ts). */
-  readonly #programs: HostPrograms;
+  /** A start in progress: the programs being found (or built), then the process spawned. */
+  #starting: Promise<Running> | undefined;
+  /** Whether the app knows the tools already (`HostSpec.lazy`). */
+  readonly #lazy: boolean;
   readonly #names: string;
   #running: Running | undefined;
   #started = false;
@@ -125,8 +130,8 @@ class HostProcess {
   #warned = false;
   readonly #stderr: string[] = [];
 
-  constructor(group: readonly ResolvedPlugin[], mechanism: Extract<Mechanism, { available: true }>, context: HostContext, programs: HostPrograms) {
-    this.#programs = programs;
+  constructor(group: readonly ResolvedPlugin[], mechanism: Extract<Mechanism, { available: true }>, context: HostContext, lazy: boolean) {
+    this.#lazy = lazy;
     this.#group = group;
     this.#mechanism = mechanism;
     this.#context = context;
@@ -135,7 +140,7 @@ class HostProcess {
 
   /** Starts the host and waits for its listing; throws the plugin's load error, or `PLUGIN_HOST`. */
   async start(): Promise<HostListing> {
-    return await this.#spawn().ready;
+    return await (await this.#runningOrStarted()).ready;
   }
 
   /** The `PluginHost` of this process, serving `listing`'s tools. */
@@ -157,9 +162,9 @@ class HostProcess {
       writes: (tool, args) => this.#writes(tool, args),
       warm: () => {
         if (this.#closed || this.#running !== undefined) return;
-        this.#spawn().ready.catch(() => undefined);
+        this.#ready().catch(() => undefined);
       },
-      close: () => this.#close(),
+      close: (options) => this.#close(options?.wait !== false),
       protected: () => this.#protect,
       pid: () => this.#running?.process.pid,
     };
@@ -186,6 +191,8 @@ class HostProcess {
       if (answer === undefined) return errorResult(`${plugin} stopped while running ${tool} (${this.#ending(running)}); it starts again on the next call`);
       if (answer.type === "result") return answer.result;
       if (answer.type === "thrown") throw rebuilt(answer.error);
+      // A lazy host's plugin that failed to load: what a host that failed to start says.
+      if (answer.type === "load-failed") return errorResult(answer.message.split("\n")[0] ?? "");
       throw new Error(`${plugin}'s host answered a call with ${answer.type}`);
     } finally {
       call.signal.removeEventListener("abort", cancel);
@@ -198,6 +205,7 @@ class HostProcess {
     if (answer === undefined) throw new Error(`the host stopped (${this.#ending(running)})`);
     if (answer.type === "written") return answer.key;
     if (answer.type === "thrown") throw rebuilt(answer.error);
+    if (answer.type === "load-failed") throw new PlugboardError(answer.code, answer.message);
     throw new Error(`the host answered a writes request with ${answer.type}`);
   }
 
@@ -219,31 +227,48 @@ class HostProcess {
 
   /** The running host, or one started now (`restarting` it when one ran before). */
   #ready(): Promise<Running> {
-    const running = this.#running ?? this.#spawn();
-    return running.ready.then(() => running);
+    return this.#runningOrStarted().then((running) => running.ready.then(() => running));
   }
 
-  #spawn(): Running {
+  /**
+   * The running host, or one started now. Its programs are found (or built) only here, when a
+   * host first starts: an app that starts none (`plugboard tools`) never looks at them.
+   */
+  #runningOrStarted(): Promise<Running> {
+    if (this.#running !== undefined) return Promise.resolve(this.#running);
+    this.#starting ??= programsOf(this.#context)
+      .then((programs) => {
+        if (this.#closed) throw new Error(`${this.#names} has been closed`);
+        return this.#running ?? this.#spawn(programs);
+      })
+      .finally(() => {
+        this.#starting = undefined;
+      });
+    return this.#starting;
+  }
+
+  #spawn(programs: HostPrograms): Running {
     const { logger } = this.#context;
     logger.info(`${this.#started ? "restarting" : "starting"} the plugin host of ${this.#names}`);
     this.#started = true;
     this.#stderr.length = 0;
     const token = `${crypto.randomUUID()} `;
-    const spec: HostSpec = { plugins: this.#group, workspace: this.#context.workspace, token };
+    const spec: HostSpec = { plugins: this.#group, workspace: this.#context.workspace, token, ...(this.#lazy ? { lazy: true } : {}) };
     this.#protect = this.#context.protect?.() ?? [];
     const first = this.#group[0];
     const confined = confineCommand(this.#mechanism, {
-      argv: [process.execPath, this.#programs.host, JSON.stringify(spec)],
+      argv: [process.execPath, programs.host, JSON.stringify(spec)],
       grants: first?.entry.permissions ?? [],
       workspace: this.#context.workspace,
       // The bundled program is one file: the hosts package's sources are needed only to run from them.
-      code: [...this.#group.map(({ directory }) => directory), this.#programs.host === HOST_SOURCE ? HOSTS_FOLDER : dirname(this.#programs.host)],
+      code: [...this.#group.map(({ directory }) => directory), programs.host === HOST_SOURCE ? HOSTS_FOLDER : dirname(programs.host)],
       protect: this.#protect,
       // Not the workspace: without fs.read it is not in the view, and Bun reads its current folder when it resolves imports.
       cwd: first?.directory ?? HOSTS_FOLDER,
-      // Beside the programs, as protected as the listing cache.
-      ...(this.#context.listing?.cacheFolder === undefined ? {} : { closureCache: join(programFolder(this.#context.listing.cacheFolder), "closures.json") }),
-      ...(this.#programs.confine === undefined ? {} : { confineProgram: this.#programs.confine }),
+      // In the listing cache's folder (protected as it is), not in a folder of code, whose
+      // change would make the closure it is part of stale.
+      ...(this.#context.listing?.cacheFolder === undefined ? {} : { closureCache: join(this.#context.listing.cacheFolder, "closures.json") }),
+      ...(programs.confine === undefined ? {} : { confineProgram: programs.confine }),
     });
     if (!this.#warned) {
       this.#warned = true;
@@ -267,11 +292,12 @@ class HostProcess {
       listed = resolve;
       refused = reject;
     });
-    const running: Running = { process: child, ready, waiting };
+    let ended: () => void = () => {};
+    const running: Running = { process: child, ready, waiting, ended: new Promise((resolve) => (ended = resolve)) };
     this.#running = running;
     const onMessage = (message: HostMessage) => {
       if (message.type === "ready") listed?.(message.listing);
-      else if (message.type === "load-failed") refused?.(new PlugboardError(message.code, message.message));
+      else if (message.type === "load-failed" && !("id" in message)) refused?.(new PlugboardError(message.code, message.message));
       else {
         waiting.get(message.id)?.(message);
         waiting.delete(message.id);
@@ -296,6 +322,7 @@ class HostProcess {
       refused?.(this.#startFailure(running));
       for (const answer of waiting.values()) answer(undefined);
       waiting.clear();
+      ended();
     });
     ready.catch(() => undefined);
     return running;
@@ -313,19 +340,16 @@ class HostProcess {
     return exitCode === null ? "its output closed" : `exit code ${exitCode}`;
   }
 
-  async #close(): Promise<void> {
+  async #close(wait: boolean): Promise<void> {
     this.#closed = true;
     const running = this.#running;
     if (running === undefined) return;
     this.#running = undefined;
-    // Hung up on, the host exits by itself (and its PID namespace with it); one that does not is killed.
-    try {
-      running.process.stdin.end();
-    } catch {
-      // Gone already.
-    }
-    if (!(await settlesWithin(running.process.exited, CLOSE_GRACE_MS))) killGroup(running.process.pid);
-    await running.process.exited;
+    // Killed at once (it holds nothing to save): `unshare` first, the host with it (its
+    // parent-death signal), and with the host, everything in its PID namespace. Ended once its
+    // pipes have closed, which happens only when every process that held them is gone.
+    killGroup(running.process.pid);
+    if (wait) await settlesWithin(running.ended, CLOSE_GRACE_MS);
   }
 }
 

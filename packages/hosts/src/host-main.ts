@@ -13,6 +13,7 @@ import { type AnyToolDefinition, errorResult, type Logger, type ToolResult, Work
 import { runHandler } from "@plugboard/core/internal";
 import { PlugboardError } from "@plugboard/config/errors";
 import { loadPlugin } from "@plugboard/loader/load-plugin";
+import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
 import { concurrencyKind } from "./host.ts";
 import { refusalOf } from "./refusal.ts";
 import { type AppMessage, encodeSchema, eachLine, type HostListing, type HostMessage, type HostSpec, protocolLine, type Thrown } from "./protocol.ts";
@@ -34,34 +35,60 @@ interface Served {
 
 async function host(spec: HostSpec, send: (message: HostMessage) => void): Promise<void> {
   const workspace = await Workspace.open(spec.workspace);
-  const tools = new Map<string, Served>();
+  // Each plugin is loaded once, on its first use (the whole spec at once unless `lazy`).
+  const loads = new Map<string, Promise<ReadonlyMap<string, Served>>>();
+  const load = (resolved: ResolvedPlugin): Promise<ReadonlyMap<string, Served>> => {
+    let loading = loads.get(resolved.manifest.name);
+    if (loading === undefined) {
+      const grants = resolved.entry.permissions;
+      loading = loadPlugin(resolved, { workspace, logger }).then(
+        ({ entries }) => new Map(entries.map(({ tool }) => [tool.name, { tool, plugin: resolved.manifest.name, grants }] as const)),
+      );
+      loads.set(resolved.manifest.name, loading);
+    }
+    return loading;
+  };
+  /** Which plugin provides each tool, by its manifest (the loader checks the code lists the same). */
+  const owners = new Map(spec.plugins.flatMap((resolved) => resolved.manifest.tools.map(({ name }) => [name, resolved] as const)));
   const listing: HostListing["plugins"][number][] = [];
-  for (const resolved of spec.plugins) {
-    const { entries } = await loadPlugin(resolved, { workspace, logger });
-    const grants = resolved.entry.permissions;
-    for (const { tool } of entries) tools.set(tool.name, { tool, plugin: resolved.manifest.name, grants });
-    listing.push({
-      name: resolved.manifest.name,
-      tools: entries.map(({ tool }) => ({
-        name: tool.name,
-        description: tool.description,
-        parameters: encodeSchema(tool.parameters),
-        concurrency: concurrencyKind(tool),
-      })),
-    });
+  if (spec.lazy !== true) {
+    for (const resolved of spec.plugins) {
+      const tools = [...(await load(resolved)).values()].map(({ tool }) => tool);
+      listing.push({
+        name: resolved.manifest.name,
+        tools: tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: encodeSchema(tool.parameters), concurrency: concurrencyKind(tool) })),
+      });
+    }
   }
   send({ type: "ready", listing: { plugins: listing } });
 
+  /** The tool a request names, its plugin loaded; a load failure is answered as the loader's error. */
+  const served = async (message: Extract<AppMessage, { tool: string }>): Promise<Served | undefined> => {
+    const resolved = owners.get(message.tool);
+    const tool = resolved === undefined ? undefined : await load(resolved).then(
+      (tools) => tools.get(message.tool),
+      (error: unknown) => {
+        if (!(error instanceof PlugboardError)) throw error;
+        send({ type: "load-failed", id: message.id, code: error.code, message: error.message });
+        return null;
+      },
+    );
+    if (tool === undefined) send({ type: "thrown", id: message.id, error: { name: "Error", message: `this host has no tool ${message.tool}` } });
+    return tool ?? undefined;
+  };
   const running = new Map<number, AbortController>();
-  const spawns = [...tools.values()].some(({ grants }) => grants.includes("process.spawn"));
-  const answer = async (message: Extract<AppMessage, { type: "call" }>, served: Served) => {
+  const spawns = spec.plugins.some(({ entry }) => entry.permissions.includes("process.spawn"));
+  /** Calls cancelled before their handler started (their plugin still loading). */
+  const cancelledEarly = new Set<number>();
+  const answer = async (message: Extract<AppMessage, { type: "call" }>, target: Served) => {
     const controller = new AbortController();
     running.set(message.id, controller);
+    if (cancelledEarly.delete(message.id)) controller.abort();
     let answered: HostMessage;
     try {
       const ctx = { workspace, signal: controller.signal, callId: message.callId, logger };
-      const result: ToolResult = await runHandler(served.tool, message.args, ctx).catch((error: unknown) => {
-        const refusal = refusalOf(error, served.plugin, served.grants, workspace.root);
+      const result: ToolResult = await runHandler(target.tool, message.args, ctx).catch((error: unknown) => {
+        const refusal = refusalOf(error, target.plugin, target.grants, workspace.root);
         if (refusal === undefined) throw error;
         return errorResult(refusal);
       });
@@ -81,25 +108,22 @@ async function host(spec: HostSpec, send: (message: HostMessage) => void): Promi
     if (line === "") return;
     const message = JSON.parse(line) as AppMessage;
     if (message.type === "cancel") {
-      running.get(message.id)?.abort();
+      const call = running.get(message.id);
+      if (call === undefined) cancelledEarly.add(message.id);
+      else call.abort();
       return;
     }
-    const served = tools.get(message.tool);
-    if (served === undefined) {
-      send({ type: "thrown", id: message.id, error: { name: "Error", message: `this host has no tool ${message.tool}` } });
-      return;
-    }
-    if (message.type === "call") {
-      void answer(message, served);
-      return;
-    }
-    const { concurrency } = served.tool;
-    try {
-      if (typeof concurrency !== "object") throw new TypeError(`${served.tool.name} does not name what it writes`);
-      send({ type: "written", id: message.id, key: concurrency.writes(message.args, workspace) });
-    } catch (error) {
-      send({ type: "thrown", id: message.id, error: thrown(error) });
-    }
+    void served(message).then((tool) => {
+      if (tool === undefined) return;
+      if (message.type === "call") return answer(message, tool);
+      const { concurrency } = tool.tool;
+      try {
+        if (typeof concurrency !== "object") throw new TypeError(`${tool.tool.name} does not name what it writes`);
+        send({ type: "written", id: message.id, key: concurrency.writes(message.args, workspace) });
+      } catch (error) {
+        send({ type: "thrown", id: message.id, error: thrown(error) });
+      }
+    });
   });
 }
 

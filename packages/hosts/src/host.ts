@@ -33,6 +33,12 @@ export interface HostCall {
   readonly signal: AbortSignal;
 }
 
+/** How `close` ends a host. */
+export interface CloseOptions {
+  /** Wait until nothing of the host is left. @default true */
+  readonly wait?: boolean;
+}
+
 /** One or more plugins, loaded where they run. */
 export interface PluginHost {
   readonly plugins: readonly HostedPlugin[];
@@ -45,8 +51,11 @@ export interface PluginHost {
   writes(tool: string, args: Record<string, unknown>): Promise<string>;
   /** Gets ready for a first call now, in the background (a confined host not yet started starts). */
   warm(): void;
-  /** Ends the host; safe to call twice. */
-  close(): Promise<void>;
+  /**
+   * Ends the host; safe to call twice. Resolves once nothing of it is left, unless `wait` is
+   * false (a process about to exit, which ends what is left anyway): then once it is told to end.
+   */
+  close(options?: CloseOptions): Promise<void>;
 }
 
 /** A `{ writes }` tool's definition never computes its key itself here: the entry's `writes` does. */

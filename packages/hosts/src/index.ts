@@ -5,7 +5,7 @@
  * entries. Also what confinement needs from the app: the sandbox mode, the protected paths,
  * the refusal hints, and the confinement of MCP servers.
  */
-export { type HostCall, type HostedPlugin, type HostedTool, hostedEntries, type PluginHost } from "./host.ts";
+export { type CloseOptions, type HostCall, type HostedPlugin, type HostedTool, hostedEntries, type PluginHost } from "./host.ts";
 export { inProcessHost } from "./in-process.ts";
 export { type ConfinedHost, type HostContext, type HostListingCache, listingCache, startConfinedHost } from "./confined.ts";
 export { listingCacheFolder } from "./listing-cache.ts";

@@ -166,7 +166,8 @@ function isListing(value: unknown): value is HostListing {
 
 /** Past `KEEP_ENTRIES * 2` entries, removes all but the `KEEP_ENTRIES` written last. */
 function prune(folder: string): void {
-  const names = readdirSync(folder).filter((name) => name.endsWith(".json"));
+  // Only listing entries: the folder also keeps the hosts' programs and closures (program.ts).
+  const names = readdirSync(folder).filter((name) => /^[0-9a-f]{64}\.json$/.test(name));
   if (names.length <= KEEP_ENTRIES * 2) return;
   const byAge = names
     .map((name) => ({ name, written: statSync(join(folder, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))

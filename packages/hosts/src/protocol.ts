@@ -7,7 +7,9 @@
  *
  * A host first answers `ready` with the tools of its plugins (their TypeBox schemas
  * encoded, see `encodeSchema`) or `load-failed` with the loader's error; then it answers
- * each `call` with `result` or `thrown`, and each `writes` with `written` or `thrown`.
+ * each `call` with `result` or `thrown`, and each `writes` with `written` or `thrown`. A lazy
+ * host (the app knows its tools) loads each plugin on its first request, and answers one
+ * whose plugin fails to load with `load-failed` for that request.
  */
 import type { ToolResult } from "@plugboard/core";
 import type { PlugboardErrorCode } from "@plugboard/config/errors";
@@ -20,6 +22,11 @@ export interface HostSpec {
   readonly workspace: string;
   /** Starts every protocol line the host writes. */
   readonly token: string;
+  /**
+   * The app knows the tools already (from the listing cache): each plugin is loaded on its
+   * first call, and `ready` lists nothing. @default false: every plugin loaded and listed first
+   */
+  readonly lazy?: boolean;
 }
 
 /** How a tool's calls may overlap: `writes` means the host names what a call writes (`writes` request). */
@@ -56,7 +63,9 @@ export type HostMessage =
   | { readonly type: "load-failed"; readonly code: PlugboardErrorCode; readonly message: string }
   | { readonly type: "result"; readonly id: number; readonly result: ToolResult }
   | { readonly type: "written"; readonly id: number; readonly key: string }
-  | { readonly type: "thrown"; readonly id: number; readonly error: Thrown };
+  | { readonly type: "thrown"; readonly id: number; readonly error: Thrown }
+  /** A lazy host's plugin failed to load for this request: the loader's error. */
+  | { readonly type: "load-failed"; readonly id: number; readonly code: PlugboardErrorCode; readonly message: string };
 
 /**
  * A TypeBox schema as JSON: the schema's plain JSON, and beside it each of TypeBox's own

@@ -65,16 +65,18 @@ test("the hosts' programs and kept closures in a workspace's cache cannot be rep
       await mkdir(folder, { recursive: true });
       await writeFile(join(folder, "host-program.json"), "original\n");
     }
-    const kept = await readdir(folder);
-    expect(kept.length).toBeGreaterThan(0);
+    const kept = [...(await readdir(folder)).map((name) => `program/${name}`), ...(sandbox === "auto" ? ["closures.json"] : [])];
+    // Confined: each program, its bytecode and its record, and the closures.
+    expect(kept.length).toBe(sandbox === "auto" ? 7 : 1);
     for (const name of kept) {
-      const before = await readFile(join(folder, name));
-      const result = await bash(app, `echo forged > .cache/plugboard/hosts/program/${name}; cat .cache/plugboard/hosts/program/${name} | head -c 7`);
+      const path = join(dir, ".cache/plugboard/hosts", name);
+      const before = await readFile(path);
+      const result = await bash(app, `echo forged > .cache/plugboard/hosts/${name}; cat .cache/plugboard/hosts/${name} | head -c 7`);
       if (sandbox === "auto") {
         expect({ name, content: result.content }).toEqual({ name, content: expect.stringContaining("Read-only file system") });
-        expect(await readFile(join(folder, name))).toEqual(before);
+        expect(await readFile(path)).toEqual(before);
       } else {
-        expect(await readFile(join(folder, name), "utf8")).toBe("forged\n");
+        expect(await readFile(path, "utf8")).toBe("forged\n");
       }
     }
   }

@@ -4,10 +4,18 @@
  */
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
+import { cp, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { silentLogger } from "@plugboard/core";
+import { listingCache } from "@plugboard/hosts/confined";
+import { listingCacheFolder } from "@plugboard/hosts/listing-cache";
+import { encodeSchema } from "@plugboard/hosts/protocol";
+import { resolvePlugin } from "@plugboard/loader/resolve-plugin";
+import { detectMechanism } from "@plugboard/sandbox";
 import { processesWhere } from "@plugboard/test-helpers";
-import { configWith, fixture, removeTempDirs, tempDir } from "../../test/temp-app.ts";
-import { type App, buildApp } from "../index.ts";
+import { Type } from "@sinclair/typebox";
+import { configWith, fixture, removeTempDirs, tempDir, writeConfig } from "../../test/temp-app.ts";
+import { type App, buildApp, loadConfig } from "../index.ts";
 
 setDefaultTimeout(30_000);
 /** The CLI's installation, which ships the first-party plugins as packages. */
@@ -54,4 +62,61 @@ test("first-party plugins with the same grants share a host; other grants, or a 
   expect((await app.runtime.execute("read_file", '{"path":"plugboard.json","limit":1}')).isError).toBe(false);
   expect(app.registry.get("glob")?.owner).toBe("@plugboard/plugin-glob");
   expect(app.registry.get("read_file")?.owner).toBe("@plugboard/plugin-read-file");
+});
+
+/** A copy of fixture `name` installed in `dir`'s node_modules as `@plugboard/NEW`, as a first-party package would be. */
+async function installedAs(dir: string, name: string, renamed: string): Promise<void> {
+  const target = join(dir, "node_modules", "@plugboard", renamed);
+  await cp(fixture(name), target, { recursive: true });
+  for (const file of ["package.json", "plugboard.plugin.json"]) {
+    const path = join(target, file);
+    await writeFile(path, (await readFile(path, "utf8")).replace(`"@fixture/${name}"`, `"@plugboard/${renamed}"`));
+  }
+  // Its imports (core, TypeBox) resolve as the fixture's do.
+  await symlink(join(import.meta.dir, "../../node_modules"), join(target, "node_modules"));
+}
+
+test("a shared host mounted from the listing cache loads each plugin on its first call: one that fails to load fails only its own calls", async () => {
+  const dir = await tempDir();
+  await installedAs(dir, "echo", "plugin-echo");
+  await installedAs(dir, "import-throws", "plugin-explode");
+  const [cacheHome, workspace] = await Promise.all([tempDir(), tempDir()]);
+  // The packages are installed beside the config, outside the workspace (whose links no host follows out).
+  const path = await writeConfig(dir, {
+    workspace,
+    sandbox: "auto",
+    plugins: [
+      { package: "@plugboard/plugin-echo", permissions: [] },
+      { package: "@plugboard/plugin-explode", permissions: [] },
+    ],
+  });
+  const config = await loadConfig(path, { env: {}, cwd: dir });
+  const group = await Promise.all(
+    config.plugins.map((entry, index) => {
+      if ("mcp" in entry) throw new Error("expected plugin entries");
+      return resolvePlugin(entry, { index, configPath: config.configPath });
+    }),
+  );
+  const mechanism = detectMechanism({});
+  if (!mechanism.available) throw new Error(`no sandbox here: ${mechanism.missing}`);
+  // What the host listed when both plugins loaded (the second one broke since).
+  const folder = listingCacheFolder({ XDG_CACHE_HOME: cacheHome }) ?? "";
+  const tool = (name: string) => ({ name, description: "", parameters: encodeSchema(Type.Object({ text: Type.Optional(Type.String()) })), concurrency: "serial" as const });
+  listingCache(folder, group, mechanism, config.workspace, silentLogger)?.write({
+    plugins: [
+      { name: "@plugboard/plugin-echo", tools: [tool("echo")] },
+      { name: "@plugboard/plugin-explode", tools: [tool("explode")] },
+    ],
+  });
+  const app = await buildApp(config, { env: { XDG_CACHE_HOME: cacheHome } });
+  apps.push(app);
+  expect(hostedPlugins(app.workspace.root)).toEqual([]);
+  expect(await app.runtime.execute("echo", '{"text":"hi"}')).toEqual({ content: "hi", isError: false });
+  expect(hostedPlugins(app.workspace.root)).toEqual([["@plugboard/plugin-echo", "@plugboard/plugin-explode"]]);
+  expect(await app.runtime.execute("explode", "{}")).toEqual({
+    content: "Error: Plugin @plugboard/plugin-explode failed to load: importing its entry threw: boom: PLUGIN_TOKEN is not set",
+    isError: true,
+  });
+  // The host goes on serving the plugin that loaded.
+  expect(await app.runtime.execute("echo", '{"text":"again"}')).toEqual({ content: "again", isError: false });
 });
