@@ -58,6 +58,9 @@ interface Walked {
   readonly read: Readonly<Record<string, string>>;
 }
 
+/** Closures a file keeps: enough for the hosts of a few apps and workspaces, small enough to read at every start. */
+const KEPT_CLOSURES = 32;
+
 /** The closures kept in a file, and whether this process changed them. */
 interface Kept {
   readonly entries: Record<string, Walked>;
@@ -81,7 +84,10 @@ function memoized(folder: string, writable: readonly string[], kept: Kept | unde
   const walked = closureOf(folder, writable);
   remembered.set(key, walked);
   if (kept !== undefined) {
+    // The newest last; the oldest go past KEPT_CLOSURES (each workspace is a key of its own).
+    delete kept.entries[key];
     kept.entries[key] = walked;
+    for (const old of Object.keys(kept.entries).slice(0, -KEPT_CLOSURES)) delete kept.entries[old];
     kept.changed = true;
   }
   return walked.part;

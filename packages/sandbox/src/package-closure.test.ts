@@ -1,0 +1,72 @@
+/** A code closure kept between processes: used while what its walk read is unchanged, walked again when it changes, and kept small. */
+import { afterAll, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { codeClosure } from "./package-closure.ts";
+
+const root = mkdtempSync(join(tmpdir(), "plugboard-closure-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** A package `name` in `folder` declaring `dependencies`, each installed beside it in node_modules. */
+function writePackage(folder: string, name: string, dependencies: readonly string[] = []): void {
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, "package.json"), JSON.stringify({ name, dependencies: Object.fromEntries(dependencies.map((dep) => [dep, "*"])) }));
+}
+
+const kept = (file: string) => Object.keys(JSON.parse(readFileSync(file, "utf8")) as object);
+
+test("a kept closure is used while nothing it read changed, and walked again (in another process too) when a dependency is added", async () => {
+  // Installed as Bun installs them: links in the plugin's node_modules to a store.
+  const plugin = join(root, "app/plugin");
+  const install = (name: string) => {
+    writePackage(join(root, "store", name), name);
+    mkdirSync(join(plugin, "node_modules"), { recursive: true });
+    symlinkSync(join(root, "store", name), join(plugin, "node_modules", name));
+  };
+  writePackage(plugin, "plugin", ["dep-a"]);
+  install("dep-a");
+  const file = join(root, "kept.json");
+  const first = codeClosure([plugin], [join(root, "workspace")], file);
+  expect(first.folders).toContain(join(root, "store/dep-a"));
+  expect(first.folders).not.toContain(join(root, "store/dep-b"));
+  expect(kept(file)).toHaveLength(1);
+  // Another process reads the kept closure: the same folders, whatever this process remembers.
+  const script = `const { codeClosure } = await import(${JSON.stringify(join(import.meta.dir, "package-closure.ts"))});
+    console.log(JSON.stringify(codeClosure([${JSON.stringify(plugin)}], [${JSON.stringify(join(root, "workspace"))}], ${JSON.stringify(file)}).folders));`;
+  const again = Bun.spawnSync([process.execPath, "-e", script]);
+  expect(JSON.parse(again.stdout.toString())).toEqual(first.folders);
+  // A new dependency: package.json and node_modules change, so the next walk finds it.
+  writePackage(plugin, "plugin", ["dep-a", "dep-b"]);
+  install("dep-b");
+  const changed = Bun.spawnSync([process.execPath, "-e", script]);
+  expect(JSON.parse(changed.stdout.toString())).toContain(join(root, "store/dep-b"));
+});
+
+test("a link replaced in a node_modules is walked again: the closure follows the new target", () => {
+  const plugin = join(root, "linked/plugin");
+  writePackage(plugin, "plugin", ["dep"]);
+  writePackage(join(root, "linked/one"), "dep");
+  writePackage(join(root, "linked/two"), "dep");
+  mkdirSync(join(plugin, "node_modules"), { recursive: true });
+  symlinkSync(join(root, "linked/one"), join(plugin, "node_modules/dep"));
+  const file = join(root, "linked.json");
+  expect(codeClosure([plugin], [join(root, "workspace")], file).folders).toContain(join(root, "linked/one"));
+  rmSync(join(plugin, "node_modules/dep"));
+  symlinkSync(join(root, "linked/two"), join(plugin, "node_modules/dep"));
+  // What this process remembered is stale too: both are checked against what the walk read.
+  const after = codeClosure([plugin], [join(root, "workspace")], file).folders;
+  expect(after).toContain(join(root, "linked/two"));
+  expect(after).not.toContain(join(root, "linked/one"));
+});
+
+test("the file keeps the newest 32 closures: a workspace each would grow it without end", () => {
+  const plugin = join(root, "many/plugin");
+  writePackage(plugin, "plugin");
+  const file = join(root, "many.json");
+  for (let index = 0; index < 40; index++) codeClosure([plugin], [join(root, `workspace-${index}`)], file);
+  const keys = kept(file);
+  expect(keys).toHaveLength(32);
+  expect(keys.at(-1)).toContain("workspace-39");
+  expect(keys.some((key) => key.endsWith("workspace-0"))).toBe(false);
+});
