@@ -94,6 +94,10 @@ export interface BuildAppOptions {
 export async function buildApp(config: AppConfig, options: BuildAppOptions = {}): Promise<App> {
   const logger = options.logger ?? silentLogger;
   const detecting = detectSandbox(config, options.env);
+  // What confined plugins need is loaded meanwhile, unless the config turns the sandbox off.
+  const confining = config.sandbox === "off" ? undefined : confinementModules();
+  // Awaited below only when a mechanism is found: a failure is not left unhandled meanwhile.
+  confining?.catch(() => undefined);
   const workspace = await openWorkspace(config);
 
   const resolved = await resolvePlugins(config, options.appFolder);
@@ -103,7 +107,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const { mechanism } = sandbox;
   const isConfined = (plugin: ResolvedPlugin) => mechanism !== undefined && plugin.entry.sandbox !== false;
   const listing = { cacheFolder: listingCacheFolder(options.env ?? process.env), fresh: options.freshHosts === true };
-  const protect = mechanism === undefined ? () => [] : await protectedPathsOf(config, workspace.root, listing.cacheFolder);
+  const modules = mechanism === undefined ? undefined : await (confining ?? confinementModules());
+  const protect = modules === undefined ? () => [] : () => modules.protectedPaths(config, workspace.root, listing.cacheFolder);
   // From here until the app closes, confined plugins may write the workspace: files that appear there meanwhile are suspect.
   const writers =
     resolved.some((plugin) => isConfined(plugin) && plugin.entry.permissions.includes("fs.write")) ||
@@ -114,7 +119,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     confined =
       mechanism === undefined
         ? new Map<number, ConfinedHost>()
-        : await startHosts(resolved.filter(isConfined), mechanism, { workspace: workspace.root, logger, listing, protect }, options.warm ?? []);
+        : await startHosts(resolved.filter(isConfined), mechanism, { workspace: workspace.root, logger, listing, protect }, options.warm ?? [], modules);
   } catch (error) {
     endSpan();
     throw error;
@@ -191,9 +196,10 @@ async function startHosts(
   mechanism: NonNullable<SandboxState["mechanism"]>,
   context: HostContext,
   warm: readonly string[],
+  modules: ConfinementModules | undefined,
 ): Promise<Map<number, ConfinedHost>> {
   if (confined.length === 0) return new Map();
-  const { startConfinedHost } = await lazily("the confined plugin hosts", () => import("@plugboard/hosts/confined"));
+  const { startConfinedHost } = modules ?? (await confinementModules());
   // The hosts of tools about to be called first: each starts as soon as it is looked at.
   const called = (group: readonly ResolvedPlugin[]) => group.some(({ manifest }) => manifest.tools.some(({ name }) => warm.includes(name)));
   const groups = hostGroups(confined).sort((a, b) => Number(called(b)) - Number(called(a)));
@@ -309,14 +315,24 @@ async function explainingServers(
   });
 }
 
+/** What an app with confined plugins loads: the hosts and the protected paths (each start finds them as they are then). */
+interface ConfinementModules {
+  readonly startConfinedHost: typeof import("@plugboard/hosts/confined").startConfinedHost;
+  readonly protectedPaths: typeof import("@plugboard/hosts/protected-paths").protectedPaths;
+}
+
 /**
- * The protected paths as each host or server start finds them (`.git/hooks/` made, the
- * audit log created), so that one created since the app started is protected from the
- * next start on; loaded only when something may run confined.
+ * The confinement's modules, loaded only when something may run confined (while the
+ * plugins are resolved): the protected paths are computed at each host or server start, so
+ * that one created since the app started (`.git/hooks/` made, the audit log created) is
+ * protected from the next start on.
  */
-async function protectedPathsOf(config: AppConfig, workspace: string, cacheFolder: string | undefined): Promise<() => ProtectedPath[]> {
-  const { protectedPaths } = await lazily("the protected paths", () => import("@plugboard/hosts/protected-paths"));
-  return () => protectedPaths(config, workspace, cacheFolder);
+async function confinementModules(): Promise<ConfinementModules> {
+  const [{ startConfinedHost }, { protectedPaths }] = await Promise.all([
+    lazily("the confined plugin hosts", () => import("@plugboard/hosts/confined")),
+    lazily("the protected paths", () => import("@plugboard/hosts/protected-paths")),
+  ]);
+  return { startConfinedHost, protectedPaths };
 }
 
 function isPlugin(entry: PluginEntry | McpEntry): entry is PluginEntry {
