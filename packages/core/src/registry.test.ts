@@ -78,13 +78,17 @@ describe("ToolRegistry", () => {
     expect(JSON.parse(JSON.stringify(schema))).toEqual(schema);
   });
 
-  test("each schema is compiled once, at registration, not per call", async () => {
+  test("each schema is compiled once, on its first call, not per call, and not to list it", async () => {
     const compile = spyOn(TypeCompiler, "Compile");
     try {
       const registry = new ToolRegistry([echo("glob"), echo("bash")]);
+      registry.schemas();
+      expect(compile).toHaveBeenCalledTimes(0);
       const runtime = new ToolRuntime(registry, { workspace: await Workspace.open(tmpdir()) });
       for (let i = 0; i < 5; i++) await runtime.execute("glob", '{"text":"x"}');
-      registry.schemas();
+      expect(compile).toHaveBeenCalledTimes(1);
+      await runtime.execute("bash", '{"text":"x"}');
+      await runtime.execute("bash", "{}");
       expect(compile).toHaveBeenCalledTimes(2);
     } finally {
       compile.mockRestore();

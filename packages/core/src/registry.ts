@@ -1,9 +1,10 @@
 /**
  * The registry: an instance-owned index of tool definitions, built from an explicit list.
  * The `tools` array sent to the model and the validators used to execute come from the
- * same index, so the model can never see a tool that cannot run, or the reverse.
+ * same index, so the model can never see a tool that cannot run, or the reverse. Each
+ * schema is compiled once, on its first use.
  */
-import { type TObject, Type } from "@sinclair/typebox";
+import type { TObject } from "@sinclair/typebox";
 import type { TypeCheck } from "./compiler.ts";
 import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
 import type { AnyToolDefinition } from "./contract.ts";
@@ -38,7 +39,7 @@ export interface RegistryEntry {
 export interface RegisteredTool {
   readonly tool: AnyToolDefinition;
   readonly owner: string | undefined;
-  /** The compiled TypeBox validator; absent when the entry brought its own `validate`. */
+  /** The compiled TypeBox validator (compiled when first read or used); absent when the entry brought its own `validate`. */
   readonly check?: TypeCheck<TObject>;
   readonly validate: ArgumentsValidator;
   readonly schema: ChatCompletionFunctionTool;
@@ -101,9 +102,27 @@ function register(entry: RegistryEntry): RegisteredTool {
     return { tool, owner: entry.owner, validate: entry.validate, schema: functionSchema(tool, tool.parameters), ...writes };
   }
   const parameters = closed(tool.parameters);
-  const check = typeCompiler().Compile(parameters);
-  const validate: ArgumentsValidator = (args) => (check.Check(args) ? [] : fieldProblems(check.Errors(args)));
-  return { tool, owner: entry.owner, check, validate, schema: functionSchema(tool, parameters), ...writes };
+  // Compiled on its first use (a call's check): an app that only lists its tools
+  // (`plugboard tools`) never loads the compiler, and an app compiles only what it calls.
+  let compiled: TypeCheck<TObject> | undefined;
+  const compile = () => {
+    compiled ??= typeCompiler().Compile(parameters);
+    return compiled;
+  };
+  const validate: ArgumentsValidator = (args) => {
+    const check = compile();
+    return check.Check(args) ? [] : fieldProblems(check.Errors(args));
+  };
+  return {
+    tool,
+    owner: entry.owner,
+    get check() {
+      return compile();
+    },
+    validate,
+    schema: functionSchema(tool, parameters),
+    ...writes,
+  };
 }
 
 /**
@@ -130,10 +149,7 @@ function functionSchema(tool: AnyToolDefinition, parameters: TObject): ChatCompl
 /** Extra properties are refused unless a schema explicitly allows them. */
 function closed(schema: TObject): TObject {
   if (schema.additionalProperties !== undefined) return schema;
-  return Type.Object(schema.properties, { ...withoutKind(schema), additionalProperties: false });
-}
-
-function withoutKind(schema: TObject): Record<string, unknown> {
-  const { properties: _properties, type: _type, required: _required, ...rest } = schema;
-  return rest;
+  // A copy with TypeBox's own marks (its enumerable symbol keys, which a spread keeps): the
+  // compiler checks it as the original, and listing tools needs no TypeBox builder.
+  return { ...schema, additionalProperties: false };
 }
