@@ -1,7 +1,8 @@
 /**
- * The confinement of a read_file plugin host, as the bootstrap's `startHost` asks for it:
- * grants `["fs.read"]`, the plugin's folder and the bootstrap's as code, the plugin's folder
- * as the current one. The suite runs its own programs under this same view.
+ * The confinement of a read_file plugin host, as `@plugboard/hosts` asks for it when it runs
+ * its program from the sources: grants `["fs.read"]`, the plugin's folder and the hosts
+ * package's as code, the plugin's folder as the current one. The suite runs its own programs
+ * under this same view.
  */
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,7 +12,7 @@ import { RULES_VARIABLE } from "../../../packages/sandbox/src/landlock.ts";
 
 /** The read-file plugin's folder. */
 const READ_FILE_PLUGIN = fileURLToPath(new URL("../../../plugins/read-file", import.meta.url));
-const BOOTSTRAP_FOLDER = dirname(Bun.resolveSync("@plugboard/bootstrap/package.json", import.meta.dir));
+const HOSTS_FOLDER = dirname(Bun.resolveSync("@plugboard/hosts/package.json", dirname(Bun.resolveSync("@plugboard/bootstrap/package.json", import.meta.dir))));
 
 /** This machine's mechanism; throws when there is none (the suite measures confinement). */
 export function availableMechanism(): Extract<Mechanism, { available: true }> {
@@ -26,7 +27,7 @@ export function confineAsReadFileHost(mechanism: Extract<Mechanism, { available:
     argv,
     grants: ["fs.read"],
     workspace,
-    code: [READ_FILE_PLUGIN, BOOTSTRAP_FOLDER],
+    code: [READ_FILE_PLUGIN, HOSTS_FOLDER],
     cwd: READ_FILE_PLUGIN,
   });
 }

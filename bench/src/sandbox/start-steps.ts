@@ -21,7 +21,7 @@ export async function startSteps(mode: RunMode, log: FigureLog, workspace: strin
   mode.progress("sandbox: one host's start, step by step (the view, the namespaces, the confining step)");
   const view = await timeRuns(() => confineAsReadFileHost(mechanism, workspace, EMPTY), { samples: mode.quick ? 20 : 100, warmup: 5 });
   const confined = confineAsReadFileHost(mechanism, workspace, EMPTY);
-  const note = `the package closure of the plugin and the bootstrap, walked at every host start: a view of ${viewMounts(confined)} mounts`;
+  const note = `the package closure of the plugin and the hosts package, walked at a host's first start (later ones stat what the walk read): a view of ${viewMounts(confined)} mounts`;
   log.add(timingFigure(START_STEPS_GROUP, "the view's computation (confineCommand, read_file's host)", view, "ms", 1e6, note));
 
   const env = plainEnv(confined);
