@@ -13,12 +13,8 @@ export interface PluginNames {
   readonly shortName: string;
   /** The example tool as the model sees it: `notes`, `word_count`. */
   readonly toolName: string;
-  /** The tool-name constant: `NOTES`, `WORD_COUNT`. */
-  readonly constantName: string;
   /** For values (the tool's factory is `${camelName}Tool`): `notes`, `wordCount`. */
   readonly camelName: string;
-  /** For types (the tool's settings are `${pascalName}Settings`): `Notes`, `WordCount`. */
-  readonly pascalName: string;
   /** The folder created by default: `plugboard-plugin-notes`. */
   readonly folder: string;
 }
@@ -57,9 +53,7 @@ export function pluginNames(name: string): PluginNames {
     packageName: scope === undefined ? packageBase : `${scope}/${packageBase}`,
     shortName,
     toolName: shortName.replaceAll("-", "_"),
-    constantName: shortName.replaceAll("-", "_").toUpperCase(),
     camelName: `${pascalName.charAt(0).toLowerCase()}${pascalName.slice(1)}`,
-    pascalName,
     folder: packageBase,
   };
 }
