@@ -42,7 +42,7 @@ describe("a stranger's path through a real registry", () => {
     const expected = publishOrder(await workspacePackages(REPO)).map((pkg) => `${pkg.name}@${pkg.version}`);
     expect(published.toSorted()).toEqual(expected.toSorted());
     expect(published).toContain("@plugboard/cli@0.1.0");
-    for (const [first, then] of [["core", "bootstrap"], ["bootstrap", "testing"], ["core", "plugin-glob"], ["testing", "cli"]]) {
+    for (const [first, then] of [["core", "bootstrap"], ["hosts", "bootstrap"], ["bootstrap", "testing"], ["core", "plugin-glob"], ["bootstrap", "cli"]]) {
       expect(published.indexOf(`@plugboard/${first}@0.1.0`)).toBeLessThan(published.indexOf(`@plugboard/${then}@0.1.0`));
     }
     const testing = (await (await fetch(new URL("@plugboard%2ftesting", registry.url))).json()) as { versions: Record<string, Record<string, unknown>> };
