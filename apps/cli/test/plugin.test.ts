@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CONTRACT_VERSION } from "@plugboard/core";
 import corePackage from "@plugboard/core/package.json" with { type: "json" };
@@ -182,10 +182,11 @@ describe("plugboard plugin check", () => {
     });
   });
 
-  test("a folder that does not exist exits 2", async () => {
-    const result = await plugboard(["plugin", "check", "no-such-folder"], { cwd: dir });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`plugboard: Plugin folder ${join(dir, "no-such-folder")} does not exist or is not a folder.\n`);
+  test.each(["check", "sync"])("plugin %s on a folder that does not exist: one line, exit 2", async (command) => {
+    for (const folder of ["no-such-folder", "/no/such/dir"]) {
+      const result = await plugboard(["plugin", command, folder], { cwd: dir });
+      expect(result).toEqual({ code: 2, stdout: "", stderr: `plugboard: Plugin folder ${resolve(dir, folder)} does not exist or is not a folder.\n` });
+    }
   });
 });
 
