@@ -1,0 +1,28 @@
+/** The READMEs' tables and samples, compared with the code and the real CLI they describe. */
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const ROOT_README = readFileSync(join(ROOT, "README.md"), "utf8");
+const PLUGINS = readdirSync(join(ROOT, "plugins"));
+
+function manifestOf(plugin: string): { name: string; permissions: string[] } {
+  return JSON.parse(readFileSync(join(ROOT, "plugins", plugin, "plugboard.plugin.json"), "utf8"));
+}
+
+/** The backquoted words of one table cell. */
+function codes(cell: string): string[] {
+  return [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? "");
+}
+
+describe("README.md's tools table", () => {
+  test.each(PLUGINS)("plugins/%s: its row names exactly the manifest's permissions", (plugin) => {
+    const manifest = manifestOf(plugin);
+    const row = ROOT_README.split("\n").find((line) => line.includes(`[\`${manifest.name}\`]`));
+    if (row === undefined) throw new Error(`README.md's tools table has no row for ${manifest.name}`);
+    const permissions = codes(row.split("|").at(-2) ?? "");
+    expect(permissions.sort()).toEqual([...manifest.permissions].sort());
+  });
+});
