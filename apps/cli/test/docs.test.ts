@@ -3,9 +3,11 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { LOCAL_CONFIG_NAMES } from "../src/load-app.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const ROOT_README = readFileSync(join(ROOT, "README.md"), "utf8");
+const CLI_README = readFileSync(join(ROOT, "apps/cli/README.md"), "utf8");
 const PLUGINS = readdirSync(join(ROOT, "plugins"));
 
 function manifestOf(plugin: string): { name: string; permissions: string[] } {
@@ -24,5 +26,12 @@ describe("README.md's tools table", () => {
     if (row === undefined) throw new Error(`README.md's tools table has no row for ${manifest.name}`);
     const permissions = codes(row.split("|").at(-2) ?? "");
     expect(permissions.sort()).toEqual([...manifest.permissions].sort());
+  });
+});
+
+describe("apps/cli/README.md's flags table", () => {
+  test("the --config row names every config file the CLI looks for in the current folder", () => {
+    const row = CLI_README.split("\n").find((line) => line.startsWith("| `--config FILE` |"));
+    expect(codes(row ?? "")).toEqual(expect.arrayContaining(LOCAL_CONFIG_NAMES.map((name) => `./${name}`)));
   });
 });
