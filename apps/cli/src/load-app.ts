@@ -45,7 +45,7 @@ export function defaultConfig(cwd: string, env: Readonly<Record<string, string |
 export interface LoadAppOptions {
   /** Say on stderr when the workspace is the current folder only because nothing else was given. */
   readonly announceWorkspace: boolean;
-  /** Also connect the model, saying on stderr when it is the offline demo model. */
+  /** Also connect the model, saying on stderr which model at which endpoint, or that it is the offline demo model. */
   readonly model?: boolean;
   /** Start every plugin host now, listing its tools afresh (see `startApp`). */
   readonly freshHosts?: boolean;
@@ -79,6 +79,9 @@ export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOption
   if (app.model?.demo) {
     io.note("no MODEL_API_KEY or BASE_URL is set, so an offline demo model answers (it understands a few fixed requests).");
     io.note("To use a real model, set MODEL_API_KEY (OpenAI), or BASE_URL / --base-url URL for any OpenAI-compatible endpoint.");
+  } else if (app.model) {
+    // Which model and where, once per session (never the key), so a wrong one is seen before the first answer.
+    io.note(`model ${app.model.endpoint.model} at ${app.model.endpoint.baseURL}`);
   }
   return app;
 }

@@ -22,8 +22,11 @@ function run(args: string[], baseURL: string, env: Record<string, string> = {}, 
   });
 }
 
-function oneLine(stderr: string): string {
-  const lines = stderr.trim().split("\n");
+/** The one line on stderr after the model line that every run against an endpoint starts with. */
+function oneLine(stderr: string, baseURL?: string): string {
+  const all = stderr.trim().split("\n");
+  if (baseURL !== undefined) expect(all[0]).toBe(`plugboard: model gpt-4.1-mini at ${baseURL}`);
+  const lines = baseURL === undefined ? all : all.slice(1);
   expect(lines).toHaveLength(1);
   expect(stderr).not.toContain(STACK_FRAME);
   return lines[0] ?? "";
@@ -129,7 +132,7 @@ describe("plugboard run", () => {
     const result = await run(["hi"], model.baseURL);
     expect(result.code).toBe(3);
     expect(result.stdout).toBe("");
-    expect(oneLine(result.stderr)).toBe(
+    expect(oneLine(result.stderr, model.baseURL)).toBe(
       "plugboard: the model answered with neither text nor a tool call; check that the model and endpoint support tool calls (MODEL or --model, BASE_URL or --base-url)",
     );
     const json = await run(["--json", "hi"], model.baseURL);
@@ -144,7 +147,7 @@ describe("plugboard run", () => {
     ]);
     const result = await run(["What is this project?"], model.baseURL);
     expect(result).toMatchObject({ code: 0, stdout: "The project is called Dem\n" });
-    expect(oneLine(result.stderr)).toBe(
+    expect(oneLine(result.stderr, model.baseURL)).toBe(
       'plugboard: the answer was cut off at the model\'s output limit (finish_reason "length"); ask for a shorter answer, or raise the limit where the endpoint allows it',
     );
     const json = await run(["--json", "What is this project?"], model.baseURL);
@@ -239,7 +242,7 @@ describe("plugboard run", () => {
     await using model = await startScriptedModel([], { apiKey: "right-key" });
     const result = await run(["hello"], model.baseURL, { MODEL_API_KEY: "wrong-key" });
     expect(result.code).toBe(3);
-    const line = oneLine(result.stderr);
+    const line = oneLine(result.stderr, model.baseURL);
     expect(line).toContain("401");
     expect(line).toContain(model.baseURL);
     expect(line).toContain("MODEL_API_KEY");
@@ -253,7 +256,7 @@ describe("plugboard run", () => {
     await using model = await startScriptedModel([reply]);
     const result = await run(["hello"], model.baseURL);
     expect(result.code).toBe(3);
-    expect(oneLine(result.stderr)).toContain("Malformed model response");
+    expect(oneLine(result.stderr, model.baseURL)).toContain("Malformed model response");
   });
 
   test("an unreachable endpoint exits 3 after the SDK's retries", async () => {
@@ -262,7 +265,7 @@ describe("plugboard run", () => {
     await model.close();
     const result = await run(["hello"], baseURL);
     expect(result.code).toBe(3);
-    expect(oneLine(result.stderr)).toContain(`Cannot reach the model endpoint ${baseURL}`);
+    expect(oneLine(result.stderr, baseURL)).toContain(`Cannot reach the model endpoint ${baseURL}`);
   });
 
   test("Ctrl-C while the model is thinking exits 130", async () => {
