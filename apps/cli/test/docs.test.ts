@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LOCAL_CONFIG_NAMES } from "../src/load-app.ts";
+import { plugboard } from "./helpers.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const ROOT_README = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -33,5 +34,30 @@ describe("apps/cli/README.md's flags table", () => {
   test("the --config row names every config file the CLI looks for in the current folder", () => {
     const row = CLI_README.split("\n").find((line) => line.startsWith("| `--config FILE` |"));
     expect(codes(row ?? "")).toEqual(expect.arrayContaining(LOCAL_CONFIG_NAMES.map((name) => `./${name}`)));
+  });
+});
+
+/** The `$ plugboard check` sample's output lines in a README. */
+function checkSample(readme: string): string[] {
+  const start = readme.split("\n").indexOf("$ plugboard check");
+  const lines = readme.split("\n").slice(start + 1);
+  return lines.slice(0, lines.findIndex((line) => line.startsWith("$ ") || line.startsWith("```")));
+}
+
+/** Each line's label (`OK:`, `  policy:`, `    1.`, `             view:`): what the sample must share with the output. */
+function labels(lines: readonly string[]): string[] {
+  return lines.map((line) => /^\s*(?:\d+\.|[^:]+:)/.exec(line)?.[0] ?? line);
+}
+
+describe("apps/cli/README.md's plugboard check sample", () => {
+  test("has the real command's lines, in order (run from the repository's root, with the shipped config)", async () => {
+    const result = await plugboard(["check"], { cwd: ROOT });
+    expect(result.code).toBe(0);
+    const real = labels(result.stdout.trimEnd().split("\n"));
+    const sample = labels(checkSample(CLI_README));
+    // The layers under `sandbox:` are this kernel's: compare them only where the sample's sandbox is in force.
+    const confined = /^ {2}sandbox: +Landlock/m.test(result.stdout);
+    const upTo = (list: string[]) => (confined ? list : list.slice(0, list.indexOf("  sandbox:") + 1));
+    expect(upTo(sample)).toEqual(upTo(real));
   });
 });
