@@ -61,3 +61,22 @@ describe("apps/cli/README.md's plugboard check sample", () => {
     expect(upTo(sample)).toEqual(upTo(real));
   });
 });
+
+describe("the manifests' $schema", () => {
+  const loader = JSON.parse(readFileSync(join(ROOT, "packages/loader/package.json"), "utf8"));
+  const published = `https://unpkg.com/${loader.name}/plugboard.plugin.schema.json`;
+
+  test("is the loader's published schema file, which the loader's package ships", () => {
+    expect(loader.private).toBeUndefined();
+    expect(loader.files).toContain("plugboard.plugin.schema.json");
+    expect(readFileSync(join(ROOT, "packages/loader/plugboard.plugin.schema.json"), "utf8")).toContain("$schema");
+  });
+
+  test.each([...PLUGINS.map((plugin) => `plugins/${plugin}`), "apps/cli/templates/plugin"])(
+    "%s/plugboard.plugin.json names it by URL, which resolves once the package is installed",
+    (folder) => {
+      const manifest = JSON.parse(readFileSync(join(ROOT, folder, "plugboard.plugin.json"), "utf8"));
+      expect(manifest.$schema).toBe(published);
+    },
+  );
+});
