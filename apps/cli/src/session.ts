@@ -73,7 +73,7 @@ export async function runTurn(session: Session, prompt: string, io: Io, options:
     return result;
   } catch (error) {
     reporter.abandon();
-    const failure = describeModelFailure(error, model.endpoint, inRequest);
+    const failure = describeModelFailure(error, { ...model.endpoint, apiKeySet: model.apiKeySet }, inRequest);
     if (failure === undefined) throw error;
     throw new PlugboardError("MODEL_ENDPOINT", failure.message, { cause: error });
   }

@@ -46,3 +46,22 @@ describe("the model line at the start of a session", () => {
     expect(result.stderr).not.toContain(" at http");
   });
 });
+
+describe("endpoint failures that say what to change", () => {
+  test("a 401 with no key set says none is set and how to set one (exit 3)", async () => {
+    await using model = await startScriptedModel([], { apiKey: "right-key" });
+    const result = await plugboard(["run", "--config", config, "hello"], { cwd: dir, env: { BASE_URL: model.baseURL } });
+    expect(result.code).toBe(3);
+    expect(result.stderr.trim().split("\n").at(-1)).toBe(
+      `plugboard: Model endpoint ${model.baseURL} answered 401 (Incorrect API key provided.): the endpoint needs an API key and none is set; set MODEL_API_KEY (or OPENAI_API_KEY) in the environment or in the .env file beside the config`,
+    );
+  });
+
+  test("a BASE_URL ending in /chat/completions gets the URL meant (exit 3)", async () => {
+    await using model = await startScriptedModel();
+    const baseURL = `${model.baseURL}/chat/completions`;
+    const result = await plugboard(["run", "--config", config, "hello"], { cwd: dir, env: { BASE_URL: baseURL } });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(`: did you mean ${model.baseURL}? (BASE_URL or --base-url; most endpoints end in /v1)`);
+  });
+});

@@ -46,15 +46,17 @@ describe("createModelClient without a key or base URL", () => {
 describe("createModelClient with an endpoint", () => {
   test("sends the API key to the configured base URL", async () => {
     seen.length = 0;
-    const { client, demo } = createModelClient({ name: "m", baseURL, apiKey: "sk-test" });
+    const { client, demo, apiKeySet } = createModelClient({ name: "m", baseURL, apiKey: "sk-test" });
     expect(demo).toBe(false);
+    expect(apiKeySet).toBe(true);
     expect(await complete(client)).toBe("hello");
     expect(seen).toEqual([{ authorization: "Bearer sk-test" }]);
   });
 
   test("works with a base URL and no key (local servers)", async () => {
     seen.length = 0;
-    const { client } = createModelClient({ name: "m", baseURL, apiKey: undefined });
+    const { client, apiKeySet } = createModelClient({ name: "m", baseURL, apiKey: undefined });
+    expect(apiKeySet).toBe(false);
     expect(await complete(client)).toBe("hello");
     expect(seen.length).toBe(1);
   });

@@ -14,6 +14,8 @@ export interface ModelClient {
   readonly demo: boolean;
   /** The base URL the client sends to and the model name sent with each request. */
   readonly endpoint: { readonly baseURL: string; readonly model: string };
+  /** Whether an API key was configured (for the message when the endpoint wants one). */
+  readonly apiKeySet: boolean;
 }
 
 /**
@@ -37,5 +39,5 @@ export function createModelClient(model: ModelSettings): ModelClient {
         // would only repeat them. OPENAI_LOG still turns them on for debugging.
         ...(process.env.OPENAI_LOG ? {} : { logLevel: "off" as const }),
       });
-  return { client, demo, endpoint: { baseURL: client.baseURL, model: model.name } };
+  return { client, demo, endpoint: { baseURL: client.baseURL, model: model.name }, apiKeySet: model.apiKey !== undefined };
 }

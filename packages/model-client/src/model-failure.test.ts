@@ -61,6 +61,38 @@ describe("describeModelFailure", () => {
     });
   });
 
+  test("a 401 with no key set says none is set and how to set one", async () => {
+    await using model = await startScriptedModel([], { apiKey: "right-key" });
+    const client = new OpenAI({ baseURL: model.baseURL, apiKey: "no-api-key", maxRetries: 0, logLevel: "off" });
+    const error = await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "hi" }] }).catch((e: unknown) => e);
+    const at = { baseURL: model.baseURL, model: "m" };
+    expect(describeModelFailure(error, { ...at, apiKeySet: false })?.message).toBe(
+      `Model endpoint ${model.baseURL} answered 401 (Incorrect API key provided.): the endpoint needs an API key and none is set; set MODEL_API_KEY (or OPENAI_API_KEY) in the environment or in the .env file beside the config`,
+    );
+    expect(describeModelFailure(error, { ...at, apiKeySet: true })?.message).toContain("the API key was refused; check MODEL_API_KEY");
+  });
+
+  test.each([
+    ["without /v1", "", "/v1"],
+    ["ending in /chat/completions", "/v1/chat/completions", "/v1"],
+  ])("a BASE_URL %s gets the corrected URL on a 404", async (_name, path, meant) => {
+    await using model = await startScriptedModel();
+    const root = model.baseURL.replace(/\/v1$/, "");
+    const baseURL = `${root}${path}`;
+    const client = new OpenAI({ baseURL, apiKey: "k", maxRetries: 0, logLevel: "off" });
+    const error = await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "hi" }] }).catch((e: unknown) => e);
+    expect(describeModelFailure(error, { baseURL, model: "m" })?.message).toBe(
+      `Model endpoint ${baseURL} answered 404 (Invalid URL (POST ${path === "" ? "" : "/v1/chat/completions"}/chat/completions)): did you mean ${root}${meant}? (BASE_URL or --base-url; most endpoints end in /v1) Else check the model name (m; MODEL or --model)`,
+    );
+  });
+
+  test("a 404 at a base URL with a version segment names the model, with no corrected URL", async () => {
+    const error = await failureFor({ status: 404 });
+    const line = describeModelFailure(error, { baseURL: "https://generativelanguage.googleapis.com/v1beta/openai", model: "m" })?.message ?? "";
+    expect(line).toContain(": check the model name (m; MODEL or --model) and that BASE_URL ends in /v1");
+    expect(line).not.toContain("did you mean");
+  });
+
   test("other errors are not model failures", () => {
     expect(describeModelFailure(new TypeError("bug"), endpoint, true)).toBeUndefined();
   });
