@@ -74,6 +74,45 @@ describe("plugboard plugin add", () => {
   }, 30_000);
 });
 
+describe("plugboard plugin add on a config that lists the package or asks", () => {
+  test("a package listed already is Updated, not Added; a policy that asks says so", async () => {
+    await using folder = await tempFolder(pluginFiles());
+    const app = join(folder.dir, "app");
+    const config = [
+      "{",
+      '  "plugins": [',
+      `    { "package": "${NAME}", "permissions": [] },`,
+      '    { "package": "@plugboard/plugin-glob", "permissions": ["fs.read"] }',
+      "  ],",
+      '  "policy": { "default": "ask", "rules": [{ "tool": "glob", "action": "allow" }] }',
+      "}",
+      "",
+    ].join("\n");
+    await writeFile(join(app, "plugboard.config.json"), config);
+    const result = await plugboard(["plugin", "add", `${NAME}@file:${join(folder.dir, "plugin")}`, "--yes"], { cwd: app });
+    expect(result.stdout).toContain(`Updated ${NAME} in ${join(app, "plugboard.config.json")} with permissions [fs.read].\n`);
+    expect(result.stdout).not.toContain("Added");
+    expect(result.stdout).toContain("The config's policy will ask before notes runs (its default is ask): approve each call when asked, or run with --yes.\n");
+    // This fixture cannot load, so the check fails and the config is put back as it was.
+    expect(result.code).toBe(2);
+    expect(await readFile(join(app, "plugboard.config.json"), "utf8")).toBe(config);
+  }, 30_000);
+
+  test("a rule that asks about the new tool is named; a policy that allows it says nothing", async () => {
+    await using folder = await tempFolder(pluginFiles());
+    const app = join(folder.dir, "app");
+    const asks = '{ "plugins": [], "policy": { "rules": [{ "tool": "no*", "action": "ask" }] } }\n';
+    await writeFile(join(app, "plugboard.config.json"), asks);
+    const asked = await plugboard(["plugin", "add", `${NAME}@file:${join(folder.dir, "plugin")}`, "--yes"], { cwd: app });
+    expect(asked.stdout).toContain(`Added ${NAME} to ${join(app, "plugboard.config.json")} with permissions [fs.read].\n`);
+    expect(asked.stdout).toContain("The config's policy will ask before notes runs (rule no* → ask): approve each call when asked, or run with --yes.\n");
+    await writeFile(join(app, "plugboard.config.json"), '{ "plugins": [], "policy": { "default": "ask", "rules": [{ "tool": "notes", "action": "allow" }] } }\n');
+    const allowed = await plugboard(["plugin", "add", `${NAME}@file:${join(folder.dir, "plugin")}`, "--yes"], { cwd: app });
+    expect(allowed.stdout).toContain(`Added ${NAME}`);
+    expect(allowed.stdout).not.toContain("policy will ask");
+  }, 60_000);
+});
+
 describe("plugboard plugin remove", () => {
   test("a package neither listed nor installed: exit 2, nothing to remove", async () => {
     await using folder = await tempFolder({ "plugboard.config.json": '{ "plugins": [] }' });

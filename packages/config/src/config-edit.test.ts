@@ -41,3 +41,29 @@ test("removing takes out that entry and keeps the rest; a package not listed giv
   expect(parseJson(removed)).toEqual(parseJson(CONFIG));
   expect(removePluginEntry(CONFIG, "@acme/other")).toBeUndefined();
 });
+
+test("adding and updating leave the other entries as they were written, one line each", () => {
+  const lines = [
+    "{",
+    '  "plugins": [',
+    '    { "package": "@plugboard/plugin-read-file", "permissions": ["fs.read"] },',
+    '    { "package": "@acme/notes", "permissions": [] }, // notes',
+    "  ]",
+    "}",
+    "",
+  ];
+  const text = lines.join("\n");
+  const added = addPluginEntry(text, { package: "@acme/todo", permissions: ["fs.read", "fs.write"] });
+  expect(added).toBe(
+    [...lines.slice(0, 4), '    { "package": "@acme/todo", "permissions": ["fs.read", "fs.write"] },', ...lines.slice(4)].join("\n"),
+  );
+  const updated = addPluginEntry(text, { package: "@acme/notes", permissions: ["fs.read"] });
+  expect(updated).toBe(text.replace('"@acme/notes", "permissions": []', '"@acme/notes", "permissions": ["fs.read"]'));
+});
+
+test("adding to a plugins list written on one line keeps it on one line", () => {
+  const text = '{ "plugins": [{ "package": "@acme/notes", "permissions": [] }] }\n';
+  expect(addPluginEntry(text, { package: "@acme/todo", permissions: ["fs.read"] })).toBe(
+    '{ "plugins": [{ "package": "@acme/notes", "permissions": [] }, { "package": "@acme/todo", "permissions": ["fs.read"] }] }\n',
+  );
+});

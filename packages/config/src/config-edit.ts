@@ -1,8 +1,10 @@
 /**
  * Changing a config file's `plugins` list as text, so that its comments, key order and
  * layout stay as the person wrote them (jsonc-parser's edits, as VS Code edits settings).
+ * An entry is added, or its permissions replaced, as text of its own: jsonc-parser's
+ * `modify` would reformat the neighbouring entries written on one line.
  */
-import { applyEdits, type FormattingOptions, modify } from "jsonc-parser";
+import { applyEdits, type Edit, type FormattingOptions, findNodeAtLocation, modify, type Node, parseTree } from "jsonc-parser";
 import { parseJson } from "./json.ts";
 import type { Permission } from "./permissions.ts";
 
@@ -22,9 +24,45 @@ const FORMAT: FormattingOptions = { insertSpaces: true, tabSize: 2, eol: "\n" };
  */
 export function addPluginEntry(text: string, entry: PackageEntry): string {
   const index = pluginIndex(text, entry.package);
-  if (index >= 0) return applyEdits(text, modify(text, ["plugins", index, "permissions"], entry.permissions, { formattingOptions: FORMAT }));
-  const edits = modify(text, ["plugins", -1], entry, { formattingOptions: FORMAT, isArrayInsertion: true });
-  return applyEdits(text, edits);
+  const plugins = findNodeAtLocation(parseTree(text, [], { allowTrailingComma: true }) ?? emptyNode(), ["plugins"]);
+  if (index >= 0) {
+    const permissions = findNodeAtLocation(plugins ?? emptyNode(), [index, "permissions"]);
+    if (permissions === undefined) return applyEdits(text, modify(text, ["plugins", index, "permissions"], entry.permissions, { formattingOptions: FORMAT }));
+    return applyEdits(text, [{ offset: permissions.offset, length: permissions.length, content: inline(entry.permissions) }]);
+  }
+  const last = plugins?.type === "array" ? plugins.children?.at(-1) : undefined;
+  if (plugins === undefined || last === undefined) {
+    return applyEdits(text, modify(text, ["plugins", -1], entry, { formattingOptions: FORMAT, isArrayInsertion: true }));
+  }
+  return applyEdits(text, appendAfter(text, plugins, last, entry));
+}
+
+/**
+ * The edits that put `entry` after the array's `last` element: on the same line when the
+ * array is written on one line, else on a line of its own, indented like `last`.
+ */
+function appendAfter(text: string, array: Node, last: Node, entry: PackageEntry): Edit[] {
+  const end = last.offset + last.length;
+  const close = array.offset + array.length - 1;
+  const entryText = `{ "package": ${JSON.stringify(entry.package)}, "permissions": ${inline(entry.permissions)} }`;
+  // A trailing comma the person wrote stays where it is, after the new entry.
+  const comma = /^\s*,/.exec(text.slice(end, close));
+  const after = comma === null ? end : end + comma[0].length;
+  const lineEnd = text.indexOf("\n", after);
+  if (lineEnd < 0 || lineEnd > close) return [{ offset: after, length: 0, content: comma === null ? `, ${entryText}` : ` ${entryText},` }];
+  const lineStart = text.lastIndexOf("\n", last.offset) + 1;
+  const indent = /^\s*/.exec(text.slice(lineStart, last.offset))?.[0] ?? "";
+  const edits: Edit[] = [{ offset: lineEnd, length: 0, content: `\n${indent}${entryText}${comma === null ? "" : ","}` }];
+  return comma === null ? [{ offset: end, length: 0, content: "," }, ...edits] : edits;
+}
+
+/** A permissions list on one line, as the shipped config writes it: `["fs.read", "fs.write"]`. */
+function inline(permissions: readonly Permission[]): string {
+  return `[${permissions.map((permission) => JSON.stringify(permission)).join(", ")}]`;
+}
+
+function emptyNode(): Node {
+  return { type: "null", offset: 0, length: 0 };
 }
 
 /** The config text without the `plugins` entry of package `name`; undefined when it lists none. */

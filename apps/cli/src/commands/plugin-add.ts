@@ -7,7 +7,9 @@ import { existsSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
-import { addPluginEntry, inspectPlugin, PERMISSION_EFFECTS, type Permission, type ResolvedPlugin } from "@plugboard/bootstrap";
+import { addPluginEntry, inspectPlugin, PERMISSION_EFFECTS, type Permission, type ResolvedPlugin, removePluginEntry } from "@plugboard/bootstrap";
+import { parseJson } from "@plugboard/config/json";
+import { describeRule, type PolicyRule, wildcardMatch } from "@plugboard/core/runtime";
 import { addPackage, dependsOn, packageSpec, removePackage } from "../app-packages.ts";
 import { type ParsedArgs, UsageError } from "../args.ts";
 import type { Io } from "../io.ts";
@@ -48,10 +50,14 @@ export async function pluginAddCommand(parsed: ParsedArgs, io: Io): Promise<numb
     io.stdout.write(`Not added: ${manifest.name} is uninstalled and ${configPath} is unchanged.\n`);
     return 1;
   }
+  const listed = removePluginEntry(configText, name) !== undefined;
   await writeFile(configPath, addPluginEntry(configText, { package: name, permissions: granted }));
   try {
     const checked = { ...parsed, flags: { ...parsed.flags, config: configPath } };
-    io.stdout.write(`Added ${manifest.name} to ${configPath} with permissions [${granted.join(", ")}].\n`);
+    const done = listed ? `Updated ${manifest.name} in` : `Added ${manifest.name} to`;
+    io.stdout.write(`${done} ${configPath} with permissions [${granted.join(", ")}].\n`);
+    const asking = askingTools(configText, manifest.tools.map((tool) => tool.name));
+    for (const line of asking) io.stdout.write(`The config's policy will ask before ${line}: approve each call when asked, or run with --yes.\n`);
     return await checkCommand(checked, io);
   } catch (error) {
     await undo();
@@ -91,4 +97,24 @@ async function ask(io: Io, manifest: Manifest): Promise<Permission[] | undefined
   } finally {
     prompt.close();
   }
+}
+
+/**
+ * Each of `tools` the config's policy asks about, with why: `bash runs (rule bash → ask)` or
+ * `notes runs (its default is ask)`; a rule with argument patterns asks only for some calls.
+ */
+function askingTools(configText: string, tools: readonly string[]): string[] {
+  const parsed = parseJson(configText);
+  const policy = parsed.ok && typeof parsed.value === "object" && parsed.value !== null ? Reflect.get(parsed.value, "policy") : undefined;
+  if (typeof policy !== "object" || policy === null) return [];
+  const rules: PolicyRule[] = Array.isArray(Reflect.get(policy, "rules")) ? Reflect.get(policy, "rules") : [];
+  const fallback = Reflect.get(policy, "default") ?? "allow";
+  return tools.flatMap((tool) => {
+    const matching = rules.filter((rule) => typeof rule.tool === "string" && wildcardMatch(rule.tool, tool));
+    const decisive = matching.findIndex((rule) => rule.args === undefined);
+    const considered = decisive < 0 ? matching : matching.slice(0, decisive + 1);
+    const asks = considered.find((rule) => rule.action === "ask");
+    if (asks !== undefined) return [`${tool} runs (rule ${describeRule(asks)} → ask${asks.args === undefined ? "" : ", for the calls it matches"})`];
+    return decisive < 0 && fallback === "ask" ? [`${tool} runs (its default is ask)`] : [];
+  });
 }
