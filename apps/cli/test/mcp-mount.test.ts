@@ -125,4 +125,23 @@ describe("mounting @modelcontextprotocol/server-everything", () => {
     expect(result.stderr).toContain(`config: plugins[0] in ${path}`);
     expect(result.stderr).not.toContain(STACK_FRAME);
   }, TIMEOUT);
+
+  describe.each([["auto"], ["off"]])("a server whose command does not exist, sandbox %s", (sandbox) => {
+    test.each(["tools", "run hi", "check"])("plugboard %s: one config error naming it and the fix (exit 2)", async (command) => {
+      await using folder = await tempFolder({ "workspace/.keep": "" });
+      const ghost = { mcp: { command: "no-such-cmd" }, name: "ghost", permissions: [] };
+      const path = await writeConfig(folder.dir, { plugins: [ghost], sandbox });
+      const result = await plugboard([...command.split(" "), "--config", path], { cwd: folder.dir });
+      expect(result).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: [
+          "plugboard: MCP server ghost failed to start: its command no-such-cmd is not found on PATH.",
+          `  config: plugins[0] in ${path}`,
+          'Install no-such-cmd, or correct "command" in its "mcp" entry (a program on PATH, or a path to one).',
+          "",
+        ].join("\n"),
+      });
+    }, TIMEOUT);
+  });
 });

@@ -54,7 +54,14 @@ export async function mountServer(entry: McpEntry, where: EntryLocation, context
       server: "url" in mcp ? mcp : { ...mcp, cwd: context.workspace.root },
       logger: context.logger,
       ...(entry.prefix === undefined ? {} : { prefix: entry.prefix }),
-      ...(launcher === undefined ? {} : { launcher: (launch: Launch) => launcher(launch, entry) }),
+      launcher: (launch: Launch) => {
+        // Looked for here, before the sandbox wraps the command line, so a missing command is said the same way confined or not.
+        const [program = ""] = launch.argv;
+        if (Bun.which(program, { PATH: launch.env.PATH ?? "", cwd: launch.cwd ?? context.workspace.root }) === null) {
+          throw mcpErrors.commandNotFound(entry.name, program, where);
+        }
+        return launcher === undefined ? launch : launcher(launch, entry);
+      },
     });
   } catch (error) {
     if (!(error instanceof McpMountError)) throw error;

@@ -180,6 +180,11 @@ export const mcpErrors = {
       details: stderr.length === 0 ? [] : ["last lines of its stderr:", ...stderr.map(indent)],
       fix: `Check its "mcp" entry: the command, its "args" and "env" (or the "url" and "headers"), and that the server runs on its own.`,
     }),
+  commandNotFound: (name: string, command: string, where: EntryLocation) =>
+    failure("MCP_SERVER", where, {
+      problem: `MCP server ${name} failed to start: its command ${command} is not found${command.includes("/") ? "" : " on PATH"}.`,
+      fix: `Install ${command}, or correct "command" in its "mcp" entry (a program on PATH, or a path to one).`,
+    }),
   duplicateTool: (tool: string, first: PluginAt, second: PluginAt, server: PluginAt, configPath: string) =>
     new PlugboardError(
       "PLUGIN_DUPLICATE_TOOL",
