@@ -6,6 +6,9 @@ import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
 import { PlugboardError } from "@plugboard/config/errors";
 import { COMMAND_GROUPS, COMMANDS, type CommandName, FLAGS, type FlagName, commandSpec } from "./specs.ts";
 
+/** A word that names a group of two-word commands (`plugin`). */
+export type CommandGroup = (typeof COMMAND_GROUPS)[number];
+
 /** A command line the user got wrong; exits 2. */
 export class UsageError extends PlugboardError {
   constructor(problem: string, command?: CommandName) {
@@ -41,6 +44,8 @@ export interface ParsedArgs {
   readonly args: readonly string[];
   readonly flags: Flags;
   readonly help: boolean;
+  /** Set when the help asked for is a group's (`plugboard plugin --help`, `plugboard help plugin`): its commands. */
+  readonly group?: CommandGroup;
   readonly version: boolean;
 }
 
@@ -64,6 +69,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
   const { values } = parsed;
   const [first, ...others] = parsed.positionals;
   if (first === "help") return { ...helpFor(others), flags: { yes: false, json: false } };
+  if (values.help === true && first !== undefined && isGroup(first) && others.length === 0) return groupHelp(first);
   const { command, rest } = first === undefined ? { command: "interactive" as const, rest: others } : toCommand(first, others);
   const spec = commandSpec(command);
   const help = values.help === true;
@@ -85,9 +91,8 @@ function toCommand(word: string, after: readonly string[]): { command: CommandNa
     const found = COMMANDS.find((spec) => spec.name === `${word} ${sub}`);
     if (found) return { command: found.name, rest };
     const choices = COMMANDS.filter((spec) => spec.name.startsWith(`${word} `)).map((spec) => spec.usage.replace(" [flags]", ""));
-    throw new UsageError(
-      sub === undefined ? `'plugboard ${word}' needs a command: ${choices.join(" or ")}` : `unknown command '${word} ${sub}'; use ${choices.join(" or ")}`,
-    );
+    const problem = sub === undefined ? `'plugboard ${word}' needs a command: ${choices.join(" or ")}` : `unknown command '${word} ${sub}'; use ${choices.join(" or ")}`;
+    throw new PlugboardError("USAGE", `${problem} (see plugboard ${word} --help)`);
   }
   const command = COMMANDS.find((spec) => spec.name === word && spec.name !== "interactive" && !spec.name.includes(" "));
   if (command) return { command: command.name, rest: [...after] };
@@ -96,10 +101,17 @@ function toCommand(word: string, after: readonly string[]): { command: CommandNa
 
 function helpFor(words: readonly string[]): Omit<ParsedArgs, "flags"> {
   const [word, ...after] = words;
+  if (word !== undefined && isGroup(word) && after.length === 0) return groupHelp(word);
   return { command: word === undefined ? "interactive" : toCommand(word, after).command, args: [], help: true, version: false };
 }
 
-function isGroup(word: string): boolean {
+/** The help of a group: its first command stands as the command, which is never run. */
+function groupHelp(group: CommandGroup): ParsedArgs {
+  const first = COMMANDS.find((spec) => spec.name.startsWith(`${group} `));
+  return { command: first?.name ?? "interactive", args: [], flags: { yes: false, json: false }, help: true, group, version: false };
+}
+
+function isGroup(word: string): word is CommandGroup {
   return (COMMAND_GROUPS as readonly string[]).includes(word);
 }
 

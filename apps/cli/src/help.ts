@@ -1,4 +1,5 @@
 /** `--help` texts, rendered from `specs.ts` so they say exactly what the parser accepts. */
+import type { CommandGroup } from "./args.ts";
 import { COMMANDS, type CommandName, FLAGS, type FlagName, commandSpec } from "./specs.ts";
 
 const ENVIRONMENT = [
@@ -18,9 +19,33 @@ const EXIT_CODES = [
   ["143, 129", "ended by SIGTERM, SIGHUP (the running call is cancelled and its processes killed, as for Ctrl-C)"],
 ] as const;
 
-/** The help text of `command` (the overview for the interactive default). */
-export function helpText(command: CommandName): string {
-  return command === "interactive" ? overview() : commandHelp(command);
+/** What each group of commands is for, said first in its help. */
+const GROUPS: Readonly<Record<CommandGroup, string>> = {
+  plugin: "Write, check, add and remove plugins.",
+};
+
+/** The help text of `command` (the overview for the interactive default), or of a group's commands. */
+export function helpText(command: CommandName | CommandGroup): string {
+  if (command === "interactive") return overview();
+  return isGroup(command) ? groupHelp(command) : commandHelp(command);
+}
+
+function groupHelp(group: CommandGroup): string {
+  const commands = COMMANDS.filter((spec) => spec.name.startsWith(`${group} `)).map((spec) => [spec.usage.replace(" [flags]", ""), spec.summary] as const);
+  return [
+    `Usage: plugboard ${group} COMMAND [flags]`,
+    "",
+    GROUPS[group],
+    "",
+    "Commands:",
+    ...table(commands),
+    "",
+    `Each command's flags: plugboard ${group} COMMAND --help.`,
+  ].join("\n");
+}
+
+function isGroup(word: string): word is CommandGroup {
+  return word in GROUPS;
 }
 
 function overview(): string {

@@ -50,7 +50,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       return 0;
     }
     if (parsed.help) {
-      await io.print(`${helpText(parsed.command)}\n`);
+      await io.print(`${helpText(parsed.group ?? parsed.command)}\n`);
       return 0;
     }
     const command = await lazily(`the plugboard ${parsed.command} command`, COMMANDS[parsed.command]);

@@ -193,7 +193,9 @@ describe("plugboard plugin check", () => {
 describe("plugboard plugin usage", () => {
   test.each([
     [["plugin"], "'plugboard plugin' needs a command: plugboard plugin new NAME or plugboard plugin check DIR"],
+    [["plugin"], "(see plugboard plugin --help)"],
     [["plugin", "publish"], "unknown command 'plugin publish'; use plugboard plugin new NAME or plugboard plugin check DIR"],
+    [["plugin", "publish"], "(see plugboard plugin --help)"],
     [["plugin", "new"], "missing arguments; usage: plugboard plugin new [flags] NAME"],
     [["plugin", "check", "a", "b"], "too many arguments; usage: plugboard plugin check [flags] DIR"],
     [["plugin", "sync", "a", "b"], "too many arguments; usage: plugboard plugin sync [flags] [DIR]"],
@@ -219,5 +221,28 @@ describe("plugboard plugin usage", () => {
     const check = await plugboard(["plugin", "check", "--help"], { cwd: dir });
     expect(check.stdout).toStartWith("Usage: plugboard plugin check [flags] DIR\n");
     expect(check.stdout).toContain("--json");
+  });
+
+  test.each([[["help", "plugin"]], [["plugin", "--help"]], [["plugin", "-h"]]])("%p prints the plugin commands, one line each, and exits 0", async (args) => {
+    const result = await plugboard(args, { cwd: dir });
+    expect(result).toEqual({
+      code: 0,
+      stderr: "",
+      stdout: [
+        "Usage: plugboard plugin COMMAND [flags]",
+        "",
+        "Write, check, add and remove plugins.",
+        "",
+        "Commands:",
+        "  plugboard plugin new NAME        scaffold a plugin package, ready to test and publish",
+        "  plugboard plugin check DIR       run the conformance checks on a plugin folder",
+        "  plugboard plugin sync [DIR]      write the manifest's tool list from the plugin's code",
+        "  plugboard plugin add PACKAGE     install a plugin package beside the config and enable it",
+        "  plugboard plugin remove PACKAGE  disable a plugin and uninstall its package",
+        "",
+        "Each command's flags: plugboard plugin COMMAND --help.",
+        "",
+      ].join("\n"),
+    });
   });
 });
