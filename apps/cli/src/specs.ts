@@ -157,8 +157,9 @@ export const COMMANDS: readonly CommandSpec[] = [
     usage: "plugboard check [flags]",
     summary: "validate the config and every plugin without running anything",
     details: [
-      "Reads the config, then every plugin's manifest, options and tools, and opens the workspace and the audit log; no model request, no tool call.",
+      "Reads the config, then every plugin's manifest, options and tools, and opens the workspace and the audit log; no tool call.",
       "Every confined plugin's host is started and asked for its tools, whatever the listing cache (~/.cache/plugboard/hosts) holds, and the cache is refreshed.",
+      "Then asks the model endpoint for its models (an endpoint without /models: for a one-token completion), so a refused key, an unknown model or an unreachable host fails here (exit 3, with what to change); the offline demo model is not contacted.",
       "Prints a short summary (with the policy's rules in order and its default, and the audit log) and exits 0, or the problems and exits 2.",
     ],
     flags: MODEL_FLAGS,

@@ -4,3 +4,4 @@
  */
 export { createModelClient, type ModelClient } from "./model-client.ts";
 export { describeModelFailure, type Endpoint, type ModelFailure } from "./model-failure.ts";
+export { type EndpointProbe, probeEndpoint } from "./probe-endpoint.ts";

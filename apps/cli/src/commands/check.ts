@@ -1,12 +1,13 @@
 /** `plugboard check`: load and validate everything, run nothing, print a short summary. */
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
-import { DEFAULT_BASE_URL, type StartedApp } from "@plugboard/bootstrap";
+import { DEFAULT_BASE_URL, type ModelSettings, PlugboardError, type StartedApp } from "@plugboard/bootstrap";
 import { describeRule, type Policy } from "@plugboard/core/runtime";
 import { loadApp } from "../load-app.ts";
 
 /**
- * Validates the config, every plugin and the workspace; returns 0 (problems throw, exit 2).
+ * Validates the config, every plugin and the workspace, then asks the model endpoint whether
+ * it knows the key and the model; returns 0 (problems throw: exit 2, the endpoint's exit 3).
  * Every plugin host starts and lists its tools, whatever the listing cache holds.
  */
 export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> {
@@ -14,10 +15,12 @@ export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> 
   const { config, plugins, registry } = app;
   await app.close();
   const { model } = config;
-  const endpoint =
-    model.apiKey === undefined && model.baseURL === undefined
-      ? "the offline demo model (no MODEL_API_KEY or BASE_URL)"
-      : `${model.name} at ${model.baseURL ?? DEFAULT_BASE_URL}${model.apiKey === undefined ? " (no API key)" : " (API key set)"}`;
+  const demo = model.apiKey === undefined && model.baseURL === undefined;
+  // `plugin add` checks the app it changed: a model endpoint that fails says nothing about the plugin.
+  const askEndpoint = parsed.command === "check";
+  const endpoint = demo
+    ? "the offline demo model (no MODEL_API_KEY or BASE_URL)"
+    : `${model.name} at ${model.baseURL ?? DEFAULT_BASE_URL}${model.apiKey === undefined ? " (no API key)" : " (API key set)"}${askEndpoint ? await reached(model) : ""}`;
   const lines = [
     `OK: ${config.configPath}`,
     `  workspace: ${app.workspace.root}${config.workspaceSource === "default" ? " (the current folder)" : ""}`,
@@ -37,7 +40,14 @@ export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> 
   return 0;
 }
 
-/** The mechanism in force (or why there is none) and which plugins it confines. */
+/** Asks the endpoint (see `probeEndpoint`): how it answered, or a `MODEL_ENDPOINT` error (exit 3) saying what to change. */
+async function reached(model: ModelSettings): Promise<string> {
+  const { createModelClient, probeEndpoint } = await import("@plugboard/model-client");
+  const probe = await probeEndpoint(createModelClient(model));
+  if (!probe.ok) throw new PlugboardError("MODEL_ENDPOINT", `check failed at the model endpoint: ${probe.failure.message}`);
+  return probe.how === "listed" ? ", reached: the model is listed" : ", reached: a one-token completion answered";
+}
+
 /** Each layer in force and what this kernel lacks, under the sandbox line. */
 function sandboxLayers({ sandbox }: StartedApp): string[] {
   if (sandbox.mechanism === undefined) return [];
@@ -45,6 +55,7 @@ function sandboxLayers({ sandbox }: StartedApp): string[] {
   return [...layers, `missing on this kernel: ${missing.length === 0 ? "nothing" : missing.join("; ")}`].map((line) => `             ${line}`);
 }
 
+/** The mechanism in force (or why there is none) and which plugins it confines. */
 function sandboxLine({ sandbox, plugins }: StartedApp): string {
   if (sandbox.mechanism === undefined) return sandbox.summary;
   const unconfined = plugins.map((plugin) => plugin.name).filter((name) => !sandbox.confined.includes(name));
