@@ -1,7 +1,9 @@
 /**
  * Ending signals: Ctrl-C (SIGINT), SIGTERM and SIGHUP all cancel what runs — the calls'
  * process trees are killed through their abort signals — and the command then exits with
- * the signal's code (130, 143, 129). A second signal exits at once.
+ * the signal's code (130, 143, 129). A second signal exits at once. A terminal that goes
+ * away (its read ends or fails while a prompt waits) is a hangup too: `hangUp` handles it
+ * as SIGHUP, for a CLI the kernel sends no SIGHUP (not the terminal's session leader).
  */
 
 /** The exit code of each ending signal: 128 + its number. */
@@ -12,16 +14,40 @@ export type EndingSignal = keyof typeof SIGNAL_EXIT_CODES;
 
 const SIGNALS = Object.keys(SIGNAL_EXIT_CODES) as EndingSignal[];
 
-/** Calls `listener` on each SIGINT, SIGTERM or SIGHUP until the returned function is called. */
+const listeners = new Set<(signal: EndingSignal) => void>();
+
+/** How the terminal's hangup was learnt, once it was: by the signal, or by its read (`hangUp`). */
+let hungUp: "signal" | "terminal" | undefined;
+
+/** Calls `listener` on each SIGINT, SIGTERM or SIGHUP (and `hangUp`) until the returned function is called. */
 export function onEndingSignal(listener: (signal: EndingSignal) => void): () => void {
   const releases = SIGNALS.map((signal) => {
-    const onSignal = () => listener(signal);
+    const onSignal = () => {
+      // The SIGHUP of a terminal whose read already ended is the same news, not a second signal.
+      if (signal === "SIGHUP" && hungUp === "terminal") return;
+      if (signal === "SIGHUP") hungUp = "signal";
+      listener(signal);
+    };
     process.on(signal, onSignal);
     return () => process.off(signal, onSignal);
   });
+  listeners.add(listener);
   return () => {
+    listeners.delete(listener);
     for (const release of releases) release();
   };
+}
+
+/**
+ * The terminal went away (a read on it ended or failed): handled as SIGHUP, once — not again
+ * when the kernel's SIGHUP came or comes too. With no one listening, the process gets a real
+ * SIGHUP, which ends it.
+ */
+export function hangUp(): void {
+  if (hungUp !== undefined) return;
+  hungUp = "terminal";
+  if (listeners.size === 0) process.kill(process.pid, "SIGHUP");
+  for (const listener of [...listeners]) listener("SIGHUP");
 }
 
 /**

@@ -2,9 +2,12 @@
  * Lines from stdin, one request at a time. From a pipe, readline emits lines as they arrive
  * (all at once, then close), so they are queued until the session asks for the next one;
  * nothing piped is lost. On a terminal, readline holds the keyboard only while the prompt
- * waits for a line, so during a turn an approval prompt can read single keys.
+ * waits for a line, so during a turn an approval prompt can read single keys. A terminal
+ * whose read ends or fails has gone away: a hangup (`hangUp`), not the end of the input.
  */
 import { createInterface, type Interface } from "node:readline";
+import { hangUp } from "./interrupt.ts";
+import { closeQuietly } from "./terminal-input.ts";
 
 export interface LineReader {
   /** Shows the prompt and resolves with the next line, or undefined at the end of input. */
@@ -60,6 +63,9 @@ function terminalReader(input: NodeJS.ReadStream, output: NodeJS.WriteStream, pr
   const handlers: (() => void)[] = [];
   let current: Interface | undefined;
   let closed = false;
+  // Registered before any readline interface's own listeners, so the hangup is known before readline closes.
+  input.on("end", hangUp);
+  input.on("error", hangUp);
   return {
     next() {
       if (closed) return Promise.resolve(undefined);
@@ -81,7 +87,9 @@ function terminalReader(input: NodeJS.ReadStream, output: NodeJS.WriteStream, pr
     },
     close() {
       closed = true;
-      current?.close();
+      input.off("end", hangUp);
+      input.off("error", hangUp);
+      if (current) closeQuietly(current);
     },
     onInterrupt(handler) {
       handlers.push(handler);

@@ -161,3 +161,51 @@ export function toolResults(model: ScriptedModel, request = model.requests.lengt
   const messages = model.requests[request]?.body.messages ?? [];
   return Object.fromEntries(messages.filter((m) => m.role === "tool").map((m) => [String(m.tool_call_id), String(m.content)]));
 }
+
+/**
+ * `plugboard ARGS` on a pseudo-terminal that `script` holds: killing `holder` takes the
+ * terminal away, as closing a tmux pane or an ssh session does. With `leader`, plugboard is
+ * the terminal's session leader (the kernel sends it SIGHUP); without, a shell is, and
+ * survives the hangup (`trap : HUP`), so plugboard gets no signal, only a read that ends.
+ * `code()` is plugboard's exit code once the shell wrote it (without `leader` only).
+ */
+export function spawnUnderScript(args: readonly string[], options: { readonly cwd: string; readonly leader?: boolean; readonly env?: Record<string, string> }) {
+  const codeFile = join(options.cwd, `exit-code-${crypto.randomUUID()}`);
+  const command = ["bun", MAIN, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
+  const inner = options.leader === true ? `exec ${command}` : `trap : HUP; ${command}; echo $? > '${codeFile}'`;
+  const holder = Bun.spawn(["script", "-qfc", inner, "/dev/null"], {
+    cwd: options.cwd,
+    env: cleanEnv({ SHELL: "/bin/sh", TERM: "xterm", NO_COLOR: "1", ...options.env }),
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "ignore",
+  });
+  let screen = "";
+  void (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of holder.stdout) screen += decoder.decode(chunk, { stream: true });
+  })();
+  return {
+    holder,
+    screen: () => screen,
+    /** Resolves once the screen has shown `needle` `times` times; fails after 10 s saying what never appeared. */
+    async waitFor(needle: string, times = 1): Promise<void> {
+      const deadline = Date.now() + 10_000;
+      while (screen.split(needle).length - 1 < times) {
+        if (holder.exitCode !== null) throw new Error(`script exited (${holder.exitCode}) before "${needle}" appeared ${times} time(s):\n${screen}`);
+        if (Date.now() > deadline) throw new Error(`"${needle}" did not appear ${times} time(s) within 10 s:\n${screen}`);
+        await Bun.sleep(20);
+      }
+    },
+    /** Types `keys` on the terminal. */
+    type: (keys: string) => {
+      holder.stdin.write(keys);
+      holder.stdin.flush();
+    },
+    /** Plugboard's exit code, once its shell wrote it. */
+    code: async (): Promise<number | undefined> => {
+      const file = Bun.file(codeFile);
+      return (await file.exists()) ? Number((await file.text()).trim()) : undefined;
+    },
+  };
+}
