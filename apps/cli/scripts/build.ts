@@ -6,7 +6,7 @@
  * `bun run build` (in apps/cli) builds it; `scripts/start.ts` when it is stale; `prepack`
  * before the package is packed for publishing.
  */
-import { mkdtemp, rename, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { versionLine } from "../src/version.ts";
 
@@ -71,11 +71,26 @@ export async function buildCli(outDir: string = DIST_DIR): Promise<BundleSources
     sources.push(relative(CLI_DIR, join(CLI_DIR, "../../bun.lock")));
     const record: BundleSources = { builtAt, bun: Bun.version, sources };
     await writeFile(join(staging, "sources.json"), `${JSON.stringify(record, null, 2)}\n`);
+    await readableByAll(staging);
     await rm(outDir, { recursive: true, force: true });
     await rename(staging, outDir);
     return record;
   } finally {
     await rm(staging, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Gives `folder` the modes of a normal build output (folders 0755, files 0644, the entry
+ * `bin.js` 0755), whatever the umask: `mkdtemp` makes it 0700, which would keep every other
+ * user of the checkout from running the bundle.
+ */
+async function readableByAll(folder: string): Promise<void> {
+  await chmod(folder, 0o755);
+  for (const entry of await readdir(folder, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name);
+    if (entry.isDirectory()) await chmod(path, 0o755);
+    else if (entry.isFile()) await chmod(path, path === join(folder, "bin.js") ? 0o755 : 0o644);
   }
 }
 

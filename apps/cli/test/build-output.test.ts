@@ -1,0 +1,69 @@
+/**
+ * The bundle is a build output every user of the checkout can run (folders 0755, files 0644,
+ * the executable entry 0755, whatever the builder's umask), and a start that must rebuild it
+ * where it cannot write says what to do instead of dying with a stack.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chmod, cp, mkdir, readdir, stat, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { buildCli, CLI_DIR } from "../scripts/build.ts";
+import { STACK_FRAME, cleanEnv, tempFolder } from "./helpers.ts";
+
+let dir = "";
+let remove = async () => {};
+beforeAll(async () => {
+  ({ dir, remove } = await tempFolder());
+});
+afterAll(() => remove());
+
+describe("the CLI bundle", () => {
+  test("is built readable by all: folders 0755, files 0644, the entry bin.js 0755, even under umask 077", async () => {
+    const out = join(dir, "dist");
+    const umask = process.umask(0o077);
+    try {
+      await buildCli(out);
+    } finally {
+      process.umask(umask);
+    }
+    const mode = async (path: string) => (await stat(path)).mode & 0o777;
+    expect(await mode(out)).toBe(0o755);
+    expect(await mode(join(out, "bin.js"))).toBe(0o755);
+    const others = (await readdir(out)).filter((name) => name !== "bin.js");
+    expect(others).toContain("sources.json");
+    const modes = await Promise.all(others.map(async (name) => [name, await mode(join(out, name))] as const));
+    expect(modes.filter(([, bits]) => bits !== 0o644)).toEqual([]);
+  }, 120_000);
+
+  test("a stale bundle in a folder that cannot be written: one message with what to do, exit 2, no stack", async () => {
+    // A copy of the CLI's folder (its scripts; its sources and node_modules linked) whose bundle was built by another Bun.
+    const cli = join(dir, "cli");
+    await mkdir(join(cli, "dist"), { recursive: true });
+    await cp(join(CLI_DIR, "scripts"), join(cli, "scripts"), { recursive: true });
+    await cp(join(CLI_DIR, "package.json"), join(cli, "package.json"));
+    await symlink(join(CLI_DIR, "src"), join(cli, "src"));
+    await symlink(join(CLI_DIR, "node_modules"), join(cli, "node_modules"));
+    await writeFile(join(cli, "dist/sources.json"), JSON.stringify({ builtAt: 0, bun: "0.0.0", sources: [] }));
+    await chmod(dir, 0o755);
+    await chmod(cli, 0o555);
+    // Root writes anywhere: run as nobody then (the tests run as root in CI).
+    const asUser = process.getuid?.() === 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : [];
+    const child = Bun.spawn([...asUser, "bun", join(cli, "scripts/start.ts"), "--version"], {
+      cwd: dir,
+      env: cleanEnv({ HOME: dir }),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    await chmod(cli, 0o755);
+    expect({ code, stdout }).toEqual({ code: 2, stdout: "" });
+    expect(stderr).toBe(
+      [
+        "plugboard: building the CLI bundle (it was built by Bun 0.0.0)",
+        `plugboard: the CLI bundle in ${cli}/dist must be rebuilt (it was built by Bun 0.0.0), but ${cli} cannot be written (EACCES).`,
+        `Rebuild it as a user who can write there (bun run --cwd ${cli} build), or run the CLI from its sources: bun ${cli}/src/main.ts`,
+        "",
+      ].join("\n"),
+    );
+    expect(stderr).not.toContain(STACK_FRAME);
+  }, 60_000);
+});
