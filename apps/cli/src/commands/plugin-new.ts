@@ -13,10 +13,16 @@ export async function pluginNewCommand(parsed: ParsedArgs, io: Io): Promise<numb
   const folder = resolve(io.cwd, parsed.flags.dir ?? names.folder);
   await checkFolder(folder);
   const files = await pluginTemplate(names);
-  for (const [path, content] of files) {
-    await mkdir(dirname(join(folder, path)), { recursive: true });
-    // "wx": never overwrite, even if something appeared since the check.
-    await writeFile(join(folder, path), content, { flag: "wx" });
+  try {
+    for (const [path, content] of files) {
+      await mkdir(dirname(join(folder, path)), { recursive: true });
+      // "wx": never overwrite, even if something appeared since the check.
+      await writeFile(join(folder, path), content, { flag: "wx" });
+    }
+  } catch (error) {
+    const code = error instanceof Error ? Reflect.get(error, "code") : undefined;
+    if (typeof code !== "string") throw error;
+    throw new PlugboardError("USAGE", `Cannot write the plugin into ${folder} (${code}). Pick a folder you can write with --dir DIR.`);
   }
   const { permissions } = JSON.parse(files.get("plugboard.plugin.json") ?? "{}") as { permissions: string[] };
   const shown = relative(io.cwd, folder) || ".";

@@ -3,6 +3,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { removePluginEntry } from "@plugboard/bootstrap";
 import { PlugboardError } from "@plugboard/bootstrap";
+import { parseJson } from "@plugboard/config/json";
+import { configErrors } from "@plugboard/config/messages";
 import { dependsOn, packageSpec, removePackage } from "../app-packages.ts";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
@@ -19,6 +21,8 @@ export async function pluginRemoveCommand(parsed: ParsedArgs, io: Io): Promise<n
   const text = await readFile(configPath, "utf8").catch(() => {
     throw new PlugboardError("CONFIG_NOT_FOUND", `Config file not found: ${configPath}`);
   });
+  const parsedConfig = parseJson(text);
+  if (!parsedConfig.ok) throw configErrors.syntax(configPath, parsedConfig);
   const edited = removePluginEntry(text, name);
   const installed = await dependsOn(folder, name);
   if (edited === undefined && !installed) {

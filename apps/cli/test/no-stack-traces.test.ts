@@ -1,0 +1,112 @@
+/**
+ * No person-facing failure prints a stack: every command, given the broken inputs a newcomer
+ * meets first (a missing or invalid config, a plugin that is not installed, a missing
+ * folder, a bad flag, a bad argument), exits non-zero with messages only.
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { COMMANDS } from "../src/specs.ts";
+import { plugboard, tempFolder } from "./helpers.ts";
+
+setDefaultTimeout(60_000);
+
+const READ_FILE = fileURLToPath(new URL("../../../plugins/read-file", import.meta.url));
+
+/** Lines only a crash prints: a stack frame, Bun's source excerpt and its error line, Bun's version footer. */
+const CRASH_LINE = /^( {4}at |\d+ \| |error: |Bun v\d)/m;
+
+let dir = "";
+let remove = async () => {};
+beforeAll(async () => {
+  ({ dir, remove } = await tempFolder({
+    "workspace/notes.txt": "hello\n",
+    "invalid.json": '{ "plugins": [\n',
+    "missing-plugin.json": JSON.stringify({ sandbox: "off", plugins: [{ package: "plugboard-plugin-nope", permissions: [] }] }),
+    "missing-workspace.json": JSON.stringify({ sandbox: "off", workspace: "./no-such-folder", plugins: [] }),
+    "read-file.json": JSON.stringify({ sandbox: "off", workspace: "./workspace", plugins: [{ path: READ_FILE, permissions: ["fs.read"] }] }),
+    "not-a-plugin/package.json": JSON.stringify({ name: "not-a-plugin", version: "0.1.0" }),
+  }));
+});
+afterAll(() => remove());
+
+/** Runs `args` in the temp folder and checks it failed with messages only. */
+async function failsWithoutStack(args: readonly string[]) {
+  const result = await plugboard(args, { cwd: dir });
+  expect(result.code).not.toBe(0);
+  expect(`${result.stdout}\n${result.stderr}`).not.toMatch(CRASH_LINE);
+  return result;
+}
+
+/** Every command that reads a config, as a command line (the interactive session reads an empty stdin). */
+const WITH_CONFIG: readonly (readonly string[])[] = [[], ["run", "hi"], ["tools"], ["plugins"], ["call", "read_file", "{}"], ["check"], ["mcp"], ["plugin", "remove", "nope"]];
+
+describe("a broken config", () => {
+  test.each(["no-such-config.json", "invalid.json", "missing-plugin.json", "missing-workspace.json", "."])("--config %s: every command exits 2 without a stack", async (config) => {
+    for (const args of WITH_CONFIG) {
+      const result = await failsWithoutStack([...args, "--config", config]);
+      expect({ args, code: result.code }).toEqual({ args, code: 2 });
+    }
+  });
+});
+
+describe("bad command lines", () => {
+  test.each(COMMANDS.map((spec) => [spec.name]))("plugboard %s with an unknown flag exits 2 without a stack", async (name) => {
+    const words = name === "interactive" ? [] : name.split(" ");
+    const result = await failsWithoutStack([...words, "--no-such-flag"]);
+    expect(result.code).toBe(2);
+  });
+
+  test.each([
+    [["run", "--max-steps", "many", "hi"]],
+    [["mcp", "--http", "--port", "99999"]],
+    [["plugin", "add", "--registry", "ftp://x", "p"]],
+    [["plugin", "add", "./not-a-package-name"]],
+    [["tools", "--workspace", "no-such-folder"]],
+    [["plugin", "new", "Not A Name"]],
+    [["plugin", "new", "notes", "--dir", "/proc/no-such-folder"]],
+    [["plugin", "check", "no-such-folder"]],
+    [["plugin", "sync", "no-such-folder"]],
+    [["plugin", "check", "not-a-plugin"]],
+    [["plugin", "sync", "not-a-plugin"]],
+    [["trust", "no-such-file"]],
+    [["help", "no-such-command"]],
+    [["no-such-command"]],
+  ])("%p exits non-zero without a stack", async (args) => {
+    await failsWithoutStack(args);
+  });
+});
+
+describe("plugboard call with a bad call", () => {
+  test.each([
+    [["read_file", "{not json"], "Error: Invalid arguments: "],
+    [["read_file", "[1]"], "Error: Invalid arguments: expected a JSON object"],
+    [["read_file", '{"path": 1}'], "Error: "],
+    [["no_such_tool", "{}"], "Error: Unknown tool: no_such_tool (available: read_file)"],
+    [["read_file", '{"path": "/etc/passwd"}'], "Error: "],
+  ])("%p exits 1 with the error result, without a stack", async (args, error) => {
+    const result = await failsWithoutStack(["call", ...args, "--config", join(dir, "read-file.json")]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toStartWith(error);
+  });
+});
+
+describe("what the failures it found now say", () => {
+  test("plugin remove with a config that is not valid JSON: the config's syntax error (exit 2)", async () => {
+    const result = await failsWithoutStack(["plugin", "remove", "nope", "--config", "invalid.json"]);
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `plugboard: Config file ${join(dir, "invalid.json")} is not valid JSON: line 2, column 1: expected "," or "]", found the end of the file\nFix the JSON syntax there.\n`,
+    });
+  });
+
+  test("plugin new into a folder that cannot be written: one line naming it (exit 2)", async () => {
+    const result = await failsWithoutStack(["plugin", "new", "notes", "--dir", "/proc/no-such-folder"]);
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "plugboard: Cannot write the plugin into /proc/no-such-folder (ENOENT). Pick a folder you can write with --dir DIR.\n",
+    });
+  });
+});
