@@ -143,5 +143,22 @@ describe("mounting @modelcontextprotocol/server-everything", () => {
         ].join("\n"),
       });
     }, TIMEOUT);
+
+    test("a command that is a file but not executable: said so, with chmod +x as the fix (exit 2)", async () => {
+      await using folder = await tempFolder({ "workspace/.keep": "", "server.js": "console.log('hi')\n" });
+      const command = join(folder.dir, "server.js");
+      const path = await writeConfig(folder.dir, { plugins: [{ mcp: { command }, name: "ghost", permissions: [] }], sandbox });
+      const result = await plugboard(["tools", "--config", path], { cwd: folder.dir });
+      expect(result).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: [
+          `plugboard: MCP server ghost failed to start: its command ${command} is not an executable file.`,
+          `  config: plugins[0] in ${path}`,
+          `Make it executable (chmod +x ${command}), or correct "command" in its "mcp" entry (a program on PATH, or a path to one).`,
+          "",
+        ].join("\n"),
+      });
+    }, TIMEOUT);
   });
 });

@@ -3,6 +3,8 @@
  * turn them into registry entries. `@plugboard/mcp` (and the MCP SDK) is imported only when
  * a config has such an entry, so other apps start no faster or slower for it.
  */
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
 import type { Logger, Workspace } from "@plugboard/core";
 import { lazily, type RegistryEntry } from "@plugboard/core/internal";
 import type { Launch, McpMount } from "@plugboard/mcp";
@@ -57,8 +59,10 @@ export async function mountServer(entry: McpEntry, where: EntryLocation, context
       launcher: (launch: Launch) => {
         // Looked for here, before the sandbox wraps the command line, so a missing command is said the same way confined or not.
         const [program = ""] = launch.argv;
-        if (Bun.which(program, { PATH: launch.env.PATH ?? "", cwd: launch.cwd ?? context.workspace.root }) === null) {
-          throw mcpErrors.commandNotFound(entry.name, program, where);
+        const cwd = launch.cwd ?? context.workspace.root;
+        if (Bun.which(program, { PATH: launch.env.PATH ?? "", cwd }) === null) {
+          const found = program.includes("/") && statSync(resolve(cwd, program), { throwIfNoEntry: false }) !== undefined;
+          throw (found ? mcpErrors.commandNotExecutable : mcpErrors.commandNotFound)(entry.name, program, where);
         }
         return launcher === undefined ? launch : launcher(launch, entry);
       },

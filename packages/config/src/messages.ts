@@ -185,6 +185,11 @@ export const mcpErrors = {
       problem: `MCP server ${name} failed to start: its command ${command} is not found${command.includes("/") ? "" : " on PATH"}.`,
       fix: `Install ${command}, or correct "command" in its "mcp" entry (a program on PATH, or a path to one).`,
     }),
+  commandNotExecutable: (name: string, command: string, where: EntryLocation) =>
+    failure("MCP_SERVER", where, {
+      problem: `MCP server ${name} failed to start: its command ${command} is not an executable file.`,
+      fix: `Make it executable (chmod +x ${command}), or correct "command" in its "mcp" entry (a program on PATH, or a path to one).`,
+    }),
   duplicateTool: (tool: string, first: PluginAt, second: PluginAt, server: PluginAt, configPath: string) =>
     new PlugboardError(
       "PLUGIN_DUPLICATE_TOOL",
