@@ -110,3 +110,25 @@ describe("what the failures it found now say", () => {
     });
   });
 });
+
+describe("plugboard mcp --http where it cannot listen", () => {
+  test("a port in use: one line naming it, exit 2", async () => {
+    using taken = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("taken") });
+    const result = await failsWithoutStack(["mcp", "--http", "--port", String(taken.port), "--config", join(dir, "read-file.json")]);
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `plugboard: port ${taken.port} on 127.0.0.1 is in use; pick another with --port N (0: any free port) (see plugboard mcp --help)\n`,
+    });
+  });
+
+  test("an address this machine does not have (192.0.2.1, kept for documentation): one line, exit 2", async () => {
+    const args = ["mcp", "--http", "--host", "192.0.2.1", "--port", "0", "--config", join(dir, "read-file.json")];
+    const result = await plugboard(args, { cwd: dir, env: { PLUGBOARD_MCP_TOKEN: "secret" } });
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "plugboard: 192.0.2.1 is not an address of this machine; pick one with --host H (default 127.0.0.1) (see plugboard mcp --help)\n",
+    });
+  });
+});

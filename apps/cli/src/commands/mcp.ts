@@ -46,11 +46,24 @@ export async function mcpCommand(parsed: ParsedArgs, io: Io): Promise<number> {
     await serveStdio(app.runtime, { ...options, stdin: io.stdin, stdout: io.stdout, signal: stop.signal });
     return stop.exitCode(0);
   }
-  const server = Bun.serve({ hostname: host, port, fetch: mcpHttpHandler(app.runtime, { ...options, ...(token ? { token } : {}) }) });
+  const server = listen(host, port, mcpHttpHandler(app.runtime, { ...options, ...(token ? { token } : {}) }));
   io.note(`serving ${app.registry.size} tools over MCP at ${server.url.href}mcp (workspace: ${app.workspace.root}; Ctrl-C stops)`);
   await new Promise((resolve) => stop.signal.addEventListener("abort", resolve, { once: true }));
   await server.stop(true);
   return stop.exitCode(0);
+}
+
+/** Starts the HTTP server; a port in use or an address this machine does not have is said, not thrown with a stack. */
+function listen(host: string, port: number, fetch: (request: Request) => Response | Promise<Response>): ReturnType<typeof Bun.serve> {
+  try {
+    return Bun.serve({ hostname: host, port, fetch });
+  } catch (error) {
+    const code = error instanceof Error ? Reflect.get(error, "code") : undefined;
+    if (code === "EADDRINUSE") throw new UsageError(`port ${port} on ${host} is in use; pick another with --port N (0: any free port)`, "mcp");
+    if (code === "EADDRNOTAVAIL") throw new UsageError(`${host} is not an address of this machine; pick one with --host H (default 127.0.0.1)`, "mcp");
+    if (code === "EACCES") throw new UsageError(`port ${port} needs privileges this user does not have; pick one above 1023 with --port N`, "mcp");
+    throw error;
+  }
 }
 
 function portOf(text: string | undefined): number {
