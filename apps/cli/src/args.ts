@@ -31,6 +31,8 @@ export interface Flags {
   readonly dir?: string;
   /** `plugboard plugin sync --check`: compare only. */
   readonly check?: true;
+  /** `plugboard check --offline`: do not contact the model endpoint. */
+  readonly offline?: true;
   readonly registry?: string;
   /** `plugboard mcp --http`. */
   readonly http?: true;
@@ -138,6 +140,7 @@ function toFlags(values: Record<string, string | boolean | undefined>, command: 
     json: values.json === true,
     dir: text("dir"),
     ...(values.check === true ? { check: true } : {}),
+    ...(values.offline === true ? { offline: true } : {}),
     registry: url(text("registry"), command),
     ...(values.http === true ? { http: true } : {}),
     port: text("port"),

@@ -20,7 +20,7 @@ export type CommandName =
   | "plugin remove";
 
 /** Flags that take a value or switch something on; `--help` and `--version` are global. */
-export type FlagName = "config" | "workspace" | "max-steps" | "model" | "base-url" | "yes" | "json" | "dir" | "http" | "port" | "host" | "registry" | "check";
+export type FlagName = "config" | "workspace" | "max-steps" | "model" | "base-url" | "yes" | "json" | "dir" | "http" | "port" | "host" | "registry" | "check" | "offline";
 
 export interface FlagSpec {
   readonly type: "string" | "boolean";
@@ -61,6 +61,7 @@ export const FLAGS: Readonly<Record<FlagName, FlagSpec>> = {
   json: { type: "boolean", help: "print JSON instead of text" },
   dir: { type: "string", value: "DIR", help: "the folder to create (default: ./plugboard-plugin-NAME)" },
   check: { type: "boolean", help: "write nothing; exit 1 when the manifest's tools are out of date" },
+  offline: { type: "boolean", help: "do not contact the model endpoint" },
   registry: { type: "string", value: "URL", help: "the npm registry to install from (default: bun's, from .npmrc or the environment)" },
   http: { type: "boolean", help: "serve over Streamable HTTP at /mcp instead of stdio" },
   port: { type: "string", value: "N", help: "the HTTP port, 0 for any free one (default: 8808)" },
@@ -159,10 +160,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     details: [
       "Reads the config, then every plugin's manifest, options and tools, and opens the workspace and the audit log; no tool call.",
       "Every confined plugin's host is started and asked for its tools, whatever the listing cache (~/.cache/plugboard/hosts) holds, and the cache is refreshed.",
-      "Then asks the model endpoint for its models (an endpoint without /models: for a one-token completion), so a refused key, an unknown model or an unreachable host fails here (exit 3, with what to change); the offline demo model is not contacted.",
+      "Then asks the model endpoint for its models (an endpoint without /models: for a one-token completion), so a refused key, an unknown model or an unreachable host fails here (exit 3, with what to change); the offline demo model is not contacted, and --offline contacts nothing.",
       "Prints a short summary (with the policy's rules in order and its default, and the audit log) and exits 0, or the problems and exits 2.",
     ],
-    flags: MODEL_FLAGS,
+    flags: [...MODEL_FLAGS, "offline"],
     args: { min: 0, max: 0 },
   },
   {

@@ -157,6 +157,16 @@ describe("plugboard check asks the model endpoint", () => {
     expect(result.stderr).toContain("check BASE_URL or --base-url, and that the server is running");
   });
 
+  test("--offline contacts nothing: the same unreachable host passes the check", async () => {
+    const model = await startScriptedModel();
+    const { baseURL } = model;
+    await model.close();
+    const result = await check({ BASE_URL: baseURL }, "--offline");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`at ${baseURL} (no API key)\n`);
+    expect(result.stderr).toBe("");
+  });
+
   test("the demo model is said to be in use, and nothing is contacted", async () => {
     const result = await check({});
     expect(result.code).toBe(0);

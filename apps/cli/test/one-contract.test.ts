@@ -36,11 +36,11 @@ async function callBoth(tool: string, args: unknown, plugin = "one-contract") {
   return { inProcess, confined };
 }
 
-/** The output lines without the workspace announcement, which names each run's own temp folder. */
+/** The output lines without those naming each run's own temp folder or model server: the workspace announcement, the model in use. */
 const withoutWorkspace = (stderr: string) =>
   stderr
     .split("\n")
-    .filter((line) => !line.startsWith("workspace: "))
+    .filter((line) => !line.startsWith("workspace: ") && !line.startsWith("plugboard: model "))
     .join("\n");
 
 describe("a plugin reads the same in the app's process and confined", () => {

@@ -38,7 +38,7 @@ describe("a .env planted beside the config", () => {
     const env = { XDG_STATE_HOME: await stateHome() };
     const plant = await plugboard(["call", "bash", JSON.stringify({ command: `echo BASE_URL=${PLANTED_URL} > .env` })], { cwd: folder.dir, env });
     expect(plant.code).toBe(0);
-    const next = await plugboard(["check"], { cwd: folder.dir, env });
+    const next = await plugboard(["check", "--offline"], { cwd: folder.dir, env });
     expect(next).toMatchObject({ code: 2, stdout: "" });
     expect(next.stderr).toContain(`${join(folder.dir, ".env")} (the .env beside the config) was created at `);
     expect(next.stderr).toContain(`Read it: if it is yours, run plugboard trust ${join(folder.dir, ".env")}; if not, delete it.`);
@@ -46,14 +46,14 @@ describe("a .env planted beside the config", () => {
 
     const trusted = await plugboard(["trust", ".env"], { cwd: folder.dir, env });
     expect(trusted).toMatchObject({ code: 0, stdout: `Trusted ${join(folder.dir, ".env")}: plugboard reads it again (a new file at that path is checked again).\n` });
-    expect((await plugboard(["check"], { cwd: folder.dir, env })).stdout).toContain(PLANTED_URL);
+    expect((await plugboard(["check", "--offline"], { cwd: folder.dir, env })).stdout).toContain(PLANTED_URL);
   }, TIMEOUT_MS);
 
   test("twin: planted with the sandbox off (no writable span recorded), the next plugboard reads it", async () => {
     await using folder = await project("off");
     const env = { XDG_STATE_HOME: await stateHome() };
     await plugboard(["call", "bash", JSON.stringify({ command: `echo BASE_URL=${PLANTED_URL} > .env` })], { cwd: folder.dir, env });
-    const next = await plugboard(["check"], { cwd: folder.dir, env });
+    const next = await plugboard(["check", "--offline"], { cwd: folder.dir, env });
     expect(next.code).toBe(0);
     expect(next.stdout).toContain(PLANTED_URL);
   }, TIMEOUT_MS);
@@ -63,7 +63,7 @@ describe("a .env planted beside the config", () => {
     await writeFile(join(folder.dir, ".env"), `BASE_URL=${PLANTED_URL}\n`);
     const env = { XDG_STATE_HOME: await stateHome() };
     await plugboard(["call", "bash", '{"command":"true"}'], { cwd: folder.dir, env });
-    expect((await plugboard(["check"], { cwd: folder.dir, env })).stdout).toContain(PLANTED_URL);
+    expect((await plugboard(["check", "--offline"], { cwd: folder.dir, env })).stdout).toContain(PLANTED_URL);
   }, TIMEOUT_MS);
 });
 
@@ -75,11 +75,11 @@ describe("a config planted in the current folder", () => {
     // The shipped config (bash confined, asked about: call is the person's own call) is what runs here.
     const plant = await plugboard(["call", "bash", JSON.stringify({ command: `echo '${off}' > plugboard.config.json` })], { cwd: folder.dir, env });
     expect(plant.code).toBe(0);
-    const next = await plugboard(["check"], { cwd: folder.dir, env });
+    const next = await plugboard(["check", "--offline"], { cwd: folder.dir, env });
     expect(next.code).toBe(2);
     expect(next.stderr).toContain(`${join(folder.dir, "plugboard.config.json")} (the config in the current folder) was created at `);
     // Twin: the same file, with no writable span recorded, is taken: the sandbox is off.
-    const twin = await plugboard(["check"], { cwd: folder.dir, env: { XDG_STATE_HOME: await stateHome() } });
+    const twin = await plugboard(["check", "--offline"], { cwd: folder.dir, env: { XDG_STATE_HOME: await stateHome() } });
     expect(twin.stdout).toContain('sandbox:   off ("sandbox": "off"');
   }, TIMEOUT_MS);
 });

@@ -17,7 +17,7 @@ export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> 
   const { model } = config;
   const demo = model.apiKey === undefined && model.baseURL === undefined;
   // `plugin add` checks the app it changed: a model endpoint that fails says nothing about the plugin.
-  const askEndpoint = parsed.command === "check";
+  const askEndpoint = parsed.command === "check" && parsed.flags.offline !== true;
   const endpoint = demo
     ? "the offline demo model (no MODEL_API_KEY or BASE_URL)"
     : `${model.name} at ${model.baseURL ?? DEFAULT_BASE_URL}${model.apiKey === undefined ? " (no API key)" : " (API key set)"}${askEndpoint ? await reached(model) : ""}`;
