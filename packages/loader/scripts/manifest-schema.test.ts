@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { readFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { MANIFEST_SCHEMA_FILE, manifestSchemaText } from "./manifest-schema.ts";
 
 const REPO = join(import.meta.dir, "../../..");
@@ -20,5 +20,8 @@ test("it closes the manifest and the tool entries, and lists the permissions", a
 
 test.each(FIRST_PARTY)("%s points its $schema at the published file", async (manifestPath) => {
   const manifest = JSON.parse(await readFile(manifestPath, "utf8"));
-  expect(resolve(dirname(manifestPath), manifest.$schema)).toBe(MANIFEST_SCHEMA_FILE);
+  // The file this package publishes, by its public URL: a path would point outside an installed plugin.
+  expect(manifest.$schema).toBe(`https://unpkg.com/@plugboard/loader/${basename(MANIFEST_SCHEMA_FILE)}`);
+  const loader = JSON.parse(await readFile(join(dirname(MANIFEST_SCHEMA_FILE), "package.json"), "utf8")) as { files: string[] };
+  expect(loader.files).toContain(basename(MANIFEST_SCHEMA_FILE));
 });
