@@ -84,6 +84,19 @@ describe("model endpoint failures are 502 and name the endpoint's status", () =>
     expect(body.error).toContain("Incorrect API key provided");
   });
 
+  test("a 401 when no API key is set says none is set, and how to set one", async () => {
+    const noKey = await startTestServer({ apiKeySet: false });
+    try {
+      noKey.model.enqueue({ status: 401, body: { error: { message: "Missing bearer authentication", type: "invalid_request_error" } } });
+      const response = await postChat(noKey.server.url, chat("hi"));
+      expect(response.status).toBe(502);
+      const body = await bodyOf(response);
+      expect(body.error).toContain("the endpoint needs an API key and none is set; set MODEL_API_KEY");
+    } finally {
+      await noKey.close();
+    }
+  });
+
   test("a malformed answer", async () => {
     t.model.enqueue({ raw: { object: "chat.completion", choices: [] } });
     const response = await postChat(t.server.url, chat("hi"));

@@ -18,7 +18,7 @@ export type TurnInput = Pick<ChatTurnOptions, "history" | "signal" | "stream" | 
 export interface ChatHandlerContext {
   readonly maxBodyBytes: number;
   /** The model endpoint and model name, for error messages. */
-  readonly endpoint: { readonly baseURL: string; readonly model: string };
+  readonly endpoint: { readonly baseURL: string; readonly model: string; readonly apiKeySet?: boolean };
   /** Calls waiting for the person; only streamed turns can ask (a JSON request has no one to ask). */
   readonly approvals: PendingApprovals;
   /** Aborted when the server shuts down. */

@@ -30,6 +30,8 @@ export interface WebServerOptions {
   readonly client: OpenAI;
   /** The model name sent with each request. */
   readonly model: string;
+  /** Whether an API key was set (a 401 then reads as a refused key, else as a missing one). @default true */
+  readonly apiKeySet?: boolean;
   /** 0 picks a free port. @default 8787 */
   readonly port?: number;
   /** Any non-loopback address needs `token`. @default "127.0.0.1" */
@@ -120,7 +122,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const chat: ChatHandlerContext = {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    endpoint: { baseURL: client.baseURL, model },
+    endpoint: { baseURL: client.baseURL, model, apiKeySet: options.apiKeySet !== false },
     approvals,
     shutdown: shutdown.signal,
     runTurn,

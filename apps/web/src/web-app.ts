@@ -58,13 +58,14 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
     ...(options.cwd ? { cwd: options.cwd } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  const { client, demo } = model;
+  const { client, demo, apiKeySet } = model;
   app.warmUp();
   const logger = options.logger;
   const server = await startWebServer({
     app,
     client,
     model: app.config.model.name,
+    apiKeySet,
     ...(options.port === undefined ? {} : { port: options.port }),
     ...(options.host === undefined ? {} : { host: options.host }),
     token: options.token,
