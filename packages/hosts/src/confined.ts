@@ -16,7 +16,7 @@ import { confineCommand, type Mechanism, type ProtectedPath } from "@plugboard/s
 import type { HostCall, HostedPlugin, PluginHost } from "./host.ts";
 import { ListingCache } from "./listing-cache.ts";
 import { HOST_SOURCE, type HostPrograms, hostPrograms } from "./program.ts";
-import { type AppMessage, decodeSchema, eachLine, type HostListing, type HostMessage, type HostSpec, protocolLine, type Thrown } from "./protocol.ts";
+import { type AppMessage, decodeSchema, eachLine, type HostListing, type HostMessage, type HostSpec, parseHostMessage, protocolLine, type Thrown } from "./protocol.ts";
 
 /** This package's folder: the host's code, kept readable in every host's view. */
 const HOSTS_FOLDER = dirname(Bun.resolveSync("@plugboard/hosts/package.json", import.meta.dir));
@@ -111,6 +111,8 @@ interface Running {
   readonly waiting: Map<number, (message: HostMessage | undefined) => void>;
   /** Settles once the host has exited and its pipes have closed (so nothing of its namespace is left). */
   readonly ended: Promise<void>;
+  /** Set when the host wrote a protocol line the app could not read: it was ended for it. */
+  brokeProtocol: boolean;
 }
 
 class HostProcess {
@@ -293,7 +295,7 @@ class HostProcess {
       refused = reject;
     });
     let ended: () => void = () => {};
-    const running: Running = { process: child, ready, waiting, ended: new Promise((resolve) => (ended = resolve)) };
+    const running: Running = { process: child, ready, waiting, ended: new Promise((resolve) => (ended = resolve)), brokeProtocol: false };
     this.#running = running;
     const onMessage = (message: HostMessage) => {
       if (message.type === "ready") listed?.(message.listing);
@@ -306,12 +308,22 @@ class HostProcess {
     const stdout = eachLine(child.stdout, (line) => {
       const at = line.indexOf(token);
       const printed = at === -1 ? line : line.slice(0, at);
-      if (printed !== "") logger.info(`${this.#names} printed: ${printed}`);
-      if (at !== -1) onMessage(JSON.parse(line.slice(at + token.length)) as HostMessage);
+      if (printed !== "") logger.info(`${this.#names} printed: ${visible(printed)}`);
+      if (at === -1) return;
+      const message = parseHostMessage(line.slice(at + token.length));
+      if (message !== undefined) {
+        onMessage(message);
+        return;
+      }
+      // The plugin's code can write to the host's stdout: a line that is not the protocol ends the host.
+      if (!running.brokeProtocol) logger.warn(`${this.#names}: its host wrote a protocol line the app cannot read; the host is ended`);
+      running.brokeProtocol = true;
+      killGroup(child.pid);
     });
     const stderr = eachLine(child.stderr, (line) => {
-      if (line.startsWith("warning: ")) logger.warn(line.slice("warning: ".length));
-      else logger.debug(`${this.#names}: ${line}`);
+      // What a plugin writes reaches a person's terminal: its control characters are shown, not obeyed.
+      if (line.startsWith("warning: ")) logger.warn(visible(line.slice("warning: ".length)));
+      else logger.debug(`${this.#names}: ${visible(line)}`);
       this.#stderr.push(line);
       if (this.#stderr.length > STDERR_TAIL) this.#stderr.shift();
     });
@@ -335,6 +347,7 @@ class HostProcess {
   }
 
   #ending(running: Running): string {
+    if (running.brokeProtocol) return "ended: its host broke the host protocol";
     const { exitCode, signalCode } = running.process;
     if (signalCode !== null) return `killed by ${signalCode}`;
     return exitCode === null ? "its output closed" : `exit code ${exitCode}`;
@@ -360,6 +373,12 @@ function rebuilt(thrown: Thrown): unknown {
   error.name = thrown.name;
   if (thrown.stack !== undefined) error.stack = thrown.stack;
   return error;
+}
+
+/** `text` with its control characters (ESC, BEL, CR, …; tab kept) written out as `\xNN`, so a terminal shows them. */
+export function visible(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is matched
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, "0")}`);
 }
 
 function missingPlugin(name: string): LoadedPlugin {

@@ -19,7 +19,7 @@ import { join, relative } from "node:path";
 import { CONTRACT_VERSION, type Logger } from "@plugboard/core";
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
 import packageJson from "../package.json" with { type: "json" };
-import type { HostListing } from "./protocol.ts";
+import { type HostListing, isHostListing } from "./protocol.ts";
 
 /** Bumped when an entry's meaning changes (the host protocol's listing, the schemas' encoding). */
 const FORMAT = 2;
@@ -80,7 +80,7 @@ export class ListingCache {
     } catch {
       return undefined;
     }
-    return isListing(parsed) && namesOf(parsed.plugins) === this.expected ? parsed : undefined;
+    return isHostListing(parsed) && namesOf(parsed.plugins) === this.expected ? parsed : undefined;
   }
 
   /** Keeps `listing` for this key; a failure is only logged. */
@@ -150,19 +150,6 @@ function namesOf(plugins: readonly { readonly name: string; readonly tools: read
   return JSON.stringify(plugins.map(({ name, tools }) => [name, tools.map((tool) => tool.name)]));
 }
 
-function isListing(value: unknown): value is HostListing {
-  if (typeof value !== "object" || value === null) return false;
-  const { plugins } = value as Record<string, unknown>;
-  const isTool = (tool: unknown) => {
-    if (typeof tool !== "object" || tool === null) return false;
-    const { name, description, parameters, concurrency } = tool as Record<string, unknown>;
-    return typeof name === "string" && typeof description === "string" && typeof parameters === "object" && parameters !== null && typeof concurrency === "string";
-  };
-  return (
-    Array.isArray(plugins) &&
-    plugins.every((plugin) => typeof plugin === "object" && plugin !== null && typeof plugin.name === "string" && Array.isArray(plugin.tools) && plugin.tools.every(isTool))
-  );
-}
 
 /** Past `KEEP_ENTRIES * 2` entries, removes all but the `KEEP_ENTRIES` written last. */
 function prune(folder: string): void {

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { type TSchema, Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
-import { decodeSchema, eachLine, encodeSchema, protocolLine } from "./protocol.ts";
+import { decodeSchema, eachLine, encodeSchema, parseHostMessage, protocolLine } from "./protocol.ts";
 
 const schema = Type.Object({
   name: Type.String({ minLength: 2, pattern: "^[a-z]+$" }),
@@ -67,5 +67,34 @@ describe("lines", () => {
     const lines: string[] = [];
     await eachLine(stream, (line) => lines.push(line));
     expect(lines).toEqual(["one", "two", "three"]);
+  });
+});
+
+describe("parseHostMessage", () => {
+  test("reads the protocol's messages and nothing else", () => {
+    const listing = { plugins: [{ name: "p", tools: [{ name: "t", description: "", parameters: encodeSchema(Type.Object({})), concurrency: "serial" }] }] };
+    const good = [
+      { type: "ready", listing },
+      { type: "load-failed", code: "PLUGIN_IMPORT", message: "m" },
+      { type: "load-failed", id: 3, code: "PLUGIN_IMPORT", message: "m" },
+      { type: "result", id: 1, result: { content: "x", isError: false } },
+      { type: "written", id: 2, key: "/w/a" },
+      { type: "thrown", id: 4, error: { name: "TypeError", message: "m", stack: "s" } },
+      { type: "thrown", id: 5, error: { message: "a thrown string" } },
+    ];
+    for (const message of good) expect(parseHostMessage(JSON.stringify(message))).toEqual(message as never);
+    const bad = [
+      "not json",
+      "[]",
+      '{"type":"result","id":1,"result":null}',
+      '{"type":"result","id":"1","result":{"content":"x","isError":false}}',
+      '{"type":"result","id":1,"result":{"content":5,"isError":false}}',
+      '{"type":"written","id":1}',
+      '{"type":"thrown","id":1,"error":{"message":1}}',
+      '{"type":"ready","listing":{"plugins":[{"name":"p","tools":[{"name":"t","description":"","parameters":{"json":{},"marks":[[["x"],"TypeBox.Kind"]]},"concurrency":"serial"}]}]}}',
+      '{"type":"ready","listing":{"plugins":[{"name":"p","tools":[{"name":"t","description":"","parameters":{"json":{},"marks":[]},"concurrency":"fast"}]}]}}',
+      '{"type":"cancel","id":1}',
+    ];
+    for (const line of bad) expect(parseHostMessage(line)).toBeUndefined();
   });
 });

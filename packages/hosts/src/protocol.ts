@@ -110,6 +110,79 @@ export function decodeSchema(encoded: EncodedSchema): unknown {
   return json;
 }
 
+/**
+ * The message a host's protocol line holds, or undefined when it is not one: a host runs a
+ * plugin's code, which may write anything to its stdout (fd 1 included), so the app reads
+ * nothing from it it has not checked the shape of.
+ */
+export function parseHostMessage(text: string): HostMessage | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(value)) return undefined;
+  const { type, id } = value;
+  if (type === "ready") return isHostListing(value.listing) ? (value as unknown as HostMessage) : undefined;
+  if (type === "load-failed") {
+    const shaped = typeof value.code === "string" && typeof value.message === "string" && (id === undefined || isId(id));
+    return shaped ? (value as unknown as HostMessage) : undefined;
+  }
+  if (!isId(id)) return undefined;
+  if (type === "result") {
+    const { result } = value;
+    return isRecord(result) && typeof result.content === "string" && typeof result.isError === "boolean" ? (value as unknown as HostMessage) : undefined;
+  }
+  if (type === "written") return typeof value.key === "string" ? (value as unknown as HostMessage) : undefined;
+  if (type === "thrown") {
+    const { error } = value;
+    const shaped =
+      isRecord(error) &&
+      typeof error.message === "string" &&
+      (error.name === undefined || typeof error.name === "string") &&
+      (error.stack === undefined || typeof error.stack === "string");
+    return shaped ? (value as unknown as HostMessage) : undefined;
+  }
+  return undefined;
+}
+
+/** Whether `value` is a listing (each plugin's name and tools, each tool's schema encoded): what a host sends and the listing cache keeps. */
+export function isHostListing(value: unknown): value is HostListing {
+  if (!isRecord(value) || !Array.isArray(value.plugins)) return false;
+  return value.plugins.every((plugin) => isRecord(plugin) && typeof plugin.name === "string" && Array.isArray(plugin.tools) && plugin.tools.every(isListedTool));
+}
+
+function isListedTool(tool: unknown): boolean {
+  if (!isRecord(tool)) return false;
+  const { name, description, parameters, concurrency } = tool;
+  return (
+    typeof name === "string" &&
+    typeof description === "string" &&
+    (concurrency === "serial" || concurrency === "read-only" || concurrency === "writes") &&
+    isRecord(parameters) &&
+    isRecord(parameters.json) &&
+    Array.isArray(parameters.marks) &&
+    parameters.marks.every(
+      (mark) =>
+        Array.isArray(mark) &&
+        mark.length === 3 &&
+        Array.isArray(mark[0]) &&
+        mark[0].every((key: unknown) => typeof key === "string" || typeof key === "number") &&
+        typeof mark[1] === "string" &&
+        typeof mark[2] === "string",
+    )
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isId(value: unknown): value is number {
+  return Number.isSafeInteger(value);
+}
+
 /** A protocol line: the token, the message, a newline. */
 export function protocolLine(token: string, message: AppMessage | HostMessage): string {
   return `${token}${JSON.stringify(message)}\n`;
