@@ -76,14 +76,10 @@ async function host(spec: HostSpec, send: (message: HostMessage) => void): Promi
     if (tool === undefined) send({ type: "thrown", id: message.id, error: { name: "Error", message: `this host has no tool ${message.tool}` } });
     return tool ?? undefined;
   };
+  /** The calls received and not answered yet (their plugin perhaps still loading), each with its abort. */
   const running = new Map<number, AbortController>();
   const spawns = spec.plugins.some(({ entry }) => entry.permissions.includes("process.spawn"));
-  /** Calls cancelled before their handler started (their plugin still loading). */
-  const cancelledEarly = new Set<number>();
-  const answer = async (message: Extract<AppMessage, { type: "call" }>, target: Served) => {
-    const controller = new AbortController();
-    running.set(message.id, controller);
-    if (cancelledEarly.delete(message.id)) controller.abort();
+  const answer = async (message: Extract<AppMessage, { type: "call" }>, target: Served, controller: AbortController) => {
     let answered: HostMessage;
     try {
       const ctx = { workspace, signal: controller.signal, callId: message.callId, logger };
@@ -108,14 +104,19 @@ async function host(spec: HostSpec, send: (message: HostMessage) => void): Promi
     if (line === "") return;
     const message = JSON.parse(line) as AppMessage;
     if (message.type === "cancel") {
-      const call = running.get(message.id);
-      if (call === undefined) cancelledEarly.add(message.id);
-      else call.abort();
+      running.get(message.id)?.abort();
       return;
     }
+    // A call counts as running from its arrival: a cancel that comes while its plugin loads aborts it.
+    const controller = new AbortController();
+    if (message.type === "call") running.set(message.id, controller);
     void served(message).then((tool) => {
+      if (message.type === "call") {
+        if (tool !== undefined) return answer(message, tool, controller);
+        running.delete(message.id);
+        return;
+      }
       if (tool === undefined) return;
-      if (message.type === "call") return answer(message, tool);
       const { concurrency } = tool.tool;
       try {
         if (typeof concurrency !== "object") throw new TypeError(`${tool.tool.name} does not name what it writes`);
