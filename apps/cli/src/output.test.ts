@@ -22,6 +22,13 @@ describe("traceLine", () => {
     expect(line).toBe('[tool] read_file {"path":"a.md"} → # A⏎b⏎');
   });
 
+  test("writes out the control characters of a result (a file's, a command's): the terminal shows them, obeys none", () => {
+    const content = "title\u001b]0;owned\u0007 clear\u001b[2J\r\nnext\u009b";
+    const line = traceLine({ name: "read_file", arguments: '{"path":"a"}', content, isError: false }, plain);
+    expect(line).toBe('[tool] read_file {"path":"a"} → title\\x1b]0;owned\\x07 clear\\x1b[2J⏎next\\x9b');
+    for (const char of ["\u001b", "\u0007", "\u009b", "\r"]) expect(line).not.toContain(char);
+  });
+
   test("keeps only the first 200 characters of the result and of the arguments", () => {
     const long = "x".repeat(500);
     const line = traceLine({ name: "bash", arguments: JSON.stringify({ command: long }), content: long, isError: true }, plain);

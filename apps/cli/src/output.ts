@@ -2,6 +2,7 @@
  * What the CLI prints besides answers: colours (only on a terminal, never with NO_COLOR),
  * the one-line trace of a tool call, and the JSON events of `--json`.
  */
+import { visible } from "@plugboard/core/internal";
 import type { AgentStatus } from "@plugboard/core/runtime";
 
 /** Text styles; each is the identity when colours are off. */
@@ -30,7 +31,8 @@ export interface TracedCall {
 
 /**
  * `[tool] NAME ARGS → RESULT` on one line: the arguments as the model sent them and the
- * first 200 characters of the result, both with line breaks shown as `⏎`.
+ * first 200 characters of the result, both with line breaks shown as `⏎` and other control
+ * characters written out (`\x1b`): a result is whatever a file or a command held.
  *
  * @example traceLine({ name: "read_file", arguments: '{"path":"a"}', content: "hi", isError: false }, style)
  */
@@ -41,7 +43,7 @@ export function traceLine(call: TracedCall, style: Style): string {
 
 function preview(text: string): string {
   const head = text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
-  return head.replaceAll("\r\n", "⏎").replaceAll("\n", "⏎");
+  return visible(head.replaceAll("\r\n", "⏎").replaceAll("\n", "⏎"));
 }
 
 /** The `--json` events of `run` (and `call`), one JSON object per line. */

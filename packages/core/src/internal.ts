@@ -14,3 +14,4 @@ export {
   type SchemaProblem,
 } from "./schema-errors.ts";
 export { LazyLoadError, lazily, lazilySync } from "./lazily.ts";
+export { visible } from "./visible.ts";

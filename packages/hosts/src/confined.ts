@@ -7,6 +7,7 @@
  */
 import { dirname, join } from "node:path";
 import { errorResult, type Logger, type TObject, type ToolResult } from "@plugboard/core";
+import { visible } from "@plugboard/core/internal";
 import { killGroup, killGroupOnExit, settlesWithin } from "@plugboard/core/process";
 import { PlugboardError } from "@plugboard/config/errors";
 import type { LoadedPlugin } from "@plugboard/loader/loaded-plugin";
@@ -375,11 +376,6 @@ function rebuilt(thrown: Thrown): unknown {
   return error;
 }
 
-/** `text` with its control characters (ESC, BEL, CR, …; tab kept) written out as `\xNN`, so a terminal shows them. */
-export function visible(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is matched
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, "0")}`);
-}
 
 function missingPlugin(name: string): LoadedPlugin {
   throw new Error(`a plugin host listed a plugin it was not given: ${name}`);
