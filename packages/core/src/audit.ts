@@ -16,6 +16,8 @@ export interface AuditRecord {
   readonly tool: string;
   /** The validated arguments. */
   readonly args: Readonly<Record<string, unknown>>;
+  /** What the model sent, when it had to be repaired to run: the tool's name as written, the raw arguments. */
+  readonly repaired?: { readonly tool?: string; readonly arguments?: string };
   readonly decision: AuditDecision;
   /** The rule that decided, as the config writes it (`write_file path=secrets/*`); absent when the default did. */
   readonly rule?: string;

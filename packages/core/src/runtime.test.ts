@@ -5,6 +5,7 @@ import { defineTool, type ToolContext } from "./contract.ts";
 import { PluginError, textResult, ToolError } from "./errors.ts";
 import { ToolRegistry } from "./registry.ts";
 import { ToolRuntime } from "./runtime.ts";
+import type { AuditRecord } from "./audit.ts";
 import { Workspace } from "./workspace.ts";
 
 const calls: unknown[] = [];
@@ -150,5 +151,36 @@ describe("ToolRuntime.execute", () => {
 
   test("schemas() is the registry's tools array", () => {
     expect(runtime.schemas().map((tool) => tool.function.name)).toEqual(["read_file", "failing"]);
+  });
+});
+
+describe("repaired calls", () => {
+  test("almost-JSON arguments and a loosely written tool name run, and the audit keeps what the model sent", async () => {
+    const records: AuditRecord[] = [];
+    const registry = new ToolRegistry([{ tool: readFile, owner: "plugin-a" }, { tool: failing, owner: "plugin-b" }]);
+    const audited = new ToolRuntime(registry, { workspace: runtime.workspace, audit: (record) => records.push(record) });
+    calls.length = 0;
+    expect(await audited.execute("read_file", '{"path":"a.txt",}')).toEqual({ content: "read a.txt", isError: false });
+    expect(await audited.execute("Read-File", '{"path":"b.txt"}')).toEqual({ content: "read b.txt", isError: false });
+    expect(await audited.execute("read_file", '{"path":"c.txt"}')).toEqual({ content: "read c.txt", isError: false });
+    expect(calls).toEqual([{ path: "a.txt" }, { path: "b.txt" }, { path: "c.txt" }]);
+    expect(records.map(({ tool, repaired }) => ({ tool, repaired }))).toEqual([
+      { tool: "read_file", repaired: { arguments: '{"path":"a.txt",}' } },
+      { tool: "read_file", repaired: { tool: "Read-File" } },
+      { tool: "read_file", repaired: undefined },
+    ]);
+  });
+
+  test("a truncated call is not completed: the usual Invalid arguments, nothing runs", async () => {
+    const result = await run("read_file", '{"path":"a.t');
+    expect(result.content).toStartWith("Error: Invalid arguments: JSON Parse error");
+    expect(result.handlerCalls).toBe(0);
+  });
+
+  test("a name two tools could be is the usual unknown tool", async () => {
+    const tool = (name: string) => defineTool({ name, description: "x", parameters: Type.Object({}), handler: async () => textResult(name) });
+    const two = new ToolRuntime(new ToolRegistry([{ tool: tool("run_it") }, { tool: tool("run-it") }]), { workspace: runtime.workspace });
+    expect((await two.execute("Run_It", "{}")).content).toBe("Error: Unknown tool: Run_It (available: run_it, run-it)");
+    expect((await two.execute("run-it", "{}")).content).toBe("run-it");
   });
 });

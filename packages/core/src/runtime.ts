@@ -12,6 +12,7 @@ import { runHandler } from "./run-handler.ts";
 import { PluginError, toolErrors } from "./errors.ts";
 import { type GateOutcome, passGate } from "./gate.ts";
 import { ALLOW_ALL, type Policy } from "./policy.ts";
+import { readArguments, toolNamed } from "./repair.ts";
 import type { RegisteredTool, ToolRegistry } from "./registry.ts";
 import type { Workspace } from "./workspace.ts";
 
@@ -67,16 +68,18 @@ export class ToolRuntime {
    * @example await runtime.execute("read_file", '{"path":"README.md","limit":1}')
    */
   async execute(name: string, rawArguments: string, options: ExecuteOptions = {}): Promise<ToolResult> {
-    const registered = this.registry.get(name);
+    const registered = lookUp(this.registry, name);
     if (!registered) return toolErrors.unknownTool(name, this.registry.names());
 
     const args = parseArguments(registered, rawArguments);
     if ("isError" in args) return args;
+    const tool = registered.tool.name;
+    const repaired = { ...(tool === name ? {} : { tool: name }), ...(args.repaired ? { arguments: rawArguments } : {}) };
 
     const callId = options.callId ?? "direct";
     const signal = options.signal ?? NEVER;
     const arrived = { ts: new Date().toISOString(), at: performance.now() };
-    const request = { id: callId, tool: name, arguments: args.value };
+    const request = { id: callId, tool, arguments: args.value };
     let gate: GateOutcome | undefined;
     let result: ToolResult | undefined;
     try {
@@ -89,8 +92,9 @@ export class ToolRuntime {
         ts: arrived.ts,
         session: options.session ?? this.session,
         callId,
-        tool: name,
+        tool,
         args: request.arguments,
+        ...(Object.keys(repaired).length === 0 ? {} : { repaired }),
         // No outcome means the approver gave up (the turn was cancelled while asking).
         decision: gate?.decision ?? "ask:no",
         ...(gate?.rule === undefined ? {} : { rule: gate.rule }),
@@ -111,20 +115,39 @@ export class ToolRuntime {
 }
 
 
+/** The tool `name` names: its own, or the one tool it differs from only by case or `-`/`_`. */
+export function lookUp(registry: ToolRegistry, name: string): RegisteredTool | undefined {
+  const exact = registry.get(name);
+  if (exact) return exact;
+  const meant = toolNamed(name, registry.names());
+  return meant === undefined ? undefined : registry.get(meant);
+}
+
 /**
- * A call's raw JSON arguments parsed and validated against its tool's schema, or the error
- * result the model sees. Also how the scheduler reads what a call writes (`tool-calls.ts`).
+ * A call's raw JSON arguments parsed (repaired when they are almost JSON, see `repair.ts`) and
+ * validated against its tool's schema, or the error result the model sees. Also how the
+ * scheduler reads what a call writes (`tool-calls.ts`).
  */
-export function parseArguments(registered: RegisteredTool, rawArguments: string): { readonly value: Record<string, unknown> } | ToolResult {
-  let args: unknown;
-  try {
-    args = JSON.parse(rawArguments);
-  } catch (error) {
-    return toolErrors.invalidJson((error as SyntaxError).message);
-  }
+export function parseArguments(
+  registered: RegisteredTool,
+  rawArguments: string,
+): { readonly value: Record<string, unknown>; readonly repaired: boolean } | ToolResult {
+  const read = readArguments(rawArguments);
+  if (read === undefined) return toolErrors.invalidJson(jsonError(rawArguments));
+  const { value: args, repaired } = read;
   if (typeof args !== "object" || args === null || Array.isArray(args)) return toolErrors.notAnObject();
   const problems = registered.validate(args);
   if (problems.length > 0) return toolErrors.invalidArguments(registered.tool.name, problems);
   // Validated against the tool's own schema.
-  return { value: args as Record<string, unknown> };
+  return { value: args as Record<string, unknown>, repaired };
+}
+
+/** What `JSON.parse` says of text that is not JSON. */
+function jsonError(text: string): string {
+  try {
+    JSON.parse(text);
+    return "not JSON";
+  } catch (error) {
+    return (error as SyntaxError).message;
+  }
 }

@@ -11,7 +11,7 @@ import type { ToolResult } from "./contract.ts";
 import { isCancellation, PluginError, toolErrors } from "./errors.ts";
 import type { FunctionCall } from "./model-turn.ts";
 import type { RegisteredTool } from "./registry.ts";
-import { parseArguments, type ToolRuntime } from "./runtime.ts";
+import { lookUp, parseArguments, type ToolRuntime } from "./runtime.ts";
 import type { Workspace } from "./workspace.ts";
 
 /** What a call touches, for deciding what may overlap. */
@@ -53,7 +53,7 @@ export async function runToolCalls(calls: readonly FunctionCall[], options: Tool
   const approve = options.approve && oneAtATime(options.approve);
   const scheduled: ScheduledCall[] = [];
   for (const call of calls) {
-    const access = await accessOf(runtime.registry.get(call.name), call.arguments, runtime.workspace);
+    const access = await accessOf(lookUp(runtime.registry, call.name), call.arguments, runtime.workspace);
     const before = scheduled.filter((earlier) => conflicts(earlier.access, access)).map((earlier) => earlier.done);
     const done = Promise.all(before).then(() => {
       emit({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
