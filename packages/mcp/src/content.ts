@@ -2,7 +2,7 @@
  * An MCP tool result as the model reads it: text blocks joined, every other block
  * summarised in one line of text, `isError` results as `Error: …`.
  */
-import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/client";
 import { errorResult, type ToolResult, textResult } from "@plugboard/core";
 import { ERROR_PREFIX } from "@plugboard/core/internal";
 

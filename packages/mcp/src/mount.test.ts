@@ -195,3 +195,54 @@ describe("McpMount over Streamable HTTP", () => {
     }
   });
 });
+
+const MODERN = join(import.meta.dir, "../test/modern-server.ts");
+
+describe("McpMount and protocol revisions", () => {
+  test("a server on the current SDK is spoken to in the newest revision, over stdio", async () => {
+    const mounted = await mount({ name: "modern", server: { command: process.execPath, args: [MODERN] } });
+    expect(mounted.protocolVersion).toBe("2026-07-28");
+    expect(mounted.serverInfo).toEqual({ name: "modern", version: "2.4.0" });
+    expect(await (await runtimeOf(mounted)).execute("era", "{}")).toEqual({ content: "modern", isError: false });
+  });
+
+  test("a server on the current SDK is spoken to in the newest revision, over Streamable HTTP", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "plugboard-mcp-"));
+    const portFile = join(dir, "port");
+    const server = Bun.spawn([process.execPath, MODERN], { env: { ...process.env, MODERN_HTTP_PORT_FILE: portFile }, stdio: ["ignore", "ignore", "inherit"] });
+    try {
+      const port = await waitFor("the HTTP server wrote its port", async () => Number(await readFile(portFile, "utf8").catch(() => "")) || undefined, { timeoutMs: 10_000 });
+      const mounted = await mount({ name: "modern", server: { url: `http://127.0.0.1:${port}/mcp` } });
+      expect(mounted.protocolVersion).toBe("2026-07-28");
+      expect(await (await runtimeOf(mounted)).execute("era", "{}")).toEqual({ content: "modern", isError: false });
+    } finally {
+      server.kill();
+      await server.exited;
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a server that exits on the probe is started again and spoken to in the 2025 revisions", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "plugboard-mcp-"));
+    const starts = join(dir, "starts");
+    try {
+      const mounted = await mount({ server: fixture({ FIXTURE_EXIT_ON_UNKNOWN: "1", FIXTURE_STARTS: starts }) });
+      expect(mounted.protocolVersion).toBe("2025-11-25");
+      expect(await readFile(starts, "utf8")).toBe("start\nstart\n");
+      const runtime = await runtimeOf(mounted);
+      expect(await runtime.execute("echo", '{"message":"hi"}')).toEqual({ content: "hi", isError: false });
+      // Restarted after a crash, it is not probed again.
+      expect((await runtime.execute("crash", "{}")).isError).toBe(true);
+      expect(await runtime.execute("echo", '{"message":"again"}')).toEqual({ content: "again", isError: false });
+      expect(await readFile(starts, "utf8")).toBe("start\nstart\nstart\n");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a server on the 1.x SDK, which knows only the 2025 revisions, is spoken to in its own", async () => {
+    const mounted = await mount();
+    expect(mounted.protocolVersion).toBe("2025-11-25");
+    expect(await (await runtimeOf(mounted)).execute("echo", '{"message":"still here"}')).toEqual({ content: "still here", isError: false });
+  });
+});

@@ -3,15 +3,16 @@
  * its tools, and hand the registry one entry per tool whose handler forwards the call.
  * A stdio server that dies fails the call in flight and is started again on the next one.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import { defineTool, errorResult, type Logger, silentLogger, type ToolContext, type ToolResult } from "@plugboard/core";
 import type { TObject } from "@plugboard/core";
 import { type ArgumentsValidator, lazily, type RegistryEntry, toolErrors } from "@plugboard/core/internal";
-import packageJson from "../package.json" with { type: "json" };
+import { type Connection, connect, stderrOf } from "./connect.ts";
 import { toolResult } from "./content.ts";
-import type { Launch, Launcher, ProcessTransport } from "./process-transport.ts";
+import { McpMountError, reasonOf, stderrLines } from "./mount-error.ts";
+import type { Launcher } from "./process-transport.ts";
+
+export { McpMountError } from "./mount-error.ts";
 
 export type { Launch, Launcher } from "./process-transport.ts";
 
@@ -43,23 +44,6 @@ export interface MountOptions {
   readonly logger?: Logger;
 }
 
-/** A server that could not be started or listed; `stderr` holds its last lines. */
-export class McpMountError extends Error {
-  override readonly name = "McpMountError";
-  constructor(
-    readonly server: string,
-    readonly reason: string,
-    readonly stderr: readonly string[],
-  ) {
-    super(`MCP server ${server} failed to start or list its tools: ${reason}${stderrLines(stderr)}`);
-  }
-}
-
-/** A server's transport before its client connects. */
-type Transport = { readonly kind: "stdio"; readonly transport: ProcessTransport } | { readonly kind: "http"; readonly transport: StreamableHTTPClientTransport };
-
-type Connection = Transport & { readonly client: Client };
-
 /** What a server listed when it started. */
 interface Listed {
   readonly tools: readonly Tool[];
@@ -79,16 +63,21 @@ export class McpMount {
   readonly tools: readonly Tool[];
   /** The server's own name and version, as it introduced itself. */
   readonly serverInfo: { readonly name: string; readonly version: string };
+  /** The protocol revision agreed with the server (`2026-07-28`, or a 2025 one for an older server). */
+  readonly protocolVersion: string;
   readonly #options: MountOptions;
   readonly #entries: readonly RegistryEntry[];
   #connection: Promise<Connection> | undefined;
   #closed = false;
+  /** The era the server answered in, so that a restart skips the probe. */
+  #verdict: Connection["verdict"] | undefined;
 
   private constructor(options: MountOptions, listed: Listed, connection: Connection, validator: Validator) {
     this.name = options.name;
     this.#options = options;
     this.tools = listed.tools;
     this.serverInfo = listed.serverInfo;
+    this.protocolVersion = connection.client.getNegotiatedProtocolVersion() ?? "unknown";
     this.#entries = this.#build(validator);
     this.#keep(Promise.resolve(connection));
   }
@@ -177,7 +166,7 @@ export class McpMount {
       return errorResult(`MCP server ${this.name} could not be restarted: ${reasonOf(error)}`);
     }
     try {
-      const result = await connection.client.callTool({ name: tool, arguments: args }, undefined, {
+      const result = await connection.client.callTool({ name: tool, arguments: args }, {
         signal,
         timeout: this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       });
@@ -193,13 +182,14 @@ export class McpMount {
   #connected(): Promise<Connection> {
     if (this.#connection) return this.#connection;
     (this.#options.logger ?? silentLogger).info(`restarting MCP server ${this.name}`);
-    return this.#keep(connect(this.#options));
+    return this.#keep(connect(this.#options, this.#verdict));
   }
 
   #keep(connection: Promise<Connection>): Promise<Connection> {
     this.#connection = connection;
     connection.then(
-      ({ client }) => {
+      ({ client, verdict }) => {
+        this.#verdict = verdict;
         client.onclose = () => {
           if (this.#connection === connection) this.#connection = undefined;
         };
@@ -210,49 +200,4 @@ export class McpMount {
     );
     return connection;
   }
-}
-
-/** The SDK's client side, loaded by the first mount that connects: importing this module loads none of it. */
-async function connect(options: MountOptions): Promise<Connection> {
-  const [{ Client }, transport] = await Promise.all([lazily("the MCP SDK's client", () => import("@modelcontextprotocol/sdk/client/index.js")), transportFor(options)]);
-  const connection: Connection = { client: new Client({ name: "plugboard", version: packageJson.version }), ...transport };
-  const { client } = connection;
-  try {
-    await client.connect(connection.transport);
-  } catch (error) {
-    await client.close().catch(() => undefined);
-    throw new McpMountError(options.name, reasonOf(error), await stderrOf(connection));
-  }
-  return connection;
-}
-
-async function transportFor(options: MountOptions): Promise<Transport> {
-  const { server } = options;
-  if ("url" in server) {
-    const { StreamableHTTPClientTransport } = await lazily("the MCP SDK's Streamable HTTP transport", () => import("@modelcontextprotocol/sdk/client/streamableHttp.js"));
-    const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } } });
-    return { kind: "http", transport };
-  }
-  const [{ getDefaultEnvironment }, { ProcessTransport }] = await Promise.all([
-    lazily("the MCP SDK's stdio transport", () => import("@modelcontextprotocol/sdk/client/stdio.js")),
-    lazily("the MCP stdio process transport", () => import("./process-transport.ts")),
-  ]);
-  const launch: Launch = {
-    argv: [server.command, ...(server.args ?? [])],
-    env: { ...getDefaultEnvironment(), ...server.env },
-    cwd: server.cwd,
-  };
-  return { kind: "stdio", transport: new ProcessTransport(options.launcher ? await options.launcher(launch) : launch) };
-}
-
-async function stderrOf(connection: Connection): Promise<readonly string[]> {
-  return connection.kind === "stdio" ? await connection.transport.stderrTail() : [];
-}
-
-function stderrLines(lines: readonly string[]): string {
-  return lines.length === 0 ? "" : `\nLast lines of its stderr:\n${lines.map((line) => `  ${line}`).join("\n")}`;
-}
-
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -4,9 +4,7 @@
  * (the sandbox wraps it), and the last lines of its stderr are kept for error messages.
  * Framing is the SDK's own (`ReadBuffer`, `serializeMessage`).
  */
-import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { type JSONRPCMessage, ReadBuffer, serializeMessage, type Transport } from "@modelcontextprotocol/client";
 import { killGroup, killGroupOnExit, PIPE_GRACE_MS, settlesWithin } from "@plugboard/core/process";
 
 /** The process a stdio server runs as: what a launcher receives and returns. */
@@ -43,6 +41,12 @@ export class ProcessTransport implements Transport {
   constructor(launch: Launch) {
     this.#launch = launch;
   }
+
+  /**
+   * The SDK tells a local process from a remote server by a `pid` and a `stderr` (a silent
+   * process is then an older server, not an outage). Its stderr is read here (`stderrTail`).
+   */
+  readonly stderr = null;
 
   /** The server's process id once started (also its process group id). */
   get pid(): number | undefined {

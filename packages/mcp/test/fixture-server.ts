@@ -7,8 +7,10 @@
  * `FIXTURE_FAIL_START=1` makes it print to stderr and exit before answering anything.
  * `FIXTURE_BAD_SCHEMA=1` adds a tool whose input schema points at a definition it lacks.
  * `FIXTURE_MARKER=FILE`: `slow` writes `cancelled` there when the client cancels it.
+ * `FIXTURE_EXIT_ON_UNKNOWN=1` makes it exit on a request it does not know (as servers on the
+ * Rust SDK do before `initialize`), and count its starts in `FIXTURE_STARTS=FILE`.
  */
-import { writeFileSync } from "node:fs";
+import { appendFileSync, writeFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
@@ -94,4 +96,8 @@ mcp.server.setRequestHandler(CallToolRequestSchema, async ({ params }, extra): P
   }
   return { content: [{ type: "text", text: `no such tool: ${params.name}` }], isError: true };
 });
+if (process.env.FIXTURE_EXIT_ON_UNKNOWN === "1") {
+  if (process.env.FIXTURE_STARTS) appendFileSync(process.env.FIXTURE_STARTS, "start\n");
+  mcp.server.fallbackRequestHandler = async () => process.exit(0);
+}
 await mcp.connect(new StdioServerTransport());
