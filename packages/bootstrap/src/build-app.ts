@@ -20,6 +20,7 @@ import type { LoadedPlugin } from "@plugboard/loader/loaded-plugin";
 import { type ResolvedPlugin, resolvePlugin } from "@plugboard/loader/resolve-plugin";
 import type { ProtectedPath } from "@plugboard/sandbox";
 import { type AuditLog, openAuditLog } from "./audit-log.ts";
+import { checkToolSearch } from "./tool-search-check.ts";
 import { type McpLauncher, type MountContext, type MountedServer, mountServer, type ServerMount } from "./mount-server.ts";
 
 /** A ready app: its config, workspace, registry, runtime and the plugins that provide its tools. */
@@ -163,10 +164,11 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     for (const { index, server, entries } of mounts) loaded.set(index, { grants: server.permissions, entries });
     const ordered = [...loaded].sort(([a], [b]) => a - b);
     checkMountedNames(ordered, config);
+    checkToolSearch(config, ordered);
     const entries = ordered.flatMap(([, load]) => load.entries);
     const toolGrants = new Map(ordered.flatMap(([, load]) => load.entries.map(({ tool }) => [tool.name, load.grants] as const)));
     const registry = new ToolRegistry(entries);
-    const runtime = new ToolRuntime(registry, { workspace, logger, policy: config.policy, ...(auditLog ? { audit: auditLog.write } : {}) });
+    const runtime = new ToolRuntime(registry, { workspace, logger, policy: config.policy, toolSearch: config.tools, ...(auditLog ? { audit: auditLog.write } : {}) });
     const confinedNames = resolved.filter(isConfined).map((plugin) => plugin.manifest.name);
     const servers = mounts.map(({ server }) => server);
     const warmUp = () => {

@@ -33,6 +33,7 @@ describe("precedence: flag > environment > config file > default", () => {
       workspaceSource: "default",
       model: { name: "gpt-4.1-mini", baseURL: undefined, apiKey: undefined },
       maxSteps: 20,
+      tools: { searchOver: 64, pinned: [] },
       sandbox: "auto",
       systemPrompt: undefined,
       plugins: [],

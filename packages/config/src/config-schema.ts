@@ -85,6 +85,18 @@ const maxSteps = v.pipe(
   v.maxValue(MAX_STEPS_RANGE.max, (issue) => `expected at most ${MAX_STEPS_RANGE.max}, got ${issue.received}`),
 );
 
+/** When the model gets `tool_search` instead of every tool. */
+const tools = strict({
+  searchOver: v.optional(
+    v.pipe(
+      v.number((issue) => `expected a whole number of tools, got ${issue.received}`),
+      v.integer((issue) => `expected a whole number of tools, got ${issue.received}`),
+      v.minValue(0, (issue) => `expected 0 or more, got ${issue.received}`),
+    ),
+  ),
+  pinned: v.optional(list(text("a tool name such as read_file"))),
+});
+
 const action = oneOf(["allow", "ask", "deny"]);
 
 const policyRule = strict({
@@ -118,6 +130,7 @@ export const ConfigFileSchema = strict({
     }),
   ),
   maxSteps: v.optional(maxSteps),
+  tools: v.optional(tools),
   systemPrompt: v.optional(v.string((issue) => `expected a string, got ${issue.received}`)),
   sandbox: v.optional(oneOf(SANDBOX_MODES), () => "auto" as const),
   plugins: list(pluginEntry),

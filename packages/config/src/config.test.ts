@@ -77,7 +77,7 @@ describe("validation", () => {
       '  plugins[2].permissions[1]: expected one of fs.read, fs.write, process.spawn, network, got "disk"',
       '  plugins[3].package: expected an npm package name such as @plugboard/plugin-bash, got "Not A Name"',
       "  plugins[4].permission: unknown key (allowed keys: package, path, mcp, name, prefix, permissions, options, sandbox)",
-      "  verbose: unknown key (allowed keys: $schema, workspace, model, maxSteps, systemPrompt, sandbox, plugins, policy, audit, protect)",
+      "  verbose: unknown key (allowed keys: $schema, workspace, model, maxSteps, tools, systemPrompt, sandbox, plugins, policy, audit, protect)",
     ]);
   });
 
@@ -118,6 +118,20 @@ describe("validation", () => {
     const some = await loadConfig(await writeConfig(dir, { plugins: [], policy: { rules }, audit: "logs/audit.jsonl" }), { env: {} });
     expect(some.policy).toEqual({ default: "allow", rules });
     expect(some.audit).toBe(join(dir, "logs/audit.jsonl"));
+  });
+
+  test("tools: searchOver is a whole number of tools, pinned a list of names; repeats are dropped", async () => {
+    const dir = await tempDir();
+    const bad = await writeConfig(dir, { plugins: [], tools: { searchOver: -1, pinned: ["read_file", ""], over: 3 } });
+    expect((await loadFails(bad, { env: {} })).message.split("\n").slice(1)).toEqual([
+      "  tools.searchOver: expected 0 or more, got -1",
+      "  tools.pinned[1]: expected a tool name such as read_file, got an empty string",
+      "  tools.over: unknown key (allowed keys: searchOver, pinned)",
+    ]);
+    const fractional = await writeConfig(dir, { plugins: [], tools: { searchOver: 2.5 } });
+    expect((await loadFails(fractional, { env: {} })).message).toContain("tools.searchOver: expected a whole number of tools, got 2.5");
+    const good = await loadConfig(await writeConfig(dir, { plugins: [], tools: { searchOver: 10, pinned: ["glob", "read_file", "glob"] } }), { env: {} });
+    expect(good.tools).toEqual({ searchOver: 10, pinned: ["glob", "read_file"] });
   });
 
   test("plugins is required; maxSteps must be an integer up to 1000", async () => {

@@ -3,7 +3,7 @@
  * command-line flags, merged with the precedence flag > environment > config file > default.
  */
 import { readFile } from "node:fs/promises";
-import { ALLOW_ALL, type Policy } from "@plugboard/core/runtime";
+import { ALLOW_ALL, DEFAULT_TOOL_SEARCH, type Policy, type ToolSearchSettings } from "@plugboard/core/runtime";
 import { dirname, join, resolve } from "node:path";
 import * as v from "valibot";
 import { ConfigFileSchema, type ConfigFile, MAX_STEPS_RANGE, type SANDBOX_MODES } from "./config-schema.ts";
@@ -72,6 +72,8 @@ export interface AppConfig {
   workspaceSource: "flag" | "config" | "default";
   model: ModelSettings;
   maxSteps: number;
+  /** When the model is sent `tool_search` and the pinned tools instead of every tool (`tools`); pinned names are checked by the app's build. */
+  tools: ToolSearchSettings;
   systemPrompt: string | undefined;
   /** Whether plugins run confined (see `@plugboard/sandbox`). */
   sandbox: SandboxMode;
@@ -137,6 +139,10 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
       apiKey: env.get("MODEL_API_KEY", "OPENAI_API_KEY")?.value,
     },
     maxSteps: flags.maxSteps ?? file.maxSteps ?? DEFAULT_MAX_STEPS,
+    tools: {
+      searchOver: file.tools?.searchOver ?? DEFAULT_TOOL_SEARCH.searchOver,
+      pinned: [...new Set(file.tools?.pinned ?? DEFAULT_TOOL_SEARCH.pinned)],
+    },
     systemPrompt: file.systemPrompt,
     sandbox: file.sandbox,
     plugins: file.plugins.map(({ package: name, path: folderPath, mcp, name: serverName, prefix, permissions, options: pluginOptions, sandbox }) => {

@@ -40,6 +40,24 @@ export const configErrors = {
       "CONFIG_INVALID",
       `Cannot open the audit log ${path} (${reason}), set by "audit" in ${configPath}.\nPoint "audit" at a file in a folder that exists and that this user may write.`,
     ),
+  pinnedUnknown: (path: string, unknown: readonly string[]) =>
+    new PlugboardError(
+      "CONFIG_INVALID",
+      [
+        `Invalid config file ${path}:`,
+        indent(`tools.pinned: ${unknown.join(", ")} ${unknown.length === 1 ? "is not a tool" : "are not tools"} of any enabled plugin or MCP server`),
+        `Remove ${unknown.length === 1 ? "it" : "them"} from "tools.pinned", or enable the plugin or server that provides ${unknown.length === 1 ? "it" : "them"} (plugboard tools lists the names; a server's "prefix" is part of its tools' names).`,
+      ].join("\n"),
+    ),
+  toolSearchTaken: (path: string, owner: PluginAt, searchOver: number, tools: number) =>
+    new PlugboardError(
+      "CONFIG_INVALID",
+      [
+        `${owner.name} (plugins[${owner.index}]) provides a tool named tool_search, the name of the built-in tool search, which is on because ${tools} tools are enabled (more than "tools.searchOver": ${searchOver}).`,
+        indent(`config: ${path}`),
+        `Set a "prefix" on its entry (an MCP server) or remove it from the config, or set "tools.searchOver" to ${tools} or more to send every tool instead.`,
+      ].join("\n"),
+    ),
   envURL: (name: string, source: string, got: string) =>
     new PlugboardError(
       "CONFIG_INVALID",

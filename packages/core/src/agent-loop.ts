@@ -11,6 +11,7 @@ import { type AssistantMessage, type AssistantTurn, assistantMessage, reasoningT
 import { sealMessage } from "./request-body.ts";
 import type { ToolRuntime } from "./runtime.ts";
 import { runToolCalls } from "./tool-calls.ts";
+import { toolOffer } from "./tool-search.ts";
 
 /** What the loop reports while it runs, in order. */
 export type AgentEvent =
@@ -76,7 +77,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   const { messages, runtime, maxSteps, signal } = options;
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new RangeError(`maxSteps must be a positive integer, got ${maxSteps}`);
   const emit = options.onEvent ?? (() => {});
-  const tools = runtime.schemas();
+  // Every tool, or the tool search and the tools it found (tool-search.ts).
+  const offer = toolOffer(runtime, messages);
   let text = "";
 
   for (let step = 1; step <= maxSteps; step++) {
@@ -85,7 +87,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     let turn: AssistantTurn;
     try {
       turn = await requestTurn(
-        { ...options, tools, stream: options.stream ?? false, signal },
+        { ...options, tools: offer.tools(), stream: options.stream ?? false, signal },
         { text: (delta) => emit({ type: "text_delta", text: delta }), reasoning: (delta) => emit({ type: "reasoning_delta", text: delta }) },
       );
     } catch (error) {
@@ -103,7 +105,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     const cutOff = turn.finishReason === "length";
     if (turn.toolCalls.length === 0) return { status: text === "" ? "empty" : "answered", text, steps: step, ...(cutOff ? { cutOff } : {}) };
 
-    const answered = await runToolCalls(turn.toolCalls, { runtime, signal, approve: options.approve, emit, cutOff });
+    const answered = await runToolCalls(turn.toolCalls, { runtime, signal, approve: options.approve, emit, cutOff, answer: offer.answer });
     for (const { call, result } of answered) messages.push(sealMessage({ role: "tool", tool_call_id: call.id, content: result.content }));
     if (signal?.aborted) return { status: "aborted", text, steps: step };
   }

@@ -23,3 +23,5 @@ export {
 } from "./policy.ts";
 export { type RegisteredTool, ToolRegistry } from "./registry.ts";
 export { type ExecuteOptions, type RuntimeOptions, ToolRuntime } from "./runtime.ts";
+export { SEARCH_RESULTS } from "./tool-search.ts";
+export { DEFAULT_TOOL_SEARCH, TOOL_SEARCH, type ToolSearchSettings } from "./tool-search-settings.ts";

@@ -14,6 +14,7 @@ import { type GateOutcome, passGate } from "./gate.ts";
 import { ALLOW_ALL, type Policy } from "./policy.ts";
 import { readArguments, toolNamed } from "./repair.ts";
 import type { RegisteredTool, ToolRegistry } from "./registry.ts";
+import { checkToolSearch, DEFAULT_TOOL_SEARCH, type ToolSearchSettings } from "./tool-search-settings.ts";
 import type { Workspace } from "./workspace.ts";
 
 export interface RuntimeOptions {
@@ -25,6 +26,8 @@ export interface RuntimeOptions {
   readonly audit?: AuditSink;
   /** The audit records' `session` unless a call names its own. @default a random UUID */
   readonly session?: string;
+  /** When the agent loop sends `tool_search` instead of every tool (`tool-search.ts`). @default search over 64 tools, none pinned */
+  readonly toolSearch?: ToolSearchSettings;
 }
 
 /** Per-call inputs of `execute`. */
@@ -45,6 +48,7 @@ export class ToolRuntime {
   readonly workspace: Workspace;
   readonly policy: Policy;
   readonly session: string;
+  readonly toolSearch: ToolSearchSettings;
   readonly #logger: Logger;
   readonly #audit: AuditSink | undefined;
 
@@ -53,6 +57,8 @@ export class ToolRuntime {
     this.workspace = options.workspace;
     this.policy = options.policy ?? ALLOW_ALL;
     this.session = options.session ?? crypto.randomUUID();
+    this.toolSearch = options.toolSearch ?? DEFAULT_TOOL_SEARCH;
+    checkToolSearch(this.toolSearch, registry.names());
     this.#logger = options.logger ?? silentLogger;
     this.#audit = options.audit;
   }

@@ -28,6 +28,8 @@ export interface ToolCallsOptions {
    * was cut off there, and is answered so (without running) rather than as a JSON error.
    */
   readonly cutOff?: boolean;
+  /** Answers a call the loop handles itself (the tool search), or returns undefined for the runtime to run it. */
+  readonly answer?: (call: FunctionCall) => Promise<ToolResult> | undefined;
 }
 
 /** A call and its result. */
@@ -58,7 +60,8 @@ export async function runToolCalls(calls: readonly FunctionCall[], options: Tool
     const done = Promise.all(before).then(() => {
       emit({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
       if (signal?.aborted) return toolErrors.cancelled();
-      return options.cutOff && !isJson(call.arguments) ? toolErrors.cutOff() : execute(runtime, call, signal, approve);
+      if (options.cutOff && !isJson(call.arguments)) return toolErrors.cutOff();
+      return options.answer?.(call) ?? execute(runtime, call, signal, approve);
     });
     // Awaited below in call order; marked handled now so a later call's failure is not unhandled meanwhile.
     done.catch(() => {});

@@ -18,3 +18,4 @@ export {
   terminalOf,
 } from "./processes.ts";
 export { type Found, waitFor, type WaitForOptions } from "./wait-for.ts";
+export { type ManyTool, manyTools, NEEDLE_TOOL } from "./many-tools.ts";

@@ -1,4 +1,8 @@
-/** `plugboard tools`: the tools exactly as the model receives them. */
+/**
+ * `plugboard tools`: the tools exactly as the model receives them; over `tools.searchOver`,
+ * every tool the search can find, and a line saying so.
+ */
+import { TOOL_SEARCH } from "@plugboard/core/runtime";
 import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
@@ -17,6 +21,11 @@ export async function toolsCommand(parsed: ParsedArgs, io: Io): Promise<number> 
     return 0;
   }
   await io.print(`${tools.map(describeTool).join("\n\n")}\n`);
+  const { searchOver, pinned } = app.runtime.toolSearch;
+  if (tools.length > searchOver) {
+    const kept = pinned.length === 0 ? "" : ` and the pinned tools (${pinned.join(", ")})`;
+    await io.print(`\n${tools.length} tools are enabled, more than tools.searchOver (${searchOver}): the model is sent ${TOOL_SEARCH}${kept}, and finds the others by searching.\n`);
+  }
   return 0;
 }
 
