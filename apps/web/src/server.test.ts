@@ -117,6 +117,35 @@ describe("POST /api/chat", () => {
   });
 });
 
+describe("tool search (over tools.searchOver)", () => {
+  test("a chat turn is sent tool_search and the pinned tools; a found tool joins the turn and runs; the next turn starts over", async () => {
+    const configPath = join(import.meta.dir, "../test/fixtures/tool-search/plugboard.config.json");
+    const { server, model } = await start({
+      configPath,
+      script: [
+        { toolCalls: [{ id: "s1", name: "tool_search", arguments: { query: "files matching a pattern" } }] },
+        { toolCalls: [{ id: "g1", name: "glob", arguments: { pattern: "*.txt" } }] },
+        { content: "notes.txt" },
+        { content: "again" },
+      ],
+    });
+    const body = await bodyOf(await postChat(server.url, chat("Which text files?")));
+    expect(body).toMatchObject({ reply: "notes.txt", status: "answered" });
+    const names = model.requests.map((request) => (request.body.tools ?? []).map((tool) => (tool as { function: { name: string } }).function.name));
+    expect(names.slice(0, 3)).toEqual([
+      ["tool_search", "read_file"],
+      ["tool_search", "read_file", "glob"],
+      ["tool_search", "read_file", "glob"],
+    ]);
+    const results = model.requests[2]?.body.messages?.filter((m) => m.role === "tool").map((m) => m.content);
+    expect(results?.[0]).toStartWith('2 tools match "files matching a pattern", callable from your next step:\n- glob: ');
+    expect(results?.[1]).toBe("notes.txt");
+    // The page sends its history as text: the next turn is a new conversation.
+    await postChat(server.url, chat("And now?"));
+    expect((model.requests[3]?.body.tools ?? []).map((tool) => (tool as { function: { name: string } }).function.name)).toEqual(["tool_search", "read_file"]);
+  });
+});
+
 describe("other routes", () => {
   test("GET /api/health answers ok", async () => {
     const { server } = await start();
