@@ -134,20 +134,25 @@ describe("over searchOver tools", () => {
     expect(sent[1]).toEqual([TOOL_SEARCH]);
   });
 
-  test("an enabled tool called without a search runs and joins the list; a name no tool has points to the search", async () => {
+  test("an enabled tool called without a search runs and joins the list (names read as the runtime reads them); a name no tool has points to the search", async () => {
     const { runtime } = runtimeOf(TOOLS);
     const { messages, sent } = await turn(runtime, [
       {
         toolCalls: [
           { id: "c1", name: "redis_count_records", arguments: { filter: "a*" } },
           { id: "c2", name: "redis_flush_everything", arguments: {} },
+          { id: "c3", name: "Sky-Report", arguments: { city: "Rome" } },
+          { id: "s1", name: "Tool-Search", arguments: { query: "jira_add_label" } },
         ],
       },
       { content: "ok" },
     ]);
     expect(toolContent(messages, "c1")).toBe('redis_count_records ran with {"filter":"a*"}');
     expect(toolContent(messages, "c2")).toBe("Error: Unknown tool: redis_flush_everything (find the tools you need with tool_search)");
-    expect(sent[1]).toEqual([TOOL_SEARCH, "redis_count_records"]);
+    // Names off only by case or -/_ are the tool's, as the runtime reads them.
+    expect(toolContent(messages, "c3")).toBe('sky_report ran with {"city":"Rome"}');
+    expect(toolContent(messages, "s1")).toStartWith('1 tool matches "jira_add_label"');
+    expect(sent[1]).toEqual([TOOL_SEARCH, "jira_add_label", "sky_report", "redis_count_records"]);
   });
 
   test("found tools stay for the conversation (its messages array), and a new conversation starts from the pinned ones", async () => {

@@ -17,7 +17,8 @@ import { defineTool, type ToolResult } from "./contract.ts";
 import { errorResult, textResult } from "./errors.ts";
 import type { FunctionCall } from "./model-turn.ts";
 import { ToolRegistry } from "./registry.ts";
-import { ToolRuntime } from "./runtime.ts";
+import { toolNamed } from "./repair.ts";
+import { lookUp, ToolRuntime } from "./runtime.ts";
 import { rankTools } from "./tool-match.ts";
 import { TOOL_SEARCH } from "./tool-search-settings.ts";
 
@@ -72,9 +73,11 @@ export function toolOffer(runtime: ToolRuntime, conversation: object): ToolOffer
       return tools;
     },
     answer(call) {
-      if (call.name === TOOL_SEARCH) return search.execute(TOOL_SEARCH, call.arguments, { callId: call.id });
-      if (registry.get(call.name) !== undefined) {
-        joined.add(call.name);
+      // Named as the runtime names tools: exactly, or off only by case or -/_ (repair.ts).
+      if (toolNamed(call.name, [TOOL_SEARCH]) !== undefined) return search.execute(TOOL_SEARCH, call.arguments, { callId: call.id });
+      const meant = lookUp(registry, call.name);
+      if (meant !== undefined) {
+        joined.add(meant.tool.name);
         return undefined;
       }
       return Promise.resolve(errorResult(`Unknown tool: ${call.name} (find the tools you need with ${TOOL_SEARCH})`));
