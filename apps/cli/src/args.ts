@@ -38,6 +38,8 @@ export interface Flags {
   readonly http?: true;
   readonly port?: string;
   readonly host?: string;
+  /** `plugboard mcp --http --peers URL,…`: the other copies' /mcp URLs, as given. */
+  readonly peers?: string;
 }
 
 export interface ParsedArgs {
@@ -145,6 +147,7 @@ function toFlags(values: Record<string, string | boolean | undefined>, command: 
     ...(values.http === true ? { http: true } : {}),
     port: text("port"),
     host: text("host"),
+    peers: text("peers"),
   };
 }
 

@@ -20,7 +20,7 @@ export type CommandName =
   | "plugin remove";
 
 /** Flags that take a value or switch something on; `--help` and `--version` are global. */
-export type FlagName = "config" | "workspace" | "max-steps" | "model" | "base-url" | "yes" | "json" | "dir" | "http" | "port" | "host" | "registry" | "check" | "offline";
+export type FlagName = "config" | "workspace" | "max-steps" | "model" | "base-url" | "yes" | "json" | "dir" | "http" | "port" | "host" | "peers" | "registry" | "check" | "offline";
 
 export interface FlagSpec {
   readonly type: "string" | "boolean";
@@ -69,6 +69,11 @@ export const FLAGS: Readonly<Record<FlagName, FlagSpec>> = {
     type: "string",
     value: "H",
     help: "the HTTP address (default: 127.0.0.1); another than loopback needs PLUGBOARD_MCP_TOKEN",
+  },
+  peers: {
+    type: "string",
+    value: "URL,…",
+    help: "the /mcp URLs of the other copies behind the same load balancer: a cancellation for a call running on another copy is passed on to them",
   },
 };
 
@@ -172,11 +177,11 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: "serve the tools to MCP clients (Claude, Cursor, VS Code…) over stdio or HTTP",
     details: [
       "Serves the config's tools over the Model Context Protocol: on stdin/stdout by default, for a client that starts plugboard itself;",
-      "with --http, over Streamable HTTP at http://HOST:PORT/mcp (stateless: run as many copies as you like behind a load balancer).",
+      "with --http, over Streamable HTTP at http://HOST:PORT/mcp (stateless: run as many copies as you like behind a load balancer, each given the others with --peers).",
       "Every call passes the config's policy and audit log; a call the policy asks about is refused, since no one can be asked, unless --yes approves it. Annotations follow each plugin's permissions.",
       "With PLUGBOARD_MCP_TOKEN set, HTTP clients must send Authorization: Bearer TOKEN; without it, only loopback is served.",
     ],
-    flags: ["config", "workspace", "yes", "http", "port", "host"],
+    flags: ["config", "workspace", "yes", "http", "port", "host", "peers"],
     args: { min: 0, max: 0 },
   },
   {

@@ -127,13 +127,19 @@ describe("plugboard mcp", () => {
     expect(await Bun.file(join(dir, "workspace/secrets/key.txt")).exists()).toBe(false);
   }, TIMEOUT);
 
-  test("refuses a non-loopback address without a token, and a token no header can carry", async () => {
+  test("refuses a non-loopback address without a token, a token no header can carry, and --peers that are not URLs", async () => {
     const result = await plugboard(["mcp", "--http", "--host", "0.0.0.0", "--config", config], { cwd: dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("refusing to serve on 0.0.0.0 without PLUGBOARD_MCP_TOKEN");
     const spaced = await plugboard(["mcp", "--http", "--config", config], { cwd: dir, env: { PLUGBOARD_MCP_TOKEN: "two words" } });
     expect(spaced.code).toBe(2);
     expect(spaced.stderr).toContain("PLUGBOARD_MCP_TOKEN may hold only letters, digits");
+    const peerless = await plugboard(["mcp", "--peers", "http://127.0.0.1:1/mcp", "--config", config], { cwd: dir });
+    expect(peerless.code).toBe(2);
+    expect(peerless.stderr).toContain("--port, --host and --peers apply to --http");
+    const notUrl = await plugboard(["mcp", "--http", "--peers", "http://127.0.0.1:1/mcp,10.0.0.2:8808", "--config", config], { cwd: dir });
+    expect(notUrl.code).toBe(2);
+    expect(notUrl.stderr).toContain("--peers takes the other copies' URLs, comma-separated (http://10.0.0.2:8808/mcp,…), got '10.0.0.2:8808'");
   }, TIMEOUT);
 });
 

@@ -26,3 +26,27 @@ export function isLoopbackHostHeader(header: string | undefined): boolean {
     return false;
   }
 }
+
+/**
+ * True when a request's `Origin` header names another site than the one it was sent to
+ * (its `Host` header): a web page's request to us. No `Origin` (a program, not a
+ * browser) is not foreign; `Origin: null` (a sandboxed page, a file) is. The scheme is
+ * not compared, so a copy behind a balancer that ends TLS still knows its own pages.
+ *
+ * @example isForeignOrigin("https://evil.example", "127.0.0.1:8808") // true
+ */
+export function isForeignOrigin(origin: string | null, host: string | undefined): boolean {
+  if (origin === null) return false;
+  if (host === undefined) return true;
+  try {
+    const from = new URL(origin);
+    return from.host !== new URL(`${from.protocol}//${host}`).host;
+  } catch {
+    return true;
+  }
+}
+
+/** True when a `Content-Type` header's media type is `application/json` (parameters such as `charset` allowed). */
+export function isJsonContentType(header: string | null): boolean {
+  return header?.split(";")[0]?.trim().toLowerCase() === "application/json";
+}

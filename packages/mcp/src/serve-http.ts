@@ -4,22 +4,32 @@
  * constant time) guards it when set; without one, the Host header must name a loopback
  * host, so a web page cannot reach the server through DNS rebinding.
  *
- * Cancellation: a client cancels with a `notifications/cancelled` in a later POST. Calls in
- * flight are indexed by credentials and request id, so that POST cancels the call when it
- * reaches the copy that runs it (with several copies, route a client to one copy).
+ * Before a POST's body is read: a foreign `Origin` is refused (403), a `Content-Type`
+ * other than `application/json` too (415), and a body over 4 MiB gets 413, its declared
+ * length checked first and its bytes counted as they come.
+ *
+ * Cancellation: a call ends when its client closes the request; and a client cancels with
+ * `notifications/cancelled` in a later POST, keyed by its session (the `Mcp-Session-Id`
+ * this server gives it at `initialize`) and the request's id. That POST may reach another
+ * copy: a cancellation not for a call running here is forwarded to the peers.
  */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { ToolRuntime } from "@plugboard/core/runtime";
 import { Hono } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
-import { isLoopbackHostHeader } from "./http-guard.ts";
+import { isForeignOrigin, isJsonContentType, isLoopbackHostHeader } from "./http-guard.ts";
+import { FORWARDED_HEADER, InFlightCalls, type PeerOptions, SESSION_HEADER } from "./in-flight.ts";
+import { readBounded } from "./bounded-body.ts";
 import { mcpServerFor, type ServeOptions } from "./serve.ts";
 
-export interface HttpServeOptions extends ServeOptions {
+/** The largest request body served, as the SDK's own bound. */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export interface HttpServeOptions extends ServeOptions, Omit<PeerOptions, "token"> {
   /**
    * Required as `Authorization: Bearer TOKEN` on every request when set; without it only
-   * requests addressed to a loopback host are answered.
+   * requests addressed to a loopback host are answered. Also sent to the peers.
    */
   readonly token?: string;
 }
@@ -42,47 +52,91 @@ export function mcpHttpHandler(runtime: ToolRuntime, options: HttpServeOptions =
   } else {
     app.use("*", bearerAuth({ token: options.token }));
   }
-  const inFlight = new Map<string, McpServer>();
+  const calls = new InFlightCalls(options);
   app.all("/mcp", async (c) => {
     const request = c.req.raw;
-    const messages = request.method === "POST" ? await jsonMessages(request) : { body: undefined, list: [] };
-    const who = request.headers.get("authorization") ?? "";
-    for (const message of messages.list) {
-      if (message.method === "notifications/cancelled") void inFlight.get(`${who} ${String(message.params?.requestId)}`)?.close();
+    const refused = refusal(request);
+    if (refused !== undefined) return refused;
+    if (request.method !== "POST") return await serveOne(runtime, options, request, undefined, new AbortController());
+    const body = await readBounded(request, MAX_BODY_BYTES);
+    if (body.tooLarge) return jsonRpcError(413, -32000, `Payload Too Large: a request body may hold at most ${MAX_BODY_BYTES} bytes (4 MiB)`);
+    const parsed = parseJson(body.bytes);
+    if (parsed === undefined) return jsonRpcError(400, -32700, "Parse error: the request body is not JSON");
+    const messages = (Array.isArray(parsed.value) ? parsed.value : [parsed.value]).filter(isMessage);
+    const session = request.headers.get(SESSION_HEADER) ?? undefined;
+    const cancels = messages.filter((message) => message.method === "notifications/cancelled");
+    if (session !== undefined) {
+      const forwarded = request.headers.has(FORWARDED_HEADER);
+      await Promise.all(cancels.map(({ params }) => (params?.requestId === undefined ? undefined : calls.cancel(session, params.requestId, { forwarded, ...reasonOf(params) }))));
     }
-    const mcp = mcpServerFor(runtime, options);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await mcp.connect(transport);
-    const keys = messages.list.filter((message) => message.id !== undefined).map((message) => `${who} ${String(message.id)}`);
-    for (const key of keys) inFlight.set(key, mcp);
-    // Closing the server aborts the signals of its calls: a client that hangs up cancels them.
-    const close = () => void mcp.close();
-    request.signal.addEventListener("abort", close, { once: true });
+    if (cancels.length > 0 && cancels.length === messages.length) return new Response(null, { status: 202 });
+    // The call ends when the client closes its request, or cancels it (then `calls` aborts it).
+    const controller = new AbortController();
+    const end = () => controller.abort("the client closed the request");
+    request.signal.addEventListener("abort", end, { once: true });
+    const forget = session === undefined ? [] : messages.filter(isRequest).map((message) => calls.track(session, message.id, controller));
     try {
-      return await transport.handleRequest(request, messages.body === undefined ? {} : { parsedBody: messages.body });
+      const response = await serveOne(runtime, options, request, parsed.value, controller);
+      if (messages.some((message) => message.method === "initialize")) response.headers.set(SESSION_HEADER, randomUUID());
+      return response;
     } finally {
-      request.signal.removeEventListener("abort", close);
-      for (const key of keys) if (inFlight.get(key) === mcp) inFlight.delete(key);
-      await mcp.close();
+      request.signal.removeEventListener("abort", end);
+      for (const remove of forget) remove();
     }
   });
   return async (request) => await app.fetch(request);
 }
 
+/** One request through a fresh server and transport, its calls ended by `controller`. */
+async function serveOne(runtime: ToolRuntime, options: ServeOptions, request: Request, parsedBody: unknown, controller: AbortController): Promise<Response> {
+  const mcp = mcpServerFor(runtime, options, controller.signal);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await mcp.connect(transport);
+  try {
+    return await transport.handleRequest(request, parsedBody === undefined ? {} : { parsedBody });
+  } finally {
+    await mcp.close();
+  }
+}
+
+/** A refusal decided from the headers alone: a web page of another site, a body that is not JSON. */
+function refusal(request: Request): Response | undefined {
+  const origin = request.headers.get("origin");
+  if (isForeignOrigin(origin, request.headers.get("host") ?? undefined)) {
+    return new Response(`This server answers only its own pages, not a page of ${origin}`, { status: 403 });
+  }
+  if (request.method === "POST" && !isJsonContentType(request.headers.get("content-type"))) {
+    return jsonRpcError(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
+  }
+  return undefined;
+}
+
+function jsonRpcError(status: number, code: number, message: string): Response {
+  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
+}
+
 interface Message {
   readonly id?: string | number;
   readonly method?: string;
-  readonly params?: { readonly requestId?: string | number };
+  readonly params?: { readonly requestId?: string | number; readonly reason?: unknown };
 }
 
-/** The POST body's JSON-RPC messages; a body that is not JSON is left to the transport to refuse. */
-async function jsonMessages(request: Request): Promise<{ body: unknown; list: Message[] }> {
-  let body: unknown;
+function isMessage(item: unknown): item is Message {
+  return typeof item === "object" && item !== null;
+}
+
+function isRequest(message: Message): message is Message & { readonly id: string | number } {
+  return message.method !== undefined && (typeof message.id === "string" || typeof message.id === "number");
+}
+
+function reasonOf(params: Message["params"]): { reason?: string } {
+  return typeof params?.reason === "string" ? { reason: params.reason } : {};
+}
+
+function parseJson(bytes: Uint8Array): { value: unknown } | undefined {
   try {
-    body = await request.clone().json();
+    return { value: JSON.parse(new TextDecoder().decode(bytes)) };
   } catch {
-    return { body: undefined, list: [] };
+    return undefined;
   }
-  const list = (Array.isArray(body) ? body : [body]).filter((item): item is Message => typeof item === "object" && item !== null);
-  return { body, list };
 }

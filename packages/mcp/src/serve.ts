@@ -28,11 +28,12 @@ export function annotationsFor(permissions: readonly string[]): ToolAnnotations 
 }
 
 /**
- * An MCP server (the SDK's) whose tools are `runtime`'s; connect it to any transport.
+ * An MCP server (the SDK's) whose tools are `runtime`'s; connect it to any transport. Its
+ * calls end when the client cancels them, and all of them when `ended` aborts.
  *
  * @example await mcpServerFor(app.runtime).connect(new StdioServerTransport());
  */
-export function mcpServerFor(runtime: ToolRuntime, options: ServeOptions = {}): McpServer {
+export function mcpServerFor(runtime: ToolRuntime, options: ServeOptions = {}, ended?: AbortSignal): McpServer {
   const mcp = new McpServer({ name: "plugboard", version: packageJson.version }, { capabilities: { tools: {} } });
   const tools: Tool[] = runtime.schemas().map(({ function: fn }) => {
     const annotations = options.annotations?.(fn.name);
@@ -48,7 +49,7 @@ export function mcpServerFor(runtime: ToolRuntime, options: ServeOptions = {}): 
     const result = await runtime.execute(params.name, JSON.stringify(params.arguments ?? {}), {
       ...options.callOptions,
       callId: `mcp-${String(extra.requestId)}`,
-      signal: extra.signal,
+      signal: ended === undefined ? extra.signal : AbortSignal.any([extra.signal, ended]),
     });
     return { content: [{ type: "text", text: result.content }], isError: result.isError };
   });

@@ -17,9 +17,10 @@ export async function mcpCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const { http, host = "127.0.0.1" } = parsed.flags;
   const port = portOf(parsed.flags.port);
   const token = io.env.PLUGBOARD_MCP_TOKEN || undefined;
-  if (!http && (parsed.flags.port !== undefined || parsed.flags.host !== undefined)) {
-    throw new UsageError("--port and --host apply to --http", "mcp");
+  if (!http && (parsed.flags.port !== undefined || parsed.flags.host !== undefined || parsed.flags.peers !== undefined)) {
+    throw new UsageError("--port, --host and --peers apply to --http", "mcp");
   }
+  const peers = peersOf(parsed.flags.peers);
   if (token !== undefined && !isBearerToken(token)) {
     throw new UsageError(
       "PLUGBOARD_MCP_TOKEN may hold only letters, digits and - . _ ~ + / (then = signs), as an Authorization header carries it; generate one with, for example, openssl rand -hex 32",
@@ -46,7 +47,8 @@ export async function mcpCommand(parsed: ParsedArgs, io: Io): Promise<number> {
     await serveStdio(app.runtime, { ...options, stdin: io.stdin, stdout: io.stdout, signal: stop.signal });
     return stop.exitCode(0);
   }
-  const server = listen(host, port, mcpHttpHandler(app.runtime, { ...options, ...(token ? { token } : {}) }));
+  const onPeerError = (message: string) => io.note(message);
+  const server = listen(host, port, mcpHttpHandler(app.runtime, { ...options, peers, onPeerError, ...(token ? { token } : {}) }));
   io.note(`serving ${app.registry.size} tools over MCP at ${server.url.href}mcp (workspace: ${app.workspace.root}; Ctrl-C stops)`);
   await new Promise((resolve) => stop.signal.addEventListener("abort", resolve, { once: true }));
   await server.stop(true);
@@ -64,6 +66,18 @@ function listen(host: string, port: number, fetch: (request: Request) => Respons
     if (code === "EACCES") throw new UsageError(`port ${port} needs privileges this user does not have; pick one above 1023 with --port N`, "mcp");
     throw error;
   }
+}
+
+/** `--peers`: comma-separated http(s) URLs of the other copies' `/mcp`. */
+function peersOf(text: string | undefined): URL[] {
+  if (text === undefined) return [];
+  return text.split(",").map((item) => {
+    const peer = URL.canParse(item.trim()) ? new URL(item.trim()) : undefined;
+    if (peer === undefined || (peer.protocol !== "http:" && peer.protocol !== "https:")) {
+      throw new UsageError(`--peers takes the other copies' URLs, comma-separated (http://10.0.0.2:8808/mcp,…), got '${item}'`, "mcp");
+    }
+    return peer;
+  });
 }
 
 function portOf(text: string | undefined): number {
