@@ -20,6 +20,7 @@ import { startEnvironment } from "./report/environment.ts";
 import { QUICK_RESULTS_PATH, RESULTS_PATH, readResults, writeResults } from "./report/results-file.ts";
 import { sandbox } from "./sandbox/sandbox.ts";
 import { scale } from "./scale/scale.ts";
+import { toolSearch } from "./tool-search/tool-search.ts";
 
 const mode = parseMode(process.argv.slice(2));
 const environment = startEnvironment(mode.quick);
@@ -37,6 +38,7 @@ const SUITES = {
   "page-bundle": pageBundle,
   mcp,
   sandbox,
+  "tool-search": toolSearch,
 };
 const unknown = mode.only?.filter((name) => !(name in SUITES)) ?? [];
 if (unknown.length > 0) throw new Error(`Unknown suite ${unknown.join(", ")}; the suites: ${Object.keys(SUITES).join(", ")}`);
