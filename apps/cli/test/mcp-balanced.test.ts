@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { Client as CurrentClient, StreamableHTTPClientTransport as CurrentHttpTransport } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { runningNamed, survivors, uniqueMarker, waitFor } from "@plugboard/test-helpers";
@@ -66,6 +67,27 @@ describe("three plugboard mcp --http copies behind a round-robin balancer", () =
         if ((await survivors(() => runningNamed(marker), 5000)).length === 0) ended++;
       }
       expect(ended).toBe(10);
+    } finally {
+      await mcp.close();
+    }
+  }, TIMEOUT);
+
+  test("a client of the newest revision (2026-07-28) cancels by closing its request: the balancer passes that on", async () => {
+    const mcp = new CurrentClient({ name: "current", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
+    await mcp.connect(new CurrentHttpTransport(url, { requestInit: { headers: AUTH } }));
+    try {
+      expect(mcp.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+      let ended = 0;
+      for (let round = 0; round < COPIES; round++) {
+        const marker = uniqueMarker();
+        const controller = new AbortController();
+        const settled = mcp.callTool({ name: "bash", arguments: { command: `exec -a ${marker} sleep 300` } }, { signal: controller.signal }).catch((error: unknown) => error);
+        await waitFor(`the sleep of round ${round} runs`, () => runningNamed(marker).length === 1, { timeoutMs: 15_000 });
+        controller.abort();
+        await settled;
+        if ((await survivors(() => runningNamed(marker), 5000)).length === 0) ended++;
+      }
+      expect(ended).toBe(COPIES);
     } finally {
       await mcp.close();
     }

@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Client as CurrentClient, StreamableHTTPClientTransport as CurrentHttpTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport as CurrentStdioTransport } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -75,6 +77,28 @@ describe("plugboard mcp", () => {
       child.kill("SIGINT");
     }
     expect((await output.finished()).code).toBe(130);
+  }, TIMEOUT);
+
+  test("the current SDK's client gets the newest revision, 2026-07-28, over stdio and over HTTP", async () => {
+    const negotiating = () => new CurrentClient({ name: "current", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
+    const viaStdio = negotiating();
+    await viaStdio.connect(new CurrentStdioTransport({ command: process.execPath, args: [MAIN, "mcp", "--config", config], cwd: dir, env: cleanEnv(), stderr: "pipe" }));
+    const child = spawnPlugboard(["mcp", "--http", "--port", "0", "--config", config], { cwd: dir });
+    const output = watch(child);
+    const viaHttp = negotiating();
+    try {
+      await viaHttp.connect(new CurrentHttpTransport(new URL(await servedUrl(output))));
+      for (const client of [viaStdio, viaHttp]) {
+        expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+        expect((await client.listTools()).tools).toHaveLength(5);
+        const read = await client.callTool({ name: "read_file", arguments: { path: "README.md" } });
+        expect(read).toMatchObject({ isError: false, content: [{ type: "text", text: expect.stringContaining("# Demo") }] });
+      }
+    } finally {
+      await Promise.all([viaStdio.close(), viaHttp.close()]);
+      child.kill("SIGINT");
+      await output.finished();
+    }
   }, TIMEOUT);
 
   test("with PLUGBOARD_MCP_TOKEN, HTTP clients must send it", async () => {

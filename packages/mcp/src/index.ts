@@ -1,7 +1,7 @@
 export { toolResult } from "./content.ts";
 export { type HttpServer, McpMount, McpMountError, type MountOptions, type StdioServer } from "./mount.ts";
 export { type Launch, type Launcher, ProcessTransport } from "./process-transport.ts";
-export { annotationsFor, mcpServerFor, type ServeOptions } from "./serve.ts";
+export { annotationsFor, mcpServerFactory, mcpServerFor, type ServeOptions, type ServerFactory } from "./serve.ts";
 export { isBearerToken, isForeignOrigin, isJsonContentType, isLoopbackHost, isLoopbackHostHeader } from "./http-guard.ts";
 export { type HttpServeOptions, MAX_BODY_BYTES, mcpHttpHandler } from "./serve-http.ts";
 export { FORWARDED_HEADER, InFlightCalls, type PeerOptions, SESSION_HEADER } from "./in-flight.ts";

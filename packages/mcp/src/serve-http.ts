@@ -1,6 +1,8 @@
 /**
  * Streamable HTTP at `/mcp`, stateless: every request gets its own server and transport,
- * so any copy behind a load balancer can answer any request. A bearer token (compared in
+ * so any copy behind a load balancer can answer any request. The newest revision
+ * (2026-07-28, a request carries all it needs) goes to the SDK's 2.x `createMcpHandler`;
+ * the 2025 ones (`initialize` first) to a stateless transport of the same SDK. A bearer token (compared in
  * constant time) guards it when set; without one, the Host header must name a loopback
  * host, so a web page cannot reach the server through DNS rebinding.
  *
@@ -8,20 +10,21 @@
  * other than `application/json` too (415), and a body over 4 MiB gets 413, its declared
  * length checked first and its bytes counted as they come.
  *
- * Cancellation: a call ends when its client closes the request; and a client cancels with
- * `notifications/cancelled` in a later POST, keyed by its session (the `Mcp-Session-Id`
- * this server gives it at `initialize`) and the request's id. That POST may reach another
- * copy: a cancellation not for a call running here is forwarded to the peers.
+ * Cancellation: a call ends when its client closes the request (how a 2026-07-28 client
+ * cancels); and a 2025 client cancels with `notifications/cancelled` in a later POST, keyed
+ * by its session (the `Mcp-Session-Id` this server gives it at `initialize`) and the
+ * request's id. That POST may reach another copy: a cancellation not for a call running
+ * here is forwarded to the peers.
  */
 import { randomUUID } from "node:crypto";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import type { ToolRuntime } from "@plugboard/core/runtime";
 import { Hono } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
 import { isForeignOrigin, isJsonContentType, isLoopbackHostHeader } from "./http-guard.ts";
 import { FORWARDED_HEADER, InFlightCalls, type PeerOptions, SESSION_HEADER } from "./in-flight.ts";
 import { readBounded } from "./bounded-body.ts";
-import { mcpServerFor, type ServeOptions } from "./serve.ts";
+import { mcpServerFactory, type ServeOptions, type ServerFactory } from "./serve.ts";
 
 /** The largest request body served, as the SDK's own bound. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -53,11 +56,14 @@ export function mcpHttpHandler(runtime: ToolRuntime, options: HttpServeOptions =
     app.use("*", bearerAuth({ token: options.token }));
   }
   const calls = new InFlightCalls(options);
+  const factory = mcpServerFactory(runtime, options);
+  const modern = createMcpHandler(() => factory(), { legacy: "reject" });
   app.all("/mcp", async (c) => {
     const request = c.req.raw;
     const refused = refusal(request);
     if (refused !== undefined) return refused;
-    if (request.method !== "POST") return await serveOne(runtime, options, request, undefined, new AbortController());
+    // Stateless: no session stream to GET, no session to DELETE.
+    if (request.method !== "POST") return jsonRpcError(405, -32000, "Method not allowed.", { allow: "POST" });
     const body = await readBounded(request, MAX_BODY_BYTES);
     if (body.tooLarge) return jsonRpcError(413, -32000, `Payload Too Large: a request body may hold at most ${MAX_BODY_BYTES} bytes (4 MiB)`);
     const parsed = parseJson(body.bytes);
@@ -70,13 +76,14 @@ export function mcpHttpHandler(runtime: ToolRuntime, options: HttpServeOptions =
       await Promise.all(cancels.map(({ params }) => (params?.requestId === undefined ? undefined : calls.cancel(session, params.requestId, { forwarded, ...reasonOf(params) }))));
     }
     if (cancels.length > 0 && cancels.length === messages.length) return new Response(null, { status: 202 });
+    if (!(await isLegacyRequest(request, parsed.value))) return await modern.fetch(request, { parsedBody: parsed.value });
     // The call ends when the client closes its request, or cancels it (then `calls` aborts it).
     const controller = new AbortController();
     const end = () => controller.abort("the client closed the request");
     request.signal.addEventListener("abort", end, { once: true });
     const forget = session === undefined ? [] : messages.filter(isRequest).map((message) => calls.track(session, message.id, controller));
     try {
-      const response = await serveOne(runtime, options, request, parsed.value, controller);
+      const response = await serveLegacy(factory, request, parsed.value, controller);
       if (messages.some((message) => message.method === "initialize")) response.headers.set(SESSION_HEADER, randomUUID());
       return response;
     } finally {
@@ -87,13 +94,13 @@ export function mcpHttpHandler(runtime: ToolRuntime, options: HttpServeOptions =
   return async (request) => await app.fetch(request);
 }
 
-/** One request through a fresh server and transport, its calls ended by `controller`. */
-async function serveOne(runtime: ToolRuntime, options: ServeOptions, request: Request, parsedBody: unknown, controller: AbortController): Promise<Response> {
-  const mcp = mcpServerFor(runtime, options, controller.signal);
+/** One 2025-era request through a fresh server and stateless transport, answered as one JSON body; its calls ended by `controller`. */
+async function serveLegacy(factory: ServerFactory, request: Request, parsedBody: unknown, controller: AbortController): Promise<Response> {
+  const mcp = factory(controller.signal);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await mcp.connect(transport);
   try {
-    return await transport.handleRequest(request, parsedBody === undefined ? {} : { parsedBody });
+    return await transport.handleRequest(request, { parsedBody });
   } finally {
     await mcp.close();
   }
@@ -111,8 +118,8 @@ function refusal(request: Request): Response | undefined {
   return undefined;
 }
 
-function jsonRpcError(status: number, code: number, message: string): Response {
-  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
+function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers });
 }
 
 interface Message {

@@ -1,8 +1,8 @@
-/** Serving over stdio: until the client closes our stdin. */
+/** Serving over stdio, on the SDK's 2.x entry (which picks the client's era): until the client closes our stdin. */
 import type { Readable, Writable } from "node:stream";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { StdioServerTransport, serveStdio as sdkServeStdio } from "@modelcontextprotocol/server/stdio";
 import type { ToolRuntime } from "@plugboard/core/runtime";
-import { mcpServerFor, type ServeOptions } from "./serve.ts";
+import { mcpServerFactory, type ServeOptions } from "./serve.ts";
 
 export interface StdioServeOptions extends ServeOptions {
   /** @default process.stdin */
@@ -21,13 +21,13 @@ export interface StdioServeOptions extends ServeOptions {
  */
 export async function serveStdio(runtime: ToolRuntime, options: StdioServeOptions = {}): Promise<void> {
   const { stdin = process.stdin, stdout = process.stdout } = options;
-  const mcp = mcpServerFor(runtime, options);
+  const factory = mcpServerFactory(runtime, options);
   const ended = new Promise<void>((resolve) => {
     stdin.once("end", resolve);
     stdin.once("close", resolve);
     options.signal?.addEventListener("abort", () => resolve(), { once: true });
   });
-  await mcp.connect(new StdioServerTransport(stdin, stdout));
+  const handle = sdkServeStdio(() => factory(), { transport: new StdioServerTransport(stdin, stdout) });
   await ended;
-  await mcp.close();
+  await handle.close();
 }

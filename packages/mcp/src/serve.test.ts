@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { tmpdir } from "node:os";
+import { Client as CurrentClient, StreamableHTTPClientTransport as CurrentHttpTransport } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { defineTool, errorResult, textResult, Type, Workspace } from "@plugboard/core";
@@ -110,6 +111,52 @@ describe("serving a runtime over Streamable HTTP", () => {
     await expect(call).rejects.toThrow();
     const signal = seen.pop();
     await waitFor("the handler's signal was aborted", () => signal?.aborted, { timeoutMs: 3000 });
+  });
+
+  test("the current SDK's client speaks the newest revision (2026-07-28): calls, and cancels by closing the request", async () => {
+    const client = new CurrentClient({ name: "current", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
+    await client.connect(new CurrentHttpTransport(await serve()));
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+      expect(client.getProtocolEra()).toBe("modern");
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["greet", "refuse", "wait"]);
+      expect(await client.callTool({ name: "greet", arguments: { name: "Cy" } })).toMatchObject({ content: [{ type: "text", text: "hello Cy" }], isError: false });
+      const before = seen.length;
+      const controller = new AbortController();
+      const call = client.callTool({ name: "wait", arguments: {} }, { signal: controller.signal }).catch((error: unknown) => error);
+      await waitFor("the call reached the handler", () => seen.length > before, { timeoutMs: 3000 });
+      controller.abort();
+      await call;
+      const signal = seen.pop();
+      await waitFor("the handler's signal was aborted", () => signal?.aborted, { timeoutMs: 3000 });
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("older clients get the revision they speak: the 1.x SDK's 2025-11-25, a client of 2025-06-18 that revision", async () => {
+    const url = await serve();
+    const transport = new StreamableHTTPClientTransport(url);
+    const client = new Client({ name: "previous", version: "1.0.0" });
+    await client.connect(transport);
+    clients.push(client);
+    expect(transport.protocolVersion).toBe("2025-11-25");
+    expect(await client.callTool({ name: "greet", arguments: { name: "Di" } })).toEqual({ content: [{ type: "text", text: "hello Di" }], isError: false });
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "older", version: "0.1.0" } },
+    };
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify(initialize),
+    });
+    expect(response.status).toBe(200);
+    const answer = (await response.json()) as { result: { protocolVersion: string } };
+    expect(answer.result.protocolVersion).toBe("2025-06-18");
+    expect(response.headers.get("mcp-session-id")).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   test("with a token, requests without it are refused", async () => {

@@ -1,10 +1,10 @@
 /**
- * Serving a runtime's tools over MCP: tools/list from the registry (JSON Schemas and
- * annotations), tools/call through `runtime.execute`, so the runtime's checks, policy and
- * audit apply to every call exactly as they do to the model's.
+ * Serving a runtime's tools over MCP, on the SDK's 2.x server: tools/list from the registry
+ * (JSON Schemas and annotations), tools/call through `runtime.execute`, so the runtime's
+ * checks, policy and audit apply to every call exactly as they do to the model's. The same
+ * server serves the newest revision (2026-07-28) and the 2025 ones.
  */
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool, type ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, Server, type Tool, type ToolAnnotations } from "@modelcontextprotocol/server";
 import type { ExecuteOptions, ToolRuntime } from "@plugboard/core/runtime";
 import packageJson from "../package.json" with { type: "json" };
 
@@ -27,14 +27,17 @@ export function annotationsFor(permissions: readonly string[]): ToolAnnotations 
   return { readOnlyHint: !changes, destructiveHint: changes, openWorldHint: permissions.includes("network") };
 }
 
+/** Makes the servers of one runtime: the tool list is built once, each server is cheap. */
+export type ServerFactory = (ended?: AbortSignal) => Server;
+
 /**
- * An MCP server (the SDK's) whose tools are `runtime`'s; connect it to any transport. Its
- * calls end when the client cancels them, and all of them when `ended` aborts.
+ * A factory of MCP servers (the SDK's) whose tools are `runtime`'s; connect one to any
+ * transport, or give the factory to the SDK's serving entries. A server's calls end when
+ * the client cancels them, and all of them when `ended` aborts.
  *
- * @example await mcpServerFor(app.runtime).connect(new StdioServerTransport());
+ * @example const server = mcpServerFactory(app.runtime)(); await server.connect(transport);
  */
-export function mcpServerFor(runtime: ToolRuntime, options: ServeOptions = {}, ended?: AbortSignal): McpServer {
-  const mcp = new McpServer({ name: "plugboard", version: packageJson.version }, { capabilities: { tools: {} } });
+export function mcpServerFactory(runtime: ToolRuntime, options: ServeOptions = {}): ServerFactory {
   const tools: Tool[] = runtime.schemas().map(({ function: fn }) => {
     const annotations = options.annotations?.(fn.name);
     return {
@@ -44,14 +47,28 @@ export function mcpServerFor(runtime: ToolRuntime, options: ServeOptions = {}, e
       ...(annotations ? { annotations } : {}),
     };
   });
-  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  mcp.server.setRequestHandler(CallToolRequestSchema, async ({ params }, extra): Promise<CallToolResult> => {
-    const result = await runtime.execute(params.name, JSON.stringify(params.arguments ?? {}), {
-      ...options.callOptions,
-      callId: `mcp-${String(extra.requestId)}`,
-      signal: ended === undefined ? extra.signal : AbortSignal.any([extra.signal, ended]),
+  const listed = { tools };
+  return (ended) => {
+    const server = new Server({ name: "plugboard", version: packageJson.version }, { capabilities: { tools: {} } });
+    server.setRequestHandler("tools/list", () => listed);
+    server.setRequestHandler("tools/call", async ({ params }, ctx): Promise<CallToolResult> => {
+      const signal = ctx.mcpReq.signal;
+      const result = await runtime.execute(params.name, JSON.stringify(params.arguments ?? {}), {
+        ...options.callOptions,
+        callId: `mcp-${String(ctx.mcpReq.id)}`,
+        signal: ended === undefined ? signal : AbortSignal.any([signal, ended]),
+      });
+      return { content: [{ type: "text", text: result.content }], isError: result.isError };
     });
-    return { content: [{ type: "text", text: result.content }], isError: result.isError };
-  });
-  return mcp;
+    return server;
+  };
+}
+
+/**
+ * One MCP server whose tools are `runtime`'s (see `mcpServerFactory`).
+ *
+ * @example await mcpServerFor(app.runtime).connect(transport);
+ */
+export function mcpServerFor(runtime: ToolRuntime, options: ServeOptions = {}, ended?: AbortSignal): Server {
+  return mcpServerFactory(runtime, options)(ended);
 }
