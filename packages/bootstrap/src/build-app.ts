@@ -4,12 +4,13 @@
  * (with the policy). All or nothing: the first failure throws, nothing is registered and no
  * server is left running.
  */
+import { existsSync } from "node:fs";
 import { type Logger, silentLogger, Workspace } from "@plugboard/core";
-import { ToolRegistry, ToolRuntime, WorkspaceError } from "@plugboard/core/runtime";
+import { ToolRegistry, ToolRuntime, WorkspaceError, wildcardMatch } from "@plugboard/core/runtime";
 import { lazily, type RegistryEntry } from "@plugboard/core/internal";
 import type { AppConfig, McpEntry, PluginEntry } from "@plugboard/config";
 import { PlugboardError } from "@plugboard/config/errors";
-import { mcpErrors, type PluginAt, pluginErrors } from "@plugboard/config/messages";
+import { configErrors, mcpErrors, type PluginAt, pluginErrors } from "@plugboard/config/messages";
 import { PERMISSIONS, type Permission } from "@plugboard/config/permissions";
 import { beginWritableSpan, plantedRecordFile } from "@plugboard/config/planted-files";
 import type { ConfinedHost, HostContext } from "@plugboard/hosts/confined";
@@ -168,7 +169,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     const entries = ordered.flatMap(([, load]) => load.entries);
     const toolGrants = new Map(ordered.flatMap(([, load]) => load.entries.map(({ tool }) => [tool.name, load.grants] as const)));
     const registry = new ToolRegistry(entries);
-    const runtime = new ToolRuntime(registry, { workspace, logger, policy: config.policy, toolSearch: config.tools, ...(auditLog ? { audit: auditLog.write } : {}) });
+    checkHooks(config, registry.names());
+    const runtime = new ToolRuntime(registry, { workspace, logger, policy: config.policy, toolSearch: config.tools, hooks: config.hooks, ...(auditLog ? { audit: auditLog.write } : {}) });
     const confinedNames = resolved.filter(isConfined).map((plugin) => plugin.manifest.name);
     const servers = mounts.map(({ server }) => server);
     const warmUp = () => {
@@ -385,6 +387,25 @@ function checkToolNames(resolved: readonly ResolvedPlugin[], configPath: string)
       owners.set(name, second);
     }
   }
+}
+
+/**
+ * A hook entry whose `tool` no enabled tool matches is a mistake (a typo, a plugin left out),
+ * and so is a program path that does not exist (which a plugin could otherwise create and
+ * have run unconfined): the config is refused.
+ */
+function checkHooks(config: AppConfig, tools: readonly string[]): void {
+  const problems = (["before", "after"] as const).flatMap((phase) =>
+    config.hooks[phase].flatMap(({ tool, command: [program = ""] }, index) => [
+      ...(tool === undefined || tools.some((name) => wildcardMatch(tool, name))
+        ? []
+        : [`hooks.${phase}[${index}].tool: no enabled tool matches ${JSON.stringify(tool)} (enabled: ${tools.join(", ") || "none"})`]),
+      ...(!program.includes("/") || existsSync(program)
+        ? []
+        : [`hooks.${phase}[${index}].command: ${program} does not exist (a program's path is relative to the config's folder)`]),
+    ]),
+  );
+  if (problems.length > 0) throw configErrors.invalid(config.configPath, problems);
 }
 
 /** Tool names of plugins and MCP servers together, in config order: a clash involving a server names `prefix` as the fix. */

@@ -38,6 +38,7 @@ describe("precedence: flag > environment > config file > default", () => {
       systemPrompt: undefined,
       plugins: [],
       policy: { default: "allow", rules: [] },
+      hooks: { before: [], after: [] },
       audit: undefined,
       protect: [],
     });

@@ -119,6 +119,30 @@ const policy = strict({
   rules: v.optional(list(policyRule), () => []),
 });
 
+/** The range of a hook's `timeoutMs`: up to ten minutes. */
+export const HOOK_TIMEOUT_RANGE = { min: 1, max: 600_000 } as const;
+
+const hook = strict({
+  tool: v.optional(text("a tool name or wildcard pattern such as bash or *_file")),
+  command: v.pipe(
+    list(text("a program or one of its arguments")),
+    v.minLength(1, 'expected the program and its arguments, such as ["./check.sh"]'),
+  ),
+  timeoutMs: v.optional(
+    v.pipe(
+      v.number((issue) => `expected a number of milliseconds, got ${issue.received}`),
+      v.integer((issue) => `expected a whole number of milliseconds, got ${issue.received}`),
+      v.minValue(HOOK_TIMEOUT_RANGE.min, (issue) => `expected at least ${HOOK_TIMEOUT_RANGE.min}, got ${issue.received}`),
+      v.maxValue(HOOK_TIMEOUT_RANGE.max, (issue) => `expected at most ${HOOK_TIMEOUT_RANGE.max} (ten minutes), got ${issue.received}`),
+    ),
+  ),
+});
+
+const hooks = strict({
+  before: v.optional(list(hook), () => []),
+  after: v.optional(list(hook), () => []),
+});
+
 /** The whole config file. */
 export const ConfigFileSchema = strict({
   $schema: v.optional(v.string()),
@@ -135,6 +159,7 @@ export const ConfigFileSchema = strict({
   sandbox: v.optional(oneOf(SANDBOX_MODES), () => "auto" as const),
   plugins: list(pluginEntry),
   policy: v.optional(policy),
+  hooks: v.optional(hooks),
   audit: v.optional(text("a file path")),
   protect: v.optional(list(text("a path or glob pattern"))),
 });

@@ -3,7 +3,7 @@
  * command-line flags, merged with the precedence flag > environment > config file > default.
  */
 import { readFile } from "node:fs/promises";
-import { ALLOW_ALL, DEFAULT_TOOL_SEARCH, type Policy, type ToolSearchSettings } from "@plugboard/core/runtime";
+import { ALLOW_ALL, DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_TOOL_SEARCH, type Hook, type Hooks, NO_HOOKS, type Policy, type ToolSearchSettings } from "@plugboard/core/runtime";
 import { dirname, join, resolve } from "node:path";
 import * as v from "valibot";
 import { ConfigFileSchema, type ConfigFile, MAX_STEPS_RANGE, type SANDBOX_MODES } from "./config-schema.ts";
@@ -81,6 +81,8 @@ export interface AppConfig {
   plugins: (PluginEntry | McpEntry)[];
   /** Allow, ask or deny each call; every call is allowed when the file sets none. */
   policy: Policy;
+  /** The user's programs run before and after calls, commands resolved against the config's folder; none when the file sets none. */
+  hooks: Hooks;
   /** Absolute path of the audit log (`audit`, relative to the config file), if any. */
   audit: string | undefined;
   /** Paths or glob patterns (relative to the config file) kept read-only to confined plugins, besides the always protected ones. */
@@ -156,8 +158,26 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
       };
     }),
     policy: file.policy ?? ALLOW_ALL,
+    hooks: file.hooks === undefined ? NO_HOOKS : { before: file.hooks.before.map((entry) => hookOf(entry, folder)), after: file.hooks.after.map((entry) => hookOf(entry, folder)) },
     audit: file.audit === undefined ? undefined : resolve(folder, file.audit),
     protect: file.protect ?? [],
+  };
+}
+
+/**
+ * A hook entry as the runtime runs it: a program named by a path (`./check.sh`, `hooks/x`)
+ * is resolved against the config's folder, where the hook also runs; a bare name (`jq`) is
+ * found on PATH.
+ */
+function hookOf(entry: NonNullable<ConfigFile["hooks"]>["before"][number], folder: string): Hook {
+  const [program = "", ...args] = entry.command;
+  const resolved = program.includes("/") ? resolve(folder, program) : program;
+  return {
+    ...(entry.tool === undefined ? {} : { tool: entry.tool }),
+    command: [resolved, ...args],
+    label: entry.command.join(" "),
+    timeoutMs: entry.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
+    cwd: folder,
   };
 }
 

@@ -3,6 +3,7 @@
  * given to the app's audit sink (bootstrap appends it as a JSON line to the config's
  * `audit` file).
  */
+import type { HookEffect } from "./hooks.ts";
 
 /** How the policy and the person decided: `ask:yes` / `ask:no` when someone (or `--yes`) was asked. */
 export type AuditDecision = "allow" | "ask:yes" | "ask:no" | "deny";
@@ -21,6 +22,8 @@ export interface AuditRecord {
   readonly decision: AuditDecision;
   /** The rule that decided, as the config writes it (`write_file path=secrets/*`); absent when the default did. */
   readonly rule?: string;
+  /** What each hook that ran did, in order (before hooks, then after hooks); absent when none ran. */
+  readonly hooks?: readonly HookEffect[];
   /** From arrival to result, approval time included. */
   readonly durationMs: number;
   readonly isError: boolean;

@@ -71,6 +71,12 @@ export const toolErrors = {
   cancelled: () => errorResult("Cancelled before the tool finished"),
   deniedByPolicy: (rule: string) => errorResult(`Denied by policy: ${rule}`),
   deniedByUser: (reason: string | undefined) => errorResult(`Denied by the user${reason ? `: ${reason}` : ""}`),
+  deniedByHook: (hook: string, reason: string | undefined) => errorResult(`Denied by ${hook}${reason ? `: ${reason}` : ""}`),
+  hookFailed: (hook: string, problem: string) => errorResult(`Denied: ${hook} failed: ${problem}`),
+  hookArguments: (name: string, hook: string, problems: readonly string[]) =>
+    errorResult(`Invalid arguments for ${name} (as ${hook} rewrote them): ${problems.join("; ")}`),
+  afterHookFailed: (hook: string, problem: string) =>
+    errorResult(`Denied: ${hook} failed: ${problem}; the call ran, its result is withheld`),
   noOneToAsk: () =>
     errorResult("Denied: approval required and no one to ask (allow it in the config's policy, or run with --yes)"),
 } as const;

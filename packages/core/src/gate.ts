@@ -1,11 +1,13 @@
 /**
  * The one decision point between a validated call and its handler: the policy's verdict,
- * and for `ask` the app's approver. A refusal is the result the model sees.
+ * the before hooks, and for `ask` the app's approver. A refusal is the result the model sees.
  */
 import type { Approver, ApprovalRequest } from "./approval.ts";
 import type { AuditDecision } from "./audit.ts";
 import type { ToolResult } from "./contract.ts";
+import { runBeforeHooks } from "./before-hooks.ts";
 import { toolErrors } from "./errors.ts";
+import type { Hook, HookEffect } from "./hooks.ts";
 import { decide, describeRule, type Policy } from "./policy.ts";
 import type { Workspace } from "./workspace.ts";
 
@@ -15,6 +17,10 @@ export interface GateOutcome {
   /** The deciding rule as the config writes it; absent when the default decided. */
   readonly rule?: string;
   readonly refusal?: ToolResult;
+  /** The arguments the handler gets: the call's, or as before hooks rewrote them. */
+  readonly arguments: Readonly<Record<string, unknown>>;
+  /** What each before hook that ran did, in order. */
+  readonly hooks: readonly HookEffect[];
 }
 
 /** Inputs of `passGate`. */
@@ -25,16 +31,42 @@ export interface GateInput {
   /** Absent: no one to ask, so `ask` is refused. */
   readonly approve: Approver | undefined;
   readonly signal: AbortSignal;
+  /** The before hooks for the call's tool, in order, and what they need. @default none */
+  readonly hooks?: {
+    readonly before: readonly Hook[];
+    readonly session: string;
+    /** The tool's check of arguments a hook rewrote. */
+    readonly validate: (args: unknown) => readonly string[];
+  };
 }
 
-/** Decides one call; rejects only when the approver does (a cancelled turn). */
-export async function passGate({ policy, workspace, request, approve, signal }: GateInput): Promise<GateOutcome> {
-  const verdict = await decide(policy, request.tool, request.arguments, workspace);
+/**
+ * Decides one call: the policy (a deny is final: no hook runs), then the before hooks (which
+ * may deny, ask, or rewrite the arguments, decided by the policy again), then the person for
+ * an `ask`. Rejects only when the approver or a hook does (a cancelled turn).
+ */
+export async function passGate({ policy, workspace, request: call, approve, signal, hooks }: GateInput): Promise<GateOutcome> {
+  const first = await decide(policy, call.tool, call.arguments, workspace);
+  const hooked =
+    first.action === "deny" || hooks === undefined || hooks.before.length === 0
+      ? { request: call, verdict: first, ask: false, effects: [] }
+      : await runBeforeHooks({
+          ...hooks,
+          hooks: hooks.before,
+          request: call,
+          verdict: first,
+          workspace: workspace.root,
+          signal,
+          recheck: (args) => decide(policy, call.tool, args, workspace),
+        });
+  const { request, verdict } = hooked;
   const rule = verdict.rule ? { rule: describeRule(verdict.rule) } : {};
-  if (verdict.action === "allow") return { decision: "allow", ...rule };
-  if (verdict.action === "deny") return { decision: "deny", ...rule, refusal: toolErrors.deniedByPolicy(rule.rule ?? "default") };
-  if (!approve) return { decision: "ask:no", ...rule, refusal: toolErrors.noOneToAsk() };
+  const base = { ...rule, arguments: request.arguments, hooks: hooked.effects };
+  if ("refusal" in hooked && hooked.refusal) return { decision: "deny", ...base, refusal: hooked.refusal };
+  if (verdict.action === "deny") return { decision: "deny", ...base, refusal: toolErrors.deniedByPolicy(rule.rule ?? "default") };
+  if (verdict.action === "allow" && !hooked.ask) return { decision: "allow", ...base };
+  if (!approve) return { decision: "ask:no", ...base, refusal: toolErrors.noOneToAsk() };
   const answer = await approve(request, signal);
-  if (answer.decision === "allow") return { decision: "ask:yes", ...rule };
-  return { decision: "ask:no", ...rule, refusal: toolErrors.deniedByUser(answer.reason?.trim()) };
+  if (answer.decision === "allow") return { decision: "ask:yes", ...base };
+  return { decision: "ask:no", ...base, refusal: toolErrors.deniedByUser(answer.reason?.trim()) };
 }

@@ -11,6 +11,7 @@ export {
 } from "./agent-loop.ts";
 export type { ApprovalAnswer, ApprovalRequest, Approver } from "./approval.ts";
 export type { AuditDecision, AuditRecord, AuditSink } from "./audit.ts";
+export { DEFAULT_HOOK_TIMEOUT_MS, type Hook, type HookEffect, type Hooks, hooksFor, NO_HOOKS } from "./hooks.ts";
 export { ModelResponseError, PluginError, WorkspaceError } from "./errors.ts";
 export {
   ALLOW_ALL,

@@ -1,7 +1,7 @@
 /**
  * The runtime: one tool call in, one result out. Looks the tool up, parses and validates
- * the model's raw arguments, passes the policy (and the person, for `ask`), then calls the
- * handler and records the call. Every expected failure is a result the model can read; a
+ * the model's raw arguments, passes the gate (the policy, the before hooks, the person for an
+ * `ask`), then calls the handler, runs the after hooks and records the call. Every expected failure is a result the model can read; a
  * programming error propagates wrapped in a `PluginError` naming the tool and its plugin.
  */
 import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
@@ -10,7 +10,9 @@ import type { AuditSink } from "./audit.ts";
 import { type Logger, silentLogger, type ToolContext, type ToolResult } from "./contract.ts";
 import { runHandler } from "./run-handler.ts";
 import { PluginError, toolErrors } from "./errors.ts";
+import { runAfterHooks } from "./after-hooks.ts";
 import { type GateOutcome, passGate } from "./gate.ts";
+import { type HookEffect, type Hooks, hooksFor, NO_HOOKS } from "./hooks.ts";
 import { ALLOW_ALL, type Policy } from "./policy.ts";
 import { readArguments, toolNamed } from "./repair.ts";
 import type { RegisteredTool, ToolRegistry } from "./registry.ts";
@@ -28,6 +30,8 @@ export interface RuntimeOptions {
   readonly session?: string;
   /** When the agent loop sends `tool_search` instead of every tool (`tool-search.ts`). @default search over 64 tools, none pinned */
   readonly toolSearch?: ToolSearchSettings;
+  /** Programs of the user's run before and after calls (see `hooks.ts`). @default none */
+  readonly hooks?: Hooks;
 }
 
 /** Per-call inputs of `execute`. */
@@ -49,6 +53,7 @@ export class ToolRuntime {
   readonly policy: Policy;
   readonly session: string;
   readonly toolSearch: ToolSearchSettings;
+  readonly hooks: Hooks;
   readonly #logger: Logger;
   readonly #audit: AuditSink | undefined;
 
@@ -59,6 +64,7 @@ export class ToolRuntime {
     this.session = options.session ?? crypto.randomUUID();
     this.toolSearch = options.toolSearch ?? DEFAULT_TOOL_SEARCH;
     checkToolSearch(this.toolSearch, registry.names());
+    this.hooks = options.hooks ?? NO_HOOKS;
     this.#logger = options.logger ?? silentLogger;
     this.#audit = options.audit;
   }
@@ -86,24 +92,41 @@ export class ToolRuntime {
     const signal = options.signal ?? NEVER;
     const arrived = { ts: new Date().toISOString(), at: performance.now() };
     const request = { id: callId, tool, arguments: args.value };
+    const session = options.session ?? this.session;
+    const before = hooksFor(this.hooks.before, tool);
     let gate: GateOutcome | undefined;
     let result: ToolResult | undefined;
+    let after: readonly HookEffect[] = [];
     try {
-      gate = await passGate({ policy: this.policy, workspace: this.workspace, request, approve: options.approve, signal });
+      const hooks = before.length === 0 ? undefined : { before, session, validate: registered.validate };
+      gate = await passGate({ policy: this.policy, workspace: this.workspace, request, approve: options.approve, signal, ...(hooks ? { hooks } : {}) });
+      if (gate.refusal) {
+        result = gate.refusal;
+        return result;
+      }
       const ctx: ToolContext = { workspace: this.workspace, signal, callId, logger: this.#logger };
-      result = gate.refusal ?? (await this.#run(registered, args.value, ctx));
+      result = await this.#run(registered, { ...gate.arguments }, ctx);
+      const afterHooks = hooksFor(this.hooks.after, tool);
+      if (afterHooks.length > 0 && !signal.aborted) {
+        const call = { tool, args: gate.arguments, session, callId, workspace: this.workspace.root };
+        const hooked = await runAfterHooks(afterHooks, call, result, signal);
+        after = hooked.effects;
+        result = hooked.result;
+      }
       return result;
     } finally {
+      const hooks = [...(gate?.hooks ?? []), ...after];
       this.#audit?.({
         ts: arrived.ts,
-        session: options.session ?? this.session,
+        session,
         callId,
         tool,
         args: request.arguments,
         ...(Object.keys(repaired).length === 0 ? {} : { repaired }),
-        // No outcome means the approver gave up (the turn was cancelled while asking).
+        // No outcome means the turn was cancelled while a person or a before hook was deciding.
         decision: gate?.decision ?? "ask:no",
         ...(gate?.rule === undefined ? {} : { rule: gate.rule }),
+        ...(hooks.length === 0 ? {} : { hooks }),
         durationMs: Math.round(performance.now() - arrived.at),
         isError: result?.isError ?? true,
         resultBytes: result === undefined ? 0 : Buffer.byteLength(result.content),

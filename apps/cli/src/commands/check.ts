@@ -2,7 +2,7 @@
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { DEFAULT_BASE_URL, type ModelSettings, PlugboardError, type StartedApp } from "@plugboard/bootstrap";
-import { describeRule, type Policy } from "@plugboard/core/runtime";
+import { describeRule, type Hooks, type Policy } from "@plugboard/core/runtime";
 import { loadApp } from "../load-app.ts";
 
 /**
@@ -32,6 +32,7 @@ export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> 
       : []),
     `  tools:     ${registry.size}${registry.size > 0 ? ` (${registry.names().join(", ")})` : ""}`,
     ...policyLines(config.policy),
+    ...hookLines(config.hooks),
     `  audit:     ${config.audit ?? "(none)"}`,
     `  sandbox:   ${sandboxLine(app)}`,
     ...sandboxLayers(app),
@@ -69,5 +70,15 @@ function policyLines(policy: Policy): string[] {
   return [
     `  policy:    ${policy.rules.length} rule${policy.rules.length === 1 ? "" : "s"} (the first that matches decides), else ${policy.default}`,
     ...rules,
+  ];
+}
+
+/** The hooks in the order they run, each with the tools it runs for and its timeout; nothing when there are none. */
+function hookLines(hooks: Hooks): string[] {
+  const all = [...hooks.before.map((hook) => ({ phase: "before", hook })), ...hooks.after.map((hook) => ({ phase: "after", hook }))];
+  if (all.length === 0) return [];
+  return [
+    `  hooks:     ${all.length} (in order, unconfined, as you)`,
+    ...all.map(({ phase, hook }) => `    ${phase} ${hook.tool ?? "*"}: ${hook.label} (timeout ${hook.timeoutMs} ms)`),
   ];
 }
