@@ -63,6 +63,23 @@ describe("mounting @modelcontextprotocol/server-everything", () => {
     expect(markedProcesses()).toEqual([]);
   }, TIMEOUT);
 
+  test("its structured content reaches the model as JSON text, once; its resource links by name and URI", async () => {
+    expect(await call(["get-structured-content", '{"location":"Chicago"}'])).toMatchObject({
+      code: 0,
+      stdout: '{"temperature":36,"conditions":"Light rain / drizzle","humidity":82}\n',
+    });
+    const links = await call(["get-resource-links", '{"count":2}']);
+    expect(links.code).toBe(0);
+    expect(links.stdout).toBe(
+      [
+        "Here are 2 resource links to resources available in this server:",
+        "[resource link: Blob Resource 1 demo://resource/dynamic/blob/1 (text/plain): Resource 1: plaintext resource]",
+        "[resource link: Text Resource 2 demo://resource/dynamic/text/2 (text/plain): Resource 2: plaintext resource]",
+        "",
+      ].join("\n"),
+    );
+  }, TIMEOUT);
+
   test("the server does not see the app's model key (only a minimal environment is passed)", async () => {
     const result = await call(["get-env"], { MODEL_API_KEY: "sk-must-not-leak", PLUGBOARD_MCP_TOKEN: "tok-must-not-leak" });
     expect(result.code).toBe(0);

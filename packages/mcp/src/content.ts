@@ -1,6 +1,8 @@
 /**
  * An MCP tool result as the model reads it: text blocks joined, every other block
- * summarised in one line of text, `isError` results as `Error: …`.
+ * summarised in one line of text, structured content as JSON text (once: not again when a
+ * text block already carries it, as the spec asks servers to do), `isError` results as
+ * `Error: …`.
  */
 import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/client";
 import { errorResult, type ToolResult, textResult } from "@plugboard/core";
@@ -11,7 +13,10 @@ import { ERROR_PREFIX } from "@plugboard/core/internal";
  */
 export function toolResult(result: CallToolResult): ToolResult {
   const parts = result.content.map(describe);
-  if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent));
+  const { structuredContent } = result;
+  if (structuredContent !== undefined && !result.content.some((block) => block.type === "text" && carries(block.text, structuredContent))) {
+    parts.push(JSON.stringify(structuredContent));
+  }
   const text = parts.join("\n");
   if (result.isError === true) {
     const message = text === "" ? "the tool reported an error without a message" : text;
@@ -27,8 +32,11 @@ function describe(block: ContentBlock): string {
     case "image":
     case "audio":
       return `[${block.type}: ${block.mimeType}, ${decodedBytes(block.data)} bytes]`;
-    case "resource_link":
-      return `[resource link: ${block.name} ${block.uri}${block.mimeType ? ` (${block.mimeType})` : ""}]`;
+    case "resource_link": {
+      const type = block.mimeType ? ` (${block.mimeType})` : "";
+      const about = block.description ? `: ${block.description}` : "";
+      return `[resource link: ${block.name} ${block.uri}${type}${about}]`;
+    }
     case "resource": {
       const { resource } = block;
       const type = resource.mimeType ? `, ${resource.mimeType}` : "";
@@ -37,6 +45,15 @@ function describe(block: ContentBlock): string {
     }
     default:
       return `[${(block as { type: string }).type} content]`;
+  }
+}
+
+/** Whether a text block is the structured content written out as JSON. */
+function carries(text: string, structured: unknown): boolean {
+  try {
+    return Bun.deepEquals(JSON.parse(text), structured, true);
+  } catch {
+    return false;
   }
 }
 

@@ -246,3 +246,43 @@ describe("McpMount and protocol revisions", () => {
     expect(await (await runtimeOf(mounted)).execute("echo", '{"message":"still here"}')).toEqual({ content: "still here", isError: false });
   });
 });
+
+describe("McpMount: structured results", () => {
+  const STATS = '{"count":2,"names":["a","b"]}';
+
+  test("structured content reaches the model as JSON text, once, checked against the output schema", async () => {
+    const runtime = await runtimeOf(await mount({ server: fixture({ FIXTURE_STRUCTURED: "1" }) }));
+    // The server wrote the JSON as text too: it is not repeated.
+    expect(await runtime.execute("stats", "{}")).toEqual({ content: '{\n  "count": 2,\n  "names": [\n    "a",\n    "b"\n  ]\n}', isError: false });
+    expect(await runtime.execute("stats_only", "{}")).toEqual({ content: STATS, isError: false });
+    expect(await runtime.execute("stats_wrong", "{}")).toEqual({
+      content: "Error: MCP server fixture answered stats_wrong with structured content that does not match its output schema: count: must be integer; names[0]: must be string",
+      isError: true,
+    });
+    expect(await runtime.execute("stats_none", "{}")).toEqual({
+      content: "Error: MCP server fixture answered stats_none without the structured content its output schema promises",
+      isError: true,
+    });
+  });
+
+  test("after a restart the output schema is still checked", async () => {
+    const runtime = await runtimeOf(await mount({ server: fixture({ FIXTURE_STRUCTURED: "1" }) }));
+    expect((await runtime.execute("crash", "{}")).isError).toBe(true);
+    expect((await runtime.execute("stats_wrong", "{}")).content).toStartWith("Error: MCP server fixture answered stats_wrong with structured content that does not match");
+  });
+
+  test("a tool whose output schema cannot be compiled is a start error naming the tool", async () => {
+    const error = await McpMount.open({ name: "odd", server: fixture({ FIXTURE_BAD_OUTPUT: "1" }) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpMountError);
+    expect((error as McpMountError).reason).toStartWith("its tool odd_output has an output schema that cannot be used: ");
+  });
+
+  test("a server on the current SDK: structured results and resource links, in the newest revision", async () => {
+    const runtime = await runtimeOf(await mount({ name: "modern", server: { command: process.execPath, args: [MODERN] } }));
+    expect(await runtime.execute("stats", "{}")).toEqual({ content: STATS, isError: false });
+    expect(await runtime.execute("links", "{}")).toEqual({
+      content: ["two files", "[resource link: report.pdf file:///srv/report.pdf (application/pdf): The monthly report]", "[resource link: data.csv https://example.com/data.csv]"].join("\n"),
+      isError: false,
+    });
+  });
+});

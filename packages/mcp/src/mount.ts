@@ -51,7 +51,7 @@ interface Listed {
 }
 
 /** Compiles a tool's input schema (`jsonSchemaValidator`); throws when the schema cannot be used. */
-type Validator = (schema: Tool["inputSchema"]) => ArgumentsValidator;
+type Validator = (schema: Readonly<Record<string, unknown>>) => ArgumentsValidator;
 
 const DEFAULT_TIMEOUT_MS = 600_000;
 const NOT_A_NAME = /[^A-Za-z0-9_-]/g;
@@ -67,6 +67,8 @@ export class McpMount {
   readonly protocolVersion: string;
   readonly #options: MountOptions;
   readonly #entries: readonly RegistryEntry[];
+  /** The checks of the tools that declare an output schema, by the server's name for the tool. */
+  readonly #outputChecks = new Map<string, ArgumentsValidator>();
   #connection: Promise<Connection> | undefined;
   #closed = false;
   /** The era the server answered in, so that a restart skips the probe. */
@@ -92,10 +94,12 @@ export class McpMount {
     const { jsonSchemaValidator } = await lazily("the JSON Schema validator (Ajv)", () => import("./json-schema.ts"));
     const connection = await connect(options);
     try {
+      // Every page, walked here (the SDK's walk stops at 64); not kept in the SDK's cache, so
+      // that structured results are checked once, here, with the same validator as arguments.
       const tools: Tool[] = [];
       let cursor: string | undefined;
       do {
-        const page = await connection.client.listTools(cursor === undefined ? {} : { cursor });
+        const page = await connection.client.listTools(cursor === undefined ? undefined : { cursor }, { cacheMode: "bypass" });
         tools.push(...page.tools);
         cursor = page.nextCursor;
       } while (cursor !== undefined);
@@ -119,25 +123,24 @@ export class McpMount {
     return [...this.#entries];
   }
 
-  /** The entries, each tool's schema compiled at once by `validator`; a schema that cannot be used throws, naming the tool. */
+  /** The entries, each tool's schemas (input, and output when it has one) compiled at once by `validator`; a schema that cannot be used throws, naming the tool. */
   #build(validator: Validator): RegistryEntry[] {
     const prefix = this.#options.prefix ?? "";
     return this.tools.map((tool) => {
       const name = `${prefix}${tool.name}`.replace(NOT_A_NAME, "_").slice(0, 64);
-      try {
-        const definition = defineTool({
-          name,
-          description: tool.description ?? tool.title ?? "",
-          // Plain JSON Schema, sent as it is and checked by `validate`, never compiled by TypeBox.
-          parameters: tool.inputSchema as unknown as TObject,
-          // The server's hint: its read-only tools may run alongside each other in one model turn.
-          ...(tool.annotations?.readOnlyHint === true ? { concurrency: "read-only" as const } : {}),
-          handler: (args: Record<string, unknown>, ctx: ToolContext) => this.#call(tool.name, args, ctx.signal),
-        });
-        return { tool: definition, owner: this.name, validate: validator(tool.inputSchema) };
-      } catch (error) {
-        throw new Error(`its tool ${tool.name} has an input schema that cannot be used: ${reasonOf(error)}`);
-      }
+      const validate = compiled(tool, "input", () => validator(tool.inputSchema));
+      const { outputSchema } = tool;
+      if (outputSchema !== undefined) this.#outputChecks.set(tool.name, compiled(tool, "output", () => validator(outputSchema)));
+      const definition = defineTool({
+        name,
+        description: tool.description ?? tool.title ?? "",
+        // Plain JSON Schema, sent as it is and checked by `validate`, never compiled by TypeBox.
+        parameters: tool.inputSchema as unknown as TObject,
+        // The server's hint: its read-only tools may run alongside each other in one model turn.
+        ...(tool.annotations?.readOnlyHint === true ? { concurrency: "read-only" as const } : {}),
+        handler: (args: Record<string, unknown>, ctx: ToolContext) => this.#call(tool.name, args, ctx.signal),
+      });
+      return { tool: definition, owner: this.name, validate };
     });
   }
 
@@ -170,12 +173,22 @@ export class McpMount {
         signal,
         timeout: this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       });
-      if ("content" in result) return toolResult(result as CallToolResult);
-      return errorResult(`MCP server ${this.name} answered ${tool} without content`);
+      if (!("content" in result)) return errorResult(`MCP server ${this.name} answered ${tool} without content`);
+      return this.#checked(tool, result as CallToolResult) ?? toolResult(result as CallToolResult);
     } catch (error) {
       if (signal.aborted) return toolErrors.cancelled();
       return errorResult(`MCP server ${this.name} failed during ${tool}: ${reasonOf(error)}${stderrLines(await stderrOf(connection))}`);
     }
+  }
+
+  /** An `Error:` result when a tool that declares an output schema answered something else. */
+  #checked(tool: string, result: CallToolResult): ToolResult | undefined {
+    const check = this.#outputChecks.get(tool);
+    if (check === undefined || result.isError === true) return undefined;
+    if (result.structuredContent === undefined) return errorResult(`MCP server ${this.name} answered ${tool} without the structured content its output schema promises`);
+    const problems = check(result.structuredContent);
+    if (problems.length === 0) return undefined;
+    return errorResult(`MCP server ${this.name} answered ${tool} with structured content that does not match its output schema: ${problems.join("; ")}`);
   }
 
   /** The live connection, or a new one when the server has gone away. */
@@ -199,5 +212,14 @@ export class McpMount {
       },
     );
     return connection;
+  }
+}
+
+/** A tool's schema compiled; one that cannot be used throws, naming the tool (the mount then fails). */
+function compiled(tool: Tool, which: "input" | "output", compile: () => ArgumentsValidator): ArgumentsValidator {
+  try {
+    return compile();
+  } catch (error) {
+    throw new Error(`its tool ${tool.name} has an ${which} schema that cannot be used: ${reasonOf(error)}`);
   }
 }

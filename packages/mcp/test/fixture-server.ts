@@ -6,6 +6,10 @@
  *
  * `FIXTURE_FAIL_START=1` makes it print to stderr and exit before answering anything.
  * `FIXTURE_BAD_SCHEMA=1` adds a tool whose input schema points at a definition it lacks.
+ * `FIXTURE_STRUCTURED=1` adds tools with an output schema: `stats` answers it (and its JSON
+ * as text), `stats_only` answers it without text, `stats_wrong` answers what it does not
+ * allow, `stats_none` answers no structured content; `FIXTURE_BAD_OUTPUT=1` adds a tool whose
+ * output schema cannot compile.
  * `FIXTURE_MARKER=FILE`: `slow` writes `cancelled` there when the client cancels it.
  * `FIXTURE_EXIT_ON_UNKNOWN=1` makes it exit on a request it does not know (as servers on the
  * Rust SDK do before `initialize`), and count its starts in `FIXTURE_STARTS=FILE`.
@@ -47,6 +51,18 @@ const TOOLS: Tool[] = [
 if (process.env.FIXTURE_BAD_SCHEMA === "1") {
   TOOLS.push({ name: "broken", description: "Its schema cannot compile.", inputSchema: object({ a: { $ref: "#/$defs/missing" } }) });
 }
+
+if (process.env.FIXTURE_STRUCTURED === "1") {
+  const outputSchema = { type: "object" as const, properties: { count: { type: "integer" }, names: { type: "array", items: { type: "string" } } }, required: ["count"] };
+  for (const name of ["stats", "stats_only", "stats_wrong", "stats_none"]) {
+    TOOLS.push({ name, description: `Counts, as structured output (${name}).`, inputSchema: object(), outputSchema });
+  }
+}
+if (process.env.FIXTURE_BAD_OUTPUT === "1") {
+  TOOLS.push({ name: "odd_output", description: "Its output schema cannot compile.", inputSchema: object(), outputSchema: { type: "object", properties: { a: { $ref: "#/$defs/missing" } } } });
+}
+
+const STATS = { count: 2, names: ["a", "b"] };
 
 const text = (value: string): CallToolResult => ({ content: [{ type: "text", text: value }] });
 
@@ -93,6 +109,14 @@ mcp.server.setRequestHandler(CallToolRequestSchema, async ({ params }, extra): P
       return text(String(Bun.spawn(["sleep", "300"], { stdio: ["ignore", "ignore", "ignore"] }).pid));
     case "pid":
       return text(String(process.pid));
+    case "stats":
+      return { content: [{ type: "text", text: JSON.stringify(STATS, null, 2) }], structuredContent: STATS };
+    case "stats_only":
+      return { content: [], structuredContent: STATS };
+    case "stats_wrong":
+      return { content: [{ type: "text", text: "three" }], structuredContent: { count: "three", names: [1] } };
+    case "stats_none":
+      return text("2 things");
   }
   return { content: [{ type: "text", text: `no such tool: ${params.name}` }], isError: true };
 });
