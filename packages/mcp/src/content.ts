@@ -1,8 +1,8 @@
 /**
  * An MCP tool result as the model reads it: text blocks joined, every other block
- * summarised in one line of text, structured content as JSON text (once: not again when a
- * text block already carries it, as the spec asks servers to do), `isError` results as
- * `Error: …`.
+ * summarised in one line of text, `isError` results as `Error: …`. Structured content is
+ * the result itself, as JSON text: it takes the place of the text blocks, which restate it
+ * for clients that cannot read it (the spec asks servers to add them).
  */
 import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/client";
 import { errorResult, type ToolResult, textResult } from "@plugboard/core";
@@ -12,11 +12,11 @@ import { ERROR_PREFIX } from "@plugboard/core/internal";
  * @example toolResult({ content: [{ type: "text", text: "hi" }] }) // { content: "hi", isError: false }
  */
 export function toolResult(result: CallToolResult): ToolResult {
-  const parts = result.content.map(describe);
   const { structuredContent } = result;
-  if (structuredContent !== undefined && !result.content.some((block) => block.type === "text" && carries(block.text, structuredContent))) {
-    parts.push(JSON.stringify(structuredContent));
-  }
+  const parts =
+    structuredContent === undefined
+      ? result.content.map(describe)
+      : [JSON.stringify(structuredContent), ...result.content.filter((block) => block.type !== "text").map(describe)];
   const text = parts.join("\n");
   if (result.isError === true) {
     const message = text === "" ? "the tool reported an error without a message" : text;
@@ -45,15 +45,6 @@ function describe(block: ContentBlock): string {
     }
     default:
       return `[${(block as { type: string }).type} content]`;
-  }
-}
-
-/** Whether a text block is the structured content written out as JSON. */
-function carries(text: string, structured: unknown): boolean {
-  try {
-    return Bun.deepEquals(JSON.parse(text), structured, true);
-  } catch {
-    return false;
   }
 }
 
