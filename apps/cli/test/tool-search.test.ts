@@ -65,6 +65,12 @@ describe("305 tools, over tools.searchOver (64)", () => {
     expect(toolNames(model)[3]).toEqual(["tool_search", "read_file", "glob", "sky_report"]);
   }, TIMEOUT);
 
+  test("plugboard check says the search is on and what the model is sent", async () => {
+    const result = await plugboard(["check", "--offline", "--config", config], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/\n {2}tools: {5}305 \(bash, .*sky_report.*\)\n {2}search: {4}on \(more than 64 tools\): the model is sent tool_search and read_file, glob\n/);
+  }, TIMEOUT);
+
   test("plugboard tools lists every tool and says the model gets them by search", async () => {
     const result = await plugboard(["tools", "--config", config], { cwd: dir });
     expect(result.code).toBe(0);

@@ -112,7 +112,7 @@ describe("over searchOver tools", () => {
     expect(lines[1]).toBe("- stripe_archive_record: Archive a record so it is hidden but kept in Stripe: payments, invoices and customers.");
     expect(lines).toHaveLength(SEARCH_RESULTS + 2);
     const total = Number(lines[0]?.split(" ")[0]);
-    expect(lines.at(-1)).toBe(`${total - SEARCH_RESULTS} more matched; search with other or more words to see them.`);
+    expect(lines.at(-1)).toBe(`${total - SEARCH_RESULTS} more matched; search with more specific words to narrow them down.`);
     expect(sent[1]).toHaveLength(1 + SEARCH_RESULTS);
   });
 

@@ -115,7 +115,7 @@ function searchRuntime(runtime: ToolRuntime, join: (names: readonly string[]) =>
         [
           `${ranked.length} ${ranked.length === 1 ? "tool matches" : "tools match"} "${query}"${more > 0 ? `; the best ${shown.length}` : ""}, callable from your next step:`,
           ...lines,
-          ...(more > 0 ? [`${more} more matched; search with other or more words to see them.`] : []),
+          ...(more > 0 ? [`${more} more matched; search with more specific words to narrow them down.`] : []),
         ].join("\n"),
       );
     },

@@ -31,6 +31,7 @@ export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> 
       ? [`  mcp:       ${app.servers.length} (${app.servers.map((server) => `${server.name} ${server.version} over ${server.transport}`).join(", ")})`]
       : []),
     `  tools:     ${registry.size}${registry.size > 0 ? ` (${registry.names().join(", ")})` : ""}`,
+    ...searchLine(app),
     ...policyLines(config.policy),
     ...hookLines(config.hooks),
     `  audit:     ${config.audit ?? "(none)"}`,
@@ -39,6 +40,13 @@ export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> 
   ];
   await io.print(`${lines.join("\n")}\n`);
   return 0;
+}
+
+/** Over `tools.searchOver` tools: what the model is sent instead of every tool. */
+function searchLine({ registry, runtime }: StartedApp): string[] {
+  const { searchOver, pinned } = runtime.toolSearch;
+  if (registry.size <= searchOver) return [];
+  return [`  search:    on (more than ${searchOver} tools): the model is sent tool_search${pinned.length > 0 ? ` and ${pinned.join(", ")}` : ""}`];
 }
 
 /** Asks the endpoint (see `probeEndpoint`): how it answered, or a `MODEL_ENDPOINT` error (exit 3) saying what to change. */
