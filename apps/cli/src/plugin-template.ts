@@ -8,7 +8,11 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PluginNames } from "./plugin-names.ts";
 
-/** The template: a plugin named `word-count` whose tool counts the words of a file. */
+/**
+ * The template: a plugin named `my-tool` whose one tool, `my_tool`, is a working example (it
+ * reports the lines of a file) that names itself in its texts, so a new plugin's texts and
+ * tests carry its own name and a START HERE comment says what to change first.
+ */
 export const TEMPLATE_DIR = fileURLToPath(new URL("../templates/plugin/", import.meta.url));
 
 /**
@@ -17,10 +21,10 @@ export const TEMPLATE_DIR = fileURLToPath(new URL("../templates/plugin/", import
  * package that typechecks and passes its tests.
  */
 const PLACEHOLDERS: Readonly<Record<string, (names: PluginNames) => string>> = {
-  "plugboard-plugin-word-count": (names) => names.packageName,
-  "word-count": (names) => names.shortName,
-  word_count: (names) => names.toolName,
-  wordCount: (names) => names.camelName,
+  "plugboard-plugin-my-tool": (names) => names.packageName,
+  "my-tool": (names) => names.shortName,
+  my_tool: (names) => names.toolName,
+  myTool: (names) => names.camelName,
 };
 
 /** Longest first, in one pass, so a replacement is never itself replaced. */

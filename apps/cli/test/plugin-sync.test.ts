@@ -155,6 +155,28 @@ describe("plugboard plugin check on an out-of-date manifest", () => {
     );
   });
 
+  test("a new plugin's texts and tests name it, say where to start, and pass its own bun test and plugin check as generated", async () => {
+    expect((await plugboard(["plugin", "new", "text-stats"], { cwd: dir })).code).toBe(0);
+    const folder = join(dir, "plugboard-plugin-text-stats");
+    await symlink(CLI_MODULES, join(folder, "node_modules"));
+    const read = (path: string) => readFile(join(folder, path), "utf8");
+    const tool = await read("src/text-stats.ts");
+    expect(tool).toContain('description: "Report how many lines a UTF-8 text file in the workspace has (the example text_stats starts from).",');
+    expect(tool).toContain("// START HERE: say in one sentence what text_stats does");
+    expect((await read("README.md")).split("\n").slice(0, 4).join(" ")).toContain("`text_stats` is a working example");
+    const texts = await Promise.all(["src/text-stats.ts", "src/text-stats.test.ts", "README.md", "package.json", "plugboard.plugin.json"].map(read));
+    // Nothing left of the word-count example the template used to be.
+    for (const text of texts) expect(text).not.toMatch(/\bwords\b|word_count|characters/);
+    expect(await read("src/text-stats.test.ts")).toContain('test("text_stats reports the lines of a file"');
+
+    const tested = Bun.spawnSync(["bun", "test"], { cwd: folder, env: { ...process.env, NO_COLOR: "1" }, stderr: "pipe", stdout: "pipe" });
+    expect(tested.stderr.toString()).toMatch(/ 0 fail\n/);
+    expect(tested.exitCode).toBe(0);
+    const checked = await plugboard(["plugin", "check", folder], { cwd: dir });
+    expect(checked.stdout).not.toContain("✗");
+    expect(checked.code).toBe(0);
+  });
+
   test("a scaffolded plugin whose tool was renamed and described anew passes every check right after plugin sync", async () => {
     expect((await plugboard(["plugin", "new", "tally"], { cwd: dir })).code).toBe(0);
     const folder = join(dir, "plugboard-plugin-tally");
@@ -162,7 +184,7 @@ describe("plugboard plugin check on an out-of-date manifest", () => {
     const tool = join(folder, "src/tally.ts");
     const code = (await readFile(tool, "utf8"))
       .replace('name: "tally"', 'name: "tally_words"')
-      .replace('description: "Count the lines, words and characters of a UTF-8 text file in the workspace."', 'description: "Tally the words of a UTF-8 text file. Lines and characters too."');
+      .replace(/description: "Report [^"]*"/, 'description: "Tally the words of a UTF-8 text file. Lines and characters too."');
     await writeFile(tool, code);
 
     const before = await plugboard(["plugin", "check", folder], { cwd: dir });

@@ -16,7 +16,7 @@ import { type Registry, startRegistry, TOKEN } from "./verdaccio.ts";
 const REPO = join(import.meta.dir, "../../..");
 const PLUGIN = "@acme/plugboard-plugin-text-stats";
 const NOTES = "one two\nthree\n";
-const COUNT = "notes.txt: 2 lines, 3 words, 14 characters";
+const COUNT = "notes.txt: 2 lines";
 
 let root = "";
 let registry: Registry;
@@ -113,10 +113,10 @@ describe("a stranger's path through a real registry", () => {
 
     expect((await plugboard("tools")).stdout).toContain("text_stats(path)");
     expect(await plugboard("call", "text_stats", '{"path":"notes.txt"}')).toMatchObject({ code: 0, stdout: `${COUNT}\n` });
-    await using model = await startScriptedModel([{ toolCalls: [{ name: "text_stats", arguments: { path: "notes.txt" } }] }, { content: "3 words." }]);
+    await using model = await startScriptedModel([{ toolCalls: [{ name: "text_stats", arguments: { path: "notes.txt" } }] }, { content: "2 lines." }]);
     // The shipped policy asks before a tool it does not name; --yes answers for the person.
-    const ran = await plugboard("run", "--yes", "--base-url", model.baseURL, "how many words are in notes.txt?");
-    expect(ran).toMatchObject({ code: 0, stdout: "3 words.\n" });
+    const ran = await plugboard("run", "--yes", "--base-url", model.baseURL, "how many lines are in notes.txt?");
+    expect(ran).toMatchObject({ code: 0, stdout: "2 lines.\n" });
     expect(model.requests[1]?.body.messages?.at(-1)).toEqual({ role: "tool", tool_call_id: "call_1", content: COUNT });
     const plugins = JSON.parse((await plugboard("plugins", "--json")).stdout) as { name: string; origin: string }[];
     expect(plugins.find((plugin) => plugin.name === PLUGIN)?.origin).toBe("config");

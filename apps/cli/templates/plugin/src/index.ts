@@ -1,9 +1,9 @@
 /**
- * plugboard-plugin-word-count: the word_count tool. Exports the plugin (default) and its
- * Options type; the manifest is plugboard-plugin-word-count/plugboard.plugin.json.
+ * plugboard-plugin-my-tool: the my_tool tool. Exports the plugin (default) and its
+ * Options type; the manifest is plugboard-plugin-my-tool/plugboard.plugin.json.
  */
 import { definePlugin, type Static, Type } from "@plugboard/core";
-import { wordCountTool } from "./word-count.ts";
+import { myToolTool } from "./my-tool.ts";
 
 /**
  * The options schema, their one description: the app fills in each field's default, then
@@ -20,11 +20,11 @@ const OptionsSchema = Type.Object(
 export type Options = Static<typeof OptionsSchema>;
 
 /**
- * The plugin: one tool, word_count. Needs the fs.read permission.
+ * The plugin: one tool, my_tool. Needs the fs.read permission.
  *
- * @example { "package": "plugboard-plugin-word-count", "permissions": ["fs.read"], "options": { "maxFileBytes": 65536 } }
+ * @example { "package": "plugboard-plugin-my-tool", "permissions": ["fs.read"], "options": { "maxFileBytes": 65536 } }
  */
 export default definePlugin({
   options: OptionsSchema,
-  tools: (options) => [wordCountTool(options)],
+  tools: (options) => [myToolTool(options)],
 });

@@ -1,6 +1,6 @@
 /**
- * The word_count tool: counts the lines, words and characters of a UTF-8 text file in the
- * workspace. An example to replace with your own tool; it shows what every tool has.
+ * The my_tool tool, as `plugboard plugin new` made it: a working example (it reports how many
+ * lines a text file in the workspace has) to turn into what my_tool should do.
  */
 import { decodeText, defineTool, fileErrors, statFile, textResult, Type } from "@plugboard/core";
 import type { Options } from "./index.ts";
@@ -16,12 +16,15 @@ const Params = Type.Object(
 );
 
 /** Builds the tool with the plugin's options. */
-export function wordCountTool({ maxFileBytes }: Readonly<Options>) {
+export function myToolTool({ maxFileBytes }: Readonly<Options>) {
   return defineTool({
     // The name the model sees, and what the tool does, written here only: `plugboard plugin sync`
     // copies the name and the description's first sentence into plugboard.plugin.json.
-    name: "word_count",
-    description: "Count the lines, words and characters of a UTF-8 text file in the workspace.",
+    name: "my_tool",
+    // START HERE: say in one sentence what my_tool does (the model reads it to decide when to
+    // call it), change the parameters above and the handler below to match, then run
+    // `plugboard plugin sync` and update src/my-tool.test.ts.
+    description: "Report how many lines a UTF-8 text file in the workspace has (the example my_tool starts from).",
     parameters: Params,
     // Expected failures are thrown as ToolError (core's fileErrors, Workspace.resolve) and reach
     // the model as "Error: …" results; anything else thrown is a bug. Long work should pass
@@ -33,8 +36,7 @@ export function wordCountTool({ maxFileBytes }: Readonly<Options>) {
       if (stats.size > maxFileBytes) throw fileErrors.tooLarge(path, stats.size, maxFileBytes);
       const text = decodeText(await Bun.file(absolute).bytes(), path);
       const lines = text === "" ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
-      const words = text.split(/\s+/).filter((word) => word !== "").length;
-      return textResult(`${path}: ${lines} lines, ${words} words, ${text.length} characters`);
+      return textResult(`${path}: ${lines} ${lines === 1 ? "line" : "lines"}`);
     },
   });
 }
