@@ -32,7 +32,7 @@ describe("plugboard plugin new", () => {
     expect(result.stdout).toContain('{ "package": "plugboard-plugin-notes", "permissions": ["fs.read"] }');
     const files = (await readdir(folder, { recursive: true })).sort();
     expect(files).toEqual(
-      [".gitignore", "README.md", "package.json", "plugboard.plugin.json", "src", "src/index.test.ts", "src/index.ts"]
+      [".gitignore", "README.md", "package.json", "plugboard.check.json", "plugboard.plugin.json", "src", "src/index.test.ts", "src/index.ts"]
         .concat(["src/notes.test.ts", "src/notes.ts", "tsconfig.json"])
         .sort(),
     );

@@ -120,7 +120,7 @@ async function abortedCall(runtime: ToolRuntime, subject: Subject, input: AppInp
   }
   const args = slow ?? unfitArguments(subject.parameters).find((candidate) => registered.validate(candidate).length === 0);
   if (args === undefined) {
-    out.notes.push(`${name}: no input to call it with; pass slowInputs to check that it stops when aborted`);
+    out.notes.push(`${name}: no input to call it with; give slowInputs in plugboard.check.json to check that it stops when aborted`);
     return;
   }
   const json = JSON.stringify(args);
@@ -128,7 +128,7 @@ async function abortedCall(runtime: ToolRuntime, subject: Subject, input: AppInp
   const call = runtime.execute(name, json, { signal: controller.signal });
   const early = await settle(call, input.abortAfterMs);
   if (early.kind !== "timeout") {
-    if (slow === undefined) out.notes.push(`${name} finished before its signal aborted; give slowInputs (arguments that keep it busy) to see it stop`);
+    if (slow === undefined) out.notes.push(`${name} finished before its signal aborted; give slowInputs (arguments that keep it busy) in plugboard.check.json to see it stop`);
     else out.notes.push(`${name}: slowInputs.${name} finished within ${input.abortAfterMs} ms, before the signal aborted`);
     return;
   }

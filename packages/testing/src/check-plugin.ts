@@ -10,6 +10,7 @@ import { detectMechanism } from "@plugboard/sandbox";
 import { CHECK_IDS, type CheckId, type CheckResult, type ConformanceReport, result } from "./checks.ts";
 import type { AppInput, Refusal } from "./harness-protocol.ts";
 import { installFix, missingDependencies } from "./installed.ts";
+import { readCheckInputs } from "./check-inputs.ts";
 import { checkPackage, readJson } from "./package-check.ts";
 import { pluginFolder } from "./plugin-folder.ts";
 import { type HarnessRun, runHarness } from "./run-harness.ts";
@@ -18,7 +19,10 @@ import { listedTools } from "./tool-list.ts";
 import { type FileChange, callVerdicts, loadVerdicts, permissionsVerdict, quietVerdict, skipped, strictVerdict } from "./verdicts.ts";
 import { watchWrites, writeWatchUnavailable } from "./write-watch.ts";
 
-/** How to check a plugin; every field is optional. */
+/**
+ * How to check a plugin; every field is optional. Each one not given here is taken from the
+ * plugin's `plugboard.check.json` (see `readCheckInputs`), which `plugboard plugin check` reads too.
+ */
 export interface CheckPluginOptions {
   /** The plugin's options, as a config entry would give them. @default {} */
   readonly options?: unknown;
@@ -46,8 +50,9 @@ const WORKSPACE_FILES: Readonly<Record<string, string>> = {
  * const report = await checkPlugin(".", { slowInputs: { bash: { command: "sleep 30" } } });
  * if (!report.ok) console.error(formatReport(report));
  */
-export async function checkPlugin(directory: string, options: CheckPluginOptions = {}): Promise<ConformanceReport> {
+export async function checkPlugin(directory: string, given: CheckPluginOptions = {}): Promise<ConformanceReport> {
   const root = await pluginFolder(directory);
+  const options: CheckPluginOptions = { ...(await readCheckInputs(root)), ...given };
   const temp = await realpath(await mkdtemp(join(tmpdir(), "plugboard-check-")));
   try {
     const sandbox = join(temp, "sandbox");
