@@ -1,13 +1,16 @@
 /**
  * Builds the bundled CLI, `dist/bin.js`, from `src/bin.ts` with `bun build` (target bun, one
- * chunk per command so each loads only what it needs), and records the sources it was built
- * from in `dist/sources.json` so that `scripts/start.ts` can tell when it is stale.
+ * chunk per command so each loads only what it needs), with the web chat's page built into
+ * `dist/chat-page/` (`plugboard web` serves it: the installed CLI has neither the page's
+ * sources nor their browser libraries), and records the sources it was built from in
+ * `dist/sources.json` so that `scripts/start.ts` can tell when it is stale.
  *
  * `bun run build` (in apps/cli) builds it; `scripts/start.ts` when it is stale; `prepack`
  * before the package is packed for publishing.
  */
 import { chmod, mkdtemp, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
+import { PAGE_DIR, writeChatPage } from "@plugboard/web/page";
 import { versionLine } from "../src/version.ts";
 
 /** The CLI's package folder. */
@@ -67,6 +70,11 @@ export async function buildCli(outDir: string = DIST_DIR): Promise<BundleSources
     const sources = Object.keys(result.metafile.inputs)
       .filter((input) => !input.includes("node_modules/"))
       .map((input) => relative(CLI_DIR, resolve(input)));
+    // The web chat's page, for `plugboard web`: built now, and its sources are the bundle's too.
+    await writeChatPage(join(staging, "chat-page"));
+    for (const file of await readdir(PAGE_DIR, { recursive: true, withFileTypes: true })) {
+      if (file.isFile()) sources.push(relative(CLI_DIR, join(file.parentPath, file.name)));
+    }
     // A dependency update changes the lockfile, not the sources.
     sources.push(relative(CLI_DIR, join(CLI_DIR, "../../bun.lock")));
     const record: BundleSources = { builtAt, bun: Bun.version, sources };

@@ -40,6 +40,8 @@ export interface Flags {
   readonly host?: string;
   /** `plugboard mcp --http --peers URL,…`: the other copies' /mcp URLs, as given. */
   readonly peers?: string;
+  /** `plugboard web --token`. */
+  readonly token?: string;
 }
 
 export interface ParsedArgs {
@@ -148,6 +150,7 @@ function toFlags(values: Record<string, string | boolean | undefined>, command: 
     port: text("port"),
     host: text("host"),
     peers: text("peers"),
+    token: text("token"),
   };
 }
 

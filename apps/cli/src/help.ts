@@ -7,6 +7,7 @@ const ENVIRONMENT = [
   ["BASE_URL", "OpenAI-compatible endpoint (fallback: OPENAI_BASE_URL)"],
   ["MODEL", "model name"],
   ["PLUGBOARD_MCP_TOKEN", "bearer token `plugboard mcp --http` requires of its clients"],
+  ["PLUGBOARD_WEB_TOKEN", "bearer token `plugboard web` requires on /api/ (or --token)"],
   ["NO_COLOR", "no colours on stderr"],
 ] as const;
 

@@ -25,6 +25,7 @@ const COMMANDS: Readonly<Record<CommandName, () => Promise<Command>>> = {
   check: async () => (await import("./commands/check.ts")).checkCommand,
   mcp: async () => (await import("./commands/mcp.ts")).mcpCommand,
   trust: async () => (await import("./commands/trust.ts")).trustCommand,
+  web: async () => (await import("./commands/web.ts")).webCommand,
   "plugin new": async () => (await import("./commands/plugin-new.ts")).pluginNewCommand,
   "plugin check": async () => (await import("./commands/plugin-check.ts")).pluginCheckCommand,
   "plugin sync": async () => (await import("./commands/plugin-sync.ts")).pluginSyncCommand,

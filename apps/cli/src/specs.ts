@@ -13,6 +13,7 @@ export type CommandName =
   | "check"
   | "mcp"
   | "trust"
+  | "web"
   | "plugin new"
   | "plugin check"
   | "plugin sync"
@@ -20,7 +21,7 @@ export type CommandName =
   | "plugin remove";
 
 /** Flags that take a value or switch something on; `--help` and `--version` are global. */
-export type FlagName = "config" | "workspace" | "max-steps" | "model" | "base-url" | "yes" | "json" | "dir" | "http" | "port" | "host" | "peers" | "registry" | "check" | "offline";
+export type FlagName = "config" | "workspace" | "max-steps" | "model" | "base-url" | "yes" | "json" | "dir" | "http" | "port" | "host" | "peers" | "registry" | "check" | "offline" | "token";
 
 export interface FlagSpec {
   readonly type: "string" | "boolean";
@@ -64,6 +65,11 @@ export const FLAGS: Readonly<Record<FlagName, FlagSpec>> = {
   offline: { type: "boolean", help: "do not contact the model endpoint" },
   registry: { type: "string", value: "URL", help: "the npm registry to install from (default: bun's, from .npmrc or the environment)" },
   http: { type: "boolean", help: "serve over Streamable HTTP at /mcp instead of stdio" },
+  token: {
+    type: "string",
+    value: "TOKEN",
+    help: 'require "Authorization: Bearer TOKEN" on /api/ (default: $PLUGBOARD_WEB_TOKEN); prefer the variable, since flags are visible to other local users',
+  },
   port: { type: "string", value: "N", help: "the HTTP port, 0 for any free one (default: 8808)" },
   host: {
     type: "string",
@@ -183,6 +189,22 @@ export const COMMANDS: readonly CommandSpec[] = [
       "With PLUGBOARD_MCP_TOKEN set, HTTP clients must send Authorization: Bearer TOKEN; without it, only loopback is served.",
     ],
     flags: ["config", "workspace", "yes", "http", "port", "host", "peers"],
+    args: { min: 0, max: 0 },
+  },
+  {
+    name: "web",
+    usage: "plugboard web [flags]",
+    summary: "serve the web chat: the chat page at / and its API at /api/chat",
+    details: [
+      "The same chat as `bun run web` in a checkout: the config's tools, its policy (an ask is an approve/deny card in the page) and audit log, the model from the environment or flags' defaults.",
+      "Without --config it uses ./plugboard.config.json or .jsonc in the current folder, else the CLI's own; a plugin package the config's folder lacks is taken from those shipped with plugboard.",
+      "Prints the model, the workspace, the tools and the address on stderr, then serves until Ctrl-C, SIGTERM or SIGHUP (exit 130, 143, 129).",
+    ],
+    flags: ["config", "workspace", "port", "host", "token"],
+    flagHelp: {
+      port: "port to listen on, 0 for any free one (default: 8787)",
+      host: "address to listen on (default: 127.0.0.1); any address other than loopback needs a token",
+    },
     args: { min: 0, max: 0 },
   },
   {

@@ -86,6 +86,31 @@ test("the bundle's hosts are as confined as the sources': no write outside the w
   }
 }, 120_000);
 
+test("plugboard web serves the chat page built into the bundle (no page sources beside it) and answers a chat", async () => {
+  const child = Bun.spawn(["bun", join(OUT, "bin.js"), "web", "--port", "0"], { cwd: workspace, env: cleanEnv(), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  try {
+    let stderr = "";
+    const decoder = new TextDecoder();
+    let url: string | undefined;
+    for await (const chunk of child.stderr) {
+      stderr += decoder.decode(chunk, { stream: true });
+      url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
+      if (url) break;
+    }
+    if (url === undefined) throw new Error(`plugboard web exited before listening:\n${stderr}`);
+    expect(await (await fetch(`${url}/page.js`)).text()).toBe(await Bun.file(join(OUT, "chat-page/main.js")).text());
+    const answer = await fetch(`${url}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ messages: [{ role: "user", content: "read notes.txt" }] }),
+    });
+    expect(((await answer.json()) as { reply: string }).reply).toContain("first");
+  } finally {
+    child.kill("SIGTERM");
+  }
+  expect(await child.exited).toBe(143);
+}, 120_000);
+
 test("the bundle is stale when a source it was built from is newer, or it is missing", async () => {
   expect(staleReason(OUT)).toBeUndefined();
   const source = join(OUT, "sources.json");

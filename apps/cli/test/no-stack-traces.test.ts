@@ -39,7 +39,7 @@ async function failsWithoutStack(args: readonly string[]) {
 }
 
 /** Every command that reads a config, as a command line (the interactive session reads an empty stdin). */
-const WITH_CONFIG: readonly (readonly string[])[] = [[], ["run", "hi"], ["tools"], ["plugins"], ["call", "read_file", "{}"], ["check"], ["mcp"], ["plugin", "remove", "nope"]];
+const WITH_CONFIG: readonly (readonly string[])[] = [[], ["run", "hi"], ["tools"], ["plugins"], ["call", "read_file", "{}"], ["check"], ["mcp"], ["web", "--port", "0"], ["plugin", "remove", "nope"]];
 
 describe("a broken config", () => {
   test.each(["no-such-config.json", "invalid.json", "missing-plugin.json", "missing-workspace.json", "."])("--config %s: every command exits 2 without a stack", async (config) => {
@@ -107,6 +107,22 @@ describe("what the failures it found now say", () => {
       code: 2,
       stdout: "",
       stderr: "plugboard: Cannot write the plugin into /proc/no-such-folder (ENOENT). Pick a folder you can write with --dir DIR.\n",
+    });
+  });
+});
+
+describe("plugboard web where it cannot listen", () => {
+  test("a port in use, or an address this machine does not have: one line, exit 2", async () => {
+    using taken = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("taken") });
+    const inUse = await failsWithoutStack(["web", "--port", String(taken.port), "--config", join(dir, "read-file.json")]);
+    expect(inUse.code).toBe(2);
+    expect(inUse.stderr).toStartWith("plugboard: Could not listen: ");
+    expect(inUse.stderr).toEndWith(". Choose another port with --port.\n");
+    const args = ["web", "--host", "192.0.2.1", "--port", "0", "--token", "secret", "--config", join(dir, "read-file.json")];
+    expect(await failsWithoutStack(args)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "plugboard: Could not listen: 192.0.2.1 is not an address of this machine. Choose one with --host (default 127.0.0.1).\n",
     });
   });
 });

@@ -52,7 +52,7 @@ export function parseWebArgs(argv: readonly string[], env: Record<string, string
   }
   return {
     help: values.help === true,
-    port: portOf(values.port),
+    port: parsePort(values.port),
     host: values.host ?? DEFAULT_HOST,
     config: values.config,
     workspace: values.workspace,
@@ -76,7 +76,8 @@ function parse(argv: readonly string[]) {
   });
 }
 
-function portOf(text: string | undefined): number {
+/** The `--port` value: a whole number from 0 to 65535, `DEFAULT_PORT` when not given; else a `USAGE` error. */
+export function parsePort(text: string | undefined): number {
   if (text === undefined) return DEFAULT_PORT;
   const port = Number(text);
   if (!/^\d+$/.test(text) || port > 65535) {

@@ -10,5 +10,6 @@ export {
   type WebServerOptions,
   type WebServerStats,
 } from "./server.ts";
+export { HELP, parsePort, parseWebArgs, TOKEN_ENV, type WebArgs } from "./args.ts";
 export { buildChatPage, type ChatPage } from "./page.ts";
-export { DEFAULT_CONFIG_PATH, startWebApp, type WebApp, type WebAppOptions } from "./web-app.ts";
+export { DEFAULT_CONFIG_PATH, startupLines, startWebApp, WEB_FOLDER, type WebApp, type WebAppOptions } from "./web-app.ts";

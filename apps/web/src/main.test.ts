@@ -57,6 +57,24 @@ describe("bun run web (the real process)", () => {
     expect(await web.exited).toBe(0);
   }, TIMEOUT);
 
+  test("a config in any folder naming a first-party plugin by package uses the app's own copy; the model in use is said", async () => {
+    const ws = await makeWorkspace({
+      "notes.txt": "alpha\n",
+      "plugboard.config.json": JSON.stringify({ plugins: [{ package: "@plugboard/plugin-read-file", permissions: ["fs.read"] }] }),
+    });
+    cleanups.push(ws.remove);
+    const model = await startScriptedModel([{ toolCalls: [{ name: "read_file", arguments: { path: "notes.txt" } }] }, { content: "It says alpha." }]);
+    cleanups.push(() => model.close());
+    const web = track(spawnWeb(["--port", "0", "--config", "plugboard.config.json"], { BASE_URL: model.baseURL, MODEL: "tiny-model" }, ws.dir));
+    const url = await web.listening;
+    expect(web.stderr()).toContain(`Model: tiny-model at ${model.baseURL}`);
+    expect(web.stderr()).toContain("Tools: read_file");
+    const body = await bodyOf(await postChat(url, chat("what is in notes.txt?")));
+    expect(body).toMatchObject({ reply: "It says alpha.", toolCalls: [{ name: "read_file", isError: false }] });
+    web.proc.kill("SIGTERM");
+    expect(await web.exited).toBe(0);
+  }, TIMEOUT);
+
   test("SIGTERM aborts the request in flight, and the process exits 0", async () => {
     const model = await startScriptedModel([{ hang: true }]);
     cleanups.push(() => model.close());

@@ -5,7 +5,7 @@
 import { invocationCwd } from "@plugboard/bootstrap";
 import { PlugboardError } from "@plugboard/bootstrap";
 import { HELP, parseWebArgs } from "./args.ts";
-import { startWebApp } from "./web-app.ts";
+import { startupLines, startWebApp } from "./web-app.ts";
 
 const stderr = (line: string): void => {
   process.stderr.write(`${line}\n`);
@@ -26,14 +26,7 @@ async function main(): Promise<void> {
     token: args.token,
     logger: { debug() {}, info: stderr, warn: stderr },
   });
-  if (web.demo) {
-    stderr("No MODEL_API_KEY and no BASE_URL configured: the offline demo model answers (set them to use a real model).");
-  }
-  const tools = web.app.registry.names();
-  stderr(`Workspace: ${web.app.config.workspace}`);
-  stderr(`Tools: ${tools.length > 0 ? tools.join(", ") : "(none)"}`);
-  if (args.token !== undefined) stderr('The API requires "Authorization: Bearer TOKEN".');
-  stderr(`Plugboard web chat listening on ${web.server.url}`);
+  for (const line of startupLines(web, args.token !== undefined)) stderr(line);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
@@ -58,14 +51,6 @@ main().catch((error: unknown) => {
     stderr(error.message);
     process.exit(2);
   }
-  if (isAddressInUse(error)) {
-    stderr(`Could not listen: ${(error as Error).message}. Choose another port with --port.`);
-    process.exit(2);
-  }
   stderr(error instanceof Error ? (error.stack ?? error.message) : String(error));
   process.exit(1);
 });
-
-function isAddressInUse(error: unknown): boolean {
-  return typeof error === "object" && error !== null && "code" in error && error.code === "EADDRINUSE";
-}

@@ -4,6 +4,8 @@
  * starts. It is served with a Content-Security-Policy that allows scripts, styles and
  * requests from this origin only: no inline script or style, no `eval`, no images.
  */
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { secureHeaders } from "hono/secure-headers";
 
@@ -12,6 +14,16 @@ export type ContentSecurityPolicyOptions = NonNullable<NonNullable<Parameters<ty
 
 /** The folder of the page's sources. */
 export const PAGE_DIR = join(import.meta.dir, "../page");
+
+/**
+ * Where a bundle that carries this module (the CLI's `dist/`) keeps the page, built when the
+ * bundle was (`writeChatPage`): a bundle is installed without the page's sources and their
+ * browser libraries. Absent beside the sources, so there the page is built at start.
+ */
+const PREBUILT_DIR = join(import.meta.dir, "chat-page");
+
+/** The files of a built page, by name. */
+const FILES = { html: "index.html", styles: "page.css", script: "main.js" } as const;
 
 /** The page, ready to serve. */
 export interface ChatPage {
@@ -37,7 +49,7 @@ let built: Promise<ChatPage> | undefined;
 
 /** The page, built on the first call of this process and shared afterwards. */
 export function loadChatPage(): Promise<ChatPage> {
-  built ??= buildChatPage();
+  built ??= existsSync(join(PREBUILT_DIR, FILES.script)) ? readChatPage(PREBUILT_DIR) : buildChatPage();
   built.catch(() => {
     built = undefined;
   });
@@ -54,5 +66,22 @@ export async function buildChatPage(): Promise<ChatPage> {
     Bun.file(join(PAGE_DIR, "index.html")).text(),
     Bun.file(join(PAGE_DIR, "page.css")).text(),
   ]);
+  return { html, script, styles, contentSecurityPolicy: PAGE_CONTENT_SECURITY_POLICY };
+}
+
+/** Builds the page and writes its three files into `folder` (a bundle's `chat-page/`, see `PREBUILT_DIR`). */
+export async function writeChatPage(folder: string): Promise<void> {
+  const page = await buildChatPage();
+  await mkdir(folder, { recursive: true });
+  await Promise.all([
+    writeFile(join(folder, FILES.html), page.html),
+    writeFile(join(folder, FILES.styles), page.styles),
+    writeFile(join(folder, FILES.script), page.script),
+  ]);
+}
+
+async function readChatPage(folder: string): Promise<ChatPage> {
+  const read = (name: string) => Bun.file(join(folder, name)).text();
+  const [html, styles, script] = await Promise.all([read(FILES.html), read(FILES.styles), read(FILES.script)]);
   return { html, script, styles, contentSecurityPolicy: PAGE_CONTENT_SECURITY_POLICY };
 }

@@ -2,19 +2,29 @@
  * The whole app as the process runs it: config read, plugins loaded and model client made
  * once at start, one server sharing them, all of it released by `close()`.
  */
-import { join } from "node:path";
-import { type App, startApp } from "@plugboard/bootstrap";
+import { join, resolve } from "node:path";
+import { type App, PlugboardError, startApp } from "@plugboard/bootstrap";
 import type { Logger } from "@plugboard/core";
 import type OpenAI from "openai";
-import { startWebServer, type WebServer } from "./server.ts";
+import { DEFAULT_HOST, DEFAULT_PORT, startWebServer, type WebServer } from "./server.ts";
 
 /** The config file the web app uses when `--config` is not given. */
 export const DEFAULT_CONFIG_PATH = join(import.meta.dir, "../plugboard.config.json");
 
+/**
+ * The web app's own package folder: a plugin package the config's folder does not have is
+ * looked up here, among the plugins the app ships with, as the CLI does from its own.
+ */
+export const WEB_FOLDER = resolve(import.meta.dir, "..");
+
 /** Options of `startWebApp`, mostly from the command line. */
 export interface WebAppOptions {
-  /** @default DEFAULT_CONFIG_PATH */
+  /** The config named on the command line (`--config`). */
   readonly configPath?: string;
+  /** The config used without `configPath`. @default DEFAULT_CONFIG_PATH */
+  readonly defaultConfig?: string;
+  /** Where plugin packages the config's folder lacks are looked up (the app's shipped plugins). @default WEB_FOLDER */
+  readonly appFolder?: string;
   /** Overrides the config's workspace. */
   readonly workspace?: string;
   /** The folder relative paths start from, and the default workspace. @default process.cwd() */
@@ -34,6 +44,8 @@ export interface WebApp {
   readonly client: OpenAI;
   /** True when the offline demo model answers (no API key and no base URL configured). */
   readonly demo: boolean;
+  /** The model and the endpoint it answers at (never the key). */
+  readonly endpoint: { readonly model: string; readonly baseURL: string };
   readonly server: WebServer;
   /**
    * Stops the server, aborting every turn in flight, then ends the app's plugin hosts and MCP
@@ -51,8 +63,9 @@ export interface WebApp {
  */
 export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> {
   const { model, ...app } = await startApp({
-    defaultConfig: DEFAULT_CONFIG_PATH,
+    defaultConfig: options.defaultConfig ?? DEFAULT_CONFIG_PATH,
     flags: { config: options.configPath, workspace: options.workspace },
+    appFolder: options.appFolder ?? WEB_FOLDER,
     model: true,
     ...(options.env ? { env: options.env } : {}),
     ...(options.cwd ? { cwd: options.cwd } : {}),
@@ -72,11 +85,38 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
     ...(logger ? { log: (line: string) => logger.warn(line) } : {}),
   }).catch(async (error: unknown) => {
     await app.close();
-    throw error;
+    const problem = listenProblem(error, options.host ?? DEFAULT_HOST, options.port ?? DEFAULT_PORT);
+    throw problem === undefined ? error : new PlugboardError("USAGE", `Could not listen: ${problem}`);
   });
   const close = async (): Promise<void> => {
     await server.close();
     await app.close();
   };
-  return { app, client, demo, server, close };
+  return { app, client, demo, endpoint: model.endpoint, server, close };
+}
+
+/**
+ * What the process says on stderr once the app listens: the model in use (or that the demo
+ * model answers), the workspace, the tools, whether a token is required, and the address.
+ */
+export function startupLines(web: WebApp, tokenRequired: boolean): string[] {
+  const tools = web.app.registry.names();
+  return [
+    web.demo
+      ? "No MODEL_API_KEY and no BASE_URL configured: the offline demo model answers (set them to use a real model)."
+      : `Model: ${web.endpoint.model} at ${web.endpoint.baseURL}`,
+    `Workspace: ${web.app.config.workspace}`,
+    `Tools: ${tools.length > 0 ? tools.join(", ") : "(none)"}`,
+    ...(tokenRequired ? ['The API requires "Authorization: Bearer TOKEN".'] : []),
+    `Plugboard web chat listening on ${web.server.url}`,
+  ];
+}
+
+/** What to change when the server could not listen at `host`:`port`, or undefined for another failure. */
+function listenProblem(error: unknown, host: string, port: number): string | undefined {
+  const code = error instanceof Error ? Reflect.get(error, "code") : undefined;
+  if (code === "EADDRINUSE") return `${(error as Error).message}. Choose another port with --port.`;
+  if (code === "EADDRNOTAVAIL") return `${host} is not an address of this machine. Choose one with --host (default ${DEFAULT_HOST}).`;
+  if (code === "EACCES") return `port ${port} needs privileges this user does not have. Choose one above 1023 with --port.`;
+  return undefined;
 }

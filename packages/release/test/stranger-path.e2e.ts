@@ -1,8 +1,8 @@
 /**
  * A stranger's path through a real npm registry (Verdaccio on 127.0.0.1): Plugboard is
  * released to it with `bun run release`; then, each in an empty folder with a fresh HOME,
- * someone installs the CLI globally, scaffolds, tests and publishes a plugin, and someone
- * else adds that plugin to an app, uses it and removes it. No workspace links, no overrides.
+ * someone installs the CLI globally (and chats in `plugboard web`), scaffolds, tests and
+ * publishes a plugin, and someone else adds that plugin to an app, uses it and removes it. No workspace links, no overrides.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
@@ -73,6 +73,37 @@ describe("a stranger's path through a real registry", () => {
     const plugins = await run(["plugboard", "plugins"], folder.dir, folder.env);
     expect(plugins.stdout).toContain("(shipped with plugboard)");
     expect(plugins.stdout).toContain(prefix);
+  }, 60_000);
+
+  test("plugboard web from the installed CLI serves the chat page and answers a chat with the CLI's own plugins", async () => {
+    const folder = await emptyFolder("web");
+    await writeFile(join(folder.dir, "notes.txt"), NOTES);
+    await writeFile(join(folder.dir, "plugboard.config.json"), JSON.stringify({ plugins: [{ package: "@plugboard/plugin-read-file", permissions: ["fs.read"] }] }));
+    const path = [join(prefix, "bin"), dirname(process.execPath), process.env.PATH ?? "/usr/bin:/bin"].join(":");
+    const child = Bun.spawn(["plugboard", "web", "--port", "0"], { cwd: folder.dir, env: { PATH: path, NO_COLOR: "1", ...folder.env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    try {
+      let stderr = "";
+      let url: string | undefined;
+      const decoder = new TextDecoder();
+      for await (const chunk of child.stderr) {
+        stderr += decoder.decode(chunk, { stream: true });
+        url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
+        if (url) break;
+      }
+      if (url === undefined) throw new Error(`plugboard web exited before listening:\n${stderr}`);
+      expect(stderr).toContain("Tools: read_file");
+      expect(await (await fetch(url)).text()).toContain("<title>Plugboard chat</title>");
+      expect((await fetch(`${url}/page.js`)).status).toBe(200);
+      const answer = await fetch(`${url}/api/chat`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ messages: [{ role: "user", content: "read notes.txt" }] }),
+      });
+      expect(((await answer.json()) as { reply: string }).reply).toContain("three");
+    } finally {
+      child.kill("SIGTERM");
+    }
+    expect(await child.exited).toBe(143);
   }, 60_000);
 
   test("plugboard plugin new makes a package that installs from the registry, passes its tests and publishes", async () => {

@@ -1,0 +1,33 @@
+/**
+ * `plugboard web`: the web chat of `@plugboard/web` (bundled into the CLI), with the flags of
+ * `bun run web`, the CLI's config lookup and its shipped plugins. Serves until an ending signal.
+ */
+import { parsePort, startupLines, startWebApp, TOKEN_ENV } from "@plugboard/web";
+import type { ParsedArgs } from "../args.ts";
+import { abortOnInterrupt } from "../interrupt.ts";
+import type { Io } from "../io.ts";
+import { CLI_FOLDER, defaultConfig } from "../load-app.ts";
+
+/** Serves the chat; Ctrl-C, SIGTERM or SIGHUP stop it, aborting the turns in flight (exit 130, 143 or 129). */
+export async function webCommand(parsed: ParsedArgs, io: Io): Promise<number> {
+  const { config, workspace, host, token = io.env[TOKEN_ENV] || undefined } = parsed.flags;
+  const port = parsePort(parsed.flags.port);
+  using stop = abortOnInterrupt();
+  const web = await startWebApp({
+    ...(config === undefined ? { defaultConfig: defaultConfig(io.cwd, io.env) } : { configPath: config }),
+    ...(workspace === undefined ? {} : { workspace }),
+    ...(host === undefined ? {} : { host }),
+    appFolder: CLI_FOLDER,
+    cwd: io.cwd,
+    env: io.env,
+    port,
+    token,
+    logger: { debug() {}, info: io.note, warn: io.note },
+  });
+  for (const line of startupLines(web, token !== undefined)) io.note(line);
+  await new Promise((resolve) => stop.signal.addEventListener("abort", resolve, { once: true }));
+  const inFlight = web.server.stats.inFlight;
+  io.note(`stopping${inFlight > 0 ? ` (aborting ${inFlight} turn${inFlight === 1 ? "" : "s"} in flight)` : ""}…`);
+  await web.close();
+  return stop.exitCode(0);
+}
