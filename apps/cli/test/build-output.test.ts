@@ -28,10 +28,12 @@ describe("the CLI bundle", () => {
     const mode = async (path: string) => (await stat(path)).mode & 0o777;
     expect(await mode(out)).toBe(0o755);
     expect(await mode(join(out, "bin.js"))).toBe(0o755);
-    const others = (await readdir(out)).filter((name) => name !== "bin.js");
-    expect(others).toContain("sources.json");
-    const modes = await Promise.all(others.map(async (name) => [name, await mode(join(out, name))] as const));
-    expect(modes.filter(([, bits]) => bits !== 0o644)).toEqual([]);
+    const entries = (await readdir(out, { recursive: true, withFileTypes: true })).filter((entry) => entry.name !== "bin.js");
+    expect(entries.map((entry) => entry.name)).toContain("sources.json");
+    // The web chat's page is a folder of its own (chat-page/): 0755, its files 0644.
+    expect(entries.some((entry) => entry.isDirectory())).toBe(true);
+    const modes = await Promise.all(entries.map(async (entry) => [entry.name, entry.isDirectory(), await mode(join(entry.parentPath, entry.name))] as const));
+    expect(modes.filter(([, folder, bits]) => bits !== (folder ? 0o755 : 0o644))).toEqual([]);
   }, 120_000);
 
   test("a stale bundle in a folder that cannot be written: one message with what to do, exit 2, no stack", async () => {
