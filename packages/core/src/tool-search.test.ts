@@ -11,6 +11,7 @@ import { runAgentLoop } from "./agent-loop.ts";
 import type { AuditRecord } from "./audit.ts";
 import { type AnyToolDefinition, defineTool } from "./contract.ts";
 import { textResult } from "./errors.ts";
+import type { Hooks } from "./hooks.ts";
 import type { Policy } from "./policy.ts";
 import { ToolRegistry } from "./registry.ts";
 import { ToolRuntime } from "./runtime.ts";
@@ -48,13 +49,14 @@ interface Recorded {
   readonly runtime: ToolRuntime;
 }
 
-function runtimeOf(tools: readonly AnyToolDefinition[], toolSearch?: ToolSearchSettings, policy?: Policy): Recorded {
+function runtimeOf(tools: readonly AnyToolDefinition[], toolSearch?: ToolSearchSettings, policy?: Policy, hooks?: Hooks): Recorded {
   const audit: AuditRecord[] = [];
   const runtime = new ToolRuntime(new ToolRegistry(tools), {
     workspace,
     audit: (record) => audit.push(record),
     ...(toolSearch ? { toolSearch } : {}),
     ...(policy ? { policy } : {}),
+    ...(hooks ? { hooks } : {}),
   });
   return { audit, runtime };
 }
@@ -175,6 +177,18 @@ describe("over searchOver tools", () => {
     expect(toolContent(messages, "s1")).toContain("- sky_report: ");
     expect(toolContent(messages, "c1")).toBe("Error: Denied by policy: default");
     expect(audit.map(({ tool, decision }) => `${tool} ${decision}`)).toEqual(["sky_report deny"]);
+  });
+
+  test("no hook runs for tool_search: a before hook denying every call denies the found tool only", async () => {
+    const deny = { command: ["sh", "-c", `echo '{"decision":"deny","reason":"not today"}'`], label: "./deny.sh", timeoutMs: 10_000, cwd: root };
+    const { runtime } = runtimeOf(TOOLS, undefined, undefined, { before: [deny], after: [] });
+    const { messages } = await turn(runtime, [
+      { toolCalls: [{ id: "s1", name: TOOL_SEARCH, arguments: { query: "tomorrow's weather" } }] },
+      { toolCalls: [{ id: "c1", name: "sky_report", arguments: { city: "Oslo" } }] },
+      { content: "denied" },
+    ]);
+    expect(toolContent(messages, "s1")).toContain("- sky_report: ");
+    expect(toolContent(messages, "c1")).toBe("Error: Denied by before hook ./deny.sh: not today");
   });
 });
 

@@ -9,7 +9,8 @@
  * The tools a conversation found stay with its messages array: the CLI keeps one array for a
  * whole session, so a tool found once stays offered for the session; the web chat builds one
  * per turn. `tool_search` is answered here, by a runtime of its own: it is never sent to a
- * plugin, no policy rule applies to it (it only reads descriptions) and it has no audit line.
+ * plugin, no policy rule or hook applies to it (it only reads descriptions) and it has no
+ * audit line.
  */
 import { Type } from "@sinclair/typebox";
 import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
