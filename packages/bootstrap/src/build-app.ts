@@ -6,7 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { type Logger, silentLogger, Workspace } from "@plugboard/core";
-import { ToolRegistry, ToolRuntime, WorkspaceError, wildcardMatch } from "@plugboard/core/runtime";
+import { prepareResultsFolder, ResultsFolderError, ToolRegistry, ToolRuntime, WorkspaceError, wildcardMatch } from "@plugboard/core/runtime";
 import { lazily, type RegistryEntry } from "@plugboard/core/internal";
 import type { AppConfig, McpEntry, PluginEntry } from "@plugboard/config";
 import { PlugboardError } from "@plugboard/config/errors";
@@ -115,6 +115,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const writers =
     resolved.some((plugin) => isConfined(plugin) && plugin.entry.permissions.includes("fs.write")) ||
     (mechanism !== undefined && options.mcpLauncher === undefined && config.plugins.some((entry) => !isPlugin(entry) && confinesServer(entry) && entry.permissions.includes("fs.write")));
+  // Made before any host starts, so that the sandbox keeps `.plugboard/` read-only and only its results/ writable.
+  if (writers) resultsFolder(workspace.root, logger);
   const endSpan = writers ? beginWritableSpan(plantedRecordFile(options.env ?? process.env), workspace.root, (message) => logger.warn(message)) : () => {};
   let confined: Map<number, ConfinedHost>;
   try {
@@ -170,7 +172,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     const toolGrants = new Map(ordered.flatMap(([, load]) => load.entries.map(({ tool }) => [tool.name, load.grants] as const)));
     const registry = new ToolRegistry(entries);
     checkHooks(config, registry.names());
-    const runtime = new ToolRuntime(registry, { workspace, logger, policy: config.policy, toolSearch: config.tools, hooks: config.hooks, ...(auditLog ? { audit: auditLog.write } : {}) });
+    const runtime = new ToolRuntime(registry, { workspace, logger, policy: config.policy, toolSearch: config.tools, hooks: config.hooks, results: config.results, ...(auditLog ? { audit: auditLog.write } : {}) });
     const confinedNames = resolved.filter(isConfined).map((plugin) => plugin.manifest.name);
     const servers = mounts.map(({ server }) => server);
     const warmUp = () => {
@@ -341,6 +343,16 @@ async function confinementModules(): Promise<ConfinementModules> {
 
 function isPlugin(entry: PluginEntry | McpEntry): entry is PluginEntry {
   return !("mcp" in entry);
+}
+
+/** `.plugboard/results/` made in the workspace; when it cannot be, large results say so to the model, and the person is warned now. */
+function resultsFolder(root: string, logger: Logger): void {
+  try {
+    prepareResultsFolder(root);
+  } catch (error) {
+    if (!(error instanceof ResultsFolderError)) throw error;
+    logger.warn(`large results cannot be saved: ${error.message}`);
+  }
 }
 
 /** Starts every MCP server of the config at once; if one fails, the others are closed. */

@@ -41,6 +41,7 @@ describe("precedence: flag > environment > config file > default", () => {
       hooks: { before: [], after: [] },
       audit: undefined,
       protect: [],
+      results: { maxBytes: 50_000, maxFileBytes: 64 * 1024 * 1024 },
     });
   });
 

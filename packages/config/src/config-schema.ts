@@ -143,6 +143,16 @@ const hooks = strict({
   after: v.optional(list(hook), () => []),
 });
 
+/** A size in bytes: a whole number of at least 1. */
+const bytes = v.pipe(
+  v.number((issue) => `expected a number of bytes, got ${issue.received}`),
+  v.integer((issue) => `expected a whole number of bytes, got ${issue.received}`),
+  v.minValue(1, (issue) => `expected at least 1, got ${issue.received}`),
+);
+
+/** Where large results go: `.plugboard/results/` (core's results.ts). */
+const results = strict({ maxBytes: v.optional(bytes), maxFileBytes: v.optional(bytes) });
+
 /** The whole config file. */
 export const ConfigFileSchema = strict({
   $schema: v.optional(v.string()),
@@ -162,6 +172,7 @@ export const ConfigFileSchema = strict({
   hooks: v.optional(hooks),
   audit: v.optional(text("a file path")),
   protect: v.optional(list(text("a path or glob pattern"))),
+  results: v.optional(results),
 });
 
 /** The config file after validation. */

@@ -3,7 +3,8 @@
  * command-line flags, merged with the precedence flag > environment > config file > default.
  */
 import { readFile } from "node:fs/promises";
-import { ALLOW_ALL, DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_TOOL_SEARCH, type Hook, type Hooks, NO_HOOKS, type Policy, type ToolSearchSettings } from "@plugboard/core/runtime";
+import { ALLOW_ALL, DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_RESULTS_LIMITS, DEFAULT_TOOL_SEARCH, type Hook, type Hooks, NO_HOOKS, type Policy, type ToolSearchSettings } from "@plugboard/core/runtime";
+import type { ResultsLimits } from "@plugboard/core";
 import { dirname, join, resolve } from "node:path";
 import * as v from "valibot";
 import { ConfigFileSchema, type ConfigFile, MAX_STEPS_RANGE, type SANDBOX_MODES } from "./config-schema.ts";
@@ -87,6 +88,8 @@ export interface AppConfig {
   audit: string | undefined;
   /** Paths or glob patterns (relative to the config file) kept read-only to confined plugins, besides the always protected ones. */
   protect: readonly string[];
+  /** Results over `maxBytes` go to `.plugboard/results/` in the workspace (`results`; core's defaults). */
+  results: ResultsLimits;
 }
 
 /** The config's `sandbox` key. */
@@ -161,6 +164,10 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
     hooks: file.hooks === undefined ? NO_HOOKS : { before: file.hooks.before.map((entry) => hookOf(entry, folder)), after: file.hooks.after.map((entry) => hookOf(entry, folder)) },
     audit: file.audit === undefined ? undefined : resolve(folder, file.audit),
     protect: file.protect ?? [],
+    results: {
+      maxBytes: file.results?.maxBytes ?? DEFAULT_RESULTS_LIMITS.maxBytes,
+      maxFileBytes: file.results?.maxFileBytes ?? DEFAULT_RESULTS_LIMITS.maxFileBytes,
+    },
   };
 }
 

@@ -3,6 +3,7 @@
  * this module (through `@plugboard/core`) and on nothing else of ours.
  */
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
+import type { ResultsFile } from "./results.ts";
 import type { Workspace } from "./workspace.ts";
 
 /**
@@ -12,7 +13,7 @@ import type { Workspace } from "./workspace.ts";
  * runtime passes to a handler) bump the major version; additions bump the minor. The full
  * rules, and how a plugin picks its range: docs/plugins.md, "Versioning".
  */
-export const CONTRACT_VERSION = "1.0.0";
+export const CONTRACT_VERSION = "1.1.0";
 
 /** What a tool returns. `content` is sent to the model as the `role: "tool"` message. */
 export interface ToolResult {
@@ -46,6 +47,13 @@ export interface ToolContext {
   /** The model's tool call id this execution answers. */
   readonly callId: string;
   readonly logger: Logger;
+  /**
+   * Where this call's result goes when it is too large for the model, and the limits (since
+   * contract 1.1). A tool that caps its own output writes what it cuts there as it streams
+   * (`createResultsFile`), and says so with `resultCutLine`; absent when the app saves no
+   * results. Whatever a tool returns over `maxBytes` is saved there by the runtime anyway.
+   */
+  readonly results?: ResultsFile;
 }
 
 /** A tool: immutable data the registry indexes and the runtime executes. */

@@ -23,4 +23,5 @@ export {
 export { errorResult, PathEscapeError, PluginOptionsError, textResult, ToolError } from "./errors.ts";
 export { decodeText, fileErrors, fileSystemError, statFile } from "./file-checks.ts";
 export { type Permission, PERMISSIONS } from "./permissions.ts";
+export { createResultsFile, RESULTS_FOLDER, resultCutLine, resultDroppedLine, type ResultsFile, type ResultsLimits } from "./results.ts";
 export { Workspace } from "./workspace.ts";

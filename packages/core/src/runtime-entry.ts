@@ -23,6 +23,7 @@ export {
   wildcardMatch,
 } from "./policy.ts";
 export { type RegisteredTool, ToolRegistry } from "./registry.ts";
+export { capResult, DEFAULT_RESULTS_LIMITS, prepareResultsFolder, ResultsFolderError, resultsFileFor, safeResultName } from "./results.ts";
 export { type ExecuteOptions, type RuntimeOptions, ToolRuntime } from "./runtime.ts";
 export { SEARCH_RESULTS } from "./tool-search.ts";
 export { DEFAULT_TOOL_SEARCH, TOOL_SEARCH, type ToolSearchSettings } from "./tool-search-settings.ts";

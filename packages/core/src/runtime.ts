@@ -17,6 +17,7 @@ import { ALLOW_ALL, type Policy } from "./policy.ts";
 import { readArguments, toolNamed } from "./repair.ts";
 import type { RegisteredTool, ToolRegistry } from "./registry.ts";
 import { checkToolSearch, DEFAULT_TOOL_SEARCH, type ToolSearchSettings } from "./tool-search-settings.ts";
+import { capResult, type ResultsFile, type ResultsLimits, resultsFileFor } from "./results.ts";
 import type { Workspace } from "./workspace.ts";
 
 export interface RuntimeOptions {
@@ -32,6 +33,11 @@ export interface RuntimeOptions {
   readonly toolSearch?: ToolSearchSettings;
   /** Programs of the user's run before and after calls (see `hooks.ts`). @default none */
   readonly hooks?: Hooks;
+  /**
+   * Results over `maxBytes` are saved to `.plugboard/results/` in the workspace and the model
+   * gets their head and tail. @default none: every result reaches the model whole
+   */
+  readonly results?: ResultsLimits;
 }
 
 /** Per-call inputs of `execute`. */
@@ -56,6 +62,7 @@ export class ToolRuntime {
   readonly hooks: Hooks;
   readonly #logger: Logger;
   readonly #audit: AuditSink | undefined;
+  readonly #results: ResultsLimits | undefined;
 
   constructor(registry: ToolRegistry, options: RuntimeOptions) {
     this.registry = registry;
@@ -67,6 +74,7 @@ export class ToolRuntime {
     this.hooks = options.hooks ?? NO_HOOKS;
     this.#logger = options.logger ?? silentLogger;
     this.#audit = options.audit;
+    this.#results = options.results;
   }
 
   /** The OpenAI `tools` array (deep copies), in registration order. */
@@ -104,7 +112,8 @@ export class ToolRuntime {
         result = gate.refusal;
         return result;
       }
-      const ctx: ToolContext = { workspace: this.workspace, signal, callId, logger: this.#logger };
+      const results = this.#results && resultsFileFor(this.workspace.root, callId, this.#results);
+      const ctx: ToolContext = { workspace: this.workspace, signal, callId, logger: this.#logger, ...(results ? { results } : {}) };
       result = await this.#run(registered, { ...gate.arguments }, ctx);
       const afterHooks = hooksFor(this.hooks.after, tool);
       if (afterHooks.length > 0 && !signal.aborted) {
@@ -113,6 +122,8 @@ export class ToolRuntime {
         after = hooked.effects;
         result = hooked.result;
       }
+      // After hooks saw the whole result; the model gets what fits.
+      result = await this.#forTheModel(result, results);
       return result;
     } finally {
       const hooks = [...(gate?.hooks ?? []), ...after];
@@ -132,6 +143,11 @@ export class ToolRuntime {
         resultBytes: result === undefined ? 0 : Buffer.byteLength(result.content),
       });
     }
+  }
+
+  /** What the model gets of a result: the whole when it fits, else head and tail with the file that holds it (results.ts). */
+  async #forTheModel(result: ToolResult, results: ResultsFile | undefined): Promise<ToolResult> {
+    return results === undefined ? result : capResult(result, this.workspace.root, results);
   }
 
   async #run(registered: RegisteredTool, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {

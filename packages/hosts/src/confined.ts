@@ -185,7 +185,7 @@ class HostProcess {
       return errorResult(restarting ? `${plugin} could not be started again: ${reason}` : reason);
     }
     const id = this.#nextId++;
-    const answered = this.#ask(running, { type: "call", id, tool, args, callId: call.callId });
+    const answered = this.#ask(running, { type: "call", id, tool, args, callId: call.callId, ...(call.results ? { results: call.results } : {}) });
     const cancel = () => this.#send(running, { type: "cancel", id });
     call.signal.addEventListener("abort", cancel, { once: true });
     if (call.signal.aborted) cancel();

@@ -82,7 +82,7 @@ async function host(spec: HostSpec, send: (message: HostMessage) => void): Promi
   const answer = async (message: Extract<AppMessage, { type: "call" }>, target: Served, controller: AbortController) => {
     let answered: HostMessage;
     try {
-      const ctx = { workspace, signal: controller.signal, callId: message.callId, logger };
+      const ctx = { workspace, signal: controller.signal, callId: message.callId, logger, ...(message.results ? { results: message.results } : {}) };
       const result: ToolResult = await runHandler(target.tool, message.args, ctx).catch((error: unknown) => {
         const refusal = refusalOf(error, target.plugin, target.grants, workspace.root);
         if (refusal === undefined) throw error;

@@ -6,7 +6,7 @@
  * what it threw, for the runtime to wrap in the same `PluginError`; the model's call id and
  * the call's signal passed on; `concurrency` (including `{ writes }`) honoured.
  */
-import { type AnyToolDefinition, defineTool, type TObject, type ToolContext, type ToolResult } from "@plugboard/core";
+import { type AnyToolDefinition, defineTool, type ResultsFile, type TObject, type ToolContext, type ToolResult } from "@plugboard/core";
 import type { RegistryEntry } from "@plugboard/core/internal";
 import type { LoadedPlugin } from "@plugboard/loader/loaded-plugin";
 import type { ConcurrencyKind } from "./protocol.ts";
@@ -31,6 +31,8 @@ export interface HostCall {
   /** The model's tool call id. */
   readonly callId: string;
   readonly signal: AbortSignal;
+  /** Where a result too large for the model goes (the tool's `ctx.results`). */
+  readonly results?: ResultsFile;
 }
 
 /** How `close` ends a host. */
@@ -77,7 +79,7 @@ export function hostedEntries(host: PluginHost): RegistryEntry[] {
         description: hosted.description,
         parameters: hosted.parameters,
         concurrency: hosted.concurrency === "writes" ? ASKED_OF_THE_HOST : hosted.concurrency,
-        handler: (args: Record<string, unknown>, ctx: ToolContext) => host.call(hosted.name, args, { callId: ctx.callId, signal: ctx.signal }),
+        handler: (args: Record<string, unknown>, ctx: ToolContext) => host.call(hosted.name, args, { callId: ctx.callId, signal: ctx.signal, ...(ctx.results ? { results: ctx.results } : {}) }),
       });
       return {
         tool,

@@ -11,7 +11,7 @@
  * host (the app knows its tools) loads each plugin on its first request, and answers one
  * whose plugin fails to load with `load-failed` for that request.
  */
-import type { ToolResult } from "@plugboard/core";
+import type { ResultsFile, ToolResult } from "@plugboard/core";
 import type { PlugboardErrorCode } from "@plugboard/config/errors";
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
 
@@ -54,7 +54,7 @@ export interface Thrown {
 }
 
 export type AppMessage =
-  | { readonly type: "call"; readonly id: number; readonly tool: string; readonly args: Record<string, unknown>; readonly callId: string }
+  | { readonly type: "call"; readonly id: number; readonly tool: string; readonly args: Record<string, unknown>; readonly callId: string; readonly results?: ResultsFile }
   | { readonly type: "cancel"; readonly id: number }
   | { readonly type: "writes"; readonly id: number; readonly tool: string; readonly args: Record<string, unknown> };
 

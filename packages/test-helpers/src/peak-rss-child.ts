@@ -10,7 +10,7 @@ import type { ChildInput, ToolCallPeak } from "./peak-rss.ts";
 
 /** What the child uses of `@plugboard/testing/plugin-runtime`. */
 interface PluginRuntimeModule {
-  pluginRuntime(plugin: unknown, place: { root: string; options: unknown }): Promise<{
+  pluginRuntime(plugin: unknown, place: { root: string; options: unknown; results?: ChildInput["results"] }): Promise<{
     call(tool: string, args: Readonly<Record<string, unknown>>): Promise<ToolCallPeak["result"]>;
   }>;
 }
@@ -22,7 +22,7 @@ if (import.meta.main) {
   // this package depends on no other, and the child loads nothing more than the call needs.
   const kit = Bun.resolveSync("@plugboard/testing/plugin-runtime", dirname(input.entry));
   const { pluginRuntime } = (await import(kit)) as PluginRuntimeModule;
-  const { call } = await pluginRuntime(plugin, { root: input.root, options: input.options ?? {} });
+  const { call } = await pluginRuntime(plugin, { root: input.root, options: input.options ?? {}, ...(input.results ? { results: input.results } : {}) });
   const result = await call(input.tool, input.args);
   const status = await readFile("/proc/self/status", "utf8").catch(() => "");
   const report: ToolCallPeak = { result, peakKb: Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) };

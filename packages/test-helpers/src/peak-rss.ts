@@ -15,6 +15,8 @@ export interface ChildToolCall {
   readonly options?: unknown;
   readonly tool: string;
   readonly args: Readonly<Record<string, unknown>>;
+  /** Results over `maxBytes` saved to the workspace's `.plugboard/results/`, as an app does (core's `ResultsLimits`). @default none */
+  readonly results?: { readonly maxBytes: number; readonly maxFileBytes: number };
   /**
    * Run the child as this user, so the test must run as root. It keeps one right of root's:
    * reading and listing any folder (CAP_DAC_READ_SEARCH), so it loads the code wherever the

@@ -3,7 +3,7 @@
  * options with the schema's defaults filled in and checked, each call's arguments sent as the
  * JSON text a model would send.
  */
-import { type AnyToolDefinition, type Logger, type Plugin, silentLogger, type ToolResult, Workspace } from "@plugboard/core";
+import { type AnyToolDefinition, type Logger, type Plugin, type ResultsLimits, silentLogger, type ToolResult, Workspace } from "@plugboard/core";
 import { type ExecuteOptions, ToolRegistry, ToolRuntime } from "@plugboard/core/runtime";
 import type { Static, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
@@ -17,6 +17,8 @@ export type PluginRuntimeOptions<S extends TSchema> = (
   readonly options?: Partial<Static<S>>;
   /** Given to the plugin and its tools. @default silentLogger */
   readonly logger?: Logger;
+  /** Save results over `maxBytes` to `.plugboard/results/` in the workspace, as an app does. @default none: results reach the caller whole */
+  readonly results?: ResultsLimits;
 };
 
 /** The plugin's tools, ready to call. */
@@ -45,7 +47,7 @@ export async function pluginRuntime<S extends TSchema>(plugin: Plugin<S>, place:
   const logger = place.logger ?? silentLogger;
   const options = Value.Parse(["Clone", "Default", "Assert"], plugin.options, place.options ?? {}) as Static<S>;
   const tools = plugin.tools(options, { workspace, logger });
-  const runtime = new ToolRuntime(new ToolRegistry(tools), { workspace, logger });
+  const runtime = new ToolRuntime(new ToolRegistry(tools), { workspace, logger, ...(place.results ? { results: place.results } : {}) });
   const call: PluginRuntime["call"] = (tool, args, execute) => runtime.execute(tool, JSON.stringify(args), execute);
   return { tools, runtime, workspace, call, tool: (name) => (args, execute) => call(name, args, execute) };
 }

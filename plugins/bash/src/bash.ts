@@ -4,9 +4,10 @@
  * errors, and both kill every process the command started.
  */
 import { stat } from "node:fs/promises";
-import { defineTool, errorResult, PluginOptionsError, textResult, type ToolResult, Type } from "@plugboard/core";
+import { defineTool, errorResult, PluginOptionsError, type ResultsFile, resultCutLine, textResult, type ToolResult, Type } from "@plugboard/core";
 import type { Options } from "./index.ts";
-import { shareBudget } from "./output-cap.ts";
+import { type OutputCap, shareBudget } from "./output-cap.ts";
+import { OutputFile } from "./output-file.ts";
 import { type RunOutcome, runCommand } from "./run-command.ts";
 
 /** The model-facing texts of the bash tool, built in one place. */
@@ -61,35 +62,53 @@ export function bashTool(limits: Readonly<Options>) {
     handler: async ({ command, timeout_ms }, ctx): Promise<ToolResult> => {
       if (ctx.signal.aborted) return bashTexts.cancelled();
       const timeoutMs = timeout_ms ?? limits.timeoutMs;
+      // With a results file, what is cut goes there, and what is kept fits the model's share whole.
+      const limit = ctx.results === undefined ? limits.maxOutputChars : Math.min(limits.maxOutputChars, roomFor(ctx.results));
+      const file = ctx.results === undefined ? undefined : new OutputFile(ctx.workspace.root, ctx.results, limit);
       let outcome: RunOutcome;
       try {
-        outcome = await runCommand(command, {
-          shell,
-          cwd: ctx.workspace.root,
-          timeoutMs,
-          maxOutputChars: limits.maxOutputChars,
-          signal: ctx.signal,
-        });
+        outcome = await runCommand(command, { shell, cwd: ctx.workspace.root, timeoutMs, maxOutputChars: limit, signal: ctx.signal, ...(file ? { file } : {}) });
       } catch (error) {
+        await file?.finish(false);
         return bashTexts.notStarted(await whyNotStarted(error, ctx.workspace.root));
       }
+      const cut = outcome.ending !== "cancelled" && outcome.stdout.total + outcome.stderr.total > limit;
+      const saved = await file?.finish(cut);
       if (outcome.ending === "cancelled") return bashTexts.cancelled();
-      const output = formatOutput(outcome, limits.maxOutputChars);
+      const output = formatOutput(outcome, limit, saved);
       if (outcome.ending === "timed_out") return bashTexts.timedOut(timeoutMs, output);
       return textResult(`${output}\n${exitLine(outcome)}`);
     },
   });
 }
 
-/** stdout, then stderr under a marker line, sharing the output cap; `(no output)` when both are empty. */
-function formatOutput({ stdout, stderr }: RunOutcome, limit: number): string {
+/**
+ * Characters of output that fit `results.maxBytes` with the two cut lines, the stderr marker
+ * and the last line, counted as bytes (multi-byte text may still pass it: the runtime then cuts it again).
+ */
+function roomFor(results: ResultsFile): number {
+  const line = Buffer.byteLength(resultCutLine(results.maxFileBytes * 16, results.path)) + 2;
+  return Math.max(0, results.maxBytes - 2 * line - 100);
+}
+
+/**
+ * stdout, then stderr under a marker line, sharing the output cap; `(no output)` when both are
+ * empty. What is cut is marked by its characters, or by its bytes and the file `saved` holding it.
+ */
+function formatOutput({ stdout, stderr }: RunOutcome, limit: number, saved: string | undefined): string {
   const [outBudget, errBudget] = shareBudget(stdout.total, stderr.total, limit);
-  const out = withoutFinalNewline(stdout.text(outBudget));
-  const err = withoutFinalNewline(stderr.text(errBudget));
+  const out = withoutFinalNewline(stdout.text(outBudget, ...markerOf(stdout, saved)));
+  const err = withoutFinalNewline(stderr.text(errBudget, ...markerOf(stderr, saved)));
   if (stdout.total === 0 && stderr.total === 0) return bashTexts.noOutput;
   const sections = stdout.total > 0 ? [out] : [];
   if (stderr.total > 0) sections.push(bashTexts.stderrMarker, err);
   return sections.join("\n");
+}
+
+/** The cut line of a stream whose whole output is in `saved`: the bytes it cut, and the file. */
+function markerOf(stream: OutputCap, saved: string | undefined): [] | [(cutChars: number, kept: string) => string] {
+  if (saved === undefined) return [];
+  return [(_cutChars, kept) => `\n${resultCutLine(stream.totalBytes - Buffer.byteLength(kept), saved)}\n`];
 }
 
 /** posix_spawn blames the shell when the folder to run in is gone; say what is really missing. */

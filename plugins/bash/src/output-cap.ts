@@ -12,6 +12,7 @@ export class OutputCap {
   #head = "";
   #tail = "";
   #total = 0;
+  #totalBytes = 0;
 
   constructor(limit: number) {
     if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`Invalid output limit: ${limit}`);
@@ -25,9 +26,15 @@ export class OutputCap {
     return this.#total;
   }
 
-  /** Adds the next piece of the stream. */
-  push(chunk: string): void {
+  /** UTF-8 bytes pushed so far, kept or not. */
+  get totalBytes(): number {
+    return this.#totalBytes;
+  }
+
+  /** Adds the next piece of the stream (`bytes` long as it came, in UTF-8). */
+  push(chunk: string, bytes: number = Buffer.byteLength(chunk)): void {
     this.#total += chunk.length;
+    this.#totalBytes += bytes;
     const room = this.#headLimit - this.#head.length;
     if (room > 0) {
       this.#head += chunk.slice(0, room);
@@ -41,16 +48,19 @@ export class OutputCap {
 
   /**
    * The captured text cut to `budget` characters (at most `limit`): whole when it fits,
-   * otherwise its first and last halves around a `... (N characters cut) ...` line.
+   * otherwise its first and last halves around the line `marker` makes of the characters
+   * cut and the text kept (by default `... (N characters cut) ...`).
    */
-  text(budget: number = this.limit): string {
+  text(budget: number = this.limit, marker: (cutChars: number, kept: string) => string = cutMarker): string {
     if (budget > this.limit) throw new RangeError(`Budget ${budget} exceeds the limit ${this.limit}`);
     if (this.#total <= budget) return this.#head + this.#tail;
     const headChars = Math.ceil(budget / 2);
     const tailChars = budget - headChars;
     const keptAll = this.#head.length + this.#tail.length === this.#total;
     const tail = keptAll ? this.#head + this.#tail : this.#tail;
-    return `${this.#head.slice(0, headChars)}${cutMarker(this.#total - budget)}${lastChars(tail, tailChars)}`;
+    const head = this.#head.slice(0, headChars);
+    const end = lastChars(tail, tailChars);
+    return `${head}${marker(this.#total - budget, head + end)}${end}`;
   }
 }
 

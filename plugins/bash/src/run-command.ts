@@ -6,6 +6,7 @@
  */
 import { killGroup, PIPE_GRACE_MS, pidNamespacePrefix, readEnding, settlesWithin, underInit } from "@plugboard/core/process";
 import { OutputCap } from "./output-cap.ts";
+import type { OutputFile, Spill } from "./output-file.ts";
 
 export interface RunOptions {
   /** The shell binary; the command runs as `SHELL -c COMMAND`. */
@@ -15,6 +16,8 @@ export interface RunOptions {
   /** Characters each stream keeps (head and tail). */
   readonly maxOutputChars: number;
   readonly signal: AbortSignal;
+  /** Where the whole output goes as it streams, when the call has a results file. */
+  readonly file?: OutputFile;
 }
 
 /** How the command ended and what it printed. */
@@ -50,8 +53,8 @@ export async function runCommand(command: string, options: RunOptions): Promise<
   const onAbort = () => stop("cancelled");
   options.signal.addEventListener("abort", onAbort, { once: true });
 
-  const stdout = new StreamCapture(child.stdout, options.maxOutputChars);
-  const stderr = new StreamCapture(child.stderr, options.maxOutputChars);
+  const stdout = new StreamCapture(child.stdout, options.maxOutputChars, options.file?.stdout);
+  const stderr = new StreamCapture(child.stderr, options.maxOutputChars, options.file?.stderr);
   try {
     await child.exited;
   } finally {
@@ -87,9 +90,11 @@ class StreamCapture {
   readonly cap: OutputCap;
   readonly done: Promise<void>;
   readonly #reader: Reader;
+  readonly #spill: Spill | undefined;
 
-  constructor(stream: ReadableStream<Uint8Array>, limit: number) {
+  constructor(stream: ReadableStream<Uint8Array>, limit: number, spill: Spill | undefined) {
     this.cap = new OutputCap(limit);
+    this.#spill = spill;
     this.#reader = readerOf(stream);
     this.done = this.#drain();
   }
@@ -104,9 +109,11 @@ class StreamCapture {
     for (;;) {
       const { done, value } = await this.#reader.read();
       if (done) break;
-      this.cap.push(decoder.decode(value, { stream: true }));
+      this.cap.push(decoder.decode(value, { stream: true }), value.length);
+      // Awaited: a file slower than the command holds the pipe, never the memory.
+      if (this.#spill !== undefined) await this.#spill.push(value);
     }
-    this.cap.push(decoder.decode());
+    this.cap.push(decoder.decode(), 0);
   }
 }
 
