@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { silentLogger } from "@plugboard/core";
+import { stamp } from "./listing-cache.ts";
 import { HOST_SOURCE, hostPrograms, programFolder } from "./program.ts";
 
 const folders: string[] = [];
@@ -51,4 +52,16 @@ test("without a cache folder, or one that cannot be written, hosts run from the 
   const blocker = join(cacheFolder(), "a-file");
   writeFileSync(blocker, "");
   expect(await hostPrograms(blocker, silentLogger)).toEqual({ host: HOST_SOURCE, confine: undefined });
+});
+
+test("a bundle another checkout built (its sources are elsewhere, unchanged) is built again from these sources", async () => {
+  const cache = cacheFolder();
+  await hostPrograms(cache, silentLogger);
+  const recordFile = join(programFolder(cache), "host-program.json");
+  const record = JSON.parse(readFileSync(recordFile, "utf8")) as { sources: Record<string, string> };
+  const other = join(cacheFolder(), "host-program.ts");
+  writeFileSync(other, "// another checkout's host program\n");
+  writeFileSync(recordFile, JSON.stringify({ ...record, sources: { [other]: stamp(other) } }));
+  await hostPrograms(cache, silentLogger);
+  expect(Object.keys((JSON.parse(readFileSync(recordFile, "utf8")) as { sources: Record<string, string> }).sources)).toContain(HOST_SOURCE);
 });

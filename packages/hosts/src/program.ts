@@ -58,7 +58,7 @@ export async function hostPrograms(cacheFolder: string | undefined, logger: Logg
 /** `entry`'s bundle in `folder`, kept or built now; undefined when it cannot be made. */
 async function bundled(entry: string, folder: string, logger: Logger): Promise<string | undefined> {
   const name = basename(entry, ".ts");
-  const kept = keptBundle(folder, name);
+  const kept = keptBundle(folder, name, entry);
   if (kept !== undefined) return kept;
   try {
     return await build(entry, folder, name);
@@ -69,7 +69,7 @@ async function bundled(entry: string, folder: string, logger: Logger): Promise<s
 }
 
 /** The kept bundle of `name` when every source is as it was built from, else undefined. */
-function keptBundle(folder: string, name: string): string | undefined {
+function keptBundle(folder: string, name: string, entry: string): string | undefined {
   let record: ProgramRecord;
   try {
     record = JSON.parse(readFileSync(join(folder, `${name}.json`), "utf8")) as ProgramRecord;
@@ -77,6 +77,8 @@ function keptBundle(folder: string, name: string): string | undefined {
     return undefined;
   }
   if (record.bun !== Bun.version || typeof record.file !== "string" || typeof record.sources !== "object") return undefined;
+  // A bundle another checkout of Plugboard built (the cache folder is the user's) is not of these sources.
+  if (!(resolve(entry) in record.sources)) return undefined;
   for (const [source, stamped] of Object.entries(record.sources)) {
     if (stamp(source) !== stamped) return undefined;
   }
