@@ -5,6 +5,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { wildcardMatch } from "@plugboard/core/runtime";
 import { type ScriptedModel, startScriptedModel } from "@plugboard/testing";
 import { plugboard, tempFolder, toolResults, writeConfig } from "./helpers.ts";
 
@@ -116,6 +117,36 @@ describe("ask without a terminal", () => {
     const denied = await call(["--yes", "write_file", '{"path":"secrets/k","content":"x"}']);
     expect(denied).toMatchObject({ code: 1, stdout: "Error: Denied by policy: write_file path=secrets/*\n" });
     expect(existsSync(join(workspace, "secrets/k"))).toBe(false);
+  });
+});
+
+describe("a bash rule reads the command line", () => {
+  const GIT_STATUS = { default: "ask", rules: [{ tool: "bash", args: { command: "git status*" }, action: "allow" }] };
+
+  test("`git status; touch x` under an allowed `git status*` is not allowed, and no x appears", async () => {
+    // The raw-string glob the policy matched before it parsed lines would have allowed the whole line.
+    expect(wildcardMatch("git status*", "git status; touch x")).toBe(true);
+    const { folder, run, workspace } = await setup(GIT_STATUS);
+    await using _ = folder;
+    await using model = await startScriptedModel([
+      {
+        toolCalls: [
+          { id: "chained", name: "bash", arguments: { command: "git status; touch x" } },
+          { id: "substituted", name: "bash", arguments: { command: "git status $(touch y)" } },
+          { id: "alone", name: "bash", arguments: { command: "git status --short" } },
+        ],
+      },
+      { content: "done" },
+    ]);
+    const result = await run(["go"], model);
+    expect(result.code).toBe(0);
+    const results = toolResults(model);
+    expect(results.chained).toBe(NO_ONE);
+    expect(results.substituted).toBe(NO_ONE);
+    // Allowed, so it ran (and git says the workspace is not a repository).
+    expect(results.alone).toContain("not a git repository");
+    expect(existsSync(join(workspace, "x"))).toBe(false);
+    expect(existsSync(join(workspace, "y"))).toBe(false);
   });
 });
 

@@ -46,8 +46,8 @@ describe("decide", () => {
   };
 
   test("the first rule that matches decides", async () => {
-    expect(await decide(policy, "bash", { command: "git status -s" }, workspace)).toEqual({ action: "allow", rule: policy.rules[0] });
-    expect(await decide(policy, "bash", { command: "rm x" }, workspace)).toEqual({ action: "deny", rule: policy.rules[1] });
+    expect(await decide(policy, "bash", { command: "git status -s" }, workspace)).toMatchObject({ action: "allow", rule: policy.rules[0] });
+    expect(await decide(policy, "bash", { command: "rm x" }, workspace)).toMatchObject({ action: "deny", rule: policy.rules[1] });
     expect(await decide(policy, "write_file", { path: "secrets/k", content: "" }, workspace)).toMatchObject({ action: "deny", rule: policy.rules[2] });
     expect(await decide(policy, "write_file", { path: "notes/k", content: "" }, workspace)).toMatchObject({ action: "allow", rule: policy.rules[3] });
   });

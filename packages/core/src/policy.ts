@@ -3,9 +3,11 @@
  * `tool` and every `args` pattern are wildcards over the whole string (`*` any characters,
  * `?` exactly one). The argument named `path` is normalised relative to the workspace first
  * (`./notes/../secrets/x` and `/abs/ws/secrets/x` are `secrets/x`), so spelling a path
- * differently does not slip past a rule.
+ * differently does not slip past a rule. A `bash` call's `command` patterns match each
+ * simple command of the parsed line (command-rules.ts), not the raw string.
  */
 import { relative, resolve, sep } from "node:path";
+import { type CommandVerdict, judgeLine } from "./command-rules.ts";
 import type { Workspace } from "./workspace.ts";
 
 /** What happens to a call. */
@@ -31,10 +33,17 @@ export const ALLOW_ALL: Policy = Object.freeze({ default: "allow", rules: Object
 /** The argument names normalised as workspace paths before matching. */
 export const PATH_ARGUMENTS: readonly string[] = Object.freeze(["path"]);
 
+/** The tools whose `command` argument is a bash line that rules match command by command. */
+export const SHELL_TOOLS: readonly string[] = Object.freeze(["bash"]);
+
 /** The action for a call, and the rule that decided it (none when the default did). */
 export interface PolicyVerdict {
   readonly action: PolicyAction;
   readonly rule?: PolicyRule;
+  /** Why a bash line asks though its rule allowed it (or could not be read). */
+  readonly reason?: string;
+  /** For a bash line judged command by command: each command's verdict. */
+  readonly commands?: readonly CommandVerdict[];
 }
 
 /**
@@ -58,19 +67,30 @@ export async function decide(
     }
     return value;
   };
-  for (const rule of policy.rules) {
-    if (!wildcardMatch(rule.tool, tool)) continue;
-    let argsMatch = true;
-    for (const [name, pattern] of Object.entries(rule.args ?? {})) {
-      const value = await argument(name);
-      if (value === undefined || !wildcardMatch(pattern, value)) {
-        argsMatch = false;
-        break;
+  // `command` given: that pattern matches this text instead of the argument's value.
+  const firstRule = async (command?: string): Promise<PolicyRule | undefined> => {
+    for (const rule of policy.rules) {
+      if (!wildcardMatch(rule.tool, tool)) continue;
+      let argsMatch = true;
+      for (const [name, pattern] of Object.entries(rule.args ?? {})) {
+        const value = command !== undefined && name === "command" ? command : await argument(name);
+        if (value === undefined || !wildcardMatch(pattern, value)) {
+          argsMatch = false;
+          break;
+        }
       }
+      if (argsMatch) return rule;
     }
-    if (argsMatch) return { action: rule.action, rule };
-  }
-  return { action: policy.default };
+    return undefined;
+  };
+  const line = args.command;
+  const commandAware =
+    SHELL_TOOLS.includes(tool) &&
+    typeof line === "string" &&
+    policy.rules.some((rule) => rule.args?.command !== undefined && wildcardMatch(rule.tool, tool));
+  if (commandAware) return judgeLine(line, firstRule, policy.default);
+  const rule = await firstRule();
+  return rule ? { action: rule.action, rule } : { action: policy.default };
 }
 
 /** A rule as the config writes it and the deny text shows it: `write_file path=secrets/*`. */

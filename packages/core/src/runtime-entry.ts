@@ -16,6 +16,9 @@ export { ModelResponseError, PluginError, WorkspaceError } from "./errors.ts";
 export {
   ALLOW_ALL,
   PATH_ARGUMENTS,
+  type PolicyVerdict,
+  SHELL_TOOLS,
+  decide,
   type Policy,
   type PolicyAction,
   type PolicyRule,
