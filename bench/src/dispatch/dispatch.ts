@@ -3,14 +3,16 @@
  * (a trivial tool, so only the runtime is measured), and, on the five real tools' schemas,
  * the compiled TypeBox check against valibot twins and against the JSON parse alone.
  */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineTool, silentLogger, textResult, Workspace } from "@plugboard/core";
 import { ToolRegistry, ToolRuntime } from "@plugboard/core/runtime";
 import { Type } from "@sinclair/typebox";
 import { do_not_optimize } from "mitata";
 import * as v from "valibot";
 import type { FigureLog } from "../harness/figures.ts";
-import { type Timing, timeFast, timingFigure } from "../harness/measure.ts";
+import { type Timing, timeFast, timeRuns, timingFigure } from "../harness/measure.ts";
 import type { RunMode } from "../harness/mode.ts";
 import { ARGUMENTS, realRegistry } from "./real-tools.ts";
 import { twinOf } from "./valibot-twins.ts";
@@ -18,6 +20,7 @@ import { twinOf } from "./valibot-twins.ts";
 /** The groups' names in every report. */
 export const DISPATCH_GROUP = "Dispatch";
 export const VALIDATION_GROUP = "Validation, the five tool schemas";
+export const HOOK_GROUP = "Hooks";
 
 const echo = defineTool({
   name: "echo",
@@ -58,7 +61,14 @@ async function dispatchOverhead(workspace: Workspace, cpuMs: number, mode: RunMo
     1,
     "two failing fields, each reported with its path",
   );
+  const repaired = ns(
+    "runtime.execute, almost-JSON arguments repaired",
+    await timeFast(async () => do_not_optimize(await runtime.execute("echo", '{"text":"hello","times":2,}', { callId: "c" })), cpuMs),
+    1,
+    "a trailing comma: JSON.parse fails, jsonrepair and the check that it invented nothing",
+  );
   log.ratio(group, "execute (valid) / direct call", valid, direct);
+  log.ratio(group, "execute (repaired) / execute (valid)", repaired, valid);
   log.ratio(group, "execute (invalid) / direct call", invalid, direct);
 
   const real = new ToolRuntime(realRegistry(workspace), { workspace });
@@ -71,6 +81,24 @@ async function dispatchOverhead(workspace: Workspace, cpuMs: number, mode: RunMo
     calls.length,
     "per call; refused before any handler runs",
   );
+  await hookOverhead(workspace, mode, log);
+}
+
+/** A call through one before hook (a shell script that answers allow) against the same call without. */
+async function hookOverhead(workspace: Workspace, mode: RunMode, log: FigureLog): Promise<void> {
+  mode.progress("dispatch: a call through one before hook");
+  const folder = await mkdtemp(join(tmpdir(), "plugboard-bench-hook-"));
+  try {
+    const script = join(folder, "allow.sh");
+    await writeFile(script, `#!/bin/sh\ncat > /dev/null\necho '{"decision":"allow"}'\n`, { mode: 0o755 });
+    const hook = { command: [script], label: "./allow.sh", timeoutMs: 10_000, cwd: folder };
+    const hooked = new ToolRuntime(new ToolRegistry([echo]), { workspace, hooks: { before: [hook], after: [] } });
+    const samples = mode.quick ? 30 : 200;
+    const timing = await timeRuns(async () => do_not_optimize(await hooked.execute("echo", '{"text":"hello"}', { callId: "c" })), { samples, warmup: 3 });
+    log.add(timingFigure(HOOK_GROUP, "runtime.execute through one before hook (sh script answering allow)", timing, "ms/call", 1e6, "spawn, JSON on stdin, answer read, group killed"));
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 }
 
 async function validation(workspace: Workspace, cpuMs: number, mode: RunMode, log: FigureLog): Promise<void> {

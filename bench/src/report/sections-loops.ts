@@ -3,7 +3,7 @@
  * reading of the figures that says, for a missed target, by how much, why, and what would
  * close it.
  */
-import { DISPATCH_GROUP, VALIDATION_GROUP } from "../dispatch/dispatch.ts";
+import { DISPATCH_GROUP, HOOK_GROUP, VALIDATION_GROUP } from "../dispatch/dispatch.ts";
 import { formatNumber as n } from "../harness/format.ts";
 import { IN_PROCESS_GROUP } from "../loop/in-process.ts";
 import { HTTP_CPU_GROUP, HTTP_GROUP, HTTP_LOOPS } from "../loop/over-http.ts";
@@ -113,16 +113,17 @@ const overHttp: Section = {
 
 const dispatch: Section = {
   title: "4. Dispatch and validation",
-  groups: [DISPATCH_GROUP, VALIDATION_GROUP],
+  groups: [DISPATCH_GROUP, VALIDATION_GROUP, HOOK_GROUP],
   measured: () =>
     [
       "mitata micro-benchmarks (batched samples). *Dispatch*: `runtime.execute` on a one-line `echo` tool, valid and",
-      "invalid arguments, against calling its handler directly after `JSON.parse`; and `runtime.execute` refusing invalid",
+      "invalid arguments, against calling its handler directly after `JSON.parse`; almost-JSON arguments (a trailing comma) repaired; and `runtime.execute` refusing invalid",
       "arguments for each of the five real tools. *Validation*: the five real tools' parameter schemas (built by their",
       "plugins with default options; the registry's compiled, closed TypeBox checks) against valibot twins written in the",
       "bench with the same fields, constraints and closedness, and against the JSON parse alone; each sample checks one",
       "valid (or invalid) argument string per tool, and the figures are per call. Both libraries are checked to accept",
-      "every valid and refuse every invalid string before timing.",
+      "every valid and refuse every invalid string before timing. *Hooks*: the echo call through one before hook, a shell",
+      "script answering allow (whole samples: a process is started, fed and ended per call).",
     ].join(" "),
   reading: (index: FigureIndex) => {
     const g = DISPATCH_GROUP;
