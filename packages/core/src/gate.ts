@@ -5,7 +5,7 @@
 import type { Approver, ApprovalRequest } from "./approval.ts";
 import type { AuditDecision } from "./audit.ts";
 import type { ToolResult } from "./contract.ts";
-import { runBeforeHooks } from "./before-hooks.ts";
+import { type BeforeHooksOutcome, runBeforeHooks } from "./before-hooks.ts";
 import { toolErrors } from "./errors.ts";
 import type { Hook, HookEffect } from "./hooks.ts";
 import { decide, describeRule, type Policy } from "./policy.ts";
@@ -47,7 +47,7 @@ export interface GateInput {
  */
 export async function passGate({ policy, workspace, request: call, approve, signal, hooks }: GateInput): Promise<GateOutcome> {
   const first = await decide(policy, call.tool, call.arguments, workspace);
-  const hooked =
+  const hooked: BeforeHooksOutcome =
     first.action === "deny" || hooks === undefined || hooks.before.length === 0
       ? { request: call, verdict: first, ask: false, effects: [] }
       : await runBeforeHooks({
@@ -62,7 +62,7 @@ export async function passGate({ policy, workspace, request: call, approve, sign
   const { request, verdict } = hooked;
   const rule = verdict.rule ? { rule: describeRule(verdict.rule) } : {};
   const base = { ...rule, arguments: request.arguments, hooks: hooked.effects };
-  if ("refusal" in hooked && hooked.refusal) return { decision: "deny", ...base, refusal: hooked.refusal };
+  if (hooked.refusal) return { decision: "deny", ...base, refusal: hooked.refusal };
   if (verdict.action === "deny") return { decision: "deny", ...base, refusal: toolErrors.deniedByPolicy(rule.rule ?? "default") };
   if (verdict.action === "allow" && !hooked.ask) return { decision: "allow", ...base };
   if (!approve) return { decision: "ask:no", ...base, refusal: toolErrors.noOneToAsk() };
