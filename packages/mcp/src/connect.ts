@@ -39,8 +39,23 @@ export async function connect(options: MountOptions, prior?: PriorDiscovery): Pr
   const [{ Client }, transport] = await Promise.all([lazily("the MCP SDK's client", () => import("@modelcontextprotocol/client")), transportFor(options)]);
   const clientOptions: ClientOptions = {
     versionNegotiation: { mode: "auto", ...(transport.kind === "stdio" ? { probe: { timeoutMs: STDIO_PROBE_MS } } : {}) },
+    // Forms only: a request to open a URL is declined.
+    capabilities: { elicitation: { form: {} } },
   };
   const client = new Client({ name: "plugboard", version: packageJson.version }, clientOptions);
+  // In the 2025 revisions a request of the server's own; in 2026-07-28 part of a call's answer, fulfilled by the SDK through this same handler.
+  client.setRequestHandler("elicitation/create", async (request, ctx) => {
+    const { params } = request;
+    if (options.elicit === undefined || params.mode === "url") return { action: "decline" };
+    const { elicitationRequest } = await lazily("the MCP elicitation forms", () => import("./elicitation.ts"));
+    const signal = ctx.mcpReq.signal;
+    try {
+      return await options.elicit(elicitationRequest(options.name, params.message, params.requestedSchema), signal);
+    } catch (error) {
+      if (signal.aborted) return { action: "cancel" };
+      throw error;
+    }
+  });
   try {
     await client.connect(transport.transport, prior === undefined ? {} : { prior });
   } catch (error) {

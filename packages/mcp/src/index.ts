@@ -6,3 +6,14 @@ export { isBearerToken, isForeignOrigin, isJsonContentType, isLoopbackHost, isLo
 export { type HttpServeOptions, MAX_BODY_BYTES, mcpHttpHandler } from "./serve-http.ts";
 export { FORWARDED_HEADER, InFlightCalls, type PeerOptions, SESSION_HEADER } from "./in-flight.ts";
 export { type StdioServeOptions, serveStdio } from "./serve-stdio.ts";
+export {
+  answerProblems,
+  type ElicitationAnswer,
+  type ElicitationRequest,
+  type Elicitor,
+  elicitationRequest,
+  type FieldValue,
+  type FormField,
+  fieldProblems,
+  parseField,
+} from "./elicitation.ts";

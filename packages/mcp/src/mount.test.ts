@@ -7,6 +7,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { Workspace } from "@plugboard/core";
 import { ToolRegistry, ToolRuntime } from "@plugboard/core/runtime";
 import { isRunning, survivors, waitFor } from "@plugboard/test-helpers";
+import type { ElicitationAnswer, ElicitationRequest, Elicitor } from "./elicitation.ts";
 import { McpMount, McpMountError, type MountOptions } from "./mount.ts";
 
 // Real server processes: a busy machine needs more than bun's default 5 s per test.
@@ -284,5 +285,52 @@ describe("McpMount: structured results", () => {
       content: ["two files", "[resource link: report.pdf file:///srv/report.pdf (application/pdf): The monthly report]", "[resource link: data.csv https://example.com/data.csv]"].join("\n"),
       isError: false,
     });
+  });
+});
+
+describe("McpMount: elicitation", () => {
+  const asked: ElicitationRequest[] = [];
+  const answering =
+    (answer: ElicitationAnswer): Elicitor =>
+    async (request) => {
+      asked.push(request);
+      return answer;
+    };
+  afterEach(() => {
+    asked.length = 0;
+  });
+
+  test("a 2025 server's request for input is shown to the person, and their answer reaches it", async () => {
+    const elicit = answering({ action: "accept", content: { name: "Ada", color: "green" } });
+    const runtime = await runtimeOf(await mount({ server: fixture({ FIXTURE_ASK: "1" }), elicit }));
+    expect(await runtime.execute("ask", "{}")).toEqual({ content: 'accept {"name":"Ada","color":"green"}', isError: false });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.server).toBe("fixture");
+    expect(asked[0]?.message).toBe("Who are you?");
+    expect(asked[0]?.fields).toEqual([
+      { name: "name", title: "Name", required: true, type: "string" },
+      { name: "color", title: "color", required: false, type: "choice", options: [{ value: "red", label: "red" }, { value: "green", label: "green" }] },
+    ]);
+  });
+
+  test("in the newest revision the request comes within the call's answer, and is shown the same way", async () => {
+    const elicit = answering({ action: "accept", content: { name: "Ada", color: "blue", age: 36 } });
+    const runtime = await runtimeOf(await mount({ name: "modern", server: { command: process.execPath, args: [MODERN] }, elicit }));
+    expect(await runtime.execute("ask", "{}")).toEqual({ content: 'accept {"name":"Ada","color":"blue","age":36}', isError: false });
+    expect(asked.map((request) => [request.server, request.message, request.fields.map((field) => `${field.name}:${field.type}`)])).toEqual([
+      ["modern", "Tell us about yourself", ["name:string", "age:integer", "color:choice", "subscribe:boolean"]],
+    ]);
+  });
+
+  test("declined when there is no one to ask, in both revisions", async () => {
+    const legacy = await runtimeOf(await mount({ server: fixture({ FIXTURE_ASK: "1" }) }));
+    expect(await legacy.execute("ask", "{}")).toEqual({ content: "decline", isError: false });
+    const modern = await runtimeOf(await mount({ name: "modern", server: { command: process.execPath, args: [MODERN] } }));
+    expect(await modern.execute("ask", "{}")).toEqual({ content: "decline", isError: false });
+  });
+
+  test("the person's decline and cancel reach the server", async () => {
+    const runtime = await runtimeOf(await mount({ server: fixture({ FIXTURE_ASK: "1" }), elicit: answering({ action: "cancel" }) }));
+    expect(await runtime.execute("ask", "{}")).toEqual({ content: "cancel", isError: false });
   });
 });

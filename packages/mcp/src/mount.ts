@@ -10,6 +10,7 @@ import { type ArgumentsValidator, lazily, type RegistryEntry, toolErrors } from 
 import { type Connection, connect, stderrOf } from "./connect.ts";
 import { toolResult } from "./content.ts";
 import { McpMountError, reasonOf, stderrLines } from "./mount-error.ts";
+import type { Elicitor } from "./elicitation.ts";
 import type { Launcher } from "./process-transport.ts";
 
 export { McpMountError } from "./mount-error.ts";
@@ -39,6 +40,11 @@ export interface MountOptions {
   readonly prefix?: string;
   /** Rewrites a stdio server's command line before it is spawned (the sandbox wraps it). */
   readonly launcher?: Launcher;
+  /**
+   * Shows a server's request for input (elicitation) to the person. Without one, such a
+   * request is declined: there is no one to ask.
+   */
+  readonly elicit?: Elicitor;
   /** How long one call may take. @default 600000 */
   readonly timeoutMs?: number;
   readonly logger?: Logger;

@@ -9,7 +9,8 @@
  * `FIXTURE_STRUCTURED=1` adds tools with an output schema: `stats` answers it (and its JSON
  * as text), `stats_only` answers it without text, `stats_wrong` answers what it does not
  * allow, `stats_none` answers no structured content; `FIXTURE_BAD_OUTPUT=1` adds a tool whose
- * output schema cannot compile.
+ * output schema cannot compile. `FIXTURE_ASK=1` adds `ask`, which asks the person to fill in
+ * a form (elicitation) and answers what they did.
  * `FIXTURE_MARKER=FILE`: `slow` writes `cancelled` there when the client cancels it.
  * `FIXTURE_EXIT_ON_UNKNOWN=1` makes it exit on a request it does not know (as servers on the
  * Rust SDK do before `initialize`), and count its starts in `FIXTURE_STARTS=FILE`.
@@ -61,6 +62,8 @@ if (process.env.FIXTURE_STRUCTURED === "1") {
 if (process.env.FIXTURE_BAD_OUTPUT === "1") {
   TOOLS.push({ name: "odd_output", description: "Its output schema cannot compile.", inputSchema: object(), outputSchema: { type: "object", properties: { a: { $ref: "#/$defs/missing" } } } });
 }
+
+if (process.env.FIXTURE_ASK === "1") TOOLS.push({ name: "ask", description: "Asks the person for their name and colour.", inputSchema: object() });
 
 const STATS = { count: 2, names: ["a", "b"] };
 
@@ -117,6 +120,17 @@ mcp.server.setRequestHandler(CallToolRequestSchema, async ({ params }, extra): P
       return { content: [{ type: "text", text: "three" }], structuredContent: { count: "three", names: [1] } };
     case "stats_none":
       return text("2 things");
+    case "ask": {
+      const answer = await mcp.server.elicitInput({
+        message: "Who are you?",
+        requestedSchema: {
+          type: "object",
+          properties: { name: { type: "string", title: "Name" }, color: { type: "string", enum: ["red", "green"] } },
+          required: ["name"],
+        },
+      });
+      return text(answer.action === "accept" ? `accept ${JSON.stringify(answer.content)}` : answer.action);
+    }
   }
   return { content: [{ type: "text", text: `no such tool: ${params.name}` }], isError: true };
 });
