@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { FlagError, type ModelClient, PlugboardError, plantedRecordFile, refusePlanted, type StartedApp, startApp } from "@plugboard/bootstrap";
 import type { Logger } from "@plugboard/core";
+import type { Elicitor } from "@plugboard/mcp";
 import { type ParsedArgs, UsageError } from "./args.ts";
 import type { Io } from "./io.ts";
 
@@ -51,6 +52,8 @@ export interface LoadAppOptions {
   readonly freshHosts?: boolean;
   /** Tools about to be called: their hosts start while the app is built (see `startApp`). */
   readonly warm?: readonly string[];
+  /** Who answers mounted MCP servers' requests for input; without, they are declined. */
+  readonly elicit?: Elicitor | undefined;
 }
 
 /** Loads the config with the command's flags and builds the app (and its model client, when asked for). */
@@ -69,6 +72,7 @@ export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOption
     model: options.model === true,
     freshHosts: options.freshHosts === true,
     ...(options.warm === undefined ? {} : { warm: options.warm }),
+    ...(options.elicit === undefined ? {} : { elicit: options.elicit }),
   }).catch((error: unknown) => {
     throw error instanceof FlagError ? new UsageError(error.message, parsed.command) : error;
   });

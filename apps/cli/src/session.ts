@@ -7,6 +7,7 @@ import { describeModelFailure } from "@plugboard/model-client";
 import { type AgentLoopResult, runAgentLoop } from "@plugboard/core/runtime";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { type Approvals, approverFor } from "./approvals.ts";
+import type { Elicitation } from "./elicitation.ts";
 import type { Io } from "./io.ts";
 import { createReporter } from "./reporter.ts";
 
@@ -25,14 +26,16 @@ export interface Session {
   readonly approvals: Approvals;
   /** The whole conversation, kept across turns. */
   readonly messages: ChatCompletionMessageParam[];
+  /** Who answers the mounted servers' requests for input during a turn. */
+  readonly elicitation?: Elicitation;
 }
 
 /** A new conversation, opened by the config's `systemPrompt` or a default naming the workspace. */
-export function createSession(app: App, model: ModelClient, approvals: Approvals): Session {
+export function createSession(app: App, model: ModelClient, approvals: Approvals, elicitation?: Elicitation): Session {
   const system =
     app.config.systemPrompt ??
     `You are a coding agent working in the folder ${app.workspace.root}. Use the tools to inspect and change files there; act rather than explain, and answer briefly.`;
-  return { app, model, approvals, messages: [{ role: "system", content: system }] };
+  return { app, model, approvals, messages: [{ role: "system", content: system }], ...(elicitation ? { elicitation } : {}) };
 }
 
 /** How a turn reports: text (answer on stdout, trace on stderr) or JSON events. */
@@ -52,6 +55,7 @@ export async function runTurn(session: Session, prompt: string, io: Io, options:
   const started = performance.now();
   let inRequest = false;
   const approve = approverFor(approvals, io, reporter);
+  using _asking = session.elicitation?.during(reporter, options.signal);
   try {
     const result = await runAgentLoop({
       messages,

@@ -19,6 +19,7 @@ import { listingCacheFolder } from "@plugboard/hosts/listing-cache";
 import { detectSandbox, type SandboxState, sandboxState } from "@plugboard/hosts/sandbox-mode";
 import type { LoadedPlugin } from "@plugboard/loader/loaded-plugin";
 import { type ResolvedPlugin, resolvePlugin } from "@plugboard/loader/resolve-plugin";
+import type { Elicitor } from "@plugboard/mcp";
 import type { ProtectedPath } from "@plugboard/sandbox";
 import { type AuditLog, openAuditLog } from "./audit-log.ts";
 import { checkToolSearch } from "./tool-search-check.ts";
@@ -81,6 +82,11 @@ export interface BuildAppOptions {
    * `warmUp()` starts them all. @default none
    */
   warm?: readonly string[];
+  /**
+   * Shows a mounted MCP server's request for input (elicitation) to the person. Without
+   * one, such requests are declined: there is no one to ask. @default none
+   */
+  elicit?: Elicitor;
 }
 
 /**
@@ -161,7 +167,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     const launcher =
       options.mcpLauncher ??
       (mechanism === undefined ? undefined : await confiningLauncher(mechanism, { workspace: workspace.root, configPath: config.configPath, protect, env: options.env ?? process.env, logger }));
-    mounts = await mountServers(config, { workspace, logger, launcher });
+    mounts = await mountServers(config, { workspace, logger, launcher, elicit: options.elicit });
     // Only the servers our sandbox confines: a launcher given by the caller confines (or not) in its own way.
     if (options.mcpLauncher === undefined && mechanism !== undefined) mounts = await explainingServers(mounts, config, { workspace: workspace.root, protect });
     for (const { index, server, entries } of mounts) loaded.set(index, { grants: server.permissions, entries });

@@ -7,7 +7,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Logger, Workspace } from "@plugboard/core";
 import { lazily, type RegistryEntry } from "@plugboard/core/internal";
-import type { Launch, McpMount } from "@plugboard/mcp";
+import type { Elicitor, Launch, McpMount } from "@plugboard/mcp";
 import type { McpEntry, Permission } from "@plugboard/config";
 import { type EntryLocation, mcpErrors } from "@plugboard/config/messages";
 
@@ -32,6 +32,8 @@ export interface MountContext {
   readonly workspace: Workspace;
   readonly logger: Logger;
   readonly launcher: McpLauncher | undefined;
+  /** Asks the person when a server requests input; none declines. */
+  readonly elicit: Elicitor | undefined;
 }
 
 /** A started server: how it is listed, its entries, and its mount (to close it). */
@@ -55,6 +57,7 @@ export async function mountServer(entry: McpEntry, where: EntryLocation, context
       name: entry.name,
       server: "url" in mcp ? mcp : { ...mcp, cwd: context.workspace.root },
       logger: context.logger,
+      ...(context.elicit === undefined ? {} : { elicit: context.elicit }),
       ...(entry.prefix === undefined ? {} : { prefix: entry.prefix }),
       launcher: (launch: Launch) => {
         // Looked for here, before the sandbox wraps the command line, so a missing command is said the same way confined or not.

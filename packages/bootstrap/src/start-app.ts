@@ -8,6 +8,7 @@ import type { Logger } from "@plugboard/core";
 import { lazily } from "@plugboard/core/internal";
 import { type App, buildApp } from "./build-app.ts";
 import { type ConfigOverrides, loadConfig } from "@plugboard/config";
+import type { Elicitor } from "@plugboard/mcp";
 import type { ModelClient } from "@plugboard/model-client";
 
 /** The command-line flags an app passes on, as typed; each wins over the environment and the config file. */
@@ -35,6 +36,8 @@ export interface StartAppOptions {
   readonly freshHosts?: boolean;
   /** Tools about to be called, whose hosts start at once (see `buildApp`). */
   readonly warm?: readonly string[];
+  /** Shows a mounted MCP server's request for input to the person (see `buildApp`). */
+  readonly elicit?: Elicitor;
 }
 
 /** A started app: the built app and, when asked for, its model client. */
@@ -65,6 +68,7 @@ export async function startApp(options: StartAppOptions): Promise<StartedApp> {
     ...(options.env ? { env: options.env } : {}),
     ...(options.freshHosts ? { freshHosts: true } : {}),
     ...(options.warm === undefined ? {} : { warm: options.warm }),
+    ...(options.elicit === undefined ? {} : { elicit: options.elicit }),
   });
   if (!options.model) return { ...app, model: undefined };
   const { createModelClient } = await lazily("the model client @plugboard/model-client", () => import("@plugboard/model-client"));

@@ -3,6 +3,7 @@ import type { ParsedArgs } from "../args.ts";
 import { abortOnInterrupt } from "../interrupt.ts";
 import type { Io } from "../io.ts";
 import { approveAll } from "../approvals.ts";
+import { createElicitation } from "../elicitation.ts";
 import { loadApp } from "../load-app.ts";
 import { jsonLine } from "../output.ts";
 
@@ -10,8 +11,10 @@ import { jsonLine } from "../output.ts";
 export async function callCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const [tool = "", json = "{}"] = parsed.args;
   // The tool's host (when it runs confined) starts while the rest of the app is built.
-  const app = await loadApp(parsed, io, { announceWorkspace: true, warm: [tool] });
+  const elicitation = createElicitation(io);
+  const app = await loadApp(parsed, io, { announceWorkspace: true, warm: [tool], elicit: elicitation.elicit });
   using interrupt = abortOnInterrupt();
+  using _asking = elicitation.during({ pause() {}, resume() {} }, interrupt.signal);
   const result = await app.runtime.execute(tool, json, { callId: "direct", signal: interrupt.signal, approve: approveAll });
   if (parsed.flags.json) {
     io.stdout.write(jsonLine({ type: "tool_result", id: "direct", is_error: result.isError, content: result.content }));

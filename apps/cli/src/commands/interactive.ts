@@ -10,6 +10,7 @@ import type { Io } from "../io.ts";
 import { onEndingSignal, SIGNAL_EXIT_CODES } from "../interrupt.ts";
 import { createLineReader } from "../line-reader.ts";
 import { createApprovals } from "../approvals.ts";
+import { createElicitation } from "../elicitation.ts";
 import { loadApp } from "../load-app.ts";
 import { CUT_OFF, createSession, EMPTY_ANSWER, runTurn, type Session } from "../session.ts";
 
@@ -20,10 +21,11 @@ const QUIT = new Set(["", "q", "exit"]);
 
 /** Runs the session until the user quits; returns the exit code. */
 export async function interactiveCommand(parsed: ParsedArgs, io: Io): Promise<number> {
-  const app = await loadApp(parsed, io, { announceWorkspace: true, model: true });
+  const elicitation = createElicitation(io);
+  const app = await loadApp(parsed, io, { announceWorkspace: true, model: true, elicit: elicitation.elicit });
   // The hosts start while the user types, not at the first tool call.
   app.warmUp();
-  const session = createSession(app, app.model, createApprovals(parsed.flags.yes, io));
+  const session = createSession(app, app.model, createApprovals(parsed.flags.yes, io), elicitation);
   const lines = createLineReader(io.stdin, io.stdout, PROMPT);
   let turn: AbortController | undefined;
   let exitCode = 0;

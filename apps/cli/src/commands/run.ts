@@ -4,16 +4,18 @@ import { UsageError } from "../args.ts";
 import { abortOnInterrupt } from "../interrupt.ts";
 import type { Io } from "../io.ts";
 import { createApprovals } from "../approvals.ts";
+import { createElicitation } from "../elicitation.ts";
 import { loadApp } from "../load-app.ts";
 import { CUT_OFF, createSession, EMPTY_ANSWER, runTurn } from "../session.ts";
 
 /** Runs the prompt (from the arguments, else stdin) and returns the exit code. */
 export async function runCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const prompt = await promptOf(parsed.args, io);
-  const app = await loadApp(parsed, io, { announceWorkspace: true, model: true });
+  const elicitation = createElicitation(io);
+  const app = await loadApp(parsed, io, { announceWorkspace: true, model: true, elicit: elicitation.elicit });
   // The hosts start while the model thinks, not at its first tool call.
   app.warmUp();
-  const session = createSession(app, app.model, createApprovals(parsed.flags.yes, io));
+  const session = createSession(app, app.model, createApprovals(parsed.flags.yes, io), elicitation);
   using interrupt = abortOnInterrupt();
   const result = await runTurn(session, prompt, io, { signal: interrupt.signal, json: parsed.flags.json });
   if (result.status === "answered") {
