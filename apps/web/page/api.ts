@@ -13,8 +13,32 @@ export type ChatEvent =
   | { readonly type: "tool_call"; readonly id: string; readonly name: string; readonly arguments: string }
   | { readonly type: "tool_result"; readonly id: string; readonly name: string; readonly content: string; readonly isError: boolean }
   | { readonly type: "approval"; readonly id: string; readonly tool: string; readonly arguments: Record<string, unknown> }
+  | ({ readonly type: "elicitation" } & ElicitationRequestEvent)
   | { readonly type: "done"; readonly reply: string; readonly status: "answered" | "empty" | "step_limit"; readonly cutOff?: true }
   | { readonly type: "error"; readonly error: string };
+
+/** One field of a server's form (as `@plugboard/mcp` reads it). */
+export interface ElicitationField {
+  readonly name: string;
+  readonly title: string;
+  readonly description?: string;
+  readonly type: "string" | "number" | "integer" | "boolean" | "choice" | "choices";
+  readonly required: boolean;
+  readonly options?: readonly { readonly value: string; readonly label: string }[];
+  readonly default?: string | number | boolean | string[];
+  readonly format?: string;
+}
+
+/** A mounted server's request for input, waiting for the page. */
+export interface ElicitationRequestEvent {
+  readonly id: string;
+  readonly server: string;
+  readonly message: string;
+  readonly fields: readonly ElicitationField[];
+}
+
+/** The body of `POST /api/elicitations/ID`. */
+export type ElicitationAnswerBody = { readonly action: "accept"; readonly content: Record<string, string | number | boolean | string[]> } | { readonly action: "decline" };
 
 /** A refusal of the server before the turn started (`status` 401 means a token is needed). */
 export class ApiError extends Error {
@@ -54,6 +78,16 @@ export async function answerApproval(id: string, decision: "allow" | "deny", rea
     method: "POST",
     headers: { "content-type": "application/json", ...authorization(token) },
     body: JSON.stringify(reason ? { decision, reason } : { decision }),
+  });
+  if (!response.ok) throw await apiError(response);
+}
+
+/** Answers a server's request for input; rejects with the server's words when the answer does not fit the form. */
+export async function answerElicitation(id: string, answer: ElicitationAnswerBody, token: string): Promise<void> {
+  const response = await fetch(`/api/elicitations/${encodeURIComponent(id)}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...authorization(token) },
+    body: JSON.stringify(answer),
   });
   if (!response.ok) throw await apiError(response);
 }

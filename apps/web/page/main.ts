@@ -1,8 +1,9 @@
 /** The chat page: wires the conversation, the composer, the kept conversations and the theme. */
-import { ApiError, answerApproval, type ChatEvent, streamChat } from "./api.ts";
+import { ApiError, answerApproval, answerElicitation, type ChatEvent, streamChat } from "./api.ts";
 import { AnswerView, questionItem } from "./answer-view.ts";
 import { type AssistantEntry, type Conversation, historyOf, newConversation, outcomeOf } from "./conversation.ts";
 import { button, byId, el } from "./dom.ts";
+import { elicitationCard } from "./elicitation-card.ts";
 import { copyCode } from "./markdown.ts";
 import { currentConversationId, deleteConversation, listConversations, loadConversation, rememberCurrent, saveConversation } from "./store.ts";
 import { setUpTheme } from "./theme.ts";
@@ -153,6 +154,12 @@ async function runTurn(history: { role: "user" | "assistant"; content: string }[
       });
       approve.focus();
       announce(`Approval needed: ${event.tool} ${mainArgument(event.tool, event.arguments)}. Approve or Deny.`);
+    }
+    if (event.type === "elicitation") {
+      const { card, focus } = elicitationCard(event, (answer) => answerElicitation(event.id, answer, tokenInput.value));
+      view.item.append(card);
+      focus.focus();
+      announce(`MCP server ${event.server} asks: ${event.message}. Fill in the form, then Send or Decline.`);
     }
     if (event.type === "tool_result") {
       const line = view.tool(event.id);

@@ -7,6 +7,7 @@ import { describeModelFailure } from "@plugboard/model-client";
 import { type Context, Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { PendingApprovals } from "./approvals.ts";
+import type { PendingElicitations } from "./elicitations.ts";
 import { parseChatRequest } from "./chat-request.ts";
 import type { ChatTurnOptions, ChatTurnResult } from "./chat-turn.ts";
 import { jsonBody } from "./json-body.ts";
@@ -21,6 +22,8 @@ export interface ChatHandlerContext {
   readonly endpoint: { readonly baseURL: string; readonly model: string; readonly apiKeySet?: boolean };
   /** Calls waiting for the person; only streamed turns can ask (a JSON request has no one to ask). */
   readonly approvals: PendingApprovals;
+  /** Mounted servers' requests for input; shown on the pages of streamed turns only. */
+  readonly elicitations: PendingElicitations;
   /** Aborted when the server shuts down. */
   readonly shutdown: AbortSignal;
   /** Runs one turn on the shared runtime and client, counted and awaited at shutdown. */
@@ -70,6 +73,7 @@ function streamTurn(c: Context, ctx: ChatHandlerContext, input: Pick<TurnInput, 
     };
     // A comment first, so the status and headers go out before the model's first word.
     await stream.write(": stream open\n\n");
+    using _asking = ctx.elicitations.during((request) => send("elicitation", request));
     try {
       const approve = ctx.approvals.approver((request) => send("approval", request));
       const result = await ctx.runTurn({ ...input, stream: true, approve, onEvent: (event) => forward(event, send) });

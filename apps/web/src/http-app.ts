@@ -8,6 +8,7 @@ import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { secureHeaders } from "hono/secure-headers";
 import { approvalRoutes } from "./approvals.ts";
+import { elicitationRoutes } from "./elicitations.ts";
 import { loopbackHostOnly } from "./binding.ts";
 import { type ChatHandlerContext, chatRoutes } from "./chat-handler.ts";
 import type { ChatPage } from "./page.ts";
@@ -53,6 +54,7 @@ export function createHttpApp(ctx: HttpAppContext): Hono {
   app.get("/api/health", (c) => c.json({ ok: true }));
   app.route("/api", chatRoutes(ctx.chat));
   app.route("/api", approvalRoutes(ctx.chat.approvals));
+  app.route("/api", elicitationRoutes(ctx.chat.elicitations));
   return app;
 }
 

@@ -8,6 +8,7 @@ import type { ToolRuntime } from "@plugboard/core/runtime";
 import type OpenAI from "openai";
 import { PendingApprovals } from "./approvals.ts";
 import { checkBinding } from "./binding.ts";
+import { PendingElicitations } from "./elicitations.ts";
 import type { ChatHandlerContext, TurnInput } from "./chat-handler.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./chat-request.ts";
 import { type ChatTurnResult, runChatTurn } from "./chat-turn.ts";
@@ -46,6 +47,8 @@ export interface WebServerOptions {
   readonly maxBodyBytes?: number;
   /** Where unexpected failures are reported. @default a line on stderr */
   readonly log?: (line: string) => void;
+  /** Where the app's mounted servers' requests for input wait (the app built with its `elicit`). @default none: they are declined */
+  readonly elicitations?: PendingElicitations;
 }
 
 /** What the server has done so far; live values. */
@@ -124,6 +127,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     endpoint: { baseURL: client.baseURL, model, apiKeySet: options.apiKeySet !== false },
     approvals,
+    elicitations: options.elicitations ?? new PendingElicitations(),
     shutdown: shutdown.signal,
     runTurn,
     log,

@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { type App, PlugboardError, startApp } from "@plugboard/bootstrap";
 import type { Logger } from "@plugboard/core";
 import type OpenAI from "openai";
+import { PendingElicitations } from "./elicitations.ts";
 import { DEFAULT_HOST, DEFAULT_PORT, startWebServer, type WebServer } from "./server.ts";
 
 /** The config file the web app uses when `--config` is not given. */
@@ -62,6 +63,7 @@ export interface WebApp {
  * @example const web = await startWebApp({ port: 0 }); console.log(web.server.url);
  */
 export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> {
+  const elicitations = new PendingElicitations();
   const { model, ...app } = await startApp({
     defaultConfig: options.defaultConfig ?? DEFAULT_CONFIG_PATH,
     flags: { config: options.configPath, workspace: options.workspace },
@@ -70,6 +72,7 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
     ...(options.env ? { env: options.env } : {}),
     ...(options.cwd ? { cwd: options.cwd } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
+    elicit: elicitations.elicit,
   });
   const { client, demo, apiKeySet } = model;
   app.warmUp();
@@ -82,6 +85,7 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
     ...(options.port === undefined ? {} : { port: options.port }),
     ...(options.host === undefined ? {} : { host: options.host }),
     token: options.token,
+    elicitations,
     ...(logger ? { log: (line: string) => logger.warn(line) } : {}),
   }).catch(async (error: unknown) => {
     await app.close();
