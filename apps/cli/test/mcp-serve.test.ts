@@ -41,6 +41,19 @@ async function checkServed(client: Client): Promise<void> {
     glob: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
   });
 
+  // glob declares its output: served as outputSchema, its results as structuredContent beside the text.
+  expect(tools.find((tool) => tool.name === "glob")?.outputSchema).toMatchObject({
+    type: "object",
+    properties: { matches: { type: "array", items: { type: "string" } }, more: { type: "integer" } },
+    required: ["matches", "more"],
+  });
+  expect(readFile?.outputSchema).toBeUndefined();
+  expect(await client.callTool({ name: "glob", arguments: { pattern: "*.md" } })).toEqual({
+    content: [{ type: "text", text: "README.md" }],
+    structuredContent: { matches: ["README.md"], more: 0 },
+    isError: false,
+  });
+
   const read = await client.callTool({ name: "read_file", arguments: { path: "README.md" } });
   expect(read.isError).toBe(false);
   expect(read.content).toEqual([{ type: "text", text: expect.stringContaining("# Demo\nsecond line") }]);
@@ -91,6 +104,7 @@ describe("plugboard mcp", () => {
       for (const client of [viaStdio, viaHttp]) {
         expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
         expect((await client.listTools()).tools).toHaveLength(5);
+        expect(await client.callTool({ name: "glob", arguments: { pattern: "*.md" } })).toMatchObject({ structuredContent: { matches: ["README.md"], more: 0 } });
         const read = await client.callTool({ name: "read_file", arguments: { path: "README.md" } });
         expect(read).toMatchObject({ isError: false, content: [{ type: "text", text: expect.stringContaining("# Demo") }] });
       }

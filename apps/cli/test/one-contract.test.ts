@@ -104,6 +104,20 @@ describe("a plugin reads the same in the app's process and confined", () => {
     }
   });
 
+  test("a result unlike the tool's output schema is the same PluginError of phase result; one like it passes with its data", async () => {
+    const { inProcess, confined } = await callBoth("shaped", { valid: false });
+    expect(inProcess.code).toBe(2);
+    expect(withoutWorkspace(inProcess.stderr)).toContain(
+      "Tool shaped (plugin @fixture/one-contract) failed in its result: TypeError: its structuredContent does not match its outputSchema: count: expected integer",
+    );
+    expect(confined.code).toBe(inProcess.code);
+    expect(withoutWorkspace(confined.stderr)).toBe(withoutWorkspace(inProcess.stderr));
+    const valid = await callBoth("shaped", { valid: true });
+    expect([valid.inProcess.code, valid.confined.code]).toEqual([0, 0]);
+    expect(valid.confined.stdout).toBe(valid.inProcess.stdout);
+    expect(valid.inProcess.stdout).toBe("counted\n");
+  });
+
   test("naming what a call writes that throws is the same PluginError of phase concurrency", async () => {
     const outcomes = [];
     for (const mode of MODES) {

@@ -20,6 +20,11 @@ export interface ToolResult {
   readonly content: string;
   /** True when `content` is an `Error: …` text. */
   readonly isError: boolean;
+  /**
+   * The result as data, for a tool that declares an `outputSchema` (checked against it, and
+   * served over MCP as `structuredContent` beside `content`). Since contract 1.1.
+   */
+  readonly structuredContent?: Readonly<Record<string, unknown>>;
 }
 
 /** Structured log output of tools and plugins; the app decides where it goes. */
@@ -64,6 +69,13 @@ export interface ToolDefinition<Params extends TObject = TObject> {
   readonly description: string;
   /** A TypeBox object schema: the JSON Schema sent to the model and the validator. */
   readonly parameters: Params;
+  /**
+   * A TypeBox object schema of the `structuredContent` every successful result carries
+   * (`structuredResult`): checked after each call, a result that does not match is the
+   * plugin's bug (a `PluginError` of phase `result`); served over MCP as `outputSchema`.
+   * Since contract 1.1.
+   */
+  readonly outputSchema?: TObject;
   /** Declared as a method so any definition is assignable to `AnyToolDefinition`. */
   handler(args: Static<Params>, ctx: ToolContext): Promise<ToolResult>;
   /**
@@ -119,6 +131,9 @@ export function defineTool<Params extends TObject>(definition: ToolDefinition<Pa
   }
   if (definition.parameters.type !== "object") {
     throw new TypeError(`Tool ${definition.name}: parameters must be a Type.Object schema`);
+  }
+  if (definition.outputSchema !== undefined && definition.outputSchema.type !== "object") {
+    throw new TypeError(`Tool ${definition.name}: outputSchema must be a Type.Object schema`);
   }
   const { concurrency } = definition;
   const known = concurrency === undefined || concurrency === "serial" || concurrency === "read-only";

@@ -18,6 +18,16 @@ export function textResult(content: string): ToolResult {
 }
 
 /**
+ * A successful result of a tool with an `outputSchema`: `content` for the model, `data`
+ * matching the schema (served over MCP as `structuredContent`).
+ *
+ * @example return structuredResult(paths.join("\n"), { matches: paths, more: 0 });
+ */
+export function structuredResult(content: string, data: Readonly<Record<string, unknown>>): ToolResult {
+  return { content, isError: false, structuredContent: data };
+}
+
+/**
  * Brands in the global symbol registry, so that `instanceof ToolError` and
  * `instanceof PluginOptionsError` hold across copies of core: a plugin installed with its own
  * copy throws errors of that copy's classes, and the app's runtime must still recognise them.
@@ -99,14 +109,14 @@ export class PluginOptionsError extends Error {
 }
 
 /** The part of a plugin's code that failed. */
-export type PluginPhase = "handler" | "concurrency";
+export type PluginPhase = "handler" | "concurrency" | "result";
 
 /** Where a plugin's code failed. */
 export interface PluginErrorOrigin {
   readonly tool: string;
   /** The plugin that provided the tool, when the registry knows it. */
   readonly plugin: string | undefined;
-  /** What the plugin was doing: `handler` for a tool call, `concurrency` naming what a call writes. */
+  /** What the plugin was doing: `handler` for a tool call, `concurrency` naming what a call writes, `result` a result not matching the tool's `outputSchema`. */
   readonly phase: PluginPhase;
   /** What the plugin's code threw. */
   readonly cause: unknown;

@@ -20,7 +20,7 @@ export {
   type ToolDefinition,
   type ToolResult,
 } from "./contract.ts";
-export { errorResult, PathEscapeError, PluginOptionsError, textResult, ToolError } from "./errors.ts";
+export { errorResult, PathEscapeError, PluginOptionsError, structuredResult, textResult, ToolError } from "./errors.ts";
 export { decodeText, fileErrors, fileSystemError, statFile } from "./file-checks.ts";
 export { type Permission, PERMISSIONS } from "./permissions.ts";
 export { createResultsFile, RESULTS_FOLDER, resultCutLine, resultDroppedLine, type ResultsFile, type ResultsLimits } from "./results.ts";

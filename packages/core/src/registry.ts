@@ -42,6 +42,8 @@ export interface RegisteredTool {
   /** The compiled TypeBox validator (compiled when first read or used); absent when the entry brought its own `validate`. */
   readonly check?: TypeCheck<TObject>;
   readonly validate: ArgumentsValidator;
+  /** Checks a result's `structuredContent` against the tool's `outputSchema` (compiled on first use); absent without one. */
+  readonly checkOutput?: ArgumentsValidator;
   readonly schema: ChatCompletionFunctionTool;
   /** The entry's own `writes`, when it brought one. */
   readonly writes?: (args: Record<string, unknown>) => Promise<string>;
@@ -98,30 +100,42 @@ export class ToolRegistry {
 function register(entry: RegistryEntry): RegisteredTool {
   const { tool } = entry;
   const writes = entry.writes === undefined ? {} : { writes: entry.writes };
+  const output = tool.outputSchema === undefined ? {} : { checkOutput: validatorOf(compiledLazily(tool.outputSchema), "(structuredContent)") };
   if (entry.validate) {
-    return { tool, owner: entry.owner, validate: entry.validate, schema: functionSchema(tool, tool.parameters), ...writes };
+    return { tool, owner: entry.owner, validate: entry.validate, schema: functionSchema(tool, tool.parameters), ...output, ...writes };
   }
   const parameters = closed(tool.parameters);
-  // Compiled on its first use (a call's check): an app that only lists its tools
-  // (`plugboard tools`) never loads the compiler, and an app compiles only what it calls.
-  let compiled: TypeCheck<TObject> | undefined;
-  const compile = () => {
-    compiled ??= typeCompiler().Compile(parameters);
-    return compiled;
-  };
-  const validate: ArgumentsValidator = (args) => {
-    const check = compile();
-    return check.Check(args) ? [] : fieldProblems(check.Errors(args));
-  };
+  const compile = compiledLazily(parameters);
   return {
     tool,
     owner: entry.owner,
     get check() {
       return compile();
     },
-    validate,
+    validate: validatorOf(compile),
     schema: functionSchema(tool, parameters),
+    ...output,
     ...writes,
+  };
+}
+
+/**
+ * `schema` compiled on its first use (a call's check): an app that only lists its tools
+ * (`plugboard tools`) never loads the compiler, and an app compiles only what it calls.
+ */
+function compiledLazily(schema: TObject): () => TypeCheck<TObject> {
+  let compiled: TypeCheck<TObject> | undefined;
+  return () => {
+    compiled ??= typeCompiler().Compile(schema);
+    return compiled;
+  };
+}
+
+/** Checks a value with the compiled schema; `root` names the whole value in a problem about it. */
+function validatorOf(compile: () => TypeCheck<TObject>, root?: string): ArgumentsValidator {
+  return (value) => {
+    const check = compile();
+    return check.Check(value) ? [] : fieldProblems(check.Errors(value), root);
   };
 }
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { tmpdir } from "node:os";
 import { Type } from "@sinclair/typebox";
 import { defineTool, type ToolContext } from "./contract.ts";
-import { PluginError, textResult, ToolError } from "./errors.ts";
+import { PluginError, structuredResult, textResult, ToolError } from "./errors.ts";
 import { ToolRegistry } from "./registry.ts";
 import { ToolRuntime } from "./runtime.ts";
 import type { AuditRecord } from "./audit.ts";
@@ -182,5 +182,45 @@ describe("repaired calls", () => {
     const two = new ToolRuntime(new ToolRegistry([{ tool: tool("run_it") }, { tool: tool("run-it") }]), { workspace: runtime.workspace });
     expect((await two.execute("Run_It", "{}")).content).toBe("Error: Unknown tool: Run_It (available: run_it, run-it)");
     expect((await two.execute("run-it", "{}")).content).toBe("run-it");
+  });
+});
+
+describe("a tool's output schema", () => {
+  const shaped = defineTool({
+    name: "shaped",
+    description: "Answers with data of the declared shape, or not.",
+    parameters: Type.Object({ kind: Type.Union([Type.Literal("good"), Type.Literal("bad"), Type.Literal("missing"), Type.Literal("error")]) }),
+    outputSchema: Type.Object({ count: Type.Integer() }),
+    handler: async ({ kind }) => {
+      if (kind === "error") throw new ToolError("nothing to count");
+      if (kind === "missing") return textResult("forgot the data");
+      return structuredResult("counted", kind === "good" ? { count: 2 } : { count: "two" });
+    },
+  });
+  const shapedRuntime = async () => new ToolRuntime(new ToolRegistry([{ tool: shaped, owner: "plugin-c" }]), { workspace: await Workspace.open(tmpdir()) });
+
+  test("a result of that shape passes with its data; an Error: result is not checked", async () => {
+    const runtime = await shapedRuntime();
+    expect(await runtime.execute("shaped", '{"kind":"good"}')).toEqual({ content: "counted", isError: false, structuredContent: { count: 2 } });
+    expect(await runtime.execute("shaped", '{"kind":"error"}')).toEqual({ content: "Error: nothing to count", isError: true });
+  });
+
+  test("a result unlike it, or without data, is the plugin's bug: a PluginError of phase result", async () => {
+    const runtime = await shapedRuntime();
+    for (const [kind, problem] of [
+      ["bad", "count: expected integer"],
+      ["missing", "(structuredContent): expected object"],
+    ] as const) {
+      const error = await runtime.execute("shaped", JSON.stringify({ kind })).catch((thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(PluginError);
+      expect(error).toMatchObject({ tool: "shaped", plugin: "plugin-c", phase: "result" });
+      expect((error as PluginError).message).toBe(
+        `Tool shaped (plugin plugin-c) failed in its result: TypeError: its structuredContent does not match its outputSchema: ${problem}`,
+      );
+    }
+  });
+
+  test("must be an object schema", () => {
+    expect(() => defineTool({ ...shaped, name: "listy", outputSchema: Type.Array(Type.String()) as never })).toThrow("Tool listy: outputSchema must be a Type.Object schema");
   });
 });

@@ -151,11 +151,19 @@ export class ToolRuntime {
   }
 
   async #run(registered: RegisteredTool, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+    let result: ToolResult;
     try {
-      return await runHandler(registered.tool, args, ctx);
+      result = await runHandler(registered.tool, args, ctx);
     } catch (error) {
       throw new PluginError({ tool: registered.tool.name, plugin: registered.owner, phase: "handler", cause: error });
     }
+    // Checked here, in the app, wherever the handler ran: a result unlike the declared schema is the plugin's bug.
+    const problems = registered.checkOutput === undefined || result.isError ? [] : registered.checkOutput(result.structuredContent);
+    if (problems.length > 0) {
+      const cause = new TypeError(`its structuredContent does not match its outputSchema: ${problems.join("; ")}`);
+      throw new PluginError({ tool: registered.tool.name, plugin: registered.owner, phase: "result", cause });
+    }
+    return result;
   }
 }
 

@@ -62,12 +62,12 @@ export function pointerProblems(errors: Iterable<PointerProblem>): SchemaProblem
 
 /**
  * A tool call's failing arguments, whichever validator found them (TypeBox for plugins' tools,
- * Ajv for an MCP server's): `items[0].name: expected string`, `(arguments): …` for the whole.
+ * Ajv for an MCP server's): `items[0].name: expected string`, `(arguments): …` (or `root`) for the whole.
  *
  * @example fieldProblems(check.Errors(args)) // ["path: expected required property"]
  */
-export function fieldProblems(errors: Iterable<PointerProblem>): string[] {
-  return formatSchemaErrors(pointerProblems(errors), { root: "(arguments)" });
+export function fieldProblems(errors: Iterable<PointerProblem>, root = "(arguments)"): string[] {
+  return formatSchemaErrors(pointerProblems(errors), { root });
 }
 
 function pointerKeys(pointer: string): (string | number)[] {

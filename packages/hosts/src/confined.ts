@@ -155,6 +155,7 @@ class HostProcess {
         name: tool.name,
         description: tool.description,
         parameters: decodeSchema(tool.parameters) as TObject,
+        ...(tool.outputSchema === undefined ? {} : { outputSchema: decodeSchema(tool.outputSchema) as TObject }),
         concurrency: tool.concurrency,
       })),
     }));

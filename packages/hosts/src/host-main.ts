@@ -56,7 +56,13 @@ async function host(spec: HostSpec, send: (message: HostMessage) => void): Promi
       const tools = [...(await load(resolved)).values()].map(({ tool }) => tool);
       listing.push({
         name: resolved.manifest.name,
-        tools: tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: encodeSchema(tool.parameters), concurrency: concurrencyKind(tool) })),
+        tools: tools.map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          parameters: encodeSchema(tool.parameters),
+          ...(tool.outputSchema === undefined ? {} : { outputSchema: encodeSchema(tool.outputSchema) }),
+          concurrency: concurrencyKind(tool),
+        })),
       });
     }
   }

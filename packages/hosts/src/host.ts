@@ -17,6 +17,8 @@ export interface HostedTool {
   readonly description: string;
   /** Its TypeBox schema (rebuilt from the host's listing when confined). */
   readonly parameters: TObject;
+  /** Its output schema, when it declares one (rebuilt the same way). */
+  readonly outputSchema?: TObject;
   readonly concurrency: ConcurrencyKind;
 }
 
@@ -78,6 +80,7 @@ export function hostedEntries(host: PluginHost): RegistryEntry[] {
         name: hosted.name,
         description: hosted.description,
         parameters: hosted.parameters,
+        ...(hosted.outputSchema === undefined ? {} : { outputSchema: hosted.outputSchema }),
         concurrency: hosted.concurrency === "writes" ? ASKED_OF_THE_HOST : hosted.concurrency,
         handler: (args: Record<string, unknown>, ctx: ToolContext) => host.call(hosted.name, args, { callId: ctx.callId, signal: ctx.signal, ...(ctx.results ? { results: ctx.results } : {}) }),
       });

@@ -19,6 +19,7 @@ export async function inProcessHost(resolved: ResolvedPlugin, context: { readonl
       name: tool.name,
       description: tool.description,
       parameters: tool.parameters as TObject,
+      ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
       concurrency: concurrencyKind(tool),
     })),
   };

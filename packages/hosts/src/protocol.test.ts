@@ -73,8 +73,11 @@ describe("lines", () => {
 describe("parseHostMessage", () => {
   test("reads the protocol's messages and nothing else", () => {
     const listing = { plugins: [{ name: "p", tools: [{ name: "t", description: "", parameters: encodeSchema(Type.Object({})), concurrency: "serial" }] }] };
+    const shaped = { name: "s", description: "", parameters: encodeSchema(Type.Object({})), outputSchema: encodeSchema(Type.Object({ n: Type.Integer() })), concurrency: "read-only" };
     const good = [
       { type: "ready", listing },
+      { type: "ready", listing: { plugins: [{ name: "p", tools: [shaped] }] } },
+      { type: "result", id: 6, result: { content: "x", isError: false, structuredContent: { n: 1 } } },
       { type: "load-failed", code: "PLUGIN_IMPORT", message: "m" },
       { type: "load-failed", id: 3, code: "PLUGIN_IMPORT", message: "m" },
       { type: "result", id: 1, result: { content: "x", isError: false } },
@@ -94,6 +97,8 @@ describe("parseHostMessage", () => {
       '{"type":"ready","listing":{"plugins":[{"name":"p","tools":[{"name":"t","description":"","parameters":{"json":{},"marks":[[["x"],"TypeBox.Kind"]]},"concurrency":"serial"}]}]}}',
       '{"type":"ready","listing":{"plugins":[{"name":"p","tools":[{"name":"t","description":"","parameters":{"json":{},"marks":[]},"concurrency":"fast"}]}]}}',
       '{"type":"cancel","id":1}',
+      '{"type":"result","id":1,"result":{"content":"x","isError":false,"structuredContent":[1]}}',
+      '{"type":"ready","listing":{"plugins":[{"name":"p","tools":[{"name":"t","description":"","parameters":{"json":{},"marks":[]},"outputSchema":{"json":1},"concurrency":"serial"}]}]}}',
     ];
     for (const line of bad) expect(parseHostMessage(line)).toBeUndefined();
   });

@@ -38,6 +38,8 @@ export interface ListedTool {
   readonly description: string;
   /** `encodeSchema` of its parameters. */
   readonly parameters: EncodedSchema;
+  /** `encodeSchema` of its output schema, when it declares one. */
+  readonly outputSchema?: EncodedSchema;
   readonly concurrency: ConcurrencyKind;
 }
 
@@ -132,7 +134,12 @@ export function parseHostMessage(text: string): HostMessage | undefined {
   if (!isId(id)) return undefined;
   if (type === "result") {
     const { result } = value;
-    return isRecord(result) && typeof result.content === "string" && typeof result.isError === "boolean" ? (value as unknown as HostMessage) : undefined;
+    const shaped =
+      isRecord(result) &&
+      typeof result.content === "string" &&
+      typeof result.isError === "boolean" &&
+      (result.structuredContent === undefined || isRecord(result.structuredContent));
+    return shaped ? (value as unknown as HostMessage) : undefined;
   }
   if (type === "written") return typeof value.key === "string" ? (value as unknown as HostMessage) : undefined;
   if (type === "thrown") {
@@ -155,15 +162,22 @@ export function isHostListing(value: unknown): value is HostListing {
 
 function isListedTool(tool: unknown): boolean {
   if (!isRecord(tool)) return false;
-  const { name, description, parameters, concurrency } = tool;
+  const { name, description, parameters, outputSchema, concurrency } = tool;
   return (
     typeof name === "string" &&
     typeof description === "string" &&
     (concurrency === "serial" || concurrency === "read-only" || concurrency === "writes") &&
-    isRecord(parameters) &&
-    isRecord(parameters.json) &&
-    Array.isArray(parameters.marks) &&
-    parameters.marks.every(
+    isEncodedSchema(parameters) &&
+    (outputSchema === undefined || isEncodedSchema(outputSchema))
+  );
+}
+
+function isEncodedSchema(schema: unknown): boolean {
+  return (
+    isRecord(schema) &&
+    isRecord(schema.json) &&
+    Array.isArray(schema.marks) &&
+    schema.marks.every(
       (mark) =>
         Array.isArray(mark) &&
         mark.length === 3 &&

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { Client as CurrentClient, StreamableHTTPClientTransport as CurrentHttpTransport } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { defineTool, errorResult, textResult, Type, Workspace } from "@plugboard/core";
+import { defineTool, errorResult, structuredResult, textResult, Type, Workspace } from "@plugboard/core";
 import { ToolRegistry, ToolRuntime } from "@plugboard/core/runtime";
 import { waitFor } from "@plugboard/test-helpers";
 import { McpMount } from "./mount.ts";
@@ -37,6 +37,13 @@ const tools = [
       return textResult("stopped");
     },
   }),
+  defineTool({
+    name: "count",
+    description: "Counts the letters of a word.",
+    parameters: Type.Object({ word: Type.String() }),
+    outputSchema: Type.Object({ word: Type.String(), letters: Type.Integer() }),
+    handler: async ({ word }) => structuredResult(`${word} has ${word.length} letters`, { word, letters: word.length }),
+  }),
 ];
 const PERMISSIONS: Record<string, string[]> = { greet: ["fs.read"], refuse: ["fs.write"], wait: ["network", "fs.read"] };
 
@@ -68,12 +75,19 @@ async function connect(url: URL, headers: Record<string, string> = {}): Promise<
 describe("serving a runtime over Streamable HTTP", () => {
   test("lists the tools with their schemas and annotations", async () => {
     const { tools: listed } = await (await connect(await serve())).listTools();
-    expect(listed.map((tool) => tool.name)).toEqual(["greet", "refuse", "wait"]);
+    expect(listed.map((tool) => tool.name)).toEqual(["greet", "refuse", "wait", "count"]);
+    expect(listed[0]?.outputSchema).toBeUndefined();
+    expect(listed[3]?.outputSchema).toEqual({
+      type: "object",
+      properties: { word: { type: "string" }, letters: { type: "integer" } },
+      required: ["word", "letters"],
+    });
     expect(listed[0]?.inputSchema).toEqual({ type: "object", properties: { name: { type: "string" } }, required: ["name"], additionalProperties: false });
     expect(listed.map((tool) => tool.annotations)).toEqual([
       { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
       { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
       { readOnlyHint: true, destructiveHint: false, openWorldHint: true },
+      { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
     ]);
   });
 
@@ -86,7 +100,7 @@ describe("serving a runtime over Streamable HTTP", () => {
       isError: true,
     });
     const unknown = await client.callTool({ name: "nope", arguments: {} });
-    expect(unknown).toEqual({ content: [{ type: "text", text: "Error: Unknown tool: nope (available: greet, refuse, wait)" }], isError: true });
+    expect(unknown).toEqual({ content: [{ type: "text", text: "Error: Unknown tool: nope (available: greet, refuse, wait, count)" }], isError: true });
   });
 
   test("a mounted HTTP server round-trips through the client adapter", async () => {
@@ -119,8 +133,14 @@ describe("serving a runtime over Streamable HTTP", () => {
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
       expect(client.getProtocolEra()).toBe("modern");
-      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["greet", "refuse", "wait"]);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["greet", "refuse", "wait", "count"]);
       expect(await client.callTool({ name: "greet", arguments: { name: "Cy" } })).toMatchObject({ content: [{ type: "text", text: "hello Cy" }], isError: false });
+      // The client checks structuredContent against the listed outputSchema itself.
+      expect(await client.callTool({ name: "count", arguments: { word: "plug" } })).toMatchObject({
+        content: [{ type: "text", text: "plug has 4 letters" }],
+        structuredContent: { word: "plug", letters: 4 },
+        isError: false,
+      });
       const before = seen.length;
       const controller = new AbortController();
       const call = client.callTool({ name: "wait", arguments: {} }, { signal: controller.signal }).catch((error: unknown) => error);
@@ -132,6 +152,15 @@ describe("serving a runtime over Streamable HTTP", () => {
     } finally {
       await client.close();
     }
+  });
+
+  test("a tool's structured result is served as structuredContent beside its text, to a client of 2025-11-25 too", async () => {
+    const client = await connect(await serve());
+    expect(await client.callTool({ name: "count", arguments: { word: "board" } })).toEqual({
+      content: [{ type: "text", text: "board has 5 letters" }],
+      structuredContent: { word: "board", letters: 5 },
+      isError: false,
+    });
   });
 
   test("older clients get the revision they speak: the 1.x SDK's 2025-11-25, a client of 2025-06-18 that revision", async () => {
@@ -164,7 +193,7 @@ describe("serving a runtime over Streamable HTTP", () => {
     await expect(connect(url)).rejects.toThrow();
     await expect(connect(url, { Authorization: "Bearer wrong" })).rejects.toThrow();
     const { tools: listed } = await (await connect(url, { Authorization: "Bearer s3cret" })).listTools();
-    expect(listed.length).toBe(3);
+    expect(listed.length).toBe(4);
   });
 
   test("a Host header that is not allowed is refused (DNS rebinding)", async () => {

@@ -1,6 +1,7 @@
 /**
  * Serving a runtime's tools over MCP, on the SDK's 2.x server: tools/list from the registry
- * (JSON Schemas and annotations), tools/call through `runtime.execute`, so the runtime's
+ * (JSON Schemas, output schemas and annotations), tools/call through `runtime.execute` (a
+ * tool's structured result as `structuredContent` beside its text), so the runtime's
  * checks, policy and audit apply to every call exactly as they do to the model's. The same
  * server serves the newest revision (2026-07-28) and the 2025 ones.
  */
@@ -38,12 +39,18 @@ export type ServerFactory = (ended?: AbortSignal) => Server;
  * @example const server = mcpServerFactory(app.runtime)(); await server.connect(transport);
  */
 export function mcpServerFactory(runtime: ToolRuntime, options: ServeOptions = {}): ServerFactory {
+  const outputSchemas = new Map<string, Tool["outputSchema"]>();
   const tools: Tool[] = runtime.schemas().map(({ function: fn }) => {
     const annotations = options.annotations?.(fn.name);
+    const declared = runtime.registry.get(fn.name)?.tool.outputSchema;
+    // A plain JSON copy: TypeBox's symbol keys never reach the wire.
+    const outputSchema = declared === undefined ? undefined : { ...JSON.parse(JSON.stringify(declared)), type: "object" as const };
+    if (outputSchema !== undefined) outputSchemas.set(fn.name, outputSchema);
     return {
       name: fn.name,
       description: fn.description ?? "",
       inputSchema: { type: "object", ...fn.parameters },
+      ...(outputSchema === undefined ? {} : { outputSchema }),
       ...(annotations ? { annotations } : {}),
     };
   });
@@ -58,7 +65,12 @@ export function mcpServerFactory(runtime: ToolRuntime, options: ServeOptions = {
         callId: `mcp-${String(ctx.mcpReq.id)}`,
         signal: ended === undefined ? signal : AbortSignal.any([signal, ended]),
       });
-      return { content: [{ type: "text", text: result.content }], isError: result.isError };
+      const served: CallToolResult = {
+        content: [{ type: "text", text: result.content }],
+        isError: result.isError,
+        ...(result.structuredContent === undefined ? {} : { structuredContent: { ...result.structuredContent } }),
+      };
+      return server.projectCallToolResult(served, outputSchemas.get(params.name));
     });
     return server;
   };

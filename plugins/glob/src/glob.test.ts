@@ -56,6 +56,7 @@ describe("glob", () => {
     expect(await glob({ pattern: "**/*.ts" })).toEqual({
       content: lines("src/a.ts", "src/b.ts", "src/deep/c.ts", "src/deep/deeper/d.ts"),
       isError: false,
+      structuredContent: { matches: ["src/a.ts", "src/b.ts", "src/deep/c.ts", "src/deep/deeper/d.ts"], more: 0 },
     });
   });
 
@@ -99,12 +100,14 @@ describe("glob", () => {
 
   test("says (no matches) when nothing matches", async () => {
     const glob = await globber();
-    expect(await glob({ pattern: "**/*.rs" })).toEqual({ content: "(no matches)", isError: false });
+    expect(await glob({ pattern: "**/*.rs" })).toEqual({ content: "(no matches)", isError: false, structuredContent: { matches: [], more: 0 } });
   });
 
   test("caps the listing at maxResults and counts the rest", async () => {
     const glob = await globber({ maxResults: 2 });
-    expect((await glob({ pattern: "**/*.ts" })).content).toBe(lines("src/a.ts", "src/b.ts", "... (2 more matches)"));
+    const capped = await glob({ pattern: "**/*.ts" });
+    expect(capped.content).toBe(lines("src/a.ts", "src/b.ts", "... (2 more matches)"));
+    expect(capped.structuredContent).toEqual({ matches: ["src/a.ts", "src/b.ts"], more: 2 });
     expect((await glob({ pattern: "src/*.ts" })).content).toBe(lines("src/a.ts", "src/b.ts"));
   });
 

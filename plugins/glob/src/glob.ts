@@ -5,7 +5,7 @@
  */
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { ToolError, Type, type Workspace, defineTool, textResult } from "@plugboard/core";
+import { ToolError, Type, type Workspace, defineTool, structuredResult } from "@plugboard/core";
 import { firstByCodePoint } from "./code-point-order.ts";
 import { scanFiles } from "./glob-scan.ts";
 import { type GlobScope, globScope } from "./glob-scope.ts";
@@ -28,6 +28,15 @@ const GlobParams = Type.Object(
   { additionalProperties: false },
 );
 
+/** What a call found, as data (MCP's `structuredContent`): the paths listed, and how many more matched. */
+const GlobOutput = Type.Object(
+  {
+    matches: Type.Array(Type.String(), { description: "The matching paths listed, relative to the workspace root, sorted." }),
+    more: Type.Integer({ minimum: 0, description: "How many more paths matched than the listing holds (maxResults)." }),
+  },
+  { additionalProperties: false },
+);
+
 /**
  * Builds the glob tool with the plugin's options; `settings.ignore` holds fast-glob patterns
  * never matched nor descended into, relative to the search folder.
@@ -41,6 +50,7 @@ export function globTool(settings: Readonly<Options>) {
       "(include_ignored: true lists those too). A pattern naming an existing file literally, " +
       "such as app/[id]/page.tsx, also returns that file.",
     parameters: GlobParams,
+    outputSchema: GlobOutput,
     concurrency: "read-only",
     handler: async ({ pattern, path, include_ignored = false }, ctx) => {
       const scope = await globScope(ctx.workspace, pattern, path ?? ".");
@@ -50,7 +60,8 @@ export function globTool(settings: Readonly<Options>) {
       const files = rules === undefined || rules.empty ? scanned : scanned.filter((file) => !rules.ignoresFile(file));
       const literal = await literalFile(ctx.workspace, scope);
       if (literal !== undefined && !files.includes(literal)) files.push(literal);
-      return textResult(listing(firstByCodePoint(files, settings.maxResults), files.length));
+      const matches = firstByCodePoint(files, settings.maxResults);
+      return structuredResult(listing(matches, files.length), { matches, more: files.length - matches.length });
     },
   });
 }
