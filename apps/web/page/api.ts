@@ -72,6 +72,19 @@ export async function streamChat(
   }
 }
 
+/** What the server says of itself (`GET /api/info`): the model in use and example prompts. */
+export interface PageInfo {
+  readonly model: string;
+  readonly demo: boolean;
+  readonly examples: readonly string[];
+}
+
+/** The server's info, or undefined when it cannot be had (a token is needed first, the server is gone). */
+export async function fetchInfo(token: string): Promise<PageInfo | undefined> {
+  const response = await fetch("/api/info", { headers: authorization(token) }).catch(() => undefined);
+  return response?.ok ? ((await response.json()) as PageInfo) : undefined;
+}
+
 /** Answers an approval request. */
 export async function answerApproval(id: string, decision: "allow" | "deny", reason: string, token: string): Promise<void> {
   const response = await fetch(`/api/approvals/${encodeURIComponent(id)}`, {

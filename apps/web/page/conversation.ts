@@ -39,6 +39,23 @@ export interface Conversation {
   readonly entries: (UserEntry | AssistantEntry)[];
 }
 
+/** The longest title, in characters: the start of the first question. */
+const TITLE_CHARS = 60;
+
+/**
+ * A conversation's title: its first question on one line, up to 60 characters, cut at the
+ * last word that fits (mid-word only when one word is longer) and then marked with "…".
+ *
+ * @example titleOf("How many lines does notes.txt have?") // "How many lines does notes.txt have?"
+ */
+export function titleOf(question: string): string {
+  const line = question.replace(/\s+/g, " ").trim();
+  if (line.length <= TITLE_CHARS) return line;
+  const cut = line.slice(0, TITLE_CHARS + 1);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > TITLE_CHARS / 2 ? cut.slice(0, space) : cut.slice(0, TITLE_CHARS)).trimEnd()}…`;
+}
+
 /** A new, empty conversation. */
 export function newConversation(): Conversation {
   const now = Date.now();

@@ -1,16 +1,17 @@
 /** The chat page: wires the conversation, the composer, the kept conversations and the theme. */
 import { ApiError, answerApproval, answerElicitation, type ChatEvent, streamChat } from "./api.ts";
 import { AnswerView, questionItem } from "./answer-view.ts";
-import { type AssistantEntry, type Conversation, historyOf, newConversation, outcomeOf } from "./conversation.ts";
+import { type AssistantEntry, type Conversation, historyOf, newConversation, outcomeOf, titleOf } from "./conversation.ts";
 import { button, byId, el } from "./dom.ts";
 import { elicitationCard } from "./elicitation-card.ts";
+import { loadInfo, showEmptyState } from "./empty-state.ts";
 import { copyCode } from "./markdown.ts";
 import { currentConversationId, deleteConversation, listConversations, loadConversation, rememberCurrent, saveConversation } from "./store.ts";
 import { setUpTheme } from "./theme.ts";
 import { mainArgument } from "./tool-line.ts";
+import { showTurnActions } from "./turn-actions.ts";
 
 const log = byId("log", HTMLOListElement);
-const empty = byId("empty", HTMLParagraphElement);
 const announcer = byId("announcer", HTMLDivElement);
 const form = byId("composer", HTMLFormElement);
 const prompt = byId("prompt", HTMLTextAreaElement);
@@ -27,7 +28,10 @@ let running: { controller: AbortController; done: Promise<void> } | undefined;
 
 tokenInput.value = sessionStorage.getItem("plugboard-token") ?? "";
 if (tokenInput.value) tokenRow.hidden = false;
-tokenInput.addEventListener("input", () => sessionStorage.setItem("plugboard-token", tokenInput.value));
+tokenInput.addEventListener("input", () => {
+  sessionStorage.setItem("plugboard-token", tokenInput.value);
+  void loadInfo(tokenInput.value, ask);
+});
 
 function announce(text: string): void {
   announcer.textContent = text.length > 300 ? `${text.slice(0, 300)}…` : text;
@@ -64,7 +68,38 @@ function renderConversation(): void {
   log.replaceChildren(
     ...conversation.entries.map((entry) => (entry.role === "user" ? questionItem(entry) : new AnswerView(entry).item)),
   );
-  empty.hidden = conversation.entries.length > 0;
+  showEmptyState(conversation.entries.length === 0);
+  renderActions();
+}
+
+function renderActions(): void {
+  const last = conversation.entries.at(-1);
+  showTurnActions(last?.role === "assistant" && !running ? last : undefined, { edit: editLast, retry: retryLast });
+}
+
+/** Takes the last question and its answer out of the conversation (and the kept copy); returns the question. */
+function takeBackLast(): string | undefined {
+  const question = conversation.entries.at(-2);
+  if (running || question?.role !== "user") return undefined;
+  conversation.entries.splice(-2);
+  renderConversation();
+  // An emptied conversation is not kept (save keeps only conversations with entries).
+  if (conversation.entries.length === 0) void deleteConversation(conversation.id).then(renderList);
+  else void save();
+  return question.content;
+}
+
+function editLast(): void {
+  const question = takeBackLast();
+  if (question === undefined) return;
+  prompt.value = question;
+  prompt.focus();
+  announce("Your last question is back in the message box: change it and send it again.");
+}
+
+function retryLast(): void {
+  const question = takeBackLast();
+  if (question !== undefined) ask(question);
 }
 
 async function renderList(): Promise<void> {
@@ -114,20 +149,27 @@ function send(): void {
   const text = prompt.value.trim();
   if (!text || running) return;
   prompt.value = "";
+  ask(text);
+}
+
+function ask(text: string): void {
+  if (running) return;
   const question = { role: "user" as const, content: text };
   const history = [...historyOf(conversation), question];
-  if (conversation.entries.length === 0) conversation.title = text.length > 60 ? `${text.slice(0, 60)}…` : text;
+  if (conversation.entries.length === 0) conversation.title = titleOf(text);
   const entry: AssistantEntry = { role: "assistant", parts: [], reply: "", status: "streaming" };
   conversation.entries.push(question, entry);
   const view = new AnswerView(entry);
   log.append(questionItem(question), view.item);
-  empty.hidden = true;
+  showEmptyState(conversation.entries.length === 0);
+  renderActions();
   scrollToEnd();
   const controller = new AbortController();
   setBusy(true);
   const done = runTurn(history, view, controller).finally(() => {
     running = undefined;
     setBusy(false);
+    renderActions();
     void save();
     if (tokenRow.hidden || tokenInput.value) prompt.focus();
     scrollToEnd();
@@ -231,3 +273,4 @@ byId("new-chat", HTMLButtonElement).addEventListener("click", () => void switchT
 chatsToggle.addEventListener("click", () => setSidebar(!sidebar.classList.contains("open")));
 setUpTheme(byId("theme", HTMLButtonElement));
 void switchTo(currentConversationId() ?? undefined);
+void loadInfo(tokenInput.value, ask);

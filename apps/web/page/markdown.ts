@@ -11,6 +11,9 @@ import { highlight } from "./highlight.ts";
 
 const marked = new Marked({
   gfm: true,
+  // A line break in the model's text stays one (as chat apps show it): tool output a model
+  // repeats line by line keeps its lines.
+  breaks: true,
   renderer: {
     // The model's raw HTML is text on the page, never markup.
     html: ({ text }) => escapeHtml(text),

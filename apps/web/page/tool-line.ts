@@ -30,10 +30,14 @@ export class ToolLine {
     this.#summary.append(el("span", "tool-name", call.name));
     if (main) this.#summary.append(el("code", "tool-arg", main));
     this.#summary.append(this.#outcome);
+    let shown = args;
     if (call.name === "edit_file" && typeof args.old_text === "string" && typeof args.new_text === "string") {
       this.#body.append(el("h4", "", "Diff"), diffView(args.old_text, args.new_text));
+      // The diff is the texts: the arguments below it say only the rest (the path, replace_all).
+      const { old_text: _old, new_text: _new, ...rest } = args;
+      shown = rest;
     }
-    this.#body.append(el("h4", "", "Arguments"), el("pre", "tool-arguments", JSON.stringify(args, null, 2)), this.#result);
+    this.#body.append(el("h4", "", "Arguments"), el("pre", "tool-arguments", JSON.stringify(shown, null, 2)), this.#result);
     this.element.append(this.#summary, this.#body);
     if (call.result !== undefined) this.#showResult();
   }
@@ -90,11 +94,13 @@ export class ToolLine {
   }
 
   #showResult(): void {
-    const { result = "", outcome = "ok", durationMs } = this.call;
-    this.element.classList.add(outcome);
-    this.#outcome.className = `tool-outcome ${outcome}`;
+    const { result = "", durationMs } = this.call;
     // bash ends its result with the exit line; an earlier line of output may look the same.
     const exit = this.call.name === "bash" ? /(?:^|\n)exit code: (-?\d+)$/.exec(result)?.[1] : undefined;
+    // A command that ran but failed is a warning, not a green "ok".
+    const outcome = this.call.outcome === "ok" && exit !== undefined && exit !== "0" ? "warning" : (this.call.outcome ?? "ok");
+    this.element.classList.add(outcome);
+    this.#outcome.className = `tool-outcome ${outcome}`;
     const facts = [outcome, ...(exit === undefined ? [] : [`exit ${exit}`]), ...(durationMs === undefined ? [] : [formatDuration(durationMs)])];
     this.#outcome.textContent = facts.join(" · ");
     this.#result.replaceChildren(el("h4", "", "Result"), ...collapsible(result));

@@ -84,6 +84,19 @@ describe("model endpoint failures are 502 and name the endpoint's status", () =>
     expect(body.error).toContain("Incorrect API key provided");
   });
 
+  test("is logged on the server's stderr as one line, naming the endpoint and its status, without the API key", async () => {
+    const before = t.logs.length;
+    // The endpoint's message repeats the key the client sent (the test server's client sends "test-key").
+    t.model.enqueue({ status: 401, body: { error: { message: "Incorrect API key provided: test-key.\nSee the docs." } } });
+    expect((await postChat(t.server.url, chat("hi"))).status).toBe(502);
+    const logged = t.logs.slice(before);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toStartWith(`plugboard web: the model endpoint failed: Model endpoint ${t.model.baseURL} answered 401`);
+    expect(logged[0]).toContain("Incorrect API key provided: ***.");
+    expect(logged[0]).not.toContain("test-key");
+    expect(logged[0]).not.toContain("\n");
+  });
+
   test("a 401 when no API key is set says none is set, and how to set one", async () => {
     const noKey = await startTestServer({ apiKeySet: false });
     try {

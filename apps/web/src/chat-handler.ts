@@ -28,8 +28,10 @@ export interface ChatHandlerContext {
   readonly shutdown: AbortSignal;
   /** Runs one turn on the shared runtime and client, counted and awaited at shutdown. */
   runTurn(input: TurnInput): Promise<ChatTurnResult>;
-  /** Where unexpected failures are reported. */
+  /** Where unexpected failures, and the model endpoint's, are reported. */
   readonly log: (line: string) => void;
+  /** Texts never written to the log (the API key), should an endpoint's message repeat them. */
+  readonly secrets?: readonly string[];
 }
 
 /** The chat routes, to mount under `/api`. */
@@ -101,7 +103,15 @@ function stoppedBody(ctx: ChatHandlerContext): { error: string } {
 /** 502 when the model endpoint is to blame, 500 (logged) for our own failure. */
 function failureOf(ctx: ChatHandlerContext, error: unknown): { status: 500 | 502; body: { error: string } } {
   const failure = describeModelFailure(error, ctx.endpoint);
-  if (failure) return { status: 502, body: { error: failure.message, ...(failure.status === undefined ? {} : { endpointStatus: failure.status }) } };
+  if (failure) {
+    // One line for whoever runs the server: the person in the page sees the message, not the operator.
+    ctx.log(`plugboard web: the model endpoint failed: ${withoutSecrets(failure.message, ctx.secrets ?? []).replace(/\s*\n\s*/g, " ")}`);
+    return { status: 502, body: { error: failure.message, ...(failure.status === undefined ? {} : { endpointStatus: failure.status }) } };
+  }
   ctx.log(`plugboard web: a chat turn failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return { status: 500, body: { error: "Internal server error: the turn failed (details are in the server log)" } };
+}
+
+function withoutSecrets(text: string, secrets: readonly string[]): string {
+  return secrets.filter((secret) => secret.length >= 4).reduce((shown, secret) => shown.replaceAll(secret, "***"), text);
 }

@@ -13,9 +13,21 @@ import { loopbackHostOnly } from "./binding.ts";
 import { type ChatHandlerContext, chatRoutes } from "./chat-handler.ts";
 import type { ChatPage } from "./page.ts";
 
+/**
+ * What the page shows besides the conversation (`GET /api/info`): the model in use, and the
+ * example prompts of an empty conversation (requests the demo model understands, for the
+ * enabled tools, so a click works with it too).
+ */
+export interface PageInfo {
+  readonly model: string;
+  readonly demo: boolean;
+  readonly examples: readonly string[];
+}
+
 /** What the routes need. */
 export interface HttpAppContext {
   readonly page: ChatPage;
+  readonly info: PageInfo;
   readonly token: string | undefined;
   readonly chat: ChatHandlerContext;
   /** Where unexpected failures are reported. */
@@ -52,6 +64,7 @@ export function createHttpApp(ctx: HttpAppContext): Hono {
   app.get("/page.js", page, (c) => c.body(ctx.page.script, 200, { "content-type": "text/javascript; charset=utf-8" }));
   app.get("/page.css", page, (c) => c.body(ctx.page.styles, 200, { "content-type": "text/css; charset=utf-8" }));
   app.get("/api/health", (c) => c.json({ ok: true }));
+  app.get("/api/info", (c) => c.json(ctx.info));
   app.route("/api", chatRoutes(ctx.chat));
   app.route("/api", approvalRoutes(ctx.chat.approvals));
   app.route("/api", elicitationRoutes(ctx.chat.elicitations));

@@ -140,7 +140,9 @@ describe("the chat page", () => {
     const bash = lines.nth(0);
     expect(await bash.locator(".tool-name").textContent()).toBe("bash");
     expect(await bash.locator(".tool-arg").textContent()).toBe("echo checked; exit 3");
-    expect(await bash.locator(".tool-outcome").textContent()).toMatch(/^ok · exit 3 · \d+ ms$/);
+    // A command that ran and failed is a warning, not a green "ok".
+    expect(await bash.locator(".tool-outcome").textContent()).toMatch(/^warning · exit 3 · \d+ ms$/);
+    expect(await bash.locator(".tool-outcome").getAttribute("class")).toBe("tool-outcome warning");
     expect(await bash.evaluate((node) => (node as HTMLDetailsElement).open)).toBe(false);
     // Opened from the keyboard: the full arguments and the result.
     await bash.locator("summary").focus();
@@ -304,8 +306,79 @@ describe("the chat page", () => {
     );
     await ask("Run the checks again");
     const answer = await answered("last");
-    expect(await answer.locator("details.tool .tool-outcome").textContent()).toMatch(/^ok · exit 4 · \d+ ms$/);
+    expect(await answer.locator("details.tool .tool-outcome").textContent()).toMatch(/^warning · exit 4 · \d+ ms$/);
   }, 15_000);
+
+  test("an empty conversation shows the model in use and example prompts; a click asks one", async () => {
+    await page.getByRole("button", { name: "New chat" }).click();
+    await page.locator("#log li").first().waitFor({ state: "detached" });
+    expect(await page.locator("#model-info").textContent()).toBe("Model: scripted-model");
+    const examples = page.locator("#examples");
+    await examples.waitFor();
+    // The demo model's requests for the enabled tools, none with a placeholder to fill in.
+    expect(await examples.locator("button").allTextContents()).toEqual(["read README.md", "read the first 5 lines of README.md", "run ls -la"]);
+    t.model.enqueue({ content: "There is no README.md here." });
+    const before = t.model.requests.length;
+    await page.getByRole("button", { name: "Ask: read README.md" }).click();
+    await answered("last");
+    expect(t.model.requests[before]?.body.messages?.at(-1)?.content).toBe("read README.md");
+    expect(await examples.isVisible()).toBe(false);
+    expect(await page.locator("#model-info").isVisible()).toBe(true);
+  }, 30_000);
+
+  test("after an error, Retry asks again; the answer keeps its lines; Edit puts the last question back; titles cut at a word", async () => {
+    await page.getByRole("button", { name: "New chat" }).click();
+    await page.locator("#log li").first().waitFor({ state: "detached" });
+    const question = "Please look through every file in this workspace and tell me which ones mention alpha";
+    t.model.enqueue({ status: 500, body: { error: { message: "The server had an error" } } });
+    await ask(question);
+    await page.getByRole("alert").waitFor();
+    const title = "Please look through every file in this workspace and tell me…";
+    await page.locator("#conversations button.open", { hasText: title }).waitFor();
+    // The list shows the whole title, over up to three lines, not a few characters and an ellipsis.
+    const clipped = await page.locator("#conversations button.open", { hasText: title }).evaluate((node) => node.scrollHeight > node.clientHeight + 1 || node.scrollWidth > node.clientWidth + 1);
+    expect(clipped).toBe(false);
+
+    t.model.enqueue({ content: "Read notes.txt:\nalpha\nbeta" });
+    const before = t.model.requests.length;
+    await page.getByRole("button", { name: "Retry the last question" }).click();
+    const answer = await answered("last");
+    // Asked again as the same one question: the failed turn left the conversation.
+    expect(t.model.requests[before]?.body.messages?.map((m) => m.role)).toEqual(["system", "user"]);
+    expect(t.model.requests[before]?.body.messages?.at(-1)?.content).toBe(question);
+    expect(await page.locator("#log li.msg").count()).toBe(2);
+    expect(await answer.locator(".markdown").innerText()).toBe("Read notes.txt:\nalpha\nbeta");
+    expect(await page.getByRole("button", { name: "Regenerate the last answer" }).isVisible()).toBe(true);
+
+    await page.getByRole("button", { name: "Edit your last question" }).click();
+    expect(await prompt().inputValue()).toBe(question);
+    expect(await page.locator("#log li.msg").count()).toBe(0);
+    t.model.enqueue({ content: "Only notes.txt." });
+    const edited = t.model.requests.length;
+    await prompt().fill("Which files mention alpha?");
+    await prompt().press("Enter");
+    await answered("last");
+    expect(t.model.requests[edited]?.body.messages?.map((m) => m.content).slice(1)).toEqual(["Which files mention alpha?"]);
+    await page.locator("#conversations button.open", { hasText: "Which files mention alpha?" }).waitFor();
+    expect(await page.locator("#conversations button.open", { hasText: title }).count()).toBe(0);
+  }, 30_000);
+
+  test("an edit's approval card shows the diff, and under it only the arguments the diff does not show", async () => {
+    await Bun.write(join(t.workspace, "ask/todo.txt"), "one\n");
+    t.model.enqueue(
+      { toolCalls: [{ id: "call_ask_edit", name: "edit_file", arguments: { path: "ask/todo.txt", old_text: "one", new_text: "two" } }] },
+      { content: "Left as it was." },
+    );
+    await ask("Change the todo");
+    const line = answers().last().locator("details.tool").first();
+    await line.locator(".tool-outcome", { hasText: "waiting for approval" }).waitFor();
+    expect(await line.locator(".diff-line.removed").allTextContents()).toEqual(["- one\n"]);
+    expect(await line.locator(".diff-line.added").allTextContents()).toEqual(["+ two\n"]);
+    expect(await line.locator(".tool-arguments").textContent()).toBe('{\n  "path": "ask/todo.txt"\n}');
+    await page.getByRole("button", { name: "Deny edit_file" }).click();
+    await answered("last");
+    expect(await Bun.file(join(t.workspace, "ask/todo.txt")).text()).toBe("one\n");
+  }, 30_000);
 
   test("at 375 px in the dark theme the page fits without sideways scrolling", async () => {
     await page.getByRole("button", { name: "Which files are there?", exact: true }).click();

@@ -154,6 +154,18 @@ describe("other routes", () => {
     expect(await bodyOf(response)).toEqual({ ok: true });
   });
 
+  test("GET /api/info says the model in use and the example prompts for the enabled tools (the demo model's requests)", async () => {
+    const { server } = await start();
+    const response = await fetch(`${server.url}/api/info`);
+    expect(response.status).toBe(200);
+    // The test config enables read_file and glob: no example of another tool, none with a placeholder.
+    expect(await response.json()).toEqual({
+      model: "scripted-model",
+      demo: false,
+      examples: ["read README.md", "read the first 5 lines of README.md", "list **/*.ts"],
+    });
+  });
+
   test("unknown routes are 404 JSON, wrong methods 405 JSON with Allow", async () => {
     const { server } = await start();
     const missing = await fetch(`${server.url}/api/nope`);

@@ -4,6 +4,7 @@
  * `close()` stops accepting, aborts every turn in flight and waits for them to end.
  */
 import type { App } from "@plugboard/bootstrap";
+import { examplePrompts } from "@plugboard/demo-model";
 import type { ToolRuntime } from "@plugboard/core/runtime";
 import type OpenAI from "openai";
 import { PendingApprovals } from "./approvals.ts";
@@ -12,7 +13,7 @@ import { PendingElicitations } from "./elicitations.ts";
 import type { ChatHandlerContext, TurnInput } from "./chat-handler.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./chat-request.ts";
 import { type ChatTurnResult, runChatTurn } from "./chat-turn.ts";
-import { createHttpApp } from "./http-app.ts";
+import { createHttpApp, type PageInfo } from "./http-app.ts";
 import { loadChatPage } from "./page.ts";
 
 /** The port used when none is given. */
@@ -33,6 +34,8 @@ export interface WebServerOptions {
   readonly model: string;
   /** Whether an API key was set (a 401 then reads as a refused key, else as a missing one). @default true */
   readonly apiKeySet?: boolean;
+  /** Whether the offline demo model answers (the page says so). @default false */
+  readonly demo?: boolean;
   /** 0 picks a free port. @default 8787 */
   readonly port?: number;
   /** Any non-loopback address needs `token`. @default "127.0.0.1" */
@@ -126,6 +129,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const chat: ChatHandlerContext = {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     endpoint: { baseURL: client.baseURL, model, apiKeySet: options.apiKeySet !== false },
+    secrets: typeof client.apiKey === "string" ? [client.apiKey] : [],
     approvals,
     elicitations: options.elicitations ?? new PendingElicitations(),
     shutdown: shutdown.signal,
@@ -133,7 +137,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     log,
   };
 
-  const http = createHttpApp({ page, token: options.token, chat, log });
+  const info: PageInfo = { model, demo: options.demo === true, examples: examplePrompts(app.registry.names()) };
+  const http = createHttpApp({ page, token: options.token, chat, info, log });
   const server = Bun.serve({
     hostname: host,
     port: options.port ?? DEFAULT_PORT,

@@ -43,6 +43,18 @@ describe("startWebApp", () => {
     expect(body.reply).toContain("notes.txt");
   });
 
+  test("the page's example prompts are requests the demo model answers with a tool call, and it is said to be the demo", async () => {
+    const web = await startWebApp({ workspace: await workspace(), env: {}, port: 0, logger: quiet });
+    cleanups.push(() => web.close());
+    const info = (await (await fetch(`${web.server.url}/api/info`)).json()) as { demo: boolean; examples: string[] };
+    expect(info.demo).toBe(true);
+    expect(info.examples).toEqual(["read README.md", "read the first 5 lines of README.md", "list **/*.ts"]);
+    for (const example of info.examples) {
+      const body = await bodyOf(await postChat(web.server.url, chat(example)));
+      expect({ example, calls: body.toolCalls?.length }).toEqual({ example, calls: 1 });
+    }
+  });
+
   test("close() aborts the model request in flight, answers 503 and stops listening", async () => {
     // A model endpoint that never answers and records when the client hangs up on it.
     let hungUp = 0;

@@ -82,6 +82,7 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
     client,
     model: app.config.model.name,
     apiKeySet,
+    demo,
     ...(options.port === undefined ? {} : { port: options.port }),
     ...(options.host === undefined ? {} : { host: options.host }),
     token: options.token,

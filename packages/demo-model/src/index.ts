@@ -1,1 +1,2 @@
 export { DEMO_BASE_URL, demoFetch } from "./demo-fetch.ts";
+export { examplePrompts } from "./intents.ts";

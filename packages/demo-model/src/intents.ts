@@ -19,6 +19,17 @@ export const UNDERSTOOD: readonly { readonly tool: string; readonly example: str
   { tool: "write_file", example: "write TEXT to FILE" },
 ];
 
+/**
+ * The requests of `UNDERSTOOD` that can be sent as they are (no placeholder such as FILE) for
+ * the enabled `tools`: a page's example prompts, which the demo model answers with a real call.
+ *
+ * @example examplePrompts(["read_file"]) // ["read README.md", "read the first 5 lines of README.md"]
+ */
+export function examplePrompts(tools: readonly string[]): string[] {
+  const placeholder = (word: string) => /^[A-Z]+$/.test(word);
+  return UNDERSTOOD.filter((entry) => tools.includes(entry.tool) && !entry.example.split(" ").some(placeholder)).map((entry) => entry.example);
+}
+
 interface Shape {
   readonly pattern: RegExp;
   readonly intent: (match: RegExpMatchArray) => Intent;

@@ -1,0 +1,36 @@
+/**
+ * What the page says before the first question: the model in use (in the header, for every
+ * conversation) and example prompts to click, from `GET /api/info` — requests the demo model
+ * understands for the enabled tools, so a click works with it too.
+ */
+import { fetchInfo } from "./api.ts";
+import { button, byId, el } from "./dom.ts";
+
+const modelInfo = byId("model-info", HTMLParagraphElement);
+const empty = byId("empty", HTMLParagraphElement);
+const examples = byId("examples", HTMLDivElement);
+const exampleList = byId("example-list", HTMLUListElement);
+
+/** Fills in the model and the examples (a click asks one with `ask`); nothing when the server does not say (a token is needed first). */
+export async function loadInfo(token: string, ask: (text: string) => void): Promise<void> {
+  const info = await fetchInfo(token);
+  if (info === undefined) return;
+  modelInfo.textContent = info.demo ? "Model: the offline demo model (it understands a few fixed requests)" : `Model: ${info.model}`;
+  modelInfo.hidden = false;
+  exampleList.replaceChildren(
+    ...info.examples.map((text) => {
+      const item = el("li");
+      const choose = button(text, "example", `Ask: ${text}`);
+      choose.addEventListener("click", () => ask(text));
+      item.append(choose);
+      return item;
+    }),
+  );
+  showEmptyState(!empty.hidden);
+}
+
+/** An empty conversation says how to start, with the examples when there are some. */
+export function showEmptyState(isEmpty: boolean): void {
+  empty.hidden = !isEmpty;
+  examples.hidden = !isEmpty || exampleList.children.length === 0;
+}
