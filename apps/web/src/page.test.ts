@@ -347,7 +347,8 @@ describe("the chat page", () => {
     expect(t.model.requests[before]?.body.messages?.map((m) => m.role)).toEqual(["system", "user"]);
     expect(t.model.requests[before]?.body.messages?.at(-1)?.content).toBe(question);
     expect(await page.locator("#log li.msg").count()).toBe(2);
-    expect(await answer.locator(".markdown").innerText()).toBe("Read notes.txt:\nalpha\nbeta");
+    // Its lines stay lines: each line break of the text is one in the page.
+    expect(await answer.locator(".markdown p").evaluate((node) => node.innerHTML)).toBe("Read notes.txt:<br>alpha<br>beta");
     expect(await page.getByRole("button", { name: "Regenerate the last answer" }).isVisible()).toBe(true);
 
     await page.getByRole("button", { name: "Edit your last question" }).click();
