@@ -92,6 +92,10 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
 
 /** The command `word` (with the next word, for a group such as `plugin`) names, and the arguments after it. */
 function toCommand(word: string, after: readonly string[]): { command: CommandName; rest: string[] } {
+  // A command that also has two-word ones (`mcp`, `mcp login`).
+  const [next, ...others] = after;
+  const twoWords = isGroup(word) ? undefined : COMMANDS.find((spec) => spec.name === `${word} ${next}`);
+  if (twoWords) return { command: twoWords.name, rest: others };
   if (isGroup(word)) {
     const [sub, ...rest] = after;
     const found = COMMANDS.find((spec) => spec.name === `${word} ${sub}`);

@@ -24,6 +24,8 @@ const COMMANDS: Readonly<Record<CommandName, () => Promise<Command>>> = {
   call: async () => (await import("./commands/call.ts")).callCommand,
   check: async () => (await import("./commands/check.ts")).checkCommand,
   mcp: async () => (await import("./commands/mcp.ts")).mcpCommand,
+  "mcp login": async () => (await import("./commands/mcp-login.ts")).mcpLoginCommand,
+  "mcp logout": async () => (await import("./commands/mcp-login.ts")).mcpLogoutCommand,
   trust: async () => (await import("./commands/trust.ts")).trustCommand,
   web: async () => (await import("./commands/web.ts")).webCommand,
   "plugin new": async () => (await import("./commands/plugin-new.ts")).pluginNewCommand,

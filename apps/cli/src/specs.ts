@@ -12,6 +12,8 @@ export type CommandName =
   | "call"
   | "check"
   | "mcp"
+  | "mcp login"
+  | "mcp logout"
   | "trust"
   | "web"
   | "plugin new"
@@ -190,6 +192,25 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     flags: ["config", "workspace", "yes", "http", "port", "host", "peers"],
     args: { min: 0, max: 0 },
+  },
+  {
+    name: "mcp login",
+    usage: "plugboard mcp login [flags] NAME",
+    summary: "log in to a mounted Streamable HTTP MCP server that requires OAuth",
+    details: [
+      "For the config's MCP server NAME (an entry with a url): registers with its authorization server, prints the address to open in a browser, and waits for the redirect on http://127.0.0.1:PORT/callback.",
+      "The tokens are kept in $XDG_CONFIG_HOME/plugboard/mcp-auth/NAME.json (else ~/.config/…; the folder 0700, the file 0600) and refreshed when they expire. Exits 0 once a connection with them works.",
+    ],
+    flags: ["config"],
+    args: { min: 1, max: 1 },
+  },
+  {
+    name: "mcp logout",
+    usage: "plugboard mcp logout [flags] NAME",
+    summary: "forget the OAuth tokens of a mounted MCP server",
+    details: ["Deletes the tokens plugboard mcp login NAME kept; the server then needs a login again."],
+    flags: ["config"],
+    args: { min: 1, max: 1 },
   },
   {
     name: "web",

@@ -167,7 +167,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     const launcher =
       options.mcpLauncher ??
       (mechanism === undefined ? undefined : await confiningLauncher(mechanism, { workspace: workspace.root, configPath: config.configPath, protect, env: options.env ?? process.env, logger }));
-    mounts = await mountServers(config, { workspace, logger, launcher, elicit: options.elicit });
+    mounts = await mountServers(config, { workspace, logger, launcher, elicit: options.elicit, env: options.env ?? process.env });
     // Only the servers our sandbox confines: a launcher given by the caller confines (or not) in its own way.
     if (options.mcpLauncher === undefined && mechanism !== undefined) mounts = await explainingServers(mounts, config, { workspace: workspace.root, protect });
     for (const { index, server, entries } of mounts) loaded.set(index, { grants: server.permissions, entries });

@@ -34,6 +34,8 @@ export interface MountContext {
   readonly launcher: McpLauncher | undefined;
   /** Asks the person when a server requests input; none declines. */
   readonly elicit: Elicitor | undefined;
+  /** Where Streamable HTTP servers' OAuth tokens are kept (`plugboard mcp login`) comes from `XDG_CONFIG_HOME` or `HOME`. */
+  readonly env: Readonly<Record<string, string | undefined>>;
 }
 
 /** A started server: how it is listed, its entries, and its mount (to close it). */
@@ -48,7 +50,7 @@ export interface ServerMount {
  * entry's `env` added to a minimal environment. Throws `MCP_SERVER` naming it.
  */
 export async function mountServer(entry: McpEntry, where: EntryLocation, context: MountContext): Promise<ServerMount> {
-  const { McpMount, McpMountError } = await lazily("the MCP adapters @plugboard/mcp", () => import("@plugboard/mcp"));
+  const { McpMount, McpMountError, authFolder } = await lazily("the MCP adapters @plugboard/mcp", () => import("@plugboard/mcp"));
   const { mcp } = entry;
   const { launcher } = context;
   let mount: McpMount;
@@ -58,6 +60,7 @@ export async function mountServer(entry: McpEntry, where: EntryLocation, context
       server: "url" in mcp ? mcp : { ...mcp, cwd: context.workspace.root },
       logger: context.logger,
       ...(context.elicit === undefined ? {} : { elicit: context.elicit }),
+      authFolder: authFolder(context.env),
       ...(entry.prefix === undefined ? {} : { prefix: entry.prefix }),
       launcher: (launch: Launch) => {
         // Looked for here, before the sandbox wraps the command line, so a missing command is said the same way confined or not.

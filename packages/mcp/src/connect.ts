@@ -10,6 +10,7 @@ import { lazily } from "@plugboard/core/internal";
 import packageJson from "../package.json" with { type: "json" };
 import type { MountOptions } from "./mount.ts";
 import { McpMountError, reasonOf } from "./mount-error.ts";
+import { LoginRequired, StoredOAuth } from "./oauth.ts";
 import type { Launch, ProcessTransport } from "./process-transport.ts";
 
 /** A server's transport before its client connects. */
@@ -62,10 +63,15 @@ export async function connect(options: MountOptions, prior?: PriorDiscovery): Pr
     await client.close().catch(() => undefined);
     // Some servers (those on the Rust SDK) exit on any request before `initialize`: started again, they get only that.
     if (transport.kind === "stdio" && prior === undefined && EXITED_ON_PROBE.test(reasonOf(error))) return await connect(options, { kind: "legacy" });
-    throw new McpMountError(options.name, reasonOf(error), await stderrOf(transport));
+    throw new McpMountError(options.name, needsLogin(transport, error) ? new LoginRequired(options.name).message : reasonOf(error), await stderrOf(transport));
   }
   const discover = client.getDiscoverResult();
   return { ...transport, client, verdict: discover === undefined ? { kind: "legacy" } : { kind: "modern", discover } };
+}
+
+/** An HTTP server that answered 401 to a client without its tokens. */
+function needsLogin(transport: Transport, error: unknown): boolean {
+  return transport.kind === "http" && typeof error === "object" && error !== null && "status" in error && error.status === 401;
 }
 
 /** The last lines a stdio server wrote to stderr; none for HTTP. */
@@ -77,7 +83,12 @@ async function transportFor(options: MountOptions): Promise<Transport> {
   const { server } = options;
   if ("url" in server) {
     const { StreamableHTTPClientTransport } = await lazily("the MCP SDK's client", () => import("@modelcontextprotocol/client"));
-    const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } } });
+    // A server given its own Authorization header is not sent through OAuth.
+    const ownAuthorization = Object.keys(server.headers ?? {}).some((name) => name.toLowerCase() === "authorization");
+    const stored = options.authFolder === undefined || ownAuthorization ? undefined : new StoredOAuth(options.name, server.url, options.authFolder);
+    // Without a login the server's 401 is said as such (below); with one, the SDK sends and refreshes its tokens.
+    const authProvider = stored?.loggedIn === true ? stored : undefined;
+    const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } }, ...(authProvider ? { authProvider } : {}) });
     return { kind: "http", transport };
   }
   const [{ getDefaultEnvironment }, { ProcessTransport }] = await Promise.all([

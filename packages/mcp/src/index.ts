@@ -17,3 +17,4 @@ export {
   fieldProblems,
   parseField,
 } from "./elicitation.ts";
+export { authFolder, type LoginOptions, LoginRequired, loginServer, logoutServer, tokenFile } from "./oauth.ts";

@@ -45,6 +45,11 @@ export interface MountOptions {
    * request is declined: there is no one to ask.
    */
   readonly elicit?: Elicitor;
+  /**
+   * Where the OAuth tokens of Streamable HTTP servers are kept (`authFolder()`); a server that
+   * requires a login finds them there. Without, no OAuth is attempted.
+   */
+  readonly authFolder?: string;
   /** How long one call may take. @default 600000 */
   readonly timeoutMs?: number;
   readonly logger?: Logger;

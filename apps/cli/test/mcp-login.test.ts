@@ -1,0 +1,77 @@
+/**
+ * `plugboard mcp login NAME` / `logout NAME` against an OAuth authorization server and a
+ * protected MCP server on 127.0.0.1 (the SDK's own parts): without a login the server is a
+ * config error saying to log in; the browser step is done here by following the printed
+ * address; then calls carry the token, kept 0600 in the user's config folder; logout forgets it.
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import { type OAuthServers, startOAuthServers } from "../../../packages/mcp/test/oauth-servers.ts";
+import { plugboard, spawnPlugboard, STACK_FRAME, tempFolder, watch, writeConfig } from "./helpers.ts";
+
+setDefaultTimeout(30_000);
+
+let servers: OAuthServers;
+let folder: Awaited<ReturnType<typeof tempFolder>>;
+let config = "";
+let env: Record<string, string> = {};
+
+beforeAll(async () => {
+  servers = await startOAuthServers(3600);
+  folder = await tempFolder({ "workspace/.keep": "" });
+  config = await writeConfig(folder.dir, { plugins: [{ mcp: { url: servers.mcpUrl }, name: "remote" }] });
+  env = { XDG_CONFIG_HOME: join(folder.dir, "config") };
+});
+afterAll(async () => {
+  await servers.close();
+  await folder.remove();
+});
+
+const run = (args: string[]) => plugboard([...args, "--config", config], { cwd: folder.dir, env });
+
+describe("plugboard mcp login / logout", () => {
+  test("without a login: a config error saying how to log in (exit 2)", async () => {
+    const result = await run(["tools"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("MCP server remote failed to start or list its tools: it requires a login: run plugboard mcp login remote");
+    expect(result.stderr).not.toContain(STACK_FRAME);
+  });
+
+  test("login prints the address; once the browser is through, calls carry the token; logout forgets it", async () => {
+    const child = spawnPlugboard(["mcp", "login", "remote", "--config", config], { cwd: folder.dir, env });
+    const output = watch(child);
+    await output.waitFor("stderr", "\n", 2);
+    const address = /Open this address in a browser to log in to remote:\n {2}(\S+)\n/.exec(output.text().stderr)?.[1];
+    expect(address).toBeDefined();
+    // The browser: the authorization server redirects it to plugboard's callback on 127.0.0.1.
+    let next = address ?? "";
+    for (let hop = 0; hop < 5; hop++) {
+      const response = await fetch(next, { redirect: "manual" });
+      const location = response.headers.get("location");
+      if (location === null) break;
+      next = new URL(location, next).href;
+    }
+    expect(next).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?code=/);
+    const result = await output.finished();
+    const file = join(env.XDG_CONFIG_HOME ?? "", "plugboard/mcp-auth/remote.json");
+    expect(result).toMatchObject({ code: 0, stdout: `Logged in to remote; its tokens are in ${file}\n` });
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(join(env.XDG_CONFIG_HOME ?? "", "plugboard/mcp-auth"))).mode & 0o777).toBe(0o700);
+
+    const call = await run(["call", "whoami"]);
+    expect(call.code).toBe(0);
+    expect(call.stdout).toStartWith("client ");
+    expect(servers.calls.length).toBeGreaterThan(0);
+
+    expect(await run(["mcp", "logout", "remote"])).toMatchObject({ code: 0, stdout: "Logged out of remote: its tokens are deleted\n" });
+    expect(await Bun.file(file).exists()).toBe(false);
+    expect((await run(["tools"])).stderr).toContain("run plugboard mcp login remote");
+  });
+
+  test("a name the config does not have, or a stdio server: said so (exit 2)", async () => {
+    const result = await run(["mcp", "login", "nope"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("has no MCP server named nope (it has: remote)");
+  });
+});
