@@ -9,6 +9,7 @@ import { FigureLog } from "./harness/figures.ts";
 import { parseMode } from "./harness/mode.ts";
 import { renderTable } from "./harness/table.ts";
 import { MCP_GROUP, mcp } from "./mcp/mcp.ts";
+import { SERVED_LOAD_GROUP } from "./mcp/served-load.ts";
 import { replaceGroups } from "./report/results-file.ts";
 
 const mode = parseMode(process.argv.slice(2));
@@ -19,4 +20,4 @@ const log = new FigureLog();
 await mcp(mode, log);
 mode.progress(`1 / 5 / 15-minute load average: ${before} at the start, ${load()} at the end`);
 process.stdout.write(`\n${renderTable(log.figures)}\n\n`);
-await replaceGroups([MCP_GROUP], log.figures);
+await replaceGroups([MCP_GROUP, SERVED_LOAD_GROUP], log.figures);

@@ -16,6 +16,7 @@ import type { FigureLog } from "../harness/figures.ts";
 import { type Timing, timeRuns, timingFigure } from "../harness/measure.ts";
 import type { RunMode } from "../harness/mode.ts";
 import { echoRuntime } from "./echo-runtime.ts";
+import { servedLoad } from "./served-load.ts";
 
 /** The group's name in every report. */
 export const MCP_GROUP = "MCP, one echo call";
@@ -67,4 +68,5 @@ export async function mcp(mode: RunMode, log: FigureLog): Promise<void> {
     await Promise.all([stdioMount.close(), httpMount.close(), stdioClient.close(), httpClient.close()]);
     await http.stop(true);
   }
+  await servedLoad(mode, log);
 }

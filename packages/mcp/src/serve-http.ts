@@ -1,6 +1,8 @@
 /**
  * Streamable HTTP at `/mcp`, stateless: every request gets its own server and transport,
- * so any copy behind a load balancer can answer any request. The newest revision
+ * so any copy behind a load balancer can answer any request. A plain fetch handler: the
+ * guards below are a few header checks, done in line (a router's matching cost more than
+ * they do, per request). The newest revision
  * (2026-07-28, a request carries all it needs) goes to the SDK's 2.x `createMcpHandler`;
  * the 2025 ones (`initialize` first) to a stateless transport of the same SDK. A bearer token (compared in
  * constant time) guards it when set; without one, the Host header must name a loopback
@@ -16,12 +18,10 @@
  * request's id. That POST may reach another copy: a cancellation not for a call running
  * here is forwarded to the peers.
  */
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import type { ToolRuntime } from "@plugboard/core/runtime";
-import { Hono } from "hono";
-import { bearerAuth } from "hono/bearer-auth";
-import { isForeignOrigin, isJsonContentType, isLoopbackHostHeader } from "./http-guard.ts";
+import { isBearerToken, isForeignOrigin, isJsonContentType, isLoopbackHostHeader } from "./http-guard.ts";
 import { FORWARDED_HEADER, InFlightCalls, type PeerOptions, SESSION_HEADER } from "./in-flight.ts";
 import { readBounded } from "./bounded-body.ts";
 import { mcpServerFactory, type ServeOptions, type ServerFactory } from "./serve.ts";
@@ -43,24 +43,12 @@ export interface HttpServeOptions extends ServeOptions, Omit<PeerOptions, "token
  * @example Bun.serve({ hostname: "127.0.0.1", port: 8808, fetch: mcpHttpHandler(runtime) });
  */
 export function mcpHttpHandler(runtime: ToolRuntime, options: HttpServeOptions = {}): (request: Request) => Promise<Response> {
-  const app = new Hono();
-  if (options.token === undefined) {
-    app.use("*", async (c, next) => {
-      const host = c.req.header("host");
-      if (!isLoopbackHostHeader(host)) {
-        return c.text(`This server answers only requests addressed to a loopback host (localhost, 127.0.0.1, [::1]), not ${host ?? "(none)"}`, 403);
-      }
-      await next();
-    });
-  } else {
-    app.use("*", bearerAuth({ token: options.token }));
-  }
+  const guard = options.token === undefined ? loopbackOnly : bearer(options.token);
   const calls = new InFlightCalls(options);
   const factory = mcpServerFactory(runtime, options);
   const modern = createMcpHandler(() => factory(), { legacy: "reject" });
-  app.all("/mcp", async (c) => {
-    const request = c.req.raw;
-    const refused = refusal(request);
+  return async (request) => {
+    const refused = guard(request) ?? refusal(request);
     if (refused !== undefined) return refused;
     // Stateless: no session stream to GET, no session to DELETE.
     if (request.method !== "POST") return jsonRpcError(405, -32000, "Method not allowed.", { allow: "POST" });
@@ -71,7 +59,7 @@ export function mcpHttpHandler(runtime: ToolRuntime, options: HttpServeOptions =
     const messages = (Array.isArray(parsed.value) ? parsed.value : [parsed.value]).filter(isMessage);
     const session = request.headers.get(SESSION_HEADER) ?? undefined;
     const cancels = messages.filter((message) => message.method === "notifications/cancelled");
-    if (session !== undefined) {
+    if (session !== undefined && cancels.length > 0) {
       const forwarded = request.headers.has(FORWARDED_HEADER);
       await Promise.all(cancels.map(({ params }) => (params?.requestId === undefined ? undefined : calls.cancel(session, params.requestId, { forwarded, ...reasonOf(params) }))));
     }
@@ -90,8 +78,45 @@ export function mcpHttpHandler(runtime: ToolRuntime, options: HttpServeOptions =
       request.signal.removeEventListener("abort", end);
       for (const remove of forget) remove();
     }
-  });
-  return async (request) => await app.fetch(request);
+  };
+}
+
+/** Who may call, decided from the headers: a refusal, or undefined to go on. */
+type Guard = (request: Request) => Response | undefined;
+
+/** Without a token: only requests addressed to a loopback host (DNS rebinding), and only at `/mcp`. */
+function loopbackOnly(request: Request): Response | undefined {
+  const host = request.headers.get("host") ?? undefined;
+  if (!isLoopbackHostHeader(host)) {
+    return new Response(`This server answers only requests addressed to a loopback host (localhost, 127.0.0.1, [::1]), not ${host ?? "(none)"}`, { status: 403 });
+  }
+  return notMcp(request);
+}
+
+/**
+ * With a token: `Authorization: Bearer TOKEN` on every request, compared in constant time
+ * (their SHA-256 digests, so the lengths never differ); then only `/mcp`. The answers are
+ * RFC 6750's: 401 without credentials or with wrong ones, 400 for a header that is not a
+ * bearer credential.
+ */
+function bearer(token: string): Guard {
+  const expected = createHash("sha256").update(token).digest();
+  return (request) => {
+    const header = request.headers.get("authorization");
+    if (header === null) return challenge(401, 'Bearer realm=""', "Unauthorized");
+    const given = /^bearer /i.test(header) ? header.slice(7).trimStart() : "";
+    if (!isBearerToken(given)) return challenge(400, 'Bearer error="invalid_request"', "Bad Request");
+    if (!timingSafeEqual(createHash("sha256").update(given).digest(), expected)) return challenge(401, 'Bearer error="invalid_token"', "Unauthorized");
+    return notMcp(request);
+  };
+}
+
+function challenge(status: number, wwwAuthenticate: string, text: string): Response {
+  return new Response(text, { status, headers: { "www-authenticate": wwwAuthenticate } });
+}
+
+function notMcp(request: Request): Response | undefined {
+  return new URL(request.url).pathname === "/mcp" ? undefined : new Response("404 Not Found", { status: 404 });
 }
 
 /** One 2025-era request through a fresh server and stateless transport, answered as one JSON body; its calls ended by `controller`. */
