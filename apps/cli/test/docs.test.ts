@@ -30,6 +30,21 @@ describe("README.md's tools table", () => {
   });
 });
 
+describe("README.md's install section", () => {
+  test("explains the warnings npm prints on a global install: bun's postinstall, and the openai version whose engines npm checks", async () => {
+    const section = ROOT_README.slice(ROOT_README.indexOf("## Install the CLI"), ROOT_README.indexOf("## Layout"));
+    const bunVersion = (await Bun.file(join(ROOT, "package.json")).json()).packageManager.replace("bun@", "");
+    expect(section).toContain(`npm install -g bun@${bunVersion}`);
+    expect(section).toContain(`npm install -g --allow-scripts=bun bun@${bunVersion}`);
+    expect(section).toContain(`npm warn install-scripts ... bun@${bunVersion}`);
+    // The openai the CLI installs, and the Node its engines field asks for: a new SDK version must update the note.
+    const cli = await Bun.file(join(ROOT, "apps/cli/package.json")).json();
+    const openai = await Bun.file(join(ROOT, "apps/cli/node_modules/openai/package.json")).json();
+    expect(openai.version).toBe(cli.dependencies.openai);
+    expect(section).toContain(`package: 'openai@${openai.version}', required: { node: '${openai.engines.node}' }`);
+  });
+});
+
 describe("apps/cli/README.md's flags table", () => {
   test("the --config row names every config file the CLI looks for in the current folder", () => {
     const row = CLI_README.split("\n").find((line) => line.startsWith("| `--config FILE` |"));
