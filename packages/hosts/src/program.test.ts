@@ -1,6 +1,6 @@
 /** The hosts' programs: bundled once into the cache folder, used while their sources are unchanged, built again when one changes. */
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { silentLogger } from "@plugboard/core";
@@ -54,14 +54,41 @@ test("without a cache folder, or one that cannot be written, hosts run from the 
   expect(await hostPrograms(blocker, silentLogger)).toEqual({ host: HOST_SOURCE, confine: undefined });
 });
 
-test("a bundle another checkout built (its sources are elsewhere, unchanged) is built again from these sources", async () => {
+test("another installation's bundles are never built over or deleted; those of a removed one are", async () => {
+  const cache = cacheFolder();
+  const all = programFolder(cache, "all");
+  // Another checkout (its sources exist) and a removed one (its sources are gone), as they would leave their folders.
+  const plant = (installation: string, source: string) => {
+    const folder = join(all, installation);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, "host-program-0123456789abcdef.js"), "// its bundle\n");
+    writeFileSync(join(folder, "host-program.json"), JSON.stringify({ bun: Bun.version, file: "host-program-0123456789abcdef.js", sources: { [source]: stamp(source) } }));
+    return folder;
+  };
+  const living = join(cacheFolder(), "host-program.ts");
+  writeFileSync(living, "// another checkout's host program\n");
+  const other = plant("aaaaaaaaaaaaaaaa", living);
+  const removed = plant("bbbbbbbbbbbbbbbb", join(cacheFolder(), "gone", "host-program.ts"));
+  const ours = await hostPrograms(cache, silentLogger);
+  expect(ours.host).toStartWith(`${programFolder(cache)}/`);
+  expect(programFolder(cache)).not.toBe(other);
+  expect(readFileSync(join(other, "host-program-0123456789abcdef.js"), "utf8")).toBe("// its bundle\n");
+  expect(existsSync(removed)).toBe(false);
+});
+
+test("a rebuild keeps the bundle just before it, which a host may be starting from", async () => {
   const cache = cacheFolder();
   await hostPrograms(cache, silentLogger);
-  const recordFile = join(programFolder(cache), "host-program.json");
-  const record = JSON.parse(readFileSync(recordFile, "utf8")) as { sources: Record<string, string> };
-  const other = join(cacheFolder(), "host-program.ts");
-  writeFileSync(other, "// another checkout's host program\n");
-  writeFileSync(recordFile, JSON.stringify({ ...record, sources: { [other]: stamp(other) } }));
-  await hostPrograms(cache, silentLogger);
-  expect(Object.keys((JSON.parse(readFileSync(recordFile, "utf8")) as { sources: Record<string, string> }).sources)).toContain(HOST_SOURCE);
+  const folder = programFolder(cache);
+  const recordFile = join(folder, "host-program.json");
+  const record = JSON.parse(readFileSync(recordFile, "utf8")) as { file: string; sources: Record<string, string> };
+  // The record names a stale bundle (the one just before); an older one lies beside it.
+  const previous = "host-program-00000000000000aa.js";
+  const older = "host-program-00000000000000ff.js";
+  for (const file of [previous, `${previous}.jsc`, older, `${older}.jsc`]) writeFileSync(join(folder, file), "// an earlier build\n");
+  writeFileSync(recordFile, JSON.stringify({ ...record, file: previous, sources: { ...record.sources, [HOST_SOURCE]: "0 0 0 0" } }));
+  const rebuilt = await hostPrograms(cache, silentLogger);
+  expect(rebuilt.host).not.toBe(join(folder, previous));
+  expect([existsSync(join(folder, previous)), existsSync(join(folder, `${previous}.jsc`))]).toEqual([true, true]);
+  expect([existsSync(join(folder, older)), existsSync(join(folder, `${older}.jsc`))]).toEqual([false, false]);
 });

@@ -8,10 +8,16 @@
  * a cache folder, or when a build fails, both run from their sources: slower, the same
  * behaviour.
  *
+ * Each installation of Plugboard (this package's folder: a checkout, a global install) keeps
+ * its bundles in a folder of its own under `program/`, so that two of them on one machine,
+ * which share the user's cache, never build over or delete the bundles the other's hosts
+ * are starting from. A folder whose sources are all gone (an installation removed) is
+ * deleted when another builds.
+ *
  * The folder is protected like the listing cache (protected-paths.ts): a confined plugin
  * that could write a program would run its code in every later host, with their grants.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Logger } from "@plugboard/core";
 import { CONFINE_PROGRAM } from "@plugboard/sandbox";
@@ -39,9 +45,12 @@ interface ProgramRecord {
   readonly sources: Readonly<Record<string, string>>;
 }
 
-/** The program folder inside the listing cache's folder. */
-export function programFolder(cacheFolder: string): string {
-  return join(cacheFolder, "program");
+/** This installation's name in the program folder: its host's and confining step's sources' places. */
+const INSTALLATION = new Bun.CryptoHasher("sha256").update(`${HOST_SOURCE}\0${CONFINE_PROGRAM}`).digest("hex").slice(0, 16);
+
+/** The program folder inside the listing cache's folder: this installation's, or (`"all"`) every one's. */
+export function programFolder(cacheFolder: string, which: "this" | "all" = "this"): string {
+  return which === "all" ? join(cacheFolder, "program") : join(cacheFolder, "program", INSTALLATION);
 }
 
 /**
@@ -88,6 +97,7 @@ function keptBundle(folder: string, name: string, entry: string): string | undef
 
 /** Bundles `entry` into `folder` with its bytecode and the record of its sources; returns the bundle's path. */
 async function build(entry: string, folder: string, name: string): Promise<string> {
+  const previous = recordedFile(folder, name);
   const result = await Bun.build({ entrypoints: [entry], target: "bun", format: "cjs", bytecode: true, minify: true, metafile: true });
   const code = result.outputs.find((output) => output.kind === "entry-point");
   const bytecode = result.outputs.find((output) => output.kind === "bytecode");
@@ -103,11 +113,42 @@ async function build(entry: string, folder: string, name: string): Promise<strin
   writeWhole(join(folder, `${file}.jsc`), new Uint8Array(await bytecode.arrayBuffer()));
   writeWhole(join(folder, file), text);
   writeWhole(join(folder, `${name}.json`), JSON.stringify({ bun: Bun.version, file, sources } satisfies ProgramRecord));
-  // Earlier builds of it are of no use any more.
+  // Earlier builds of it are of no use any more, but the one just before: a host of this
+  // installation may be starting from it at this moment.
+  const keep = new Set([file, `${file}.jsc`, ...(previous === undefined ? [] : [previous, `${previous}.jsc`])]);
   for (const old of readdirSync(folder)) {
-    if (old.startsWith(`${name}-`) && old !== file && old !== `${file}.jsc`) rmSync(join(folder, old), { force: true });
+    if (old.startsWith(`${name}-`) && !keep.has(old)) rmSync(join(folder, old), { force: true });
   }
+  removeGoneInstallations(dirname(folder));
   return join(folder, file);
+}
+
+/** Deletes the program folders of installations whose every source is gone. */
+function removeGoneInstallations(all: string): void {
+  for (const installation of readdirSync(all)) {
+    const folder = join(all, installation);
+    if (installation === INSTALLATION || !statSync(folder, { throwIfNoEntry: false })?.isDirectory()) continue;
+    const records = readdirSync(folder).filter((entry) => entry.endsWith(".json"));
+    const sources = records.flatMap((entry) => {
+      try {
+        return Object.keys((JSON.parse(readFileSync(join(folder, entry), "utf8")) as ProgramRecord).sources);
+      } catch {
+        return [];
+      }
+    });
+    // No record yet: another installation is building its first bundle there.
+    if (sources.length > 0 && sources.every((source) => stamp(source) === "missing")) rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** The bundle file `name`'s record names, if there is one. */
+function recordedFile(folder: string, name: string): string | undefined {
+  try {
+    const { file } = JSON.parse(readFileSync(join(folder, `${name}.json`), "utf8")) as Partial<ProgramRecord>;
+    return typeof file === "string" ? file : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Writes `data` to `path` whole or not at all. */

@@ -59,13 +59,16 @@ test("the lock file, a listing cache in the workspace, .plugboard/ and \"protect
 test("the hosts' programs and kept closures in a workspace's cache cannot be replaced: every later host would run them", async () => {
   for (const sandbox of ["auto", "off"] as const) {
     const { app, dir } = await workspaceWithEverything(sandbox);
-    const folder = join(dir, ".cache/plugboard/hosts/program");
+    const programs = join(dir, ".cache/plugboard/hosts/program");
     if (sandbox === "off") {
       // Unconfined, no program is bundled: plant what a confined app keeps there.
-      await mkdir(folder, { recursive: true });
-      await writeFile(join(folder, "host-program.json"), "original\n");
+      await mkdir(join(programs, "0123456789abcdef"), { recursive: true });
+      await writeFile(join(programs, "0123456789abcdef", "host-program.json"), "original\n");
     }
-    const kept = [...(await readdir(folder)).map((name) => `program/${name}`), ...(sandbox === "auto" ? ["closures.json"] : [])];
+    // One folder per installation of Plugboard, and in it the bundles.
+    const [installation = "", ...others] = await readdir(programs);
+    expect(others).toEqual([]);
+    const kept = [...(await readdir(join(programs, installation))).map((name) => `program/${installation}/${name}`), ...(sandbox === "auto" ? ["closures.json"] : [])];
     // Confined: each program, its bytecode and its record, and the closures.
     expect(kept.length).toBe(sandbox === "auto" ? 7 : 1);
     for (const name of kept) {
