@@ -59,7 +59,7 @@ test("a confined plugin's host runs the hosts package's own program (its kept bu
   // The host is the first process of its PID namespace: /proc/1 is the host itself.
   const host = await bundled(["call", "bash", '{"command":"tr \'\\\\0\' \' \' < /proc/1/cmdline"}']);
   expect(host.code).toBe(0);
-  expect(host.stdout).toMatch(/\/plugboard\/hosts\/program\/host-program-[0-9a-f]{16}\.js \{"plugins":/);
+  expect(host.stdout).toMatch(/\/plugboard\/hosts\/program\/[0-9a-f]{16}\/host-program-[0-9a-f]{16}\.js \{"plugins":/);
   expect(host.stdout).not.toContain(OUT);
   expect(host.stdout).toEndWith("exit code: 0\n");
 }, 120_000);
