@@ -51,7 +51,7 @@ describe("OAuth for a Streamable HTTP server", () => {
 
   test("login, a call with the token, a refresh after it expired, logout", async () => {
     const opened: URL[] = [];
-    await loginServer({
+    const outcome = await loginServer({
       server: "remote",
       url: servers.mcpUrl,
       folder,
@@ -60,6 +60,10 @@ describe("OAuth for a Streamable HTTP server", () => {
         void browse(authorization);
       },
     });
+    expect(outcome).toBe("logged-in");
+    expect(opened).toHaveLength(1);
+    // Logged in, a second login has nothing to do.
+    expect(await loginServer({ server: "remote", url: servers.mcpUrl, folder, open: (url) => opened.push(url) })).toBe("already");
     expect(opened).toHaveLength(1);
     expect(opened[0]?.searchParams.get("redirect_uri")).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
     const file = tokenFile(folder, "remote");

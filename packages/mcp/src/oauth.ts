@@ -167,9 +167,11 @@ export interface LoginOptions {
 /**
  * Logs in to a server: registers with its authorization server, sends the person to the
  * authorization address, waits for the redirect on `http://127.0.0.1:PORT/callback`, and
- * keeps the tokens. Resolves once a connection with them succeeds.
+ * keeps the tokens. Resolves once a connection with them succeeds: `logged-in`, or
+ * `already` when the tokens kept work (refreshed if need be), or `not-needed` when the
+ * server answered without any.
  */
-export async function loginServer(options: LoginOptions): Promise<void> {
+export async function loginServer(options: LoginOptions): Promise<"logged-in" | "already" | "not-needed"> {
   const { Client, StreamableHTTPClientTransport, UnauthorizedError } = await lazily("the MCP SDK's client", () => import("@modelcontextprotocol/client"));
   const { promise: called, resolve, reject } = Promise.withResolvers<URLSearchParams>();
   const callback = Bun.serve({
@@ -189,11 +191,11 @@ export async function loginServer(options: LoginOptions): Promise<void> {
     const transportFor = () => new StreamableHTTPClientTransport(new URL(options.url), { authProvider: provider, requestInit: { headers: { ...options.headers } } });
     const first = transportFor();
     const client = new Client({ name: "plugboard", version: packageJson.version });
+    const hadTokens = provider.loggedIn;
     try {
       await client.connect(first);
-      // Already logged in, with tokens that still work (or refreshed).
       await client.close();
-      return;
+      return hadTokens ? "already" : "not-needed";
     } catch (error) {
       if (!(error instanceof UnauthorizedError)) throw error;
     }
@@ -205,6 +207,7 @@ export async function loginServer(options: LoginOptions): Promise<void> {
     const check = new Client({ name: "plugboard", version: packageJson.version });
     await check.connect(transportFor());
     await check.close();
+    return "logged-in";
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
     await callback.stop(true);

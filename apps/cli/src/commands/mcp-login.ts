@@ -15,7 +15,7 @@ export async function mcpLoginCommand(parsed: ParsedArgs, io: Io): Promise<numbe
   const { name, url, headers } = await httpServer(parsed, io);
   const folder = authFolder(io.env);
   using interrupt = abortOnInterrupt();
-  await loginServer({
+  const outcome = await loginServer({
     server: name,
     url,
     ...(headers ? { headers } : {}),
@@ -28,8 +28,9 @@ export async function mcpLoginCommand(parsed: ParsedArgs, io: Io): Promise<numbe
     if (interrupt.signal.aborted) return;
     throw new PlugboardError("USAGE", `Could not log in to MCP server ${name}: ${error instanceof Error ? error.message : String(error)}`);
   });
-  if (interrupt.signal.aborted) return interrupt.exitCode(130);
-  io.stdout.write(`Logged in to ${name}; its tokens are in ${tokenFile(folder, name)}\n`);
+  if (interrupt.signal.aborted || outcome === undefined) return interrupt.exitCode(130);
+  if (outcome === "not-needed") io.stdout.write(`${name} answered without a login: it needs none\n`);
+  else io.stdout.write(`${outcome === "already" ? "Already logged in" : "Logged in"} to ${name}; its tokens are in ${tokenFile(folder, name)}\n`);
   return 0;
 }
 
