@@ -33,6 +33,8 @@ const COMMANDS: Readonly<Record<CommandName, () => Promise<Command>>> = {
   "plugin sync": async () => (await import("./commands/plugin-sync.ts")).pluginSyncCommand,
   "plugin add": async () => (await import("./commands/plugin-add.ts")).pluginAddCommand,
   "plugin remove": async () => (await import("./commands/plugin-remove.ts")).pluginRemoveCommand,
+  "policy explain": async () => (await import("./commands/policy-explain.ts")).policyExplainCommand,
+  "policy test": async () => (await import("./commands/policy-test.ts")).policyTestCommand,
 };
 
 /** Exit codes for person-facing failures: 3 for the model endpoint, 2 for everything else. */

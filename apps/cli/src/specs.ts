@@ -20,7 +20,9 @@ export type CommandName =
   | "plugin check"
   | "plugin sync"
   | "plugin add"
-  | "plugin remove";
+  | "plugin remove"
+  | "policy explain"
+  | "policy test";
 
 /** Flags that take a value or switch something on; `--help` and `--version` are global. */
 export type FlagName = "config" | "workspace" | "max-steps" | "model" | "base-url" | "yes" | "json" | "dir" | "http" | "port" | "host" | "peers" | "registry" | "check" | "offline" | "token";
@@ -302,10 +304,35 @@ export const COMMANDS: readonly CommandSpec[] = [
     flags: ["config"],
     args: { min: 1, max: 1 },
   },
+  {
+    name: "policy explain",
+    usage: "plugboard policy explain [flags] TOOL [JSON]",
+    summary: "how the config's policy decides one call, and which rule decides it",
+    details: [
+      "JSON is the call's arguments as one JSON object (default: {}); quote it for the shell. Nothing runs: no plugin is loaded and no hook is started.",
+      "Prints the decision (allow, ask or deny), the rule that made it as the config writes it with its file and line, or the default;",
+      "for a bash command judged by its parsed line, each command in it with its own decision and rule; then the hooks that would run (none for a denied call).",
+      `Example: plugboard policy explain bash '{"command":"git status; touch x"}'`,
+    ],
+    flags: ["config", "workspace"],
+    args: { min: 1, max: 2 },
+  },
+  {
+    name: "policy test",
+    usage: "plugboard policy test [flags] FILE",
+    summary: "check a list of calls and the decisions they must get against the config's policy",
+    details: [
+      'FILE is a JSON list of cases, each { "tool": "bash", "args": { "command": "git status" }, "expect": "allow" } ("args" may be left out; comments allowed).',
+      "Prints each case with ✓ or ✗ (the decision it got and the rule, file and line that made it), then a count.",
+      "Exits 0 when every case matches, 1 when one does not, 2 when FILE is not such a list (the message says what to fix).",
+    ],
+    flags: ["config", "workspace"],
+    args: { min: 1, max: 1 },
+  },
 ];
 
 /** The first word of the two-word commands (`plugboard plugin new`). */
-export const COMMAND_GROUPS = ["plugin"] as const;
+export const COMMAND_GROUPS = ["plugin", "policy"] as const;
 
 /** The spec of a command. */
 export function commandSpec(name: CommandName): CommandSpec {

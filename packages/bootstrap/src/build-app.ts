@@ -384,7 +384,7 @@ async function allOrNothing<T>(pending: readonly Promise<T>[], close?: (done: T)
 }
 
 /** Opens the workspace; when the config file chose it, the message says so. */
-async function openWorkspace(config: AppConfig): Promise<Workspace> {
+export async function openWorkspace(config: AppConfig): Promise<Workspace> {
   try {
     return await Workspace.open(config.workspace);
   } catch (error) {

@@ -13,6 +13,7 @@ export {
   type SandboxMode,
 } from "./config.ts";
 export { addPluginEntry, type PackageEntry, removePluginEntry } from "./config-edit.ts";
+export { locatePolicy, type PolicySource, type WrittenEntry } from "./config-locate.ts";
 export { PlugboardError, type PlugboardErrorCode } from "./errors.ts";
 export { invocationCwd } from "./invocation.ts";
 export { type EntryLocation, FlagError } from "./messages.ts";
