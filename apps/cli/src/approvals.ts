@@ -1,32 +1,45 @@
 /**
  * Who answers when the config's policy says `ask`: the person at the terminal, everyone
  * (`--yes`, and `plugboard call`, which is the person's own call), or no one (no terminal:
- * the runtime then refuses with the text that says how to allow it). "Always" answers are
- * remembered per tool for the whole session.
+ * the runtime then refuses with the text that says how to allow it). An "always" answer is
+ * a rule the policy's evaluator reads for the rest of the session (`a`: this tool; `c`:
+ * bash commands like this one, derived from its leading words), and `p` also saves that
+ * rule to the config file, its comments and layout kept.
  */
-import type { ApprovalRequest, Approver } from "@plugboard/core/runtime";
+import { readFile, writeFile } from "node:fs/promises";
+import { addPolicyRule } from "@plugboard/config";
+import type { Workspace } from "@plugboard/core";
+import { deriveCommandRule } from "@plugboard/core/internal";
+import { type ApprovalRequest, type Approver, decide, type Policy, type PolicyRule, wildcardMatch } from "@plugboard/core/runtime";
 import type { Io } from "./io.ts";
 import { readKey, readLine } from "./terminal-input.ts";
 
 /** How asks are answered in this session. */
 export type ApprovalMode = "terminal" | "yes" | "none";
 
-/** A session's approvals: the mode and the tools allowed for the rest of it. */
+/** A session's approvals: the mode and the rules its "always" answers added, in order. */
 export interface Approvals {
   readonly mode: ApprovalMode;
-  readonly always: Set<string>;
+  readonly rules: PolicyRule[];
 }
 
 /** `--yes` approves everything; otherwise a terminal (stdin and stderr) asks the person, and without one no one is asked. */
 export function createApprovals(yes: boolean, io: Io): Approvals {
   const mode = yes ? "yes" : io.stdin.isTTY === true && io.stderr.isTTY === true ? "terminal" : "none";
-  return { mode, always: new Set() };
+  return { mode, rules: [] };
 }
 
 /** What a prompt does to the rest of the screen: the reporter stops its spinner and holds its lines meanwhile. */
 export interface Screen {
   pause(): void;
   resume(): void;
+}
+
+/** Where remembered rules are judged and saved: the app's workspace, and its config when the person may edit it. */
+export interface ApprovalContext {
+  readonly workspace: Workspace;
+  /** The config file `p` saves a rule to, with the policy it was loaded with; absent (the shipped config): session only. */
+  readonly config?: { readonly path: string; readonly policy: Policy };
 }
 
 /** Approves every call: `--yes` and `plugboard call`. */
@@ -36,18 +49,20 @@ export const approveAll: Approver = async () => ({ decision: "allow" });
  * The approver of one turn, or undefined when no one can be asked. Prompts are shown one
  * at a time, in the order the calls asked.
  */
-export function approverFor(approvals: Approvals, io: Io, screen: Screen): Approver | undefined {
+export function approverFor(approvals: Approvals, io: Io, screen: Screen, context: ApprovalContext): Approver | undefined {
   if (approvals.mode === "yes") return approveAll;
   if (approvals.mode === "none") return undefined;
   let queue: Promise<unknown> = Promise.resolve();
   return (request, signal) => {
     const answer = queue.then(async () => {
-      if (approvals.always.has(request.tool)) return { decision: "allow" as const };
+      // The session's rules, judged as the policy judges (a bash line command by command).
+      const remembered = await decide({ default: "ask", rules: approvals.rules }, request.tool, request.arguments, context.workspace);
+      if (remembered.action === "allow") return { decision: "allow" as const };
       // A call whose turn was cancelled while it waited for an earlier prompt is not asked about.
       if (signal.aborted) throw signal.reason;
       screen.pause();
       try {
-        return await askPerson(request, io, approvals, signal);
+        return await askPerson(request, io, approvals, context, signal);
       } finally {
         screen.resume();
       }
@@ -57,11 +72,14 @@ export function approverFor(approvals: Approvals, io: Io, screen: Screen): Appro
   };
 }
 
-async function askPerson(request: ApprovalRequest, io: Io, approvals: Approvals, signal: AbortSignal) {
+async function askPerson(request: ApprovalRequest, io: Io, approvals: Approvals, context: ApprovalContext, signal: AbortSignal) {
   const { style } = io;
+  const command = request.tool === "bash" && typeof request.arguments.command === "string" ? request.arguments.command : undefined;
+  const derived = command === undefined ? undefined : await deriveCommandRule(command);
   const lines = [`${style.tool(`allow ${visible(request.tool)}?`)}`, ...describeCall(request).map((line) => `  ${visible(line)}`)];
-  io.stderr.write(`${lines.join("\n")}\n${style.dim(`[y] yes  [a] always ${request.tool} this session  [n] no`)} › `);
-  const key = await readKey(io.stdin, ["y", "a", "n"], signal).catch((error: unknown) => {
+  const like = derived ? `  [c] always commands like ${visible(derived.pattern)}` : "";
+  io.stderr.write(`${lines.join("\n")}\n${style.dim(`[y] yes  [a] always ${request.tool} this session${like}  [n] no`)} › `);
+  const key = await readKey(io.stdin, derived ? ["y", "a", "c", "n"] : ["y", "a", "n"], signal).catch((error: unknown) => {
     io.stderr.write("cancelled\n");
     throw error;
   });
@@ -71,12 +89,47 @@ async function askPerson(request: ApprovalRequest, io: Io, approvals: Approvals,
   }
   if (key === "a") {
     io.stderr.write(`always (${request.tool}, until the session ends)\n`);
-    approvals.always.add(request.tool);
+    approvals.rules.push({ tool: request.tool, action: "allow" });
+    return { decision: "allow" as const, always: true };
+  }
+  if (key === "c" && derived) {
+    await rememberCommands(request.tool, derived, io, approvals, context, signal);
     return { decision: "allow" as const, always: true };
   }
   io.stderr.write("no\n");
   const reason = (await readLine(io.stdin, io.stderr, style.dim("reason for the model (optional, Enter to skip) › "), signal)).trim();
   return { decision: "deny" as const, ...(reason === "" ? {} : { reason }) };
+}
+
+/** Shows the derived rule, then keeps it for the session (`s`) or also saves it to the config (`p`); this call is allowed either way. */
+async function rememberCommands(
+  tool: string,
+  derived: { readonly pattern: string; readonly command: string },
+  io: Io,
+  approvals: Approvals,
+  context: ApprovalContext,
+  signal: AbortSignal,
+): Promise<void> {
+  const rule: PolicyRule = { tool, args: { command: derived.pattern }, action: "allow" };
+  const written = `{ "tool": ${JSON.stringify(tool)}, "args": { "command": ${JSON.stringify(derived.pattern)} }, "action": "allow" }`;
+  const save = context.config ? `  [p] save to ${context.config.path}` : "";
+  io.stderr.write(`commands like this\n  rule: ${visible(written)}\n${io.style.dim(`[s] this session${save}`)} › `);
+  const key = await readKey(io.stdin, context.config ? ["s", "p"] : ["s"], signal);
+  approvals.rules.push(rule);
+  if (key === "s" || !context.config) {
+    io.stderr.write("this session\n");
+    return;
+  }
+  const { path, policy } = context.config;
+  // Before the first rule that would judge this command otherwise (a deny stays in force), else at the end.
+  const index = policy.rules.findIndex(
+    (other) =>
+      other.action !== "deny" &&
+      wildcardMatch(other.tool, tool) &&
+      (other.args?.command === undefined || wildcardMatch(other.args.command, derived.command)),
+  );
+  await writeFile(path, addPolicyRule(await readFile(path, "utf8"), rule, index));
+  io.stderr.write(`saved to ${path}\n`);
 }
 
 const PREVIEW_LINES = 20;

@@ -8,6 +8,7 @@ import { type AgentLoopResult, runAgentLoop } from "@plugboard/core/runtime";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { type Approvals, approverFor } from "./approvals.ts";
 import type { Elicitation } from "./elicitation.ts";
+import { SHIPPED_CONFIG } from "./load-app.ts";
 import type { Io } from "./io.ts";
 import { createReporter } from "./reporter.ts";
 
@@ -54,7 +55,11 @@ export async function runTurn(session: Session, prompt: string, io: Io, options:
   const reporter = createReporter(io, options.json);
   const started = performance.now();
   let inRequest = false;
-  const approve = approverFor(approvals, io, reporter);
+  const editable = app.config.configPath !== SHIPPED_CONFIG;
+  const approve = approverFor(approvals, io, reporter, {
+    workspace: app.workspace,
+    ...(editable ? { config: { path: app.config.configPath, policy: app.config.policy } } : {}),
+  });
   using _asking = session.elicitation?.during(reporter, options.signal);
   try {
     const result = await runAgentLoop({

@@ -112,7 +112,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     details: [
       "Reads one request per line at the `plugboard >> ` prompt and keeps the conversation across turns.",
       "`q`, `exit`, an empty line or Ctrl-D quits; Ctrl-C cancels the turn in flight, and quits at the prompt.",
-      "A call the config's policy asks about shows the tool and its arguments: `y` allows it once, `a` allows the tool for the rest of the session, `n` refuses it (then an optional reason for the model); Ctrl-C cancels the turn.",
+      "A call the config's policy asks about shows the tool and its arguments: `y` allows it once, `a` allows the tool for the rest of the session, `c` allows bash commands like it (a rule from its leading words, shown first: `s` this session, `p` saved to the config), `n` refuses it (then an optional reason for the model); Ctrl-C cancels the turn.",
     ],
     flags: [...MODEL_FLAGS, "yes"],
     args: { min: 0, max: 0 },
@@ -124,7 +124,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     details: [
       "The words after `run` are joined into the prompt; with none, the prompt is read from stdin (when it is not a terminal).",
       "Exits 0 when answered, 1 when the step limit stops the turn, 3 when the model endpoint fails or answers with neither text nor a tool call, 130 on Ctrl-C.",
-      "A call the config's policy asks about is asked on the terminal (y once, a always for this tool, n no); with no terminal it is refused unless --yes.",
+      "A call the config's policy asks about is asked on the terminal (y once, a always for this tool, c always for commands like it, n no); with no terminal it is refused unless --yes.",
     ],
     flags: [...MODEL_FLAGS, "yes", "json"],
     json: 'one JSON event per line on stdout: {"type":"tool_call",…}, {"type":"tool_result",…}, {"type":"final",…}',

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type ScriptedModel, startScriptedModel } from "@plugboard/testing";
-import { spawnInTerminal, tempFolder, toolResults, writeConfig } from "./helpers.ts";
+import { plugboard, spawnInTerminal, tempFolder, toolResults, writeConfig } from "./helpers.ts";
 
 // Each test runs one to three CLI processes: a busy machine can outlast bun's default 5 s.
 setDefaultTimeout(30_000);
@@ -151,5 +151,90 @@ describe("the approval prompt (interactive session)", () => {
     expect(await cli.exited()).toBe(0);
     expect(cli.screen().split(KEYS).length - 1).toBe(1);
     expect(existsSync(join(workspace, "a.txt")) && existsSync(join(workspace, "b.txt"))).toBe(true);
+  });
+});
+
+describe("always for commands like this", () => {
+  // A config with comments, written by hand: saving a rule must keep them.
+  const CONFIG = `{
+  // My project's config.
+  "workspace": "./workspace",
+  "sandbox": "off",
+  "plugins": [{ "package": "@plugboard/plugin-bash", "permissions": ["process.spawn", "fs.read", "fs.write"] }],
+  "policy": {
+    "default": "allow",
+    "rules": [
+      { "tool": "bash", "args": { "command": "rm *" }, "action": "deny" }, // never
+      { "tool": "bash", "action": "ask" }
+    ]
+  }
+}
+`;
+
+  async function commandsSetup() {
+    const folder = await tempFolder({ "plugboard.config.json": CONFIG, "workspace/notes/a.txt": "a" });
+    return { folder, config: join(folder.dir, "plugboard.config.json") };
+  }
+
+  test("c offers the rule from the command's leading words, shown before it is kept; s keeps it for the session only", async () => {
+    const { folder, config } = await commandsSetup();
+    await using _ = folder;
+    await using model = await startScriptedModel([
+      { toolCalls: [{ id: "l1", name: "bash", arguments: { command: "ls -a notes" } }] },
+      { content: "first done" },
+      { toolCalls: [{ id: "l2", name: "bash", arguments: { command: "ls -l notes | ls notes" } }] },
+      { content: "second done" },
+      { toolCalls: [{ id: "t1", name: "bash", arguments: { command: "ls notes; touch x" } }] },
+      { content: "third done" },
+    ]);
+    const cli = spawnInTerminal(["--config", config, "--base-url", model.baseURL], { cwd: folder.dir });
+    await cli.waitFor("plugboard >> ");
+    cli.type("list\r");
+    await cli.waitFor("[c] always commands like ls *");
+    cli.type("c");
+    await cli.waitFor('rule: { "tool": "bash", "args": { "command": "ls *" }, "action": "allow" }');
+    await cli.waitFor("[s] this session  [p] save to ");
+    cli.type("s");
+    await cli.waitFor("first done");
+    cli.type("list again\r");
+    await cli.waitFor("second done");
+    // touch x is not like ls: asked again, and refused.
+    cli.type("and touch\r");
+    await cli.waitFor("[c] always commands like", 2);
+    cli.type("n");
+    await cli.waitFor("reason for the model");
+    cli.type("\r");
+    await cli.waitFor("third done");
+    cli.type("q\r");
+    expect(await cli.exited()).toBe(0);
+    expect(cli.screen().split(KEYS).length - 1).toBe(2);
+    expect(toolResults(model, 3).l2).toContain("a.txt");
+    expect(toolResults(model, 5).t1).toStartWith("Error: Denied by the user");
+    expect(await readFile(config, "utf8")).toBe(CONFIG);
+  });
+
+  test("p saves the rule to the config, before the rule that asked, comments and layout kept; the next session does not ask", async () => {
+    const { folder, config } = await commandsSetup();
+    await using _ = folder;
+    await using model = await startScriptedModel([
+      { toolCalls: [{ id: "g1", name: "bash", arguments: { command: "git log --oneline -1" } }] },
+      { content: "done" },
+    ]);
+    const cli = spawnInTerminal(["run", "--config", config, "--base-url", model.baseURL, "go"], { cwd: folder.dir });
+    await cli.waitFor("[c] always commands like git log *");
+    cli.type("c");
+    await cli.waitFor(`[p] save to ${config}`);
+    cli.type("p");
+    expect(await cli.exited()).toBe(0);
+    expect(cli.screen()).toContain(`saved to ${config}`);
+    expect(await readFile(config, "utf8")).toBe(
+      CONFIG.replace(
+        '      { "tool": "bash", "action": "ask" }',
+        '      { "tool": "bash", "args": { "command": "git log *" }, "action": "allow" },\n      { "tool": "bash", "action": "ask" }',
+      ),
+    );
+    // Without a terminal no one could be asked: the saved rule allows it.
+    const explain = await plugboard(["policy", "explain", "--config", config, "bash", '{"command":"git log -3"}'], { cwd: folder.dir });
+    expect(explain.stdout).toContain('decision: allow\nrule:     { "tool": "bash", "args": { "command": "git log *" }, "action": "allow" } (plugboard.config.json:10)');
   });
 });

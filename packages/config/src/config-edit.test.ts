@@ -67,3 +67,17 @@ test("adding to a plugins list written on one line keeps it on one line", () => 
     '{ "plugins": [{ "package": "@acme/notes", "permissions": [] }, { "package": "@acme/todo", "permissions": ["fs.read"] }] }\n',
   );
 });
+
+test("addPolicyRule puts a rule before the one at its index, on its own line, comments kept; at the end, or in a new list", async () => {
+  const { addPolicyRule } = await import("./config-edit.ts");
+  const rule = { tool: "bash", args: { command: "git log *" }, action: "allow" } as const;
+  const text = '{\n  // mine\n  "policy": {\n    "rules": [\n      { "tool": "glob", "action": "allow" }, // look\n      { "tool": "bash", "action": "ask" }\n    ]\n  }\n}\n';
+  const line = '      { "tool": "bash", "args": { "command": "git log *" }, "action": "allow" }';
+  expect(addPolicyRule(text, rule, 1)).toBe(text.replace('      { "tool": "bash", "action": "ask" }', `${line},\n      { "tool": "bash", "action": "ask" }`));
+  expect(addPolicyRule(text, rule, -1)).toBe(text.replace('      { "tool": "bash", "action": "ask" }', `      { "tool": "bash", "action": "ask" },\n${line}`));
+  expect(addPolicyRule('{ "policy": { "rules": [{ "tool": "x", "action": "ask" }] } }', rule, 0)).toBe(
+    '{ "policy": { "rules": [{ "tool": "bash", "args": { "command": "git log *" }, "action": "allow" }, { "tool": "x", "action": "ask" }] } }',
+  );
+  const created = parseJson(addPolicyRule('{ "plugins": [] } // mine', rule, 0));
+  expect(created).toEqual({ ok: true, value: { plugins: [], policy: { rules: [rule] } } });
+});

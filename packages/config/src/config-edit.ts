@@ -42,9 +42,13 @@ export function addPluginEntry(text: string, entry: PackageEntry): string {
  * array is written on one line, else on a line of its own, indented like `last`.
  */
 function appendAfter(text: string, array: Node, last: Node, entry: PackageEntry): Edit[] {
+  return appendText(text, array, last, `{ "package": ${JSON.stringify(entry.package)}, "permissions": ${inline(entry.permissions)} }`);
+}
+
+/** The edits that put `entryText` after the array's `last` element, as `appendAfter` does. */
+function appendText(text: string, array: Node, last: Node, entryText: string): Edit[] {
   const end = last.offset + last.length;
   const close = array.offset + array.length - 1;
-  const entryText = `{ "package": ${JSON.stringify(entry.package)}, "permissions": ${inline(entry.permissions)} }`;
   // A trailing comma the person wrote stays where it is, after the new entry.
   const comma = /^\s*,/.exec(text.slice(end, close));
   const after = comma === null ? end : end + comma[0].length;
@@ -79,4 +83,34 @@ function pluginIndex(text: string, name: string): number {
   const plugins = typeof parsed.value === "object" && parsed.value !== null ? Reflect.get(parsed.value, "plugins") : undefined;
   if (!Array.isArray(plugins)) return -1;
   return plugins.findIndex((entry: unknown) => typeof entry === "object" && entry !== null && Reflect.get(entry, "package") === name);
+}
+
+/** A policy rule as an approval saves it. */
+export interface RuleEntry {
+  readonly tool: string;
+  readonly args?: Readonly<Record<string, string>>;
+  readonly action: "allow" | "ask" | "deny";
+}
+
+/**
+ * The config text with `rule` in its `policy.rules` before the rule at `index` (at the end
+ * when `index` is past the last or negative), on a line of its own indented like its
+ * neighbours (on the same line when the list is written on one); the rest of the text as it was.
+ *
+ * @example addPolicyRule('{ "policy": { "rules": [] } }', { tool: "bash", args: { command: "git log *" }, action: "allow" }, 0)
+ */
+export function addPolicyRule(text: string, rule: RuleEntry, index: number): string {
+  const rules = findNodeAtLocation(parseTree(text, [], { allowTrailingComma: true }) ?? emptyNode(), ["policy", "rules"]);
+  const children = rules?.type === "array" ? (rules.children ?? []) : [];
+  const args = Object.entries(rule.args ?? {}).map(([name, pattern]) => `${JSON.stringify(name)}: ${JSON.stringify(pattern)}`);
+  const inlineRule = `{ "tool": ${JSON.stringify(rule.tool)}, ${args.length > 0 ? `"args": { ${args.join(", ")} }, ` : ""}"action": ${JSON.stringify(rule.action)} }`;
+  const before = index >= 0 ? children[index] : undefined;
+  if (rules === undefined || children.length === 0) {
+    return applyEdits(text, modify(text, ["policy", "rules", 0], rule, { formattingOptions: FORMAT, isArrayInsertion: true }));
+  }
+  if (before === undefined) return applyEdits(text, appendText(text, rules, children.at(-1) as Node, inlineRule));
+  const lineStart = text.lastIndexOf("\n", before.offset) + 1;
+  const indent = text.slice(lineStart, before.offset);
+  const ownLine = /^\s*$/.test(indent) && text.lastIndexOf("\n", before.offset) > rules.offset;
+  return applyEdits(text, [{ offset: before.offset, length: 0, content: ownLine ? `${inlineRule},\n${indent}` : `${inlineRule}, ` }]);
 }

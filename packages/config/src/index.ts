@@ -12,7 +12,7 @@ export {
   type PluginEntry,
   type SandboxMode,
 } from "./config.ts";
-export { addPluginEntry, type PackageEntry, removePluginEntry } from "./config-edit.ts";
+export { addPluginEntry, addPolicyRule, type PackageEntry, type RuleEntry, removePluginEntry } from "./config-edit.ts";
 export { locatePolicy, type PolicySource, type WrittenEntry } from "./config-locate.ts";
 export { PlugboardError, type PlugboardErrorCode } from "./errors.ts";
 export { invocationCwd } from "./invocation.ts";

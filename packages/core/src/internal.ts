@@ -15,3 +15,4 @@ export {
 } from "./schema-errors.ts";
 export { LazyLoadError, lazily, lazilySync } from "./lazily.ts";
 export { visible } from "./visible.ts";
+export { type DerivedCommandRule, deriveCommandRule } from "./command-rule.ts";
