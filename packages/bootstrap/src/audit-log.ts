@@ -1,11 +1,13 @@
 /**
- * The audit log: one JSON line per call, appended. The file is opened once with `O_APPEND`
+ * The audit log: one JSON line per call, and one per connection a narrowed `network` grant
+ * asked its egress proxy for (`"event": "network"`), appended. The file is opened once with `O_APPEND`
  * and each line goes out in one `write`, so several processes appending to one file never
  * interleave their lines.
  */
 import { closeSync, openSync, writeSync } from "node:fs";
 import type { AuditSink } from "@plugboard/core/runtime";
 import { configErrors } from "@plugboard/config/messages";
+import type { EgressRecord } from "@plugboard/sandbox";
 
 /**
  * An open audit log: `write` appends one record; `close` releases the file (safe to call
@@ -14,6 +16,8 @@ import { configErrors } from "@plugboard/config/messages";
  */
 export interface AuditLog {
   readonly write: AuditSink;
+  /** Appends one connection's record. */
+  readonly connection: (record: EgressRecord) => void;
   close(): void;
 }
 
@@ -30,20 +34,22 @@ export function openAuditLog(path: string, configPath: string): AuditLog {
   } catch (error) {
     throw configErrors.auditLog(path, configPath, (error as NodeJS.ErrnoException).code ?? String(error));
   }
+  const append = (record: object) => {
+    const line = `${JSON.stringify(record)}\n`;
+    if (fd !== undefined) {
+      writeSync(fd, line);
+      return;
+    }
+    const late = openSync(path, "a");
+    try {
+      writeSync(late, line);
+    } finally {
+      closeSync(late);
+    }
+  };
   return {
-    write(record) {
-      const line = `${JSON.stringify(record)}\n`;
-      if (fd !== undefined) {
-        writeSync(fd, line);
-        return;
-      }
-      const late = openSync(path, "a");
-      try {
-        writeSync(late, line);
-      } finally {
-        closeSync(late);
-      }
-    },
+    write: append,
+    connection: append,
     close() {
       if (fd !== undefined) closeSync(fd);
       fd = undefined;

@@ -16,11 +16,13 @@ import { beginWritableSpan, plantedRecordFile } from "@plugboard/config/planted-
 import type { ConfinedHost, HostContext } from "@plugboard/hosts/confined";
 import type { CloseOptions, PluginHost } from "@plugboard/hosts/host";
 import { listingCacheFolder } from "@plugboard/hosts/listing-cache";
+import { NetworkRefusals } from "@plugboard/hosts/network-refusals";
+import type { RefusalContext } from "@plugboard/hosts/refusal-hint";
 import { detectSandbox, type SandboxState, sandboxState } from "@plugboard/hosts/sandbox-mode";
 import type { LoadedPlugin } from "@plugboard/loader/loaded-plugin";
 import { type ResolvedPlugin, resolvePlugin } from "@plugboard/loader/resolve-plugin";
 import type { Elicitor } from "@plugboard/mcp";
-import type { ProtectedPath } from "@plugboard/sandbox";
+import type { EgressRecord, ProtectedPath } from "@plugboard/sandbox";
 import { type AuditLog, openAuditLog } from "./audit-log.ts";
 import { checkToolSearch } from "./tool-search-check.ts";
 import { type McpLauncher, type MountContext, type MountedServer, mountServer, type ServerMount } from "./mount-server.ts";
@@ -124,12 +126,22 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   // Made before any host starts, so that the sandbox keeps `.plugboard/` read-only and only its results/ writable.
   if (writers) resultsFolder(workspace.root, logger);
   const endSpan = writers ? beginWritableSpan(plantedRecordFile(options.env ?? process.env), workspace.root, (message) => logger.warn(message)) : () => {};
+  let auditLog: AuditLog | undefined;
+  // A narrowed host's connections go to the audit log; those made before it opens (while a plugin loads) once it has.
+  const early: EgressRecord[] = [];
+  // And each refusal is kept a moment, for the hint at the end of the result of the call it was made in.
+  const refusals = new NetworkRefusals();
+  const onConnection = (record: EgressRecord) => {
+    refusals.record(record);
+    if (auditLog !== undefined) auditLog.connection(record);
+    else if (config.audit !== undefined) early.push(record);
+  };
   let confined: Map<number, ConfinedHost>;
   try {
     confined =
       mechanism === undefined
         ? new Map<number, ConfinedHost>()
-        : await startHosts(resolved.filter(isConfined), mechanism, { workspace: workspace.root, logger, listing, protect }, options.warm ?? [], modules);
+        : await startHosts(resolved.filter(isConfined), mechanism, { workspace: workspace.root, logger, listing, protect, onConnection }, options.warm ?? [], modules);
   } catch (error) {
     endSpan();
     throw error;
@@ -139,14 +151,13 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const loaded = new Map<number, { grants: readonly Permission[]; entries: readonly RegistryEntry[] }>();
   const plugins: LoadedPlugin[] = [];
   let mounts: (ServerMount & { index: number })[] = [];
-  let auditLog: AuditLog | undefined;
   const close = async (options?: CloseOptions) => {
     await Promise.all([...hosts.map((host) => host.close(options)), ...mounts.map(({ mount }) => mount.close())]);
     endSpan();
     auditLog?.close();
   };
   try {
-    const confinedEntries = confined.size === 0 ? undefined : await explainedEntries(confined, resolved, workspace.root);
+    const confinedEntries = confined.size === 0 ? undefined : await explainedEntries(confined, resolved, workspace.root, refusals);
     for (const plugin of resolved) {
       let host: PluginHost | undefined = confined.get(plugin.where.index);
       let entries = confinedEntries?.get(plugin.where.index);
@@ -164,12 +175,15 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       logger.debug(`loaded plugin ${hosted.plugin.name}@${hosted.plugin.version}: ${hosted.plugin.tools.map((t) => t.name).join(", ")}`);
     }
     auditLog = config.audit === undefined ? undefined : openAuditLog(config.audit, config.configPath);
+    for (const record of early.splice(0)) auditLog?.connection(record);
     const launcher =
       options.mcpLauncher ??
-      (mechanism === undefined ? undefined : await confiningLauncher(mechanism, { workspace: workspace.root, configPath: config.configPath, protect, env: options.env ?? process.env, logger }));
+      (mechanism === undefined
+        ? undefined
+        : await confiningLauncher(mechanism, { workspace: workspace.root, configPath: config.configPath, protect, env: options.env ?? process.env, logger, onConnection }));
     mounts = await mountServers(config, { workspace, logger, launcher, elicit: options.elicit, env: options.env ?? process.env });
     // Only the servers our sandbox confines: a launcher given by the caller confines (or not) in its own way.
-    if (options.mcpLauncher === undefined && mechanism !== undefined) mounts = await explainingServers(mounts, config, { workspace: workspace.root, protect });
+    if (options.mcpLauncher === undefined && mechanism !== undefined) mounts = await explainingServers(mounts, config, { workspace: workspace.root, protect, refusals });
     for (const { index, server, entries } of mounts) loaded.set(index, { grants: server.permissions, entries });
     const ordered = [...loaded].sort(([a], [b]) => a - b);
     checkMountedNames(ordered, config);
@@ -227,12 +241,13 @@ async function startHosts(
  * from it: the same grants (no right one lacks) and the same publisher (no code one would
  * not already trust). The only publisher known here is Plugboard itself: an installed
  * package of the `@plugboard` npm scope, which only the project can publish to. Every other
- * plugin — a `path` entry, or another scope's package — has a host of its own.
+ * plugin — a `path` entry, or another scope's package — has a host of its own, and so has a
+ * plugin whose `network` is narrowed (its egress proxy names it in each refusal).
  */
 export function hostGroups(confined: readonly ResolvedPlugin[]): ResolvedPlugin[][] {
   const groups = new Map<string, ResolvedPlugin[]>();
   for (const plugin of confined) {
-    const firstParty = plugin.origin !== "path" && plugin.manifest.name.startsWith("@plugboard/");
+    const firstParty = plugin.origin !== "path" && plugin.manifest.name.startsWith("@plugboard/") && plugin.entry.network === undefined;
     const key = firstParty ? `first-party ${[...new Set(plugin.entry.permissions)].sort().join(" ")}` : `entry ${plugin.where.index}`;
     const group = groups.get(key);
     if (group === undefined) groups.set(key, [plugin]);
@@ -246,6 +261,7 @@ async function explainedEntries(
   confined: ReadonlyMap<number, ConfinedHost>,
   resolved: readonly ResolvedPlugin[],
   workspace: string,
+  refusals: NetworkRefusals,
 ): Promise<Map<number, RegistryEntry[]>> {
   const [{ hostedEntries }, { explainingRefusals }] = await Promise.all([
     lazily("the plugin host wrapper", () => import("@plugboard/hosts/host")),
@@ -266,6 +282,7 @@ async function explainedEntries(
           return host.protected();
         },
         configPath: plugin.where.configPath,
+        ...narrowing(plugin.entry, refusals, plugin.manifest.name),
       };
       const list = entries.get(plugin.where.index) ?? [];
       list.push(explainingRefusals(entry, context));
@@ -278,7 +295,14 @@ async function explainedEntries(
 /** Confines each stdio MCP server with its entry's grants. */
 async function confiningLauncher(
   mechanism: NonNullable<SandboxState["mechanism"]>,
-  app: { workspace: string; configPath: string; protect: () => readonly ProtectedPath[]; env: Readonly<Record<string, string | undefined>>; logger: Logger },
+  app: {
+    workspace: string;
+    configPath: string;
+    protect: () => readonly ProtectedPath[];
+    env: Readonly<Record<string, string | undefined>>;
+    logger: Logger;
+    onConnection: (record: EgressRecord) => void;
+  },
 ): Promise<McpLauncher> {
   const { confineServer, serverCacheRoot } = await lazily("the sandbox for MCP servers", () => import("@plugboard/hosts/confine-server"));
   const cacheRoot = serverCacheRoot(app.env);
@@ -287,7 +311,17 @@ async function confiningLauncher(
     confinesServer(entry)
       ? confineServer(
           launch,
-          { name: entry.name, grants: entry.permissions, workspace: app.workspace, configPath: app.configPath, protect: app.protect(), cacheRoot, warn },
+          {
+            name: entry.name,
+            grants: entry.permissions,
+            ...(entry.network === undefined ? {} : { network: entry.network }),
+            onConnection: app.onConnection,
+            workspace: app.workspace,
+            configPath: app.configPath,
+            protect: app.protect(),
+            cacheRoot,
+            warn,
+          },
           mechanism,
         )
       : launch;
@@ -302,7 +336,7 @@ function confinesServer(entry: McpEntry): boolean {
 async function explainingServers(
   mounts: readonly (ServerMount & { index: number })[],
   config: AppConfig,
-  app: { workspace: string; protect: () => readonly ProtectedPath[] },
+  app: { workspace: string; protect: () => readonly ProtectedPath[]; refusals: NetworkRefusals },
 ): Promise<(ServerMount & { index: number })[]> {
   const isConfined = ({ index }: { index: number }) => {
     const entry = config.plugins[index];
@@ -311,7 +345,8 @@ async function explainingServers(
   if (!mounts.some(isConfined)) return [...mounts];
   const { explainingRefusals } = await lazily("the sandbox's refusal hints", () => import("@plugboard/hosts/refusal-hint"));
   return mounts.map((mount) => {
-    if (!isConfined(mount)) return mount;
+    const entry = config.plugins[mount.index];
+    if (!isConfined(mount) || entry === undefined) return mount;
     // A server has no manifest: any permission can be granted to it.
     const context = {
       plugin: mount.server.name,
@@ -322,9 +357,16 @@ async function explainingServers(
       get protect() {
         return app.protect();
       },
+      ...narrowing(entry, app.refusals, mount.server.name),
     };
     return { ...mount, entries: mount.entries.map((entry) => explainingRefusals(entry, context)) };
   });
+}
+
+/** A refusal context's view of an entry's narrowed `network` grant: its list, and what its proxy refused. */
+function narrowing(entry: PluginEntry | McpEntry, refusals: NetworkRefusals, name: string): Pick<RefusalContext, "network" | "refusedHosts"> {
+  if (entry.network === undefined || !entry.permissions.includes("network")) return {};
+  return { network: entry.network, refusedHosts: (since) => refusals.since(name, since) };
 }
 
 /** What an app with confined plugins loads: the hosts and the protected paths (each start finds them as they are then). */

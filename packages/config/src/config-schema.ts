@@ -2,6 +2,7 @@
  * The config file's shape, as a valibot schema: strict objects (unknown keys are refused,
  * so a typo never passes silently), and a readable message for every problem.
  */
+import { patternProblem } from "@plugboard/sandbox/egress-rules";
 import * as v from "valibot";
 import { PERMISSIONS } from "./permissions.ts";
 import { list, oneOf, strict, text } from "./schema-kit.ts";
@@ -50,6 +51,15 @@ const mcpServer = v.pipe(
   v.check((server) => server.command === undefined || server.headers === undefined, '"headers" belong to a "url"; a "command" server takes "args" and "env"'),
 );
 
+/** A host a narrowed `network` grant reaches: `api.example.com`, `*.github.com`, `localhost:4873`. */
+const hostPattern = v.pipe(
+  v.string((issue) => `expected a host such as api.example.com, got ${issue.received}`),
+  v.rawCheck(({ dataset, addIssue }) => {
+    const problem = dataset.typed ? patternProblem(dataset.value) : undefined;
+    if (problem !== undefined) addIssue({ message: problem });
+  }),
+);
+
 const pluginEntry = v.pipe(
   strict({
     package: v.optional(packageName),
@@ -63,6 +73,7 @@ const pluginEntry = v.pipe(
       ),
     ),
     permissions: v.optional(list(oneOf(PERMISSIONS)), () => []),
+    network: v.optional(list(hostPattern)),
     options: v.optional(v.unknown()),
     sandbox: v.optional(v.literal(false, (issue) => `expected false (run this plugin unconfined), got ${issue.received}`)),
   }),
@@ -76,6 +87,15 @@ const pluginEntry = v.pipe(
     '"name" and "prefix" belong to an "mcp" entry; a plugin\'s name comes from its manifest',
   ),
   v.check((entry) => entry.mcp === undefined || entry.options === undefined, 'an "mcp" entry takes no "options"'),
+  v.check(
+    (entry) => entry.network === undefined || entry.permissions.includes("network"),
+    '"network" lists the hosts a "network" grant may reach, and this entry does not grant "network": add "network" to its "permissions"',
+  ),
+  v.check((entry) => entry.network === undefined || entry.network.length > 0, 'an empty "network" list reaches no host: remove "network" from "permissions" instead'),
+  v.check(
+    (entry) => entry.network === undefined || entry.mcp?.url === undefined,
+    '"network" narrows a confined process\'s connections; a "url" server is reached by the app itself',
+  ),
 );
 
 const maxSteps = v.pipe(

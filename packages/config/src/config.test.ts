@@ -76,7 +76,7 @@ describe("validation", () => {
       '  plugins[1].package: ./local-tool is a folder, not a package name; write it as "path": ./local-tool',
       '  plugins[2].permissions[1]: expected one of fs.read, fs.write, process.spawn, network, got "disk"',
       '  plugins[3].package: expected an npm package name such as @plugboard/plugin-bash, got "Not A Name"',
-      "  plugins[4].permission: unknown key (allowed keys: package, path, mcp, name, prefix, permissions, options, sandbox)",
+      "  plugins[4].permission: unknown key (allowed keys: package, path, mcp, name, prefix, permissions, network, options, sandbox)",
       "  verbose: unknown key (allowed keys: $schema, workspace, model, maxSteps, tools, systemPrompt, sandbox, plugins, policy, hooks, audit, protect, results)",
     ]);
   });
@@ -141,6 +141,39 @@ describe("validation", () => {
     expect(error.message.split("\n").slice(1)).toEqual([
       "  maxSteps: expected an integer, got 1001.5",
       "  plugins: required",
+    ]);
+  });
+
+  test("network: a list of hosts narrows a network grant, for plugins and stdio MCP servers", async () => {
+    const dir = await tempDir();
+    const network = ["api.example.com", "*.github.com", "localhost:4873", "[::1]:8080"];
+    const bash = { path: "./bash", permissions: ["process.spawn", "network"], network };
+    const server = { mcp: { command: "npx", args: ["-y", "x"] }, name: "x", permissions: ["network"], network: ["registry.npmjs.org"] };
+    const config = await loadConfig(await writeConfig(dir, { plugins: [bash, server] }), { env: {} });
+    expect(config.plugins[0]).toMatchObject({ path: "./bash", network });
+    expect(config.plugins[1]).toMatchObject({ name: "x", network: ["registry.npmjs.org"] });
+  });
+
+  test("network: a list without the network grant, an empty list, a bad host or a url server's list is a config error with the fix", async () => {
+    const dir = await tempDir();
+    const path = await writeConfig(dir, {
+      plugins: [
+        { path: "./a", permissions: ["process.spawn"], network: ["api.example.com"] },
+        { path: "./b", permissions: ["network"], network: [] },
+        { path: "./c", permissions: ["network"], network: ["https://api.example.com", "*.10.0.0.1", "host:99999", "a*.example.com"] },
+        { mcp: { url: "http://127.0.0.1:9/mcp" }, name: "web", permissions: ["network"], network: ["a.example"] },
+      ],
+    });
+    const error = await loadFails(path, { env: {} });
+    expect(error.code).toBe("CONFIG_INVALID");
+    expect(error.message.split("\n").slice(1)).toEqual([
+      '  plugins[0]: "network" lists the hosts a "network" grant may reach, and this entry does not grant "network": add "network" to its "permissions"',
+      '  plugins[1]: an empty "network" list reaches no host: remove "network" from "permissions" instead',
+      '  plugins[2].network[0]: expected a host such as api.example.com, *.github.com or localhost:4873, got "https://api.example.com"',
+      '  plugins[2].network[1]: "*." goes before a domain name, not an address, in "*.10.0.0.1"',
+      '  plugins[2].network[2]: expected a port from 1 to 65535 in "host:99999"',
+      '  plugins[2].network[3]: expected a host such as api.example.com, *.github.com or localhost:4873, got "a*.example.com"',
+      '  plugins[3]: "network" narrows a confined process\'s connections; a "url" server is reached by the app itself',
     ]);
   });
 

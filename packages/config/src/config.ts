@@ -41,6 +41,8 @@ export interface PluginEntry {
   package?: string;
   path?: string;
   permissions: Permission[];
+  /** The hosts its `network` grant is narrowed to (`api.example.com`, `*.github.com`, `localhost:4873`); none: any host. */
+  network?: string[];
   options: unknown;
   /** `false`: run this plugin in the app's process, unconfined (trusted code). */
   sandbox?: false;
@@ -59,6 +61,8 @@ export interface McpEntry {
   /** Put before each of its tool names, to resolve a clash. */
   prefix: string | undefined;
   permissions: Permission[];
+  /** The hosts a stdio server's `network` grant is narrowed to; none: any host. */
+  network?: string[];
   /** `false`: start a stdio server unconfined (trusted code). */
   sandbox?: false;
 }
@@ -150,12 +154,14 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
     },
     systemPrompt: file.systemPrompt,
     sandbox: file.sandbox,
-    plugins: file.plugins.map(({ package: name, path: folderPath, mcp, name: serverName, prefix, permissions, options: pluginOptions, sandbox }) => {
-      if (mcp !== undefined) return { mcp: mcpServer(mcp), name: serverName ?? "", prefix, permissions, ...(sandbox === false ? { sandbox } : {}) };
+    plugins: file.plugins.map(({ package: name, path: folderPath, mcp, name: serverName, prefix, permissions, network, options: pluginOptions, sandbox }) => {
+      const narrowed = network === undefined ? {} : { network };
+      if (mcp !== undefined) return { mcp: mcpServer(mcp), name: serverName ?? "", prefix, permissions, ...narrowed, ...(sandbox === false ? { sandbox } : {}) };
       return {
         ...(name === undefined ? {} : { package: name }),
         ...(folderPath === undefined ? {} : { path: folderPath }),
         permissions,
+        ...narrowed,
         options: pluginOptions ?? {},
         ...(sandbox === false ? { sandbox } : {}),
       };

@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readSync, realpathSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { CORE_FOLDER, underInit } from "@plugboard/core/process";
-import { confineCommand, type Mechanism, type ProtectedPath } from "@plugboard/sandbox";
+import { confineCommand, type EgressRecord, type Mechanism, openEgress, type ProtectedPath } from "@plugboard/sandbox";
 import { isWithin } from "@plugboard/sandbox/view";
 import type { Permission } from "@plugboard/core";
 
@@ -22,6 +22,10 @@ export interface ServerConfinement {
   /** The entry's `name`, which names its cache folder. */
   readonly name: string;
   readonly grants: readonly Permission[];
+  /** The hosts its `network` grant is narrowed to (the entry's `"network"`); none: any host. */
+  readonly network?: readonly string[];
+  /** Told of each connection a narrowed server asks its egress proxy for (the audit log). */
+  readonly onConnection?: (record: EgressRecord) => void;
   readonly workspace: string;
   readonly configPath: string;
   readonly protect: readonly ProtectedPath[];
@@ -50,18 +54,22 @@ export interface Launch {
   readonly argv: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   readonly cwd: string | undefined;
+  readonly fds?: readonly number[];
+  readonly spawned?: () => void;
 }
 
-/** The confined launch of `launch`. */
+/** The confined launch of `launch`; with a narrowed `network`, its egress proxy serves from its spawn until its tree ends. */
 export function confineServer(launch: Launch, server: ServerConfinement, mechanism: Extract<Mechanism, { available: true }>): Launch {
   const [program = "", ...args] = launch.argv;
   const found = Bun.which(program, { PATH: launch.env.PATH ?? "", cwd: launch.cwd ?? server.workspace }) ?? program;
   const { executables, code } = programFiles(found, launch.env.PATH ?? "", realpathSync(server.workspace));
   const home = server.cacheRoot === undefined ? undefined : cacheFolder(server);
+  const network = server.grants.includes("network") ? server.network : undefined;
   const confined = confineCommand(mechanism, {
     // Our init is the first process of the server's tree: it reaps what the server orphans, and the server is no PID 1.
     argv: underInit([found, ...args]),
     grants: server.grants,
+    ...(network === undefined ? {} : { network }),
     workspace: server.workspace,
     code: [...code, CORE_FOLDER],
     executables,
@@ -70,7 +78,10 @@ export function confineServer(launch: Launch, server: ServerConfinement, mechani
     cwd: launch.cwd ?? server.workspace,
     ...(home === undefined ? {} : { home }),
   });
-  return { argv: [confined.command, ...confined.args], env: confined.env, cwd: confined.cwd };
+  const launched = { argv: [confined.command, ...confined.args], env: confined.env, cwd: confined.cwd };
+  if (network === undefined) return launched;
+  const egress = openEgress({ plugin: server.name, network, ...(server.onConnection ? { onConnection: server.onConnection } : {}) });
+  return { ...launched, fds: [egress.childFd], spawned: () => egress.spawned() };
 }
 
 /** The server's own cache folder (0700), one per config and server name; undefined (said) when it cannot be made. */

@@ -13,7 +13,7 @@ import { PlugboardError } from "@plugboard/config/errors";
 import type { LoadedPlugin } from "@plugboard/loader/loaded-plugin";
 import { loadedPlugin } from "@plugboard/loader/loaded-plugin";
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
-import { confineCommand, type Mechanism, type ProtectedPath } from "@plugboard/sandbox";
+import { confineCommand, type EgressRecord, type Mechanism, openEgress, type ProtectedPath } from "@plugboard/sandbox";
 import type { HostCall, HostedPlugin, PluginHost } from "./host.ts";
 import { ListingCache } from "./listing-cache.ts";
 import { HOST_SOURCE, type HostPrograms, hostPrograms } from "./program.ts";
@@ -42,6 +42,8 @@ export interface HostContext {
   readonly listing?: HostListingCache;
   /** The paths inside the workspace no host may write, as they are when a host starts (see protected-paths.ts). @default none */
   readonly protect?: () => readonly ProtectedPath[];
+  /** Told of each connection a host narrowed to a `"network"` list asks its egress proxy for (the audit log). @default none */
+  readonly onConnection?: (record: EgressRecord) => void;
 }
 
 /** A confined host: the interface, and what its running view protects (for the refusal hints). */
@@ -260,9 +262,14 @@ class HostProcess {
     const spec: HostSpec = { plugins: this.#group, workspace: this.#context.workspace, token, ...(this.#lazy ? { lazy: true } : {}) };
     this.#protect = this.#context.protect?.() ?? [];
     const first = this.#group[0];
+    const grants = first?.entry.permissions ?? [];
+    // A narrowed grant: the host's only route out is a proxy of its own, which names it in refusals.
+    const network = grants.includes("network") ? first?.entry.network : undefined;
+    const egress = network === undefined ? undefined : openEgress({ plugin: this.#names, network, ...(this.#context.onConnection ? { onConnection: this.#context.onConnection } : {}) });
     const confined = confineCommand(this.#mechanism, {
       argv: [process.execPath, programs.host, JSON.stringify(spec)],
-      grants: first?.entry.permissions ?? [],
+      grants,
+      ...(network === undefined ? {} : { network }),
       workspace: this.#context.workspace,
       // The bundled program is one file: the hosts package's sources are needed only to run from them.
       code: [...this.#group.map(({ directory }) => directory), programs.host === HOST_SOURCE ? HOSTS_FOLDER : dirname(programs.host)],
@@ -280,14 +287,17 @@ class HostProcess {
         logger.warn(`${this.#names}: not following ${link.path} to ${link.target}: a link in the workspace, which confined plugins may write, must not lead out of it`);
       }
     }
-    const child = Bun.spawn([confined.command, ...confined.args], {
-      env: confined.env,
-      cwd: confined.cwd,
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
-      detached: true,
-    });
+    let child: Bun.Subprocess<"pipe", "pipe", "pipe">;
+    try {
+      child = Bun.spawn([confined.command, ...confined.args], {
+        env: confined.env,
+        cwd: confined.cwd,
+        stdio: ["pipe", "pipe", "pipe", ...(egress === undefined ? [] : [egress.childFd])],
+        detached: true,
+      });
+    } finally {
+      egress?.spawned();
+    }
     const forget = killGroupOnExit(child.pid);
     const waiting = new Map<number, (message: HostMessage | undefined) => void>();
     let listed: ((listing: HostListing) => void) | undefined;
@@ -331,6 +341,7 @@ class HostProcess {
     });
     void Promise.all([child.exited, stdout.catch(() => undefined), stderr.catch(() => undefined)]).then(() => {
       forget();
+      egress?.close();
       killGroup(child.pid);
       if (this.#running === running) this.#running = undefined;
       refused?.(this.#startFailure(running));

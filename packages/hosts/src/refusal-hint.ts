@@ -25,6 +25,10 @@ export interface RefusalContext {
   readonly workspace: string;
   readonly protect: readonly ProtectedPath[];
   readonly configPath: string;
+  /** The hosts its `network` grant is narrowed to; none: any host (or no grant). */
+  readonly network?: readonly string[];
+  /** The hosts its egress proxy refused since a `Date.now()` time (see network-refusals.ts). */
+  readonly refusedHosts?: (since: number) => readonly string[];
 }
 
 const PREFIX = "plugboard: refused by the sandbox: ";
@@ -35,7 +39,8 @@ const PREFIX = "plugboard: refused by the sandbox: ";
  * @example refusalHint({ content: "curl: (6) Could not resolve host: x", isError: false }, context)
  * // 'plugboard: refused by the sandbox: P has no network access; grant "network" to it in /w/plugboard.json to allow it'
  */
-export function refusalHint(result: ToolResult, context: RefusalContext): string | undefined {
+export function refusalHint(result: ToolResult, context: RefusalContext, refused: readonly string[] = []): string | undefined {
+  if (refused.length > 0) return `${PREFIX}${proxyHint(refused, context)}`;
   for (const line of result.content.split("\n")) {
     const hint = networkHint(line, context) ?? writeHint(line, context) ?? readHint(line, context) ?? spawnHint(line, context);
     if (hint !== undefined) return `${PREFIX}${hint}`;
@@ -51,9 +56,11 @@ export function explainingRefusals(entry: RegistryEntry, context: RefusalContext
     tool: {
       ...tool,
       handler: async (args, ctx) => {
+        // A refusal is dated in whole milliseconds: one in the call's first millisecond counts.
+        const since = Date.now();
         const result = await tool.handler(args, ctx);
         if (tool.concurrency === "read-only" && !result.isError) return result;
-        const hint = refusalHint(result, context);
+        const hint = refusalHint(result, context, context.refusedHosts?.(since) ?? []);
         return hint === undefined ? result : { ...result, content: `${result.content}\n${hint}` };
       },
     },
@@ -89,8 +96,18 @@ const DENIED = /permission denied|\bEACCES\b/i;
 const HIDDEN = [...PRIVATE_FOLDERS, homedir()].filter((folder) => folder !== "/");
 
 function networkHint(line: string, context: RefusalContext): string | undefined {
-  if (context.grants.includes("network") || !NETWORK_FAILURES.some((failure) => failure.test(line))) return undefined;
+  if (!NETWORK_FAILURES.some((failure) => failure.test(line))) return undefined;
+  if (context.grants.includes("network")) {
+    if (context.network === undefined) return undefined;
+    return `${context.plugin} reaches the network only through the app's proxy (HTTP_PROXY, HTTPS_PROXY), to the hosts of its "network" list in ${context.configPath}`;
+  }
   return `${context.plugin} has no network access; ${fix(context, "network", "to allow it")}`;
+}
+
+/** The hint for connections the egress proxy refused during the call. */
+function proxyHint(refused: readonly string[], context: RefusalContext): string {
+  const them = refused.length === 1 ? "it" : "them";
+  return `network to ${refused.join(", ")} is not granted to ${context.plugin}; add ${them} to its "network" list in ${context.configPath} to allow ${them}`;
 }
 
 function writeHint(line: string, context: RefusalContext): string | undefined {

@@ -14,6 +14,10 @@ export interface Launch {
   /** The whole environment of the process (nothing else is inherited). */
   readonly env: Readonly<Record<string, string>>;
   readonly cwd: string | undefined;
+  /** Open fds the process gets as its fd 3 on (a sandbox's channel to the app). @default none */
+  readonly fds?: readonly number[];
+  /** Called once the process is spawned, or failed to spawn (the sandbox then closes its copy of `fds`). */
+  readonly spawned?: () => void;
 }
 
 /** Rewrites or wraps a server's command line before it is spawned. */
@@ -65,7 +69,12 @@ export class ProcessTransport implements Transport {
     if (program === undefined) throw new Error("empty command line");
     const found = Bun.which(program, { PATH: env.PATH ?? "", cwd: cwd ?? process.cwd() });
     if (found === null) throw new Error(`command not found: ${program}`);
-    const child = Bun.spawn([found, ...args], { env: { ...env }, cwd, detached: true, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    let child: Bun.Subprocess<"pipe", "pipe", "pipe">;
+    try {
+      child = Bun.spawn([found, ...args], { env: { ...env }, cwd, detached: true, stdio: ["pipe", "pipe", "pipe", ...(this.#launch.fds ?? [])] });
+    } finally {
+      this.#launch.spawned?.();
+    }
     this.#child = child;
     this.#forget = killGroupOnExit(child.pid);
     const stdoutRead = this.#readStdout(child.stdout);

@@ -1,11 +1,13 @@
 /**
  * The confining step of a plugin host's start, inside the host's new namespaces: build the
- * view in `PLUGBOARD_SANDBOX_RULES` and make it the root, leave the app's session (so no
+ * view in `PLUGBOARD_SANDBOX_RULES` and make it the root, with a narrowed `network` hand the
+ * app the listener its proxy answers on (egress-channel.ts), leave the app's session (so no
  * terminal of the person's can be opened), restrict this thread with Landlock and the
  * seccomp filter, then `execve` the program named by the arguments, which inherits every
  * restriction on every thread it will have. Run by the launcher; not an API.
  */
 import { applyView } from "./apply-view.ts";
+import { CHANNEL_FD, handOverListener } from "./egress-channel.ts";
 import { execve } from "./exec.ts";
 import { type LandlockRules, RULES_VARIABLE, restrictSelf } from "./landlock.ts";
 import { libc } from "./libc.ts";
@@ -17,6 +19,8 @@ export interface ConfinementRules {
   readonly view: View;
   readonly landlock: LandlockRules;
   readonly seccomp: SeccompRules;
+  /** A narrowed `network`: the app's proxy is the only route out, its channel on fd `CHANNEL_FD`. */
+  readonly egress?: true;
 }
 
 /**
@@ -35,8 +39,9 @@ export function confineAndExec(argv: readonly string[], environment: Readonly<Re
     if (name !== RULES_VARIABLE && value !== undefined) env[name] = value;
   }
   try {
-    const { view, landlock, seccomp } = JSON.parse(rules) as ConfinementRules;
+    const { view, landlock, seccomp, egress } = JSON.parse(rules) as ConfinementRules;
     applyView(view);
+    if (egress === true) handOverListener(CHANNEL_FD);
     libc.setsid();
     restrictSelf(landlock);
     installSeccomp(seccomp);

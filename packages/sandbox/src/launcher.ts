@@ -1,6 +1,7 @@
 /**
  * Turns a command into its confined form: the same program, started inside its own user,
- * PID, mount (and, without the `network` grant, network) namespaces, seeing only the view
+ * PID, mount (and, without the `network` grant or with one narrowed to a list of hosts,
+ * network) namespaces, seeing only the view
  * its grants make (build-view.ts), restricted by Landlock and a seccomp filter, with an
  * environment that holds none of the app's secrets. The result is a plain command line,
  * so any spawner (an MCP stdio transport included) can start it.
@@ -12,6 +13,7 @@ import type { Permission } from "@plugboard/core";
 import { unshareFlags } from "@plugboard/core/process";
 import { buildView, DEVICES, PRIVATE_FOLDERS, type ProtectedPath } from "./build-view.ts";
 import type { ConfinementRules } from "./confine-main.ts";
+import { EGRESS_PORT } from "./egress-channel.ts";
 import { elfInterpreter } from "./elf-interpreter.ts";
 import { RULES_VARIABLE } from "./landlock.ts";
 import { HOST_NAMESPACES, type Mechanism } from "./mechanism.ts";
@@ -24,6 +26,12 @@ export interface ConfineOptions {
   readonly argv: readonly string[];
   /** The rights granted: a manifest's permissions. */
   readonly grants: readonly Permission[];
+  /**
+   * The hosts a `network` grant is narrowed to (the config's `"network"` list): the process
+   * then has a network namespace of its own whose only way out is the app's egress proxy
+   * (spawn it with `openEgress`'s channel as fd 3). @default any host, through the app's network
+   */
+  readonly network?: readonly string[];
   /** The workspace root (a real path): readable with `fs.read`, writable with `fs.write`. */
   readonly workspace: string;
   /** Folders of code the program loads (its package, the plugin's): kept readable, with their declared dependencies. */
@@ -74,6 +82,25 @@ const CONFINE_MAIN = join(SANDBOX_FOLDER, "src/confine-main.ts");
 /** The confining step as one entry, to bundle (`ConfineOptions.confineProgram`). */
 export const CONFINE_PROGRAM = join(SANDBOX_FOLDER, "src/confine-program.ts");
 
+/**
+ * What tells a narrowed process's programs (curl, npm, pip, git, Bun…) to go through the
+ * app's proxy, in both spellings; `NO_PROXY` is empty, so that no host is sent around it
+ * (there is no other way out: a connection that does not go through the proxy reaches only
+ * the process's own network namespace).
+ */
+const PROXY_URL = `http://127.0.0.1:${EGRESS_PORT}`;
+const PROXY_ENV: Readonly<Record<string, string>> = Object.fromEntries(
+  [
+    ["HTTP_PROXY", PROXY_URL],
+    ["HTTPS_PROXY", PROXY_URL],
+    ["ALL_PROXY", PROXY_URL],
+    ["NO_PROXY", ""],
+  ].flatMap(([name = "", value = ""]) => [
+    [name, value],
+    [name.toLowerCase(), value],
+  ]),
+);
+
 /** Variables passed through from the app's environment: never credentials. */
 const PASSED = ["PATH", "LANG", "LANGUAGE", "TZ", "TERM", "USER", "LOGNAME"];
 
@@ -101,6 +128,8 @@ export function confineCommand(mechanism: Extract<Mechanism, { available: true }
     cwd,
   });
   const writes = grants.has("fs.write");
+  const narrowed = grants.has("network") && options.network !== undefined;
+  const sockets = narrowed ? "inet" : grants.has("network") ? "any" : "none";
   const rules: ConfinementRules = {
     view,
     landlock: {
@@ -112,7 +141,8 @@ export function confineCommand(mechanism: Extract<Mechanism, { available: true }
       execute: grants.has("process.spawn") ? ["/"] : programs,
       network: grants.has("network"),
     },
-    seccomp: { network: grants.has("network") },
+    seccomp: { network: sockets },
+    ...(narrowed ? { egress: true } : {}),
   };
   const env: Record<string, string> = {};
   for (const name of PASSED) {
@@ -126,9 +156,10 @@ export function confineCommand(mechanism: Extract<Mechanism, { available: true }
     HOME: home,
     TMPDIR: "/tmp",
     BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0",
+    ...(narrowed ? PROXY_ENV : {}),
     [RULES_VARIABLE]: JSON.stringify(rules),
   });
-  const namespaces = unshareFlags({ ...HOST_NAMESPACES, net: !grants.has("network") });
+  const namespaces = unshareFlags({ ...HOST_NAMESPACES, net: sockets !== "any" });
   return {
     command: mechanism.unshare,
     args: [...namespaces, bun, options.confineProgram ?? CONFINE_MAIN, ...options.argv],

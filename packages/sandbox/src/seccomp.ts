@@ -5,7 +5,9 @@
  * writing of other processes' memory, `io_uring`, `bpf`, `userfaultfd`, `perf_event_open`,
  * the kernel keyring, and the terminal ioctls that inject input (`TIOCSTI`, `TIOCLINUX`);
  * without `network` it cannot create a socket of any family (UNIX ones included; a
- * connected `socketpair` stays allowed, it reaches nothing). Each refusal is `EPERM`,
+ * connected `socketpair` stays allowed, it reaches nothing), and with a narrowed `network`
+ * (a list of hosts) only IPv4 and IPv6 ones, which reach nothing but its own network
+ * namespace, where the app's egress proxy listens (egress-channel.ts). Each refusal is `EPERM`,
  * except `clone3` (`ENOSYS`, so that libc falls back to `clone`, whose flags the filter
  * can read) and system calls of another architecture's ABI.
  *
@@ -42,9 +44,12 @@ const TIOCLINUX = 0x541c;
 
 /** What the filter leaves to a process: the only choice is the network. */
 export interface SeccompRules {
-  /** Whether sockets may be created (the `network` grant). */
-  readonly network: boolean;
+  /** Which sockets may be created: any (the `network` grant), IPv4 and IPv6 only (a narrowed grant), or none. */
+  readonly network: "any" | "inet" | "none";
 }
+
+const AF_INET = 2;
+const AF_INET6 = 10;
 
 interface Instruction {
   readonly code: number;
@@ -84,7 +89,7 @@ export function seccompProgram(rules: SeccompRules): Instruction[] {
     SYSCALLS.keyctl,
     SYSCALLS.addKey,
     SYSCALLS.requestKey,
-    ...(rules.network ? [] : [SYSCALLS.socket]),
+    ...(rules.network === "none" ? [SYSCALLS.socket] : []),
   ];
   const program: Instruction[] = [
     load(ARCH),
@@ -96,6 +101,17 @@ export function seccompProgram(rules: SeccompRules): Instruction[] {
   if (process.arch === "x64") program.push(op(JGE_K, X32_SYSCALL_BIT, 0, 1), denied(ENOSYS));
   program.push(op(JEQ_K, COMMON_SYSCALLS.clone3, 0, 1), denied(ENOSYS));
   for (const number of refused) program.push(op(JEQ_K, number, 0, 1), denied(EPERM));
+  // socket with a narrowed grant: IPv4 and IPv6 only (no UNIX, netlink or packet socket).
+  if (rules.network === "inet") {
+    program.push(
+      op(JEQ_K, SYSCALLS.socket, 0, 5),
+      load(argLow(0)),
+      op(JEQ_K, AF_INET, 1, 0),
+      op(JEQ_K, AF_INET6, 0, 1),
+      ret(RET_ALLOW),
+      denied(EPERM),
+    );
+  }
   // clone and unshare: refused only with CLONE_NEWUSER (a PID namespace for a command stays possible).
   program.push(
     op(JEQ_K, SYSCALLS.clone, 1, 0),
