@@ -41,7 +41,11 @@ export interface EgressProxyOptions {
   readonly network: readonly string[];
   /** Told of each connection, admitted or refused. */
   readonly onConnection?: (record: EgressRecord) => void;
+  /** A name's addresses, in the order to try. @default the system's resolver (`getaddrinfo`, /etc/hosts included) */
+  readonly resolve?: (host: string) => Promise<readonly string[]>;
 }
+
+const systemResolve = async (host: string) => (await lookup(host, { all: true, verbatim: true })).map(({ address }) => address);
 
 /** A running proxy. */
 export interface EgressProxy {
@@ -137,7 +141,7 @@ async function handle(
   const rule = admitted.pattern.text;
   let address: string;
   try {
-    address = await checkedAddress(host, admitted.literal);
+    address = await checkedAddress(host, admitted.literal, options.resolve ?? systemResolve);
   } catch (error) {
     if (error instanceof AddressRefused) deny(error.message);
     else {
@@ -195,8 +199,8 @@ class AddressRefused extends Error {}
  * first resolved address — every one of which must be public unless the host is listed
  * literally (one local answer among public ones is refused too: the next lookup could pick it).
  */
-async function checkedAddress(host: string, literal: boolean): Promise<string> {
-  const addresses = isIP(host) !== 0 ? [host] : (await lookup(host, { all: true, verbatim: true })).map(({ address }) => address);
+async function checkedAddress(host: string, literal: boolean, resolve: (host: string) => Promise<readonly string[]>): Promise<string> {
+  const addresses = isIP(host) !== 0 ? [host] : await resolve(host);
   if (!literal) {
     for (const address of addresses) {
       const kind = localAddressKind(address);

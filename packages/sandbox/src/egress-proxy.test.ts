@@ -1,0 +1,126 @@
+/**
+ * The egress proxy on its own, on loopback: real HTTP and CONNECT clients against real local
+ * servers. What the sandbox adds (the proxy being the only route out) is tested through the
+ * CLI (apps/cli/test/network-narrowing.test.ts).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { type Socket, connect } from "node:net";
+import { type EgressRecord, refusalText, serveEgressProxy } from "./egress-proxy.ts";
+
+let server: ReturnType<typeof Bun.serve>;
+let other: ReturnType<typeof Bun.serve>;
+let tls: ReturnType<typeof Bun.listen>;
+beforeAll(() => {
+  server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => new Response(`A ${new URL(request.url).pathname} ${request.headers.get("connection")}`) });
+  other = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("B") });
+  // A stand-in for a TLS server: it answers the first bytes it gets, so a tunnel's bytes can be seen to pass unchanged.
+  tls = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data: (socket, data) => void socket.write(`echo:${data.toString()}`) } });
+});
+afterAll(() => {
+  server.stop(true);
+  other.stop(true);
+  tls.stop(true);
+});
+
+/** A proxy for `network`, its records, and a request through it. */
+function proxy(network: string[], resolve?: (host: string) => Promise<readonly string[]>) {
+  const records: EgressRecord[] = [];
+  const served = serveEgressProxy({ port: 0, host: "127.0.0.1" }, { plugin: "p", network, onConnection: (record) => records.push(record), ...(resolve ? { resolve } : {}) });
+  const port = () => {
+    const address = served.server.address();
+    if (address === null || typeof address === "string") throw new Error("the proxy does not listen");
+    return address.port;
+  };
+  return { records, port, close: () => served.close() };
+}
+
+/** Sends `head` (and then `after`, once the answer's first bytes came) and returns everything the proxy wrote until it closed. */
+async function exchange(port: number, head: string, after?: string): Promise<string> {
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  return await new Promise((resolve, reject) => {
+    let text = "";
+    const socket: Socket = connect({ host: "127.0.0.1", port }, () => socket.write(head));
+    socket.on("data", (chunk) => {
+      text += chunk.toString();
+      if (after !== undefined && text.includes("\r\n\r\n") && !text.includes("echo:")) socket.write(after);
+      if (text.includes("echo:")) socket.end();
+    });
+    socket.on("end", () => resolve(text));
+    socket.on("error", reject);
+  });
+}
+
+describe("egress proxy", () => {
+  test("a listed host: plain HTTP is forwarded with Connection: close, and recorded as allowed", async () => {
+    const { records, port, close } = proxy([`localhost:${server.port}`]);
+    const answer = await exchange(port(), `GET http://localhost:${server.port}/path?q=1 HTTP/1.1\r\nHost: localhost:${server.port}\r\nProxy-Connection: keep-alive\r\n\r\n`);
+    close();
+    expect(answer).toStartWith("HTTP/1.1 200");
+    expect(answer).toEndWith("A /path close");
+    expect(records).toEqual([
+      expect.objectContaining({ event: "network", plugin: "p", host: "localhost", port: server.port, method: "GET", decision: "allow", rule: `localhost:${server.port}`, address: "127.0.0.1" }),
+    ]);
+  });
+
+  test("CONNECT: a byte tunnel to the listed host, never terminated", async () => {
+    const { records, port, close } = proxy([`localhost:${tls.port}`]);
+    const answer = await exchange(port(), `CONNECT localhost:${tls.port} HTTP/1.1\r\nHost: localhost:${tls.port}\r\n\r\n`, "\x16\x03\x01client-hello");
+    close();
+    expect(answer).toBe("HTTP/1.1 200 Connection established\r\n\r\necho:\x16\x03\x01client-hello");
+    expect(records).toEqual([expect.objectContaining({ method: "CONNECT", decision: "allow" })]);
+  });
+
+  test("a host or port not listed: 403 with the refusal text, recorded as denied, and nothing reaches the server", async () => {
+    const { records, port, close } = proxy([`localhost:${server.port}`]);
+    const otherPort = await exchange(port(), `GET http://localhost:${other.port}/ HTTP/1.1\r\nHost: x\r\n\r\n`);
+    const otherHost = await exchange(port(), `CONNECT 127.0.0.2:${server.port} HTTP/1.1\r\n\r\n`);
+    close();
+    expect(otherPort).toStartWith("HTTP/1.1 403 Forbidden");
+    expect(otherPort).toEndWith(`\r\n\r\n${refusalText(`localhost:${other.port}`, "p")}\n`);
+    expect(otherHost).toEndWith(`${refusalText(`127.0.0.2:${server.port}`, "p")}\n`);
+    expect(refusalText("h:1", "p")).toBe('Plugboard: network to h:1 is not granted to p (add it to "network" in the config)');
+    expect(records.map(({ decision, host, port }) => [decision, host, port])).toEqual([
+      ["deny", "localhost", other.port],
+      ["deny", "127.0.0.2", server.port],
+    ]);
+  });
+
+  test("a name matched by *.domain that resolves to a loopback, private or metadata address is refused; listed literally it is admitted", async () => {
+    const resolve = async (host: string) => (host === "mixed.example.test" ? ["203.0.113.7", "169.254.169.254"] : ["127.0.0.1"]);
+    const wildcard = proxy(["*.example.test"], resolve);
+    const loopback = await exchange(wildcard.port(), `GET http://inside.example.test:${server.port}/ HTTP/1.1\r\n\r\n`);
+    const mixed = await exchange(wildcard.port(), `CONNECT mixed.example.test:443 HTTP/1.1\r\n\r\n`);
+    wildcard.close();
+    expect(loopback).toStartWith("HTTP/1.1 403");
+    expect(mixed).toStartWith("HTTP/1.1 403");
+    expect(wildcard.records.map(({ reason }) => reason)).toEqual([
+      "inside.example.test resolves to 127.0.0.1, a loopback address, which only a host listed by its exact name may reach",
+      "mixed.example.test resolves to 169.254.169.254, a link-local (cloud metadata) address, which only a host listed by its exact name may reach",
+    ]);
+
+    const literal = proxy([`inside.example.test:${server.port}`], resolve);
+    const admitted = await exchange(literal.port(), `GET http://inside.example.test:${server.port}/x HTTP/1.1\r\nHost: inside.example.test\r\n\r\n`);
+    literal.close();
+    // The name resolves nowhere for the system: the proxy connected to the address it checked, not to a second lookup's.
+    expect(admitted).toEndWith("A /x close");
+    expect(literal.records).toEqual([expect.objectContaining({ decision: "allow", address: "127.0.0.1" })]);
+  });
+
+  test("an address literal is checked like a name: 127.0.0.1 admitted only when listed as such", async () => {
+    const { records, port, close } = proxy(["*.example.test", `127.0.0.1:${server.port}`]);
+    const answer = await exchange(port(), `GET http://127.0.0.1:${server.port}/ok HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    const mapped = await exchange(port(), `GET http://[::ffff:127.0.0.1]:${server.port}/ HTTP/1.1\r\n\r\n`);
+    close();
+    expect(answer).toEndWith("A /ok close");
+    expect(mapped).toStartWith("HTTP/1.1 403");
+    expect(records.map(({ decision }) => decision)).toEqual(["allow", "deny"]);
+  });
+
+  test("what is not a proxy request is a 400 naming what the proxy takes", async () => {
+    const { port, close } = proxy(["localhost"]);
+    const origin = await exchange(port(), "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    close();
+    expect(origin).toStartWith("HTTP/1.1 400");
+    expect(origin).toContain("forwards http:// URLs (and https through CONNECT)");
+  });
+});
