@@ -111,4 +111,24 @@ describe("network narrowed to localhost:PORT", () => {
     expect(plain.result.stdout).toContain("fetch: same port on 127.0.0.2\n");
     expect(plain.result.stdout).toContain("unix: daemon reached\n");
   }, TIMEOUT_MS);
+
+  test("plugboard check prints each plugin's network: the list it is narrowed to, or any host", async () => {
+    const config = join(dir, "check.json");
+    await writeFile(config, JSON.stringify({ workspace: "./workspace", sandbox: "required", plugins: [{ ...BASH, network: ["localhost:4873", "*.github.com"] }] }));
+    const narrowed = await plugboard(["check", "--offline", "--config", config], { cwd: dir });
+    expect(narrowed.code).toBe(0);
+    expect(narrowed.stdout).toContain(`\n  network:   ${PLUGIN} → localhost:4873, *.github.com (only, through the app's proxy)\n  sandbox:   `);
+    await writeFile(config, JSON.stringify({ workspace: "./workspace", sandbox: "required", plugins: [BASH] }));
+    const plain = await plugboard(["check", "--offline", "--config", config], { cwd: dir });
+    expect(plain.stdout).toContain(`\n  network:   ${PLUGIN} → any host\n`);
+  }, TIMEOUT_MS);
+
+  test("a network list without the network grant is a config error naming the fix (exit 2)", async () => {
+    const config = join(dir, "ungranted.json");
+    await writeFile(config, JSON.stringify({ workspace: "./workspace", plugins: [{ ...BASH, permissions: ["process.spawn", "fs.read"], network: ["registry.npmjs.org"] }] }));
+    const result = await plugboard(["check", "--offline", "--config", config], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('plugins[0]: "network" lists the hosts a "network" grant may reach, and this entry does not grant "network": add "network" to its "permissions"');
+    expect(result.stderr).not.toContain("    at ");
+  }, TIMEOUT_MS);
 });

@@ -87,8 +87,8 @@ function verdict(why: string | null, abi: number, unshare: string): Mechanism {
     layers: [
       "view: a root built for each plugin (its own mount namespace): the system's folders, its code, the workspace per its grants with protected paths read-only, private /tmp, /var/tmp, /dev/shm, /run and HOME, a minimal /dev",
       `Landlock ABI ${abi}: writes and program execution per the grants${abi >= 4 ? ", TCP without network" : ""}${abi >= 6 ? ", signals and abstract UNIX sockets scoped" : ""}`,
-      "seccomp: no mounts, new user namespaces, ptrace, io_uring, bpf, userfaultfd, perf_event_open, keyring or TIOCSTI; no sockets without network",
-      "namespaces: user, PID (its own /proc; its processes end with it), mount, IPC (no System V objects or message queues of others), network (without the network grant)",
+      "seccomp: no mounts, new user namespaces, ptrace, io_uring, bpf, userfaultfd, perf_event_open, keyring or TIOCSTI; no sockets without network, only IPv4 and IPv6 ones with a narrowed network",
+      "namespaces: user, PID (its own /proc; its processes end with it), mount, IPC (no System V objects or message queues of others), network (without the network grant, or with one narrowed to a list of hosts: the app's egress proxy is its only way out)",
     ],
     missing,
   };

@@ -35,6 +35,7 @@ export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> 
     ...policyLines(config.policy),
     ...hookLines(config.hooks),
     `  audit:     ${config.audit ?? "(none)"}`,
+    ...networkLines(app),
     `  sandbox:   ${sandboxLine(app)}`,
     ...sandboxLayers(app),
   ];
@@ -70,6 +71,17 @@ function sandboxLine({ sandbox, plugins }: StartedApp): string {
   const unconfined = plugins.map((plugin) => plugin.name).filter((name) => !sandbox.confined.includes(name));
   const which = unconfined.length === 0 ? "every plugin confined" : `unconfined ("sandbox": false): ${unconfined.join(", ")}`;
   return `${sandbox.summary} (${which})`;
+}
+
+/** Each plugin and server granted `network`, with the hosts its grant is narrowed to (or any host); nothing when none is. */
+function networkLines({ config, plugins }: StartedApp): string[] {
+  const names = plugins.map((plugin) => plugin.name);
+  const granted = config.plugins.flatMap((entry) => {
+    const name = "mcp" in entry ? `${entry.name} (mcp)` : (names.shift() ?? "");
+    if (!entry.permissions.includes("network")) return [];
+    return [`${name} → ${entry.network === undefined ? "any host" : `${entry.network.join(", ")} (only, through the app's proxy)`}`];
+  });
+  return granted.map((line, index) => `${index === 0 ? "  network:   " : "             "}${line}`);
 }
 
 /** The rules in order (the first match decides), then the default. */
