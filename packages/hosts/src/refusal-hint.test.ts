@@ -186,3 +186,42 @@ describe("explainingRefusals", () => {
     expect((await tool("read-only", () => errorResult(text)).handler({}, ctx)).content).toEndWith("to allow it");
   });
 });
+
+describe("a network grant narrowed to a list of hosts", () => {
+  const narrowed = (refused: string[]): RefusalContext => ({ ...base, grants: ALL, offered: ALL, network: ["localhost:4873"], refusedHosts: () => refused });
+
+  test("hosts the egress proxy refused during the call are named, with the network key", () => {
+    const content = "curl: (56) CONNECT tunnel failed, response 403";
+    expect(refusalHint({ content, isError: false }, narrowed(["example.com:443"]), ["example.com:443"])).toBe(
+      `plugboard: refused by the sandbox: network to example.com:443 is not granted to ${PLUGIN}; add it to its "network" list in ${config} to allow it`,
+    );
+    expect(refusalHint({ content: "", isError: false }, narrowed([]), ["a.example:80", "b.example:443"])).toBe(
+      `plugboard: refused by the sandbox: network to a.example:80, b.example:443 is not granted to ${PLUGIN}; add them to its "network" list in ${config} to allow them`,
+    );
+  });
+
+  test("a connection around the proxy says the network goes through the proxy only; with plain network nothing is said", () => {
+    const content = "curl: (7) Failed to connect to 127.0.0.2 port 8080 after 0 ms: Couldn't connect to server";
+    expect(refusalHint({ content, isError: false }, narrowed([]))).toBe(
+      `plugboard: refused by the sandbox: ${PLUGIN} reaches the network only through the app's proxy (HTTP_PROXY, HTTPS_PROXY), to the hosts of its "network" list in ${config}`,
+    );
+    expect(refusalHint({ content, isError: false }, { ...base, grants: ALL, offered: ALL })).toBeUndefined();
+  });
+
+  test("a tool's result ends with the hint for the refusals made while it ran, not before", async () => {
+    let refusedAt = 0;
+    const tool = defineTool({
+      name: "fetcher",
+      description: "d",
+      parameters: Type.Object({}),
+      handler: async () => {
+        refusedAt = Date.now();
+        return textResult("Plugboard: network to x.example:80 is not granted to it");
+      },
+    });
+    const context = { ...narrowed([]), refusedHosts: (since: number) => (refusedAt >= since ? ["x.example:80"] : []) };
+    const entry = explainingRefusals({ tool }, context);
+    const result = await entry.tool.handler({}, {} as Parameters<typeof entry.tool.handler>[1]);
+    expect(result.content.split("\n").at(-1)).toBe(`plugboard: refused by the sandbox: network to x.example:80 is not granted to ${PLUGIN}; add it to its "network" list in ${config} to allow it`);
+  });
+});

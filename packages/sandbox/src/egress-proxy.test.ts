@@ -7,12 +7,17 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type Socket, connect } from "node:net";
 import { type EgressRecord, refusalText, serveEgressProxy } from "./egress-proxy.ts";
 
-let server: ReturnType<typeof Bun.serve>;
-let other: ReturnType<typeof Bun.serve>;
-let tls: ReturnType<typeof Bun.listen>;
+/** Local servers, with their ports as numbers. */
+let server: Bun.Server<undefined> & { port: number };
+let other: Bun.Server<undefined> & { port: number };
+let tls: Bun.TCPSocketListener<undefined>;
+const withPort = <S extends { port: number | undefined }>(listening: S): S & { port: number } => {
+  if (listening.port === undefined) throw new Error("the server has no port");
+  return listening as S & { port: number };
+};
 beforeAll(() => {
-  server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => new Response(`A ${new URL(request.url).pathname} ${request.headers.get("connection")}`) });
-  other = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("B") });
+  server = withPort(Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => new Response(`A ${new URL(request.url).pathname} ${request.headers.get("connection")}`) }));
+  other = withPort(Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("B") }));
   // A stand-in for a TLS server: it answers the first bytes it gets, so a tunnel's bytes can be seen to pass unchanged.
   tls = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data: (socket, data) => void socket.write(`echo:${data.toString()}`) } });
 });
