@@ -11,5 +11,8 @@ export const START_STEPS_GROUP = "Sandbox: one host's start, step by step";
 /** `plugboard tools` with an `npx -y` MCP server, its second start. */
 export const NPX_GROUP = "Sandbox: an npx -y MCP server, confined";
 
+/** A request through a narrowed network's egress proxy, against the same request made directly. */
+export const EGRESS_GROUP = "Sandbox: a narrowed network's egress proxy";
+
 /** Every group of the suite, in the report's order. */
-export const SANDBOX_GROUPS = [SANDBOX_GROUP, CLI_GROUP, FILE_OPERATIONS_GROUP, START_STEPS_GROUP, NPX_GROUP] as const;
+export const SANDBOX_GROUPS = [SANDBOX_GROUP, CLI_GROUP, FILE_OPERATIONS_GROUP, START_STEPS_GROUP, NPX_GROUP, EGRESS_GROUP] as const;

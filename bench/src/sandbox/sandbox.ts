@@ -1,7 +1,8 @@
 /**
  * Suite 10 — the sandbox: what confinement costs. What it adds to each file operation in a
  * confined process (file-operations.ts); one host's start taken apart (start-steps.ts); the
- * second start of an `npx -y` MCP server (npx-server.ts). Then per call: `read_file` on a
+ * second start of an `npx -y` MCP server (npx-server.ts); a request through a narrowed
+ * network's egress proxy against the same request made directly (egress.ts). Then per call: `read_file` on a
  * one-line file with the plugin in the app's process (`"sandbox": "off"`) and in its
  * confined host (plugboard's host protocol, JSON lines over stdio, to a process in its own
  * view and namespaces). Start-up of the hosts (host-starts.ts): the shipped config's five
@@ -20,6 +21,7 @@ import { timeRuns, timingFigure } from "../harness/measure.ts";
 import type { RunMode } from "../harness/mode.ts";
 import { withTempDir } from "../harness/temp.ts";
 import { type AppBuilds, appBuilds } from "./app-builds.ts";
+import { egress } from "./egress.ts";
 import { cliMemory } from "./cli-memory.ts";
 import { fileOperations } from "./file-operations.ts";
 import { firstCall } from "./first-call.ts";
@@ -50,6 +52,7 @@ export async function sandbox(mode: RunMode, log: FigureLog): Promise<void> {
       await fileOperations(mode, log, realpathSync(dir));
       await startSteps(mode, log, realpathSync(dir));
       await npxServer(mode, log);
+      await egress(mode, log);
       await perCall(mode, log, builds);
       await hostStarts(mode, log, builds, FIVE);
     } finally {
