@@ -12,7 +12,7 @@ export type ChatEvent =
   | { readonly type: "text"; readonly text: string }
   | { readonly type: "tool_call"; readonly id: string; readonly name: string; readonly arguments: string }
   | { readonly type: "tool_result"; readonly id: string; readonly name: string; readonly content: string; readonly isError: boolean }
-  | { readonly type: "approval"; readonly id: string; readonly tool: string; readonly arguments: Record<string, unknown> }
+  | { readonly type: "approval"; readonly id: string; readonly tool: string; readonly arguments: Record<string, unknown>; readonly like?: string }
   | ({ readonly type: "elicitation" } & ElicitationRequestEvent)
   | { readonly type: "done"; readonly reply: string; readonly status: "answered" | "empty" | "step_limit"; readonly cutOff?: true }
   | { readonly type: "error"; readonly error: string };
@@ -86,11 +86,11 @@ export async function fetchInfo(token: string): Promise<PageInfo | undefined> {
 }
 
 /** Answers an approval request. */
-export async function answerApproval(id: string, decision: "allow" | "deny", reason: string, token: string): Promise<void> {
+export async function answerApproval(id: string, decision: "allow" | "deny", reason: string, token: string, always = false): Promise<void> {
   const response = await fetch(`/api/approvals/${encodeURIComponent(id)}`, {
     method: "POST",
     headers: { "content-type": "application/json", ...authorization(token) },
-    body: JSON.stringify(reason ? { decision, reason } : { decision }),
+    body: JSON.stringify({ decision, ...(reason ? { reason } : {}), ...(always ? { always: "commands" } : {}) }),
   });
   if (!response.ok) throw await apiError(response);
 }

@@ -12,7 +12,9 @@ const COLLAPSED_LINES = 12;
 const COLLAPSED_CHARS = 1500;
 
 /** The person's answer to an approval card. */
-export type ApprovalHandler = (decision: "allow" | "deny", reason: string) => Promise<void>;
+export type ApprovalHandler = (decision: "allow" | "deny", reason: string, always: boolean) => Promise<void>;
+
+const POLICY_DENIAL = "Error: Denied by policy: ";
 
 /** A tool call's line. */
 export class ToolLine {
@@ -50,8 +52,11 @@ export class ToolLine {
     this.#showResult();
   }
 
-  /** The call waits for the person: Approve / Deny (with an optional reason) on the line. */
-  askApproval(onAnswer: ApprovalHandler): HTMLButtonElement {
+  /**
+   * The call waits for the person: Approve / Deny (with an optional reason) on the line, and
+   * for a bash command "Always for commands like PATTERN" (`like`) until the server stops.
+   */
+  askApproval(like: string | undefined, onAnswer: ApprovalHandler): HTMLButtonElement {
     this.element.classList.add("awaiting");
     this.element.open = true;
     this.#outcome.className = "tool-outcome awaiting";
@@ -67,18 +72,22 @@ export class ToolLine {
     reason.type = "text";
     const approve = button("Approve", "approve", `Approve ${this.call.name}`);
     const deny = button("Deny", "deny", `Deny ${this.call.name}`);
-    const answer = (decision: "allow" | "deny") => {
+    const always = like === undefined ? undefined : button(`Always for commands like ${like}`, "always", `Always allow commands like ${like}`);
+    const answer = (decision: "allow" | "deny", remember = false) => {
       approve.disabled = true;
       deny.disabled = true;
+      if (always) always.disabled = true;
       this.#outcome.textContent = decision === "allow" ? "approved, running…" : "denied";
-      onAnswer(decision, reason.value.trim()).catch((error: unknown) => {
+      onAnswer(decision, reason.value.trim(), remember).catch((error: unknown) => {
         approve.disabled = false;
         deny.disabled = false;
+        if (always) always.disabled = false;
         this.#outcome.textContent = `could not send the answer: ${String(error)}`;
       });
     };
     approve.addEventListener("click", () => answer("allow"));
     deny.addEventListener("click", () => answer("deny"));
+    always?.addEventListener("click", () => answer("allow", true));
     reason.addEventListener("keydown", (event) => {
       if (event.key === "Enter") {
         event.preventDefault();
@@ -88,6 +97,8 @@ export class ToolLine {
     const buttons = el("div", "approval-buttons");
     buttons.append(approve, deny);
     card.append(el("p", "approval-question", `The model wants to run ${this.call.name}. Allow it?`), buttons, label, reason);
+    // After the reason, so Tab from Deny still reaches the reason first.
+    if (always) card.append(el("p", "approval-always", "Until the server stops: "), always);
     this.element.after(card);
     this.#approval = card;
     return approve;
@@ -103,6 +114,10 @@ export class ToolLine {
     this.#outcome.className = `tool-outcome ${outcome}`;
     const facts = [outcome, ...(exit === undefined ? [] : [`exit ${exit}`]), ...(durationMs === undefined ? [] : [formatDuration(durationMs)])];
     this.#outcome.textContent = facts.join(" · ");
+    // The policy's reason for a denial, on the line itself: the rule that refused it.
+    if (outcome === "denied" && result.startsWith(POLICY_DENIAL) && !this.#summary.querySelector(".tool-reason")) {
+      this.#summary.append(el("span", "tool-reason", `by the policy's rule ${result.slice(POLICY_DENIAL.length)}`));
+    }
     this.#result.replaceChildren(el("h4", "", "Result"), ...collapsible(result));
   }
 }

@@ -51,7 +51,7 @@ describe("approvals over the API", () => {
     for await (const { event, data } of streamedTurn("Tidy up")) {
       seen.push(event);
       if (event === "approval" && data.id === "call_touch") {
-        expect(data).toEqual({ id: "call_touch", tool: "bash", arguments: { command: "touch approved.txt" } });
+        expect(data).toEqual({ id: "call_touch", tool: "bash", arguments: { command: "touch approved.txt" }, like: "touch *" });
         expect(t.server.stats.approvalsWaiting).toBe(1);
         expect(await bodyOf(await answer("call_touch", { decision: "allow" }))).toEqual({ ok: true });
       }

@@ -171,6 +171,8 @@ describe("the chat page", () => {
     expect(await missing.locator(".tool-outcome").textContent()).toMatch(/^error · \d+ ms$/);
     // A deny rule of the config's policy: refused without asking.
     expect(await lines.nth(4).locator(".tool-outcome").textContent()).toMatch(/^denied · \d+ ms$/);
+    // The policy's reason is on the line, without opening it.
+    expect(await lines.nth(4).locator(".tool-reason").textContent()).toBe("by the policy's rule edit_file path=secrets/*");
     expect(await answer.locator(".markdown strong").textContent()).toBe("notes.txt");
     expect(cspViolations).toEqual([]);
   }, 30_000);
@@ -379,6 +381,39 @@ describe("the chat page", () => {
     await page.getByRole("button", { name: "Deny edit_file" }).click();
     await answered("last");
     expect(await Bun.file(join(t.workspace, "ask/todo.txt")).text()).toBe("one\n");
+  }, 30_000);
+
+  test("a bash card offers always for commands like this: chosen, a like command runs without a card, an unlike one still asks", async () => {
+    t.model.enqueue({ toolCalls: [{ id: "call_like_1", name: "bash", arguments: { command: "ls -a" } }] }, { content: "Listed." });
+    await ask("List the files");
+    const first = answers().last();
+    const always = first.getByRole("button", { name: "Always allow commands like ls *" });
+    await always.waitFor({ timeout: 10_000 });
+    expect(await always.textContent()).toBe("Always for commands like ls *");
+    await always.click();
+    await answered("last");
+    expect(await first.locator("details.tool .tool-outcome").textContent()).toMatch(/^ok · exit 0 · \d+ ms$/);
+    t.model.enqueue(
+      {
+        toolCalls: [
+          { id: "call_like_2", name: "bash", arguments: { command: "ls -l notes.txt" } },
+          { id: "call_unlike", name: "bash", arguments: { command: "ls; touch unlike.txt" } },
+        ],
+      },
+      { content: "Listed again." },
+    );
+    await ask("List them again");
+    const next = answers().last();
+    await next.locator(".tool-outcome", { hasText: "waiting for approval" }).waitFor({ timeout: 10_000 });
+    expect(await next.locator(".approval").count()).toBe(1);
+    expect(await next.locator("details.tool.awaiting .tool-arg").textContent()).toBe("ls; touch unlike.txt");
+    await next.getByRole("button", { name: "Deny bash" }).click();
+    await answered("last");
+    const results = t.model.requests.at(-1)?.body.messages?.filter((m) => m.role === "tool").map((m) => m.content);
+    expect(results?.[0]).toContain("notes.txt");
+    expect(results?.[1]).toBe("Error: Denied by the user");
+    expect(existsSync(join(t.workspace, "unlike.txt"))).toBe(false);
+    expect(cspViolations).toEqual([]);
   }, 30_000);
 
   test("at 375 px in the dark theme the page fits without sideways scrolling", async () => {
