@@ -13,7 +13,7 @@ const ENVIRONMENT = [
 
 const EXIT_CODES = [
   ["0", "answered (or the command succeeded)"],
-  ["1", "step limit reached, `call` returned an error result, `policy test` found a case that does not match, `plugin check` found a failing check, or `plugin sync --check` an out-of-date manifest"],
+  ["1", "step limit reached, `call` returned an error result, `policy test` found a case that does not match, `plugin check` found a failing check, `plugin sync --check` an out-of-date manifest, or `check` found pinned tools withheld"],
   ["2", "usage, config or plugin error"],
   ["3", "model endpoint failure, or an answer with neither text nor a tool call"],
   ["130", "interrupted (Ctrl-C)"],
@@ -22,7 +22,7 @@ const EXIT_CODES = [
 
 /** What each group of commands is for, said first in its help. */
 const GROUPS: Readonly<Record<CommandGroup, string>> = {
-  plugin: "Write, check, add and remove plugins.",
+  plugin: "Write, check, add and remove plugins, and accept pinned tools that changed.",
   policy: "Explain and test the config's policy: which rule decides a call, and whether a list of calls gets the decisions you expect.",
 };
 

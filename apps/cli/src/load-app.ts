@@ -4,7 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { FlagError, type ModelClient, PlugboardError, plantedRecordFile, refusePlanted, type StartedApp, startApp } from "@plugboard/bootstrap";
+import { type ChangedTools, FlagError, type ModelClient, PlugboardError, plantedRecordFile, refusePlanted, type StartedApp, startApp } from "@plugboard/bootstrap";
 import type { Logger } from "@plugboard/core";
 import type { Elicitor } from "@plugboard/mcp";
 import { type ParsedArgs, UsageError } from "./args.ts";
@@ -54,6 +54,8 @@ export interface LoadAppOptions {
   readonly warm?: readonly string[];
   /** Who answers mounted MCP servers' requests for input; without, they are declined. */
   readonly elicit?: Elicitor | undefined;
+  /** What to do with pinned tools that changed (see `startApp`). @default withheld, each said on stderr with how to accept it */
+  readonly changedTools?: ChangedTools;
 }
 
 /** Loads the config with the command's flags and builds the app (and its model client, when asked for). */
@@ -73,6 +75,7 @@ export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOption
     freshHosts: options.freshHosts === true,
     ...(options.warm === undefined ? {} : { warm: options.warm }),
     ...(options.elicit === undefined ? {} : { elicit: options.elicit }),
+    ...(options.changedTools === undefined ? {} : { changedTools: options.changedTools }),
   }).catch((error: unknown) => {
     throw error instanceof FlagError ? new UsageError(error.message, parsed.command) : error;
   });

@@ -35,6 +35,7 @@ const COMMANDS: Readonly<Record<CommandName, () => Promise<Command>>> = {
   "plugin remove": async () => (await import("./commands/plugin-remove.ts")).pluginRemoveCommand,
   "policy explain": async () => (await import("./commands/policy-explain.ts")).policyExplainCommand,
   "policy test": async () => (await import("./commands/policy-test.ts")).policyTestCommand,
+  "plugin accept": async () => (await import("./commands/plugin-accept.ts")).pluginAcceptCommand,
 };
 
 /** Exit codes for person-facing failures: 3 for the model endpoint, 2 for everything else. */

@@ -22,7 +22,8 @@ export type CommandName =
   | "plugin add"
   | "plugin remove"
   | "policy explain"
-  | "policy test";
+  | "policy test"
+  | "plugin accept";
 
 /** Flags that take a value or switch something on; `--help` and `--version` are global. */
 export type FlagName = "config" | "workspace" | "max-steps" | "model" | "base-url" | "yes" | "json" | "dir" | "http" | "port" | "host" | "peers" | "registry" | "check" | "offline" | "token";
@@ -325,6 +326,20 @@ export const COMMANDS: readonly CommandSpec[] = [
       'FILE is a JSON list of cases, each { "tool": "bash", "args": { "command": "git status" }, "expect": "allow" } ("args" may be left out; comments allowed).',
       "Prints each case with ✓ or ✗ (the decision it got and the rule, file and line that made it), then a count.",
       "Exits 0 when every case matches, 1 when one does not, 2 when FILE is not such a list (the message says what to fix).",
+    ],
+    flags: ["config", "workspace"],
+    args: { min: 1, max: 1 },
+  },
+  {
+    name: "plugin accept",
+    usage: "plugboard plugin accept [flags] NAME",
+    summary: "offer a pinned plugin's or MCP server's changed tools to the model again",
+    details: [
+      "The tools of mounted MCP servers and of installed third-party plugins are pinned in plugboard.lock.json beside the config the first time they are listed:",
+      "each tool's description and a hash of its input schema. A tool whose description or schema differs later, or a new tool, is withheld from the model until accepted.",
+      'NAME is the plugin\'s package name or the server\'s "name" in the config: every changed and new tool of it is accepted, and the tools it no longer has are dropped from the lock.',
+      "NAME may also be one tool's name (as the model sees it): only that tool is accepted. Prints what was accepted and exits 0; exits 2 when nothing pinned has that name.",
+      "First-party @plugboard/* plugins (they ship with plugboard) and path plugins (your own code) are not pinned.",
     ],
     flags: ["config", "workspace"],
     args: { min: 1, max: 1 },

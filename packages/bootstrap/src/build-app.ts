@@ -12,6 +12,7 @@ import type { AppConfig, McpEntry, PluginEntry } from "@plugboard/config";
 import { PlugboardError } from "@plugboard/config/errors";
 import { configErrors, mcpErrors, type PluginAt, pluginErrors } from "@plugboard/config/messages";
 import { PERMISSIONS, type Permission } from "@plugboard/config/permissions";
+import { ensureLock, lockFileOf } from "@plugboard/config/lock-file";
 import { beginWritableSpan, plantedRecordFile } from "@plugboard/config/planted-files";
 import type { ConfinedHost, HostContext } from "@plugboard/hosts/confined";
 import type { CloseOptions, PluginHost } from "@plugboard/hosts/host";
@@ -26,6 +27,7 @@ import type { EgressRecord, ProtectedPath } from "@plugboard/sandbox";
 import { type AuditLog, openAuditLog } from "./audit-log.ts";
 import { checkToolSearch } from "./tool-search-check.ts";
 import { type McpLauncher, type MountContext, type MountedServer, mountServer, type ServerMount } from "./mount-server.ts";
+import { type ChangedTools, type Pinning, type PinnedSource, pinTools, withheldLine } from "./pinned-tools.ts";
 
 /** A ready app: its config, workspace, registry, runtime and the plugins that provide its tools. */
 export interface App {
@@ -39,6 +41,8 @@ export interface App {
   servers: readonly MountedServer[];
   /** For each tool, the permissions the config grants to the plugin or server providing it. */
   toolGrants: ReadonlyMap<string, readonly Permission[]>;
+  /** The pinned tools (plugboard.lock.json): those withheld from the model since they changed, and those accepted now. */
+  pinning: Pinning;
   /** The sandbox in force, and which plugins run confined in their hosts. */
   sandbox: SandboxState & { readonly confined: readonly string[] };
   /**
@@ -89,6 +93,12 @@ export interface BuildAppOptions {
    * one, such requests are declined: there is no one to ask. @default none
    */
   elicit?: Elicitor;
+  /**
+   * Pinned tools that changed since plugboard.lock.json pinned them: accept those of one
+   * plugin, server or tool, or ask about each. @default withheld from the model, each said
+   * with how to accept it (a warning)
+   */
+  changedTools?: ChangedTools;
 }
 
 /**
@@ -125,6 +135,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     (mechanism !== undefined && options.mcpLauncher === undefined && config.plugins.some((entry) => !isPlugin(entry) && confinesServer(entry) && entry.permissions.includes("fs.write")));
   // Made before any host starts, so that the sandbox keeps `.plugboard/` read-only and only its results/ writable.
   if (writers) resultsFolder(workspace.root, logger);
+  // The lock too: a confined plugin cannot write a pin for the person.
+  if (writers && (resolved.some(isThirdParty) || config.plugins.some((entry) => !isPlugin(entry)))) await ensureLock(lockFileOf(config.configPath));
   const endSpan = writers ? beginWritableSpan(plantedRecordFile(options.env ?? process.env), workspace.root, (message) => logger.warn(message)) : () => {};
   let auditLog: AuditLog | undefined;
   // A narrowed host's connections go to the audit log; those made before it opens (while a plugin loads) once it has.
@@ -188,17 +200,22 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     const ordered = [...loaded].sort(([a], [b]) => a - b);
     checkMountedNames(ordered, config);
     checkToolSearch(config, ordered);
-    const entries = ordered.flatMap(([, load]) => load.entries);
-    const toolGrants = new Map(ordered.flatMap(([, load]) => load.entries.map(({ tool }) => [tool.name, load.grants] as const)));
+    const pinning = await pinTools(lockFileOf(config.configPath), pinnedSources(ordered, config, resolved), options.changedTools);
+    if (options.changedTools === undefined) for (const change of pinning.withheld) logger.warn(withheldLine(change, pinning.lockPath));
+    const withheld = new Set(pinning.withheld.map(({ tool }) => tool));
+    const offered = (entry: RegistryEntry) => !withheld.has(entry.tool.name);
+    // A withheld tool is sent neither at once (tools.pinned) nor found by a search: it is not in the registry.
+    const entries = ordered.flatMap(([, load]) => load.entries.filter(offered));
+    const toolGrants = new Map(ordered.flatMap(([, load]) => load.entries.filter(offered).map(({ tool }) => [tool.name, load.grants] as const)));
     const registry = new ToolRegistry(entries);
     checkHooks(config, registry.names());
-    const runtime = new ToolRuntime(registry, { workspace, logger, policy: config.policy, toolSearch: config.tools, hooks: config.hooks, results: config.results, ...(auditLog ? { audit: auditLog.write } : {}) });
+    const runtime = new ToolRuntime(registry, { workspace, logger, policy: config.policy, toolSearch: { ...config.tools, pinned: config.tools.pinned.filter((name) => !withheld.has(name)) }, hooks: config.hooks, results: config.results, ...(auditLog ? { audit: auditLog.write } : {}) });
     const confinedNames = resolved.filter(isConfined).map((plugin) => plugin.manifest.name);
     const servers = mounts.map(({ server }) => server);
     const warmUp = () => {
       for (const host of hosts) host.warm();
     };
-    return { config, workspace, registry, runtime, plugins, servers, toolGrants, sandbox: { ...sandbox, confined: confinedNames }, warmUp, close };
+    return { config, workspace, registry, runtime, plugins, servers, toolGrants, pinning, sandbox: { ...sandbox, confined: confinedNames }, warmUp, close };
   } catch (error) {
     await close();
     throw error;
@@ -387,6 +404,26 @@ async function confinementModules(): Promise<ConfinementModules> {
     lazily("the protected paths", () => import("@plugboard/hosts/protected-paths")),
   ]);
   return { startConfinedHost, protectedPaths };
+}
+
+/**
+ * The plugins and servers whose tools are pinned: every mounted MCP server, and every
+ * installed plugin outside the `@plugboard` npm scope (which only the project publishes to,
+ * and whose plugins ship with the CLI). A `path` plugin is the config's own code: not pinned.
+ */
+function pinnedSources(ordered: readonly [number, { entries: readonly RegistryEntry[] }][], config: AppConfig, resolved: readonly ResolvedPlugin[]): PinnedSource[] {
+  const plugins = new Map(resolved.map((plugin) => [plugin.where.index, plugin] as const));
+  return ordered.flatMap(([index, { entries }]) => {
+    const entry = config.plugins[index];
+    if (entry !== undefined && !isPlugin(entry)) return [{ name: entry.name, entries }];
+    const plugin = plugins.get(index);
+    return plugin !== undefined && isThirdParty(plugin) ? [{ name: plugin.manifest.name, entries }] : [];
+  });
+}
+
+/** An installed plugin outside the `@plugboard` scope: its tools are pinned. */
+function isThirdParty(plugin: ResolvedPlugin): boolean {
+  return plugin.origin !== "path" && !plugin.manifest.name.startsWith("@plugboard/");
 }
 
 function isPlugin(entry: PluginEntry | McpEntry): entry is PluginEntry {

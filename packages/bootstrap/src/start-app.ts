@@ -7,6 +7,7 @@ import { resolve } from "node:path";
 import type { Logger } from "@plugboard/core";
 import { lazily } from "@plugboard/core/internal";
 import { type App, buildApp } from "./build-app.ts";
+import type { ChangedTools } from "./pinned-tools.ts";
 import { type ConfigOverrides, loadConfig } from "@plugboard/config";
 import type { Elicitor } from "@plugboard/mcp";
 import type { ModelClient } from "@plugboard/model-client";
@@ -38,6 +39,8 @@ export interface StartAppOptions {
   readonly warm?: readonly string[];
   /** Shows a mounted MCP server's request for input to the person (see `buildApp`). */
   readonly elicit?: Elicitor;
+  /** What to do with pinned tools that changed (see `buildApp`). @default withheld, with a warning */
+  readonly changedTools?: ChangedTools;
 }
 
 /** A started app: the built app and, when asked for, its model client. */
@@ -69,6 +72,7 @@ export async function startApp(options: StartAppOptions): Promise<StartedApp> {
     ...(options.freshHosts ? { freshHosts: true } : {}),
     ...(options.warm === undefined ? {} : { warm: options.warm }),
     ...(options.elicit === undefined ? {} : { elicit: options.elicit }),
+    ...(options.changedTools === undefined ? {} : { changedTools: options.changedTools }),
   });
   if (!options.model) return { ...app, model: undefined };
   const { createModelClient } = await lazily("the model client @plugboard/model-client", () => import("@plugboard/model-client"));

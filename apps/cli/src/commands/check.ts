@@ -1,17 +1,18 @@
 /** `plugboard check`: load and validate everything, run nothing, print a short summary. */
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
-import { DEFAULT_BASE_URL, type ModelSettings, PlugboardError, type StartedApp } from "@plugboard/bootstrap";
+import { DEFAULT_BASE_URL, type ModelSettings, PlugboardError, type StartedApp, withheldLine } from "@plugboard/bootstrap";
 import { describeRule, type Hooks, type Policy } from "@plugboard/core/runtime";
 import { loadApp } from "../load-app.ts";
 
 /**
  * Validates the config, every plugin and the workspace, then asks the model endpoint whether
- * it knows the key and the model; returns 0 (problems throw: exit 2, the endpoint's exit 3).
+ * it knows the key and the model; returns 0, or 1 when pinned tools are withheld from the
+ * model since they changed (problems throw: exit 2, the endpoint's exit 3).
  * Every plugin host starts and lists its tools, whatever the listing cache holds.
  */
 export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> {
-  const app = await loadApp(parsed, io, { announceWorkspace: false, freshHosts: true });
+  const app = await loadApp(parsed, io, { announceWorkspace: false, freshHosts: true, changedTools: { withhold: true } });
   const { config, plugins, registry } = app;
   await app.close();
   const { model } = config;
@@ -38,9 +39,17 @@ export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> 
     ...networkLines(app),
     `  sandbox:   ${sandboxLine(app)}`,
     ...sandboxLayers(app),
+    ...withheldLines(app),
   ];
   await io.print(`${lines.join("\n")}\n`);
-  return 0;
+  return app.pinning.withheld.length > 0 ? 1 : 0;
+}
+
+/** The pinned tools withheld since they changed, each with how to accept it. */
+function withheldLines({ pinning }: StartedApp): string[] {
+  if (pinning.withheld.length === 0) return [];
+  const count = pinning.withheld.length;
+  return [`  withheld:  ${count} tool${count === 1 ? "" : "s"} changed since pinned, not offered to the model:`, ...pinning.withheld.map((change) => `    ${withheldLine(change, pinning.lockPath)}`)];
 }
 
 /** Over `tools.searchOver` tools: what the model is sent instead of every tool. */

@@ -12,6 +12,7 @@ import { createLineReader } from "../line-reader.ts";
 import { createApprovals } from "../approvals.ts";
 import { createElicitation } from "../elicitation.ts";
 import { loadApp } from "../load-app.ts";
+import { askAboutChangedTools } from "../pinned-prompt.ts";
 import { CUT_OFF, createSession, EMPTY_ANSWER, runTurn, type Session } from "../session.ts";
 
 /** The prompt shown before each request. */
@@ -22,7 +23,8 @@ const QUIT = new Set(["", "q", "exit"]);
 /** Runs the session until the user quits; returns the exit code. */
 export async function interactiveCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const elicitation = createElicitation(io);
-  const app = await loadApp(parsed, io, { announceWorkspace: true, model: true, elicit: elicitation.elicit });
+  const changedTools = askAboutChangedTools(io);
+  const app = await loadApp(parsed, io, { announceWorkspace: true, model: true, elicit: elicitation.elicit, ...(changedTools ? { changedTools } : {}) });
   // The hosts start while the user types, not at the first tool call.
   app.warmUp();
   const session = createSession(app, app.model, createApprovals(parsed.flags.yes, io), elicitation);

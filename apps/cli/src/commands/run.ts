@@ -6,13 +6,15 @@ import type { Io } from "../io.ts";
 import { createApprovals } from "../approvals.ts";
 import { createElicitation } from "../elicitation.ts";
 import { loadApp } from "../load-app.ts";
+import { askAboutChangedTools } from "../pinned-prompt.ts";
 import { CUT_OFF, createSession, EMPTY_ANSWER, runTurn } from "../session.ts";
 
 /** Runs the prompt (from the arguments, else stdin) and returns the exit code. */
 export async function runCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const prompt = await promptOf(parsed.args, io);
   const elicitation = createElicitation(io);
-  const app = await loadApp(parsed, io, { announceWorkspace: true, model: true, elicit: elicitation.elicit });
+  const changedTools = askAboutChangedTools(io);
+  const app = await loadApp(parsed, io, { announceWorkspace: true, model: true, elicit: elicitation.elicit, ...(changedTools ? { changedTools } : {}) });
   // The hosts start while the model thinks, not at its first tool call.
   app.warmUp();
   const session = createSession(app, app.model, createApprovals(parsed.flags.yes, io), elicitation);

@@ -1,0 +1,30 @@
+/** `plugboard plugin accept NAME`: pin the changed tools of a plugin, an MCP server or one tool again, so the model is offered them. */
+import { PlugboardError } from "@plugboard/bootstrap";
+import type { ParsedArgs } from "../args.ts";
+import type { Io } from "../io.ts";
+import { loadApp } from "../load-app.ts";
+
+/** Returns 0 with what was accepted (or that nothing had changed); a name nothing pinned has is an error (exit 2). */
+export async function pluginAcceptCommand(parsed: ParsedArgs, io: Io): Promise<number> {
+  const name = parsed.args[0] ?? "";
+  const app = await loadApp(parsed, io, { announceWorkspace: false, freshHosts: true, changedTools: { accept: name } });
+  const { pinning, registry } = app;
+  await app.close();
+  const owner = registry.get(name)?.owner;
+  const pinnedTool = owner !== undefined && pinning.sources.includes(owner);
+  if (!pinning.sources.includes(name) && !pinnedTool && pinning.accepted.length === 0) {
+    const pinned = pinning.sources.length === 0 ? "this config pins nothing" : `pinned: ${pinning.sources.join(", ")}`;
+    throw new PlugboardError(
+      "USAGE",
+      `Nothing pinned in ${pinning.lockPath} is named ${name} (${pinned}).\nName a mounted MCP server (its "name"), an installed third-party plugin (its package name) or one of their tools.`,
+    );
+  }
+  const lines = [
+    ...pinning.accepted.map((change) => `Accepted ${change.source}'s tool ${change.tool} (${change.what}).`),
+    ...pinning.dropped.map(({ source, tool }) => `Dropped ${source}'s tool ${tool}, which it no longer has.`),
+  ];
+  if (lines.length === 0) lines.push(`Nothing to accept: ${name} is as ${pinning.lockPath} pins it.`);
+  else lines.push(`Pinned in ${pinning.lockPath}.`);
+  await io.print(`${lines.join("\n")}\n`);
+  return 0;
+}

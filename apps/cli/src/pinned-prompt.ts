@@ -1,0 +1,37 @@
+/**
+ * The question the `plugboard` session and `run` ask on a terminal, once per pinned tool that
+ * changed since plugboard.lock.json pinned it: offer it to the model (and pin it as it is
+ * now), or keep it withheld. Read through the same terminal handling as the approvals
+ * (terminal-input.ts); without a terminal there is no question and the tool stays withheld,
+ * said on stderr with how to accept it.
+ */
+import type { ChangedTools, ToolChange } from "@plugboard/bootstrap";
+import { visible } from "@plugboard/core/internal";
+import type { Io } from "./io.ts";
+import { readKey } from "./terminal-input.ts";
+
+const NEVER = new AbortController().signal;
+
+/** How the session handles changed tools: asked on a terminal (stdin and stderr), else undefined (withheld). */
+export function askAboutChangedTools(io: Io): ChangedTools | undefined {
+  if (io.stdin.isTTY !== true || io.stderr.isTTY !== true) return undefined;
+  return { ask: (change) => ask(change, io) };
+}
+
+async function ask(change: ToolChange, io: Io): Promise<boolean> {
+  const { style } = io;
+  io.stderr.write(`${describeChange(change).map(visible).join("\n")}\n${style.dim("[y] offer it to the model and pin it as it is now  [n] keep it withheld")} › `);
+  const key = await readKey(io.stdin, ["y", "n"], NEVER);
+  io.stderr.write(key === "y" ? "yes\n" : `no (accept it later: plugboard plugin accept ${change.source})\n`);
+  return key === "y";
+}
+
+/** The change as the prompt shows it: which tool of which server or plugin, and its description then and now. */
+export function describeChange(change: ToolChange): string[] {
+  const { source, tool, what, pinned, now } = change;
+  if (pinned === undefined) return [`${source} has a new tool ${tool}, not pinned in plugboard.lock.json:`, `  ${now.description}`];
+  const lines = [`the ${what} of ${source}'s tool ${tool} changed since plugboard.lock.json pinned it:`];
+  if (pinned.description !== now.description) lines.push(`  was: ${pinned.description}`, `  now: ${now.description}`);
+  if (pinned.schema !== now.schema) lines.push("  its input schema is not the one pinned");
+  return lines;
+}
