@@ -231,7 +231,7 @@ describe("plugboard plugin usage", () => {
       stdout: [
         "Usage: plugboard plugin COMMAND [flags]",
         "",
-        "Write, check, add and remove plugins.",
+        "Write, check, add and remove plugins, and accept pinned tools that changed.",
         "",
         "Commands:",
         "  plugboard plugin new NAME        scaffold a plugin package, ready to test and publish",
@@ -239,6 +239,7 @@ describe("plugboard plugin usage", () => {
         "  plugboard plugin sync [DIR]      write the manifest's tool list from the plugin's code",
         "  plugboard plugin add PACKAGE     install a plugin package beside the config and enable it",
         "  plugboard plugin remove PACKAGE  disable a plugin and uninstall its package",
+        "  plugboard plugin accept NAME     offer a pinned plugin's or MCP server's changed tools to the model again",
         "",
         "Each command's flags: plugboard plugin COMMAND --help.",
         "",
