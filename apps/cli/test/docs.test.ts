@@ -31,7 +31,7 @@ describe("README.md's tools table", () => {
 });
 
 describe("README.md's install section", () => {
-  test("explains the warnings npm prints on a global install: bun's postinstall, and the openai version whose engines npm checks", async () => {
+  test("explains the warnings npm prints on a global install: bun's postinstall, the openai version whose engines npm checks, and the bash grammar's install script", async () => {
     const section = ROOT_README.slice(ROOT_README.indexOf("## Install the CLI"), ROOT_README.indexOf("## Layout"));
     const bunVersion = (await Bun.file(join(ROOT, "package.json")).json()).packageManager.replace("bun@", "");
     expect(section).toContain(`npm install -g bun@${bunVersion}`);
@@ -42,6 +42,11 @@ describe("README.md's install section", () => {
     const openai = await Bun.file(join(ROOT, "apps/cli/node_modules/openai/package.json")).json();
     expect(openai.version).toBe(cli.dependencies.openai);
     expect(section).toContain(`package: 'openai@${openai.version}', required: { node: '${openai.engines.node}' }`);
+    // The bash grammar core installs, and its install script (a native build plugboard never uses).
+    const core = await Bun.file(join(ROOT, "packages/core/package.json")).json();
+    const grammar = await Bun.file(join(ROOT, "packages/core/node_modules/tree-sitter-bash/package.json")).json();
+    expect(grammar.version).toBe(core.dependencies["tree-sitter-bash"]);
+    expect(section).toContain(`npm warn install-scripts ... tree-sitter-bash@${grammar.version} (install: ${grammar.scripts.install})`);
   });
 });
 
