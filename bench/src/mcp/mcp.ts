@@ -56,7 +56,7 @@ export async function mcp(mode: RunMode, log: FigureLog): Promise<void> {
       us("mounted, stdio server (child process)", await mounted(stdioMount), "runtime.execute → client adapter → child's stdin/stdout → SDK server"),
       us("mounted, Streamable HTTP server (loopback)", await mounted(httpMount), "one POST per call; the stateless server builds a server and transport per request"),
       us("served over stdio (plugboard's server in a child)", await served(stdioClient), "the SDK's Client.callTool → our server adapter → runtime.execute"),
-      us("served over Streamable HTTP (loopback, stateless)", await served(httpClient), "the SDK's Client.callTool → Bun.serve → Hono → our server adapter"),
+      us("served over Streamable HTTP (loopback, stateless)", await served(httpClient), "the SDK's Client.callTool → Bun.serve → our guards → the SDK's handler → our server adapter"),
     ];
     for (const [index, name] of ["mounted stdio", "mounted HTTP", "served stdio", "served HTTP"].entries()) {
       log.ratio(MCP_GROUP, `${name} / in process`, rows[index] ?? Number.NaN, floor);
