@@ -45,6 +45,9 @@ beforeAll(async () => {
   page = browser.context.pages()[0] ?? (await browser.context.newPage());
   page.setDefaultTimeout(10_000);
   await page.goto(server.url);
+  // The page is ready once its start (the kept conversation loaded, the list drawn) has put the
+  // focus in the message box; a message sent before would be drawn over, and lose the card's focus.
+  await page.waitForFunction(() => document.activeElement?.id === "prompt");
 }, 60_000);
 
 afterAll(async () => {
