@@ -4,7 +4,7 @@
  * command started is killed with SIGKILL on timeout, on abort, and when the shell exits (so
  * background jobs, daemons and `setsid` children never outlive the call).
  */
-import { killGroup, PIPE_GRACE_MS, pidNamespacePrefix, readEnding, settlesWithin, underInit } from "@plugboard/core/process";
+import { drainPipes, type GroupEnding, killGroup, PIPE_GRACE_MS, pidNamespacePrefix, readEnding, settlesWithin, superviseGroup, underInit } from "@plugboard/core/process";
 import { OutputCap } from "./output-cap.ts";
 import type { OutputFile, Spill } from "./output-file.ts";
 
@@ -22,7 +22,7 @@ export interface RunOptions {
 
 /** How the command ended and what it printed. */
 export interface RunOutcome {
-  readonly ending: "exited" | "timed_out" | "cancelled";
+  readonly ending: GroupEnding;
   readonly exitCode: number | null;
   /** The signal that ended the shell (`SIGTERM`), when it did not exit by itself. */
   readonly signalName: string | null;
@@ -44,32 +44,22 @@ export async function runCommand(command: string, options: RunOptions): Promise<
   });
   const reported = underOurInit ? readEnding(child.stdio[3] as number) : Promise.resolve(null);
 
-  let ending: RunOutcome["ending"] = "exited";
-  const stop = (reason: RunOutcome["ending"]) => {
-    if (ending === "exited") ending = reason;
-    killGroup(child.pid);
-  };
-  const timer = setTimeout(() => stop("timed_out"), options.timeoutMs);
-  const onAbort = () => stop("cancelled");
-  options.signal.addEventListener("abort", onAbort, { once: true });
-
+  const group = superviseGroup(child.pid, options);
   const stdout = new StreamCapture(child.stdout, options.maxOutputChars, options.file?.stdout);
   const stderr = new StreamCapture(child.stderr, options.maxOutputChars, options.file?.stderr);
   try {
     await child.exited;
   } finally {
-    clearTimeout(timer);
-    options.signal.removeEventListener("abort", onAbort);
+    group.release();
   }
   killGroup(child.pid);
-  const drained = await settlesWithin(Promise.all([stdout.done, stderr.done]), PIPE_GRACE_MS);
-  if (!drained) await Promise.all([stdout.cancel(), stderr.cancel()]);
+  await drainPipes([stdout, stderr]);
   // The report is in once `unshare` has exited (the init wrote it, or died without one).
   const report = (await settlesWithin(reported, PIPE_GRACE_MS)) ? await reported : null;
   const exitCode = report === null ? child.exitCode : report.exitCode;
   const signalCode = report === null ? child.signalCode : report.signalCode;
   const signalName = signalCode === null ? null : String(signalCode);
-  return { ending, exitCode, signalName, stdout: stdout.cap, stderr: stderr.cap };
+  return { ending: group.ending(), exitCode, signalName, stdout: stdout.cap, stderr: stderr.cap };
 }
 
 /**

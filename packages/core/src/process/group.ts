@@ -71,3 +71,52 @@ function sigkill(target: number): void {
     if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
   }
 }
+
+/** How a supervised process group ended: by itself, past its deadline, or by its signal. */
+export type GroupEnding = "exited" | "timed_out" | "cancelled";
+
+/** What `superviseGroup` gives its caller. */
+export interface GroupSupervisor {
+  /** The first reason the group was stopped for; `exited` when nothing stopped it. */
+  ending(): GroupEnding;
+  /** Kills the group now, for `reason` unless an earlier one stands. */
+  stop(reason: GroupEnding): void;
+  /** Clears the deadline and the signal's listener, once the group's leader has exited. */
+  release(): void;
+}
+
+/**
+ * Kills (SIGKILL) the group led by `pid` when `timeoutMs` passes or `signal` aborts (at once
+ * when it already has), and remembers which came first.
+ *
+ * @example const group = superviseGroup(child.pid, { timeoutMs, signal }); await child.exited; group.release();
+ */
+export function superviseGroup(pid: number, { timeoutMs, signal }: { readonly timeoutMs: number; readonly signal: AbortSignal }): GroupSupervisor {
+  let ending: GroupEnding = "exited";
+  const stop = (reason: GroupEnding) => {
+    if (ending === "exited") ending = reason;
+    killGroup(pid);
+  };
+  const timer = setTimeout(() => stop("timed_out"), timeoutMs);
+  const onAbort = () => stop("cancelled");
+  if (signal.aborted) onAbort();
+  else signal.addEventListener("abort", onAbort, { once: true });
+  return {
+    ending: () => ending,
+    stop,
+    release: () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+    },
+  };
+}
+
+/**
+ * Waits up to `PIPE_GRACE_MS` for a killed group's output streams to end, then cancels those
+ * still open: only a process that left the group (`setsid`) keeps them open.
+ */
+export async function drainPipes(streams: readonly { readonly done: Promise<unknown>; cancel(): Promise<void> }[]): Promise<void> {
+  if (!(await settlesWithin(Promise.all(streams.map((stream) => stream.done)), PIPE_GRACE_MS))) {
+    await Promise.all(streams.map((stream) => stream.cancel()));
+  }
+}

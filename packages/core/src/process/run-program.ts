@@ -4,7 +4,7 @@
  * group is killed with SIGKILL on timeout, on abort, when the program exits (so what it left in
  * the background ends with it) and when this process exits.
  */
-import { killGroup, killGroupOnExit, PIPE_GRACE_MS, settlesWithin } from "./group.ts";
+import { drainPipes, type GroupEnding, killGroup, killGroupOnExit, superviseGroup } from "./group.ts";
 
 /** Inputs of `runProgram`. */
 export interface ProgramOptions {
@@ -19,7 +19,7 @@ export interface ProgramOptions {
 
 /** How the program ended and what it printed. */
 export interface ProgramOutcome {
-  readonly ending: "exited" | "timed_out" | "cancelled";
+  readonly ending: GroupEnding;
   readonly exitCode: number | null;
   readonly signalCode: string | null;
   readonly stdout: string;
@@ -39,32 +39,22 @@ export async function runProgram(argv: readonly string[], options: ProgramOption
   const limit = options.maxOutputBytes ?? MAX_OUTPUT_BYTES;
   const child = Bun.spawn([...argv], { cwd: options.cwd, detached: true, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
   const forget = killGroupOnExit(child.pid);
-  let ending: ProgramOutcome["ending"] = "exited";
-  const stop = (reason: ProgramOutcome["ending"]) => {
-    if (ending === "exited") ending = reason;
-    killGroup(child.pid);
-  };
-  const timer = setTimeout(() => stop("timed_out"), options.timeoutMs);
-  const onAbort = () => stop("cancelled");
-  if (options.signal.aborted) onAbort();
-  options.signal.addEventListener("abort", onAbort, { once: true });
+  const group = superviseGroup(child.pid, options);
 
-  const stdout = capture(child.stdout, limit, () => stop("exited"));
+  const stdout = capture(child.stdout, limit, () => group.stop("exited"));
   const stderr = capture(child.stderr, limit);
   // A program that never reads its stdin closes it: that is its business, not a failure.
   void feed(child.stdin, options.input);
   try {
     await child.exited;
   } finally {
-    clearTimeout(timer);
-    options.signal.removeEventListener("abort", onAbort);
+    group.release();
     killGroup(child.pid);
     forget();
   }
-  // Only a process that left the group (`setsid`) keeps the pipes open now.
-  if (!(await settlesWithin(Promise.all([stdout.done, stderr.done]), PIPE_GRACE_MS))) await Promise.all([stdout.cancel(), stderr.cancel()]);
+  await drainPipes([stdout, stderr]);
   return {
-    ending,
+    ending: group.ending(),
     exitCode: child.exitCode,
     signalCode: child.signalCode === null ? null : String(child.signalCode),
     stdout: stdout.text(),
