@@ -21,6 +21,7 @@ let remove = async () => {};
 beforeAll(async () => {
   ({ dir, remove } = await tempFolder({
     "workspace/notes.txt": "hello\n",
+    "cases.json": JSON.stringify([{ tool: "bash", args: { command: "ls" }, expect: "ask" }]),
     "invalid.json": '{ "plugins": [\n',
     "missing-plugin.json": JSON.stringify({ sandbox: "off", plugins: [{ package: "plugboard-plugin-nope", permissions: [] }] }),
     "missing-workspace.json": JSON.stringify({ sandbox: "off", workspace: "./no-such-folder", plugins: [] }),
@@ -39,11 +40,20 @@ async function failsWithoutStack(args: readonly string[]) {
 }
 
 /** Every command that reads a config, as a command line (the interactive session reads an empty stdin). */
-const WITH_CONFIG: readonly (readonly string[])[] = [[], ["run", "hi"], ["tools"], ["plugins"], ["call", "read_file", "{}"], ["check"], ["mcp"], ["web", "--port", "0"], ["plugin", "remove", "nope"]];
+const WITH_CONFIG: readonly (readonly string[])[] = [[], ["run", "hi"], ["tools"], ["plugins"], ["call", "read_file", "{}"], ["check"], ["mcp"], ["web", "--port", "0"], ["plugin", "remove", "nope"], ["plugin", "accept", "nope"], ["mcp", "login", "nope"], ["mcp", "logout", "nope"]];
+/** The policy's commands read the config but load no plugin (a policy can be checked before they are installed). */
+const POLICY: readonly (readonly string[])[] = [["policy", "explain", "bash", '{"command":"ls"}'], ["policy", "test", "cases.json"]];
 
 describe("a broken config", () => {
   test.each(["no-such-config.json", "invalid.json", "missing-plugin.json", "missing-workspace.json", "."])("--config %s: every command exits 2 without a stack", async (config) => {
     for (const args of WITH_CONFIG) {
+      const result = await failsWithoutStack([...args, "--config", config]);
+      expect({ args, code: result.code }).toEqual({ args, code: 2 });
+    }
+  });
+
+  test.each(["no-such-config.json", "invalid.json", "missing-workspace.json", "."])("--config %s: the policy's commands exit 2 without a stack", async (config) => {
+    for (const args of POLICY) {
       const result = await failsWithoutStack([...args, "--config", config]);
       expect({ args, code: result.code }).toEqual({ args, code: 2 });
     }
