@@ -16,7 +16,7 @@ const withPort = <S extends { port: number | undefined }>(listening: S): S & { p
   return listening as S & { port: number };
 };
 beforeAll(() => {
-  server = withPort(Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => new Response(`A ${new URL(request.url).pathname} ${request.headers.get("connection")}`) }));
+  server = withPort(Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => new Response(`A ${new URL(request.url).pathname} ${request.headers.get("connection")} ${request.headers.get("host")}`) }));
   other = withPort(Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("B") }));
   // A stand-in for a TLS server: it answers the first bytes it gets, so a tunnel's bytes can be seen to pass unchanged.
   tls = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data: (socket, data) => void socket.write(`echo:${data.toString()}`) } });
@@ -61,10 +61,18 @@ describe("egress proxy", () => {
     const answer = await exchange(port(), `GET http://localhost:${server.port}/path?q=1 HTTP/1.1\r\nHost: localhost:${server.port}\r\nProxy-Connection: keep-alive\r\n\r\n`);
     close();
     expect(answer).toStartWith("HTTP/1.1 200");
-    expect(answer).toEndWith("A /path close");
+    expect(answer).toEndWith(`A /path close localhost:${server.port}`);
     expect(records).toEqual([
       expect.objectContaining({ event: "network", plugin: "p", host: "localhost", port: server.port, method: "GET", decision: "allow", rule: `localhost:${server.port}`, address: "127.0.0.1" }),
     ]);
+  });
+
+  test("a Host header naming another site is replaced by the admitted URL's: the list, not the header, says where a request goes", async () => {
+    const { port, close } = proxy([`localhost:${server.port}`]);
+    const answer = await exchange(port(), `GET http://localhost:${server.port}/x HTTP/1.1\r\nHost: exfiltrate.example\r\nhost: another.example\r\n\r\n`);
+    close();
+    expect(answer).toStartWith("HTTP/1.1 200");
+    expect(answer).toEndWith(`A /x close localhost:${server.port}`);
   });
 
   test("CONNECT: a byte tunnel to the listed host, never terminated", async () => {
@@ -107,7 +115,7 @@ describe("egress proxy", () => {
     const admitted = await exchange(literal.port(), `GET http://inside.example.test:${server.port}/x HTTP/1.1\r\nHost: inside.example.test\r\n\r\n`);
     literal.close();
     // The name resolves nowhere for the system: the proxy connected to the address it checked, not to a second lookup's.
-    expect(admitted).toEndWith("A /x close");
+    expect(admitted).toEndWith(`A /x close inside.example.test:${server.port}`);
     expect(literal.records).toEqual([expect.objectContaining({ decision: "allow", address: "127.0.0.1" })]);
   });
 
@@ -116,7 +124,7 @@ describe("egress proxy", () => {
     const answer = await exchange(port(), `GET http://127.0.0.1:${server.port}/ok HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
     const mapped = await exchange(port(), `GET http://[::ffff:127.0.0.1]:${server.port}/ HTTP/1.1\r\n\r\n`);
     close();
-    expect(answer).toEndWith("A /ok close");
+    expect(answer).toEndWith(`A /ok close 127.0.0.1:${server.port}`);
     expect(mapped).toStartWith("HTTP/1.1 403");
     expect(records.map(({ decision }) => decision)).toEqual(["allow", "deny"]);
   });

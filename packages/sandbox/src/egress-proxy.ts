@@ -186,8 +186,10 @@ function parseTarget(head: string): Target | string {
     return `the egress proxy forwards http:// URLs (and https through CONNECT), got ${target.slice(0, 200)}`;
   }
   const url = new URL(target);
-  const kept = headers.filter((header) => !/^(?:proxy-connection|proxy-authorization|connection|keep-alive)\s*:/i.test(header));
-  const forwarded = [`${method} ${url.pathname}${url.search} ${version}`, ...kept, "Connection: close", "", ""].join("\r\n");
+  // The Host header is the admitted URL's own: a different one would reach another site served
+  // from the same address (a shared host or CDN), which the list does not name.
+  const kept = headers.filter((header) => !/^(?:host|proxy-connection|proxy-authorization|connection|keep-alive)\s*:/i.test(header));
+  const forwarded = [`${method} ${url.pathname}${url.search} ${version}`, `Host: ${url.host}`, ...kept, "Connection: close", "", ""].join("\r\n");
   return { method, host: normalHost(url.hostname), port: url.port === "" ? 80 : Number(url.port), forwarded };
 }
 
