@@ -5,7 +5,7 @@
  * (terminal-input.ts); without a terminal there is no question and the tool stays withheld,
  * said on stderr with how to accept it.
  */
-import type { ChangedTools, ToolChange } from "@plugboard/bootstrap";
+import type { ChangedTools, CodeChange, ToolChange } from "@plugboard/bootstrap";
 import { visible } from "@plugboard/core/internal";
 import type { Io } from "./io.ts";
 import { readKey } from "./terminal-input.ts";
@@ -18,12 +18,27 @@ export function askAboutChangedTools(io: Io): ChangedTools | undefined {
   return { ask: (change) => ask(change, io) };
 }
 
-async function ask(change: ToolChange, io: Io): Promise<boolean> {
+async function ask(change: ToolChange | CodeChange, io: Io): Promise<boolean> {
   const { style } = io;
-  io.stderr.write(`${describeChange(change).map(visible).join("\n")}\n${style.dim("[y] offer it to the model and pin it as it is now  [n] keep it withheld")} › `);
+  const choices = change.what === "code" ? "[y] load it and pin its files as they are now  [n] do not load it" : "[y] offer it to the model and pin it as it is now  [n] keep it withheld";
+  const lines = change.what === "code" ? describeCodeChange(change) : describeChange(change);
+  io.stderr.write(`${lines.map(visible).join("\n")}\n${style.dim(choices)} › `);
   const key = await readKey(io.stdin, ["y", "n"], NEVER);
   io.stderr.write(key === "y" ? "yes\n" : `no (accept it later: plugboard plugin accept ${change.source})\n`);
   return key === "y";
+}
+
+/** A plugin's changed code as the prompt shows it: which plugin, where, and each file that differs. */
+export function describeCodeChange(change: CodeChange): string[] {
+  const head = change.shadows
+    ? `${change.directory} is installed as ${change.source}, which plugboard ships, but its files are not the shipped ones:`
+    : `the code of ${change.source} (${change.directory}) changed since plugboard.lock.json pinned it:`;
+  return [
+    head,
+    ...change.changed.map((file) => `  changed: ${file}`),
+    ...change.added.map((file) => `  added:   ${file}`),
+    ...change.removed.map((file) => `  removed: ${file}`),
+  ];
 }
 
 /** The change as the prompt shows it: which tool of which server or plugin, and its description then and now. */

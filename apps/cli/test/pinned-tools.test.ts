@@ -117,7 +117,7 @@ describe("pinned tools of a mounted MCP server", () => {
     const result = await plugboard(["plugin", "accept", "nope", "--config", config], { cwd: dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      `plugboard: Nothing pinned in ${lockPath} is named nope (pinned: dictionary).\nName a mounted MCP server (its "name"), an installed third-party plugin (its package name) or one of their tools.\n`,
+      `plugboard: Nothing pinned in ${lockPath} is named nope (pinned: dictionary).\nName a mounted MCP server (its "name"), a plugin whose code or tools are pinned (its package name) or one of their tools.\n`,
     );
   });
 

@@ -4,7 +4,8 @@
  * (with the policy). All or nothing: the first failure throws, nothing is registered and no
  * server is left running.
  */
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { type Logger, silentLogger, Workspace } from "@plugboard/core";
 import { prepareResultsFolder, ResultsFolderError, ToolRegistry, ToolRuntime, WorkspaceError, wildcardMatch } from "@plugboard/core/runtime";
 import { lazily, type RegistryEntry } from "@plugboard/core/internal";
@@ -25,6 +26,7 @@ import { type ResolvedPlugin, resolvePlugin } from "@plugboard/loader/resolve-pl
 import type { Elicitor } from "@plugboard/mcp";
 import type { EgressRecord, ProtectedPath } from "@plugboard/sandbox";
 import { type AuditLog, openAuditLog } from "./audit-log.ts";
+import { type CodePinning, type PinnedCode, pinCode, withheldCodeLine } from "./code-pins.ts";
 import { checkToolSearch } from "./tool-search-check.ts";
 import { type McpLauncher, type MountContext, type MountedServer, mountServer, type ServerMount } from "./mount-server.ts";
 import { type ChangedTools, type Pinning, type PinnedSource, pinTools, withheldLine } from "./pinned-tools.ts";
@@ -43,6 +45,8 @@ export interface App {
   toolGrants: ReadonlyMap<string, readonly Permission[]>;
   /** The pinned tools (plugboard.lock.json): those withheld from the model since they changed, and those accepted now. */
   pinning: Pinning;
+  /** The pinned code (plugboard.lock.json): plugins not loaded since their files changed, and those accepted now. */
+  codePinning: CodePinning;
   /** The sandbox in force, and which plugins run confined in their hosts. */
   sandbox: SandboxState & { readonly confined: readonly string[] };
   /**
@@ -120,15 +124,31 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   confining?.catch(() => undefined);
   const workspace = await openWorkspace(config);
 
-  const resolved = await resolvePlugins(config, options.appFolder);
-  checkToolNames(resolved, config.configPath);
+  const found = await resolvePlugins(config, options.appFolder);
+  checkToolNames(found, config.configPath);
+  // Before any plugin's code runs: a plugin whose files differ from what the person accepted is not loaded.
+  const codeSources = pinnedCode(found, options.appFolder);
+  const codePinning = await pinCode(lockFileOf(config.configPath), codeSources, options.changedTools);
+  if (options.changedTools === undefined) for (const change of codePinning.withheld) logger.warn(withheldCodeLine(change, lockFileOf(config.configPath)));
+  const unloaded = new Set(codePinning.withheld.map(({ source }) => source));
+  const resolved = found.filter((plugin) => !unloaded.has(plugin.manifest.name));
 
   const sandbox = sandboxState(config, logger, await detecting);
   const { mechanism } = sandbox;
   const isConfined = (plugin: ResolvedPlugin) => mechanism !== undefined && plugin.entry.sandbox !== false;
   const listing = { cacheFolder: listingCacheFolder(options.env ?? process.env), fresh: options.freshHosts === true };
   const modules = mechanism === undefined ? undefined : await (confining ?? confinementModules());
-  const protect = modules === undefined ? () => [] : () => modules.protectedPaths(config, workspace.root, listing.cacheFolder);
+  // The app's own code and every enabled plugin's, found once: code does not move while the app runs.
+  let code: readonly ProtectedPath[] | undefined;
+  const codeFolders = [...(options.appFolder === undefined ? [] : [options.appFolder]), ...found.map(({ directory }) => directory)];
+  const closureCache = listing.cacheFolder === undefined ? undefined : join(listing.cacheFolder, "closures.json");
+  const protect =
+    modules === undefined
+      ? () => []
+      : () => {
+          code ??= modules.codeProtections(codeFolders, workspace.root, closureCache);
+          return [...modules.protectedPaths(config, workspace.root, listing.cacheFolder), ...code];
+        };
   // From here until the app closes, confined plugins may write the workspace: files that appear there meanwhile are suspect.
   const writers =
     resolved.some((plugin) => isConfined(plugin) && plugin.entry.permissions.includes("fs.write")) ||
@@ -136,7 +156,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   // Made before any host starts, so that the sandbox keeps `.plugboard/` read-only and only its results/ writable.
   if (writers) resultsFolder(workspace.root, logger);
   // The lock too: a confined plugin cannot write a pin for the person.
-  if (writers && (resolved.some(isThirdParty) || config.plugins.some((entry) => !isPlugin(entry)))) await ensureLock(lockFileOf(config.configPath));
+  if (writers && (codeSources.length > 0 || config.plugins.some((entry) => !isPlugin(entry)))) await ensureLock(lockFileOf(config.configPath));
   const endSpan = writers ? beginWritableSpan(plantedRecordFile(options.env ?? process.env), workspace.root, (message) => logger.warn(message)) : () => {};
   let auditLog: AuditLog | undefined;
   // A narrowed host's connections go to the audit log; those made before it opens (while a plugin loads) once it has.
@@ -208,14 +228,15 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     const entries = ordered.flatMap(([, load]) => load.entries.filter(offered));
     const toolGrants = new Map(ordered.flatMap(([, load]) => load.entries.filter(offered).map(({ tool }) => [tool.name, load.grants] as const)));
     const registry = new ToolRegistry(entries);
-    checkHooks(config, registry.names());
+    // A withheld plugin's tools still count as the config's: a hook for one is no mistake of the config.
+    checkHooks(config, [...registry.names(), ...found.filter((plugin) => unloaded.has(plugin.manifest.name)).flatMap(({ manifest }) => manifest.tools.map(({ name }) => name))]);
     const runtime = new ToolRuntime(registry, { workspace, logger, policy: config.policy, toolSearch: { ...config.tools, pinned: config.tools.pinned.filter((name) => !withheld.has(name)) }, hooks: config.hooks, results: config.results, ...(auditLog ? { audit: auditLog.write } : {}) });
     const confinedNames = resolved.filter(isConfined).map((plugin) => plugin.manifest.name);
     const servers = mounts.map(({ server }) => server);
     const warmUp = () => {
       for (const host of hosts) host.warm();
     };
-    return { config, workspace, registry, runtime, plugins, servers, toolGrants, pinning, sandbox: { ...sandbox, confined: confinedNames }, warmUp, close };
+    return { config, workspace, registry, runtime, plugins, servers, toolGrants, pinning, codePinning, sandbox: { ...sandbox, confined: confinedNames }, warmUp, close };
   } catch (error) {
     await close();
     throw error;
@@ -390,6 +411,7 @@ function narrowing(entry: PluginEntry | McpEntry, refusals: NetworkRefusals, nam
 interface ConfinementModules {
   readonly startConfinedHost: typeof import("@plugboard/hosts/confined").startConfinedHost;
   readonly protectedPaths: typeof import("@plugboard/hosts/protected-paths").protectedPaths;
+  readonly codeProtections: typeof import("@plugboard/hosts/code-protection").codeProtections;
 }
 
 /**
@@ -399,11 +421,12 @@ interface ConfinementModules {
  * protected from the next start on.
  */
 async function confinementModules(): Promise<ConfinementModules> {
-  const [{ startConfinedHost }, { protectedPaths }] = await Promise.all([
+  const [{ startConfinedHost }, { protectedPaths }, { codeProtections }] = await Promise.all([
     lazily("the confined plugin hosts", () => import("@plugboard/hosts/confined")),
     lazily("the protected paths", () => import("@plugboard/hosts/protected-paths")),
+    lazily("the protected code", () => import("@plugboard/hosts/code-protection")),
   ]);
-  return { startConfinedHost, protectedPaths };
+  return { startConfinedHost, protectedPaths, codeProtections };
 }
 
 /**
@@ -419,6 +442,29 @@ function pinnedSources(ordered: readonly [number, { entries: readonly RegistryEn
     const plugin = plugins.get(index);
     return plugin !== undefined && isThirdParty(plugin) ? [{ name: plugin.manifest.name, entries }] : [];
   });
+}
+
+/**
+ * The plugins whose code is pinned: every one but a package of the app's own installation (or a path to one),
+ * each with the folder of the package of its name the app ships, when it ships one (a
+ * package planted beside the config over a shipped plugin is then compared with it).
+ */
+function pinnedCode(resolved: readonly ResolvedPlugin[], appFolder: string | undefined): PinnedCode[] {
+  return resolved.flatMap((plugin) => {
+    if (plugin.origin === "app") return [];
+    const shipped = appFolder === undefined ? undefined : shippedPackage(plugin.manifest.name, appFolder);
+    // A path entry naming the shipped package's own folder (a checkout's plugins/bash) is the release too.
+    return shipped === plugin.directory ? [] : [{ name: plugin.manifest.name, directory: plugin.directory, ...(shipped === undefined ? {} : { shipped }) }];
+  });
+}
+
+/** The real folder of the package `name` as the app at `appFolder` resolves it (its `node_modules`, then each parent's). */
+function shippedPackage(name: string, appFolder: string): string | undefined {
+  for (let folder = appFolder; ; folder = dirname(folder)) {
+    const candidate = join(folder, "node_modules", name);
+    if (existsSync(join(candidate, "package.json"))) return realpathSync(candidate);
+    if (dirname(folder) === folder) return undefined;
+  }
 }
 
 /** An installed plugin outside the `@plugboard` scope: its tools are pinned. */

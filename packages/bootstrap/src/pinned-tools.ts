@@ -8,6 +8,7 @@
  */
 import type { RegistryEntry } from "@plugboard/core/internal";
 import { fingerprintOf, readLock, type ToolFingerprint, type ToolLock, writeLock } from "@plugboard/config/lock-file";
+import type { CodeChange } from "./code-pins.ts";
 
 /** A plugin or MCP server whose tools are pinned, by its name in the config. */
 export interface PinnedSource {
@@ -29,13 +30,14 @@ export interface ToolChange {
 }
 
 /**
- * What to do with changed tools: accept every change of one plugin or server (dropping its
- * tools that are gone from the lock), or of one tool (`plugin accept NAME`); ask about each
- * (the interactive prompt); or withhold them, the app saying so itself (`check`).
+ * What to do with changed tools (and plugins whose code changed, see code-pins.ts): accept
+ * every change of one plugin or server (dropping its tools that are gone from the lock), or
+ * of one tool (`plugin accept NAME`); ask about each (the interactive prompt); or withhold
+ * them, the app saying so itself (`check`).
  */
 export type ChangedTools =
   | { readonly accept: string }
-  | { readonly ask: (change: ToolChange) => Promise<boolean> }
+  | { readonly ask: (change: ToolChange | CodeChange) => Promise<boolean> }
   | { readonly withhold: true };
 
 /** What pinning decided. */

@@ -28,10 +28,21 @@ export interface ToolFingerprint {
   readonly schema: string;
 }
 
-/** The lock: for each plugin or mount (its name in the config), its tools by name as the model sees them. */
+/**
+ * What is pinned of one plugin's code: each file of its package (but its `node_modules` and
+ * `.git`), by its path in the package, as `sha256:HEX` of its content, or `link:TARGET` for
+ * a symbolic link.
+ */
+export type CodeFingerprint = Readonly<Record<string, string>>;
+
+/**
+ * The lock: for each plugin or mount (its name in the config), its tools by name as the model
+ * sees them; and for each plugin whose code is pinned (by its package name), its files.
+ */
 export interface ToolLock {
   readonly version: typeof LOCK_VERSION;
   readonly tools: Readonly<Record<string, Readonly<Record<string, ToolFingerprint>>>>;
+  readonly code?: Readonly<Record<string, CodeFingerprint>>;
 }
 
 const fingerprintSchema = strict({
@@ -47,6 +58,16 @@ const record = <S extends v.GenericSchema>(item: S) => v.record(v.string(), item
 const LockSchema = strict({
   version: v.literal(LOCK_VERSION, (issue) => `expected ${LOCK_VERSION} (the format this Plugboard reads), got ${issue.received}`),
   tools: record(record(fingerprintSchema)),
+  code: v.optional(
+    record(
+      record(
+        v.pipe(
+          v.string((issue) => `expected a string, got ${issue.received}`),
+          v.regex(/^(sha256:[0-9a-f]{64}|link:.+)$/, (issue) => `expected sha256: and 64 hex digits, or link: and a target, got ${issue.received}`),
+        ),
+      ),
+    ),
+  ),
 });
 
 /** The lock file of the config at `configPath`. */

@@ -1,14 +1,14 @@
 /** `plugboard check`: load and validate everything, run nothing, print a short summary. */
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
-import { DEFAULT_BASE_URL, type ModelSettings, PlugboardError, type StartedApp, withheldLine } from "@plugboard/bootstrap";
+import { DEFAULT_BASE_URL, type ModelSettings, PlugboardError, type StartedApp, withheldCodeLine, withheldLine } from "@plugboard/bootstrap";
 import { describeRule, type Hooks, type Policy } from "@plugboard/core/runtime";
 import { loadApp } from "../load-app.ts";
 
 /**
  * Validates the config, every plugin and the workspace, then asks the model endpoint whether
  * it knows the key and the model; returns 0, or 1 when pinned tools are withheld from the
- * model since they changed (problems throw: exit 2, the endpoint's exit 3).
+ * model, or plugins not loaded, since they changed (problems throw: exit 2, the endpoint's exit 3).
  * Every plugin host starts and lists its tools, whatever the listing cache holds.
  */
 export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> {
@@ -42,14 +42,24 @@ export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> 
     ...withheldLines(app),
   ];
   await io.print(`${lines.join("\n")}\n`);
-  return app.pinning.withheld.length > 0 ? 1 : 0;
+  return app.pinning.withheld.length > 0 || app.codePinning.withheld.length > 0 ? 1 : 0;
 }
 
-/** The pinned tools withheld since they changed, each with how to accept it. */
-function withheldLines({ pinning }: StartedApp): string[] {
-  if (pinning.withheld.length === 0) return [];
-  const count = pinning.withheld.length;
-  return [`  withheld:  ${count} tool${count === 1 ? "" : "s"} changed since pinned, not offered to the model:`, ...pinning.withheld.map((change) => `    ${withheldLine(change, pinning.lockPath)}`)];
+/** The plugins not loaded and the pinned tools withheld since they changed, each with how to accept it. */
+function withheldLines({ pinning, codePinning }: StartedApp): string[] {
+  const plugins = codePinning.withheld.length;
+  const tools = pinning.withheld.length;
+  return [
+    ...(plugins === 0
+      ? []
+      : [
+          `  not loaded: ${plugins} plugin${plugins === 1 ? "" : "s"} whose code changed since pinned:`,
+          ...codePinning.withheld.map((change) => `    ${withheldCodeLine(change, pinning.lockPath)}`),
+        ]),
+    ...(tools === 0
+      ? []
+      : [`  withheld:  ${tools} tool${tools === 1 ? "" : "s"} changed since pinned, not offered to the model:`, ...pinning.withheld.map((change) => `    ${withheldLine(change, pinning.lockPath)}`)]),
+  ];
 }
 
 /** Over `tools.searchOver` tools: what the model is sent instead of every tool. */

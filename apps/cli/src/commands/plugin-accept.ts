@@ -8,18 +8,20 @@ import { loadApp } from "../load-app.ts";
 export async function pluginAcceptCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const name = parsed.args[0] ?? "";
   const app = await loadApp(parsed, io, { announceWorkspace: false, freshHosts: true, changedTools: { accept: name } });
-  const { pinning, registry } = app;
+  const { pinning, codePinning, registry } = app;
   await app.close();
   const owner = registry.get(name)?.owner;
   const pinnedTool = owner !== undefined && pinning.sources.includes(owner);
-  if (!pinning.sources.includes(name) && !pinnedTool && pinning.accepted.length === 0) {
+  const pinnedCode = codePinning.sources.includes(name);
+  if (!pinning.sources.includes(name) && !pinnedTool && !pinnedCode && pinning.accepted.length === 0) {
     const pinned = pinning.sources.length === 0 ? "this config pins nothing" : `pinned: ${pinning.sources.join(", ")}`;
     throw new PlugboardError(
       "USAGE",
-      `Nothing pinned in ${pinning.lockPath} is named ${name} (${pinned}).\nName a mounted MCP server (its "name"), an installed third-party plugin (its package name) or one of their tools.`,
+      `Nothing pinned in ${pinning.lockPath} is named ${name} (${pinned}).\nName a mounted MCP server (its "name"), a plugin whose code or tools are pinned (its package name) or one of their tools.`,
     );
   }
   const lines = [
+    ...codePinning.accepted.map((change) => `Accepted the code of ${change.source} (${[...change.changed, ...change.added, ...change.removed].join(", ")}).`),
     ...pinning.accepted.map((change) => `Accepted ${change.source}'s tool ${change.tool} (${change.what}).`),
     ...pinning.dropped.map(({ source, tool }) => `Dropped ${source}'s tool ${tool}, which it no longer has.`),
   ];
