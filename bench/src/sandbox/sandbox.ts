@@ -28,6 +28,7 @@ import { firstCall } from "./first-call.ts";
 import { SANDBOX_GROUP } from "./groups.ts";
 import { hostStarts } from "./host-starts.ts";
 import { npxServer } from "./npx-server.ts";
+import { pins } from "./pins.ts";
 import { startSteps } from "./start-steps.ts";
 
 const PLUGINS = fileURLToPath(new URL("../../../plugins", import.meta.url));
@@ -55,6 +56,7 @@ export async function sandbox(mode: RunMode, log: FigureLog): Promise<void> {
       await egress(mode, log);
       await perCall(mode, log, builds);
       await hostStarts(mode, log, builds, FIVE);
+      await pins(mode, log, realpathSync(dir), join(dir, "cache"));
     } finally {
       await builds.closeAll();
     }

@@ -4,8 +4,8 @@
  * (with the policy). All or nothing: the first failure throws, nothing is registered and no
  * server is left running.
  */
-import { existsSync, realpathSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { type Logger, silentLogger, Workspace } from "@plugboard/core";
 import { prepareResultsFolder, ResultsFolderError, ToolRegistry, ToolRuntime, WorkspaceError, wildcardMatch } from "@plugboard/core/runtime";
 import { lazily, type RegistryEntry } from "@plugboard/core/internal";
@@ -26,7 +26,7 @@ import { type ResolvedPlugin, resolvePlugin } from "@plugboard/loader/resolve-pl
 import type { Elicitor } from "@plugboard/mcp";
 import type { EgressRecord, ProtectedPath } from "@plugboard/sandbox";
 import { type AuditLog, openAuditLog } from "./audit-log.ts";
-import { type CodePinning, type PinnedCode, pinCode, withheldCodeLine } from "./code-pins.ts";
+import { type CodePinning, pinCode, pinnedCode, withheldCodeLine } from "./code-pins.ts";
 import { checkToolSearch } from "./tool-search-check.ts";
 import { type McpLauncher, type MountContext, type MountedServer, mountServer, type ServerMount } from "./mount-server.ts";
 import { type ChangedTools, type Pinning, type PinnedSource, pinTools, withheldLine } from "./pinned-tools.ts";
@@ -138,7 +138,11 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const isConfined = (plugin: ResolvedPlugin) => mechanism !== undefined && plugin.entry.sandbox !== false;
   const listing = { cacheFolder: listingCacheFolder(options.env ?? process.env), fresh: options.freshHosts === true };
   const modules = mechanism === undefined ? undefined : await (confining ?? confinementModules());
-  // The app's own code and every enabled plugin's, found once: code does not move while the app runs.
+  // From here until the app closes, confined plugins may write the workspace: files that appear there meanwhile are suspect.
+  const writers =
+    resolved.some((plugin) => isConfined(plugin) && plugin.entry.permissions.includes("fs.write")) ||
+    (mechanism !== undefined && options.mcpLauncher === undefined && config.plugins.some((entry) => !isPlugin(entry) && confinesServer(entry) && entry.permissions.includes("fs.write")));
+  // The app's own code and every enabled plugin's, found once (code does not move while the app runs), when any confined process may write.
   let code: readonly ProtectedPath[] | undefined;
   const codeFolders = [...(options.appFolder === undefined ? [] : [options.appFolder]), ...found.map(({ directory }) => directory)];
   const closureCache = listing.cacheFolder === undefined ? undefined : join(listing.cacheFolder, "closures.json");
@@ -146,13 +150,9 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     modules === undefined
       ? () => []
       : () => {
-          code ??= modules.codeProtections(codeFolders, workspace.root, closureCache);
+          code ??= writers ? modules.codeProtections(codeFolders, workspace.root, closureCache) : [];
           return [...modules.protectedPaths(config, workspace.root, listing.cacheFolder), ...code];
         };
-  // From here until the app closes, confined plugins may write the workspace: files that appear there meanwhile are suspect.
-  const writers =
-    resolved.some((plugin) => isConfined(plugin) && plugin.entry.permissions.includes("fs.write")) ||
-    (mechanism !== undefined && options.mcpLauncher === undefined && config.plugins.some((entry) => !isPlugin(entry) && confinesServer(entry) && entry.permissions.includes("fs.write")));
   // Made before any host starts, so that the sandbox keeps `.plugboard/` read-only and only its results/ writable.
   if (writers) resultsFolder(workspace.root, logger);
   // The lock too: a confined plugin cannot write a pin for the person.
@@ -442,29 +442,6 @@ function pinnedSources(ordered: readonly [number, { entries: readonly RegistryEn
     const plugin = plugins.get(index);
     return plugin !== undefined && isThirdParty(plugin) ? [{ name: plugin.manifest.name, entries }] : [];
   });
-}
-
-/**
- * The plugins whose code is pinned: every one but a package of the app's own installation (or a path to one),
- * each with the folder of the package of its name the app ships, when it ships one (a
- * package planted beside the config over a shipped plugin is then compared with it).
- */
-function pinnedCode(resolved: readonly ResolvedPlugin[], appFolder: string | undefined): PinnedCode[] {
-  return resolved.flatMap((plugin) => {
-    if (plugin.origin === "app") return [];
-    const shipped = appFolder === undefined ? undefined : shippedPackage(plugin.manifest.name, appFolder);
-    // A path entry naming the shipped package's own folder (a checkout's plugins/bash) is the release too.
-    return shipped === plugin.directory ? [] : [{ name: plugin.manifest.name, directory: plugin.directory, ...(shipped === undefined ? {} : { shipped }) }];
-  });
-}
-
-/** The real folder of the package `name` as the app at `appFolder` resolves it (its `node_modules`, then each parent's). */
-function shippedPackage(name: string, appFolder: string): string | undefined {
-  for (let folder = appFolder; ; folder = dirname(folder)) {
-    const candidate = join(folder, "node_modules", name);
-    if (existsSync(join(candidate, "package.json"))) return realpathSync(candidate);
-    if (dirname(folder) === folder) return undefined;
-  }
 }
 
 /** An installed plugin outside the `@plugboard` scope: its tools are pinned. */

@@ -11,8 +11,9 @@
  * `node_modules` beside the config, over the shipped one) is loaded only while its files are
  * the shipped ones, so an upgrade never asks and a planted copy always does.
  */
-import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { PluginOrigin } from "@plugboard/loader/resolve-plugin";
 import { type CodeFingerprint, readLock, type ToolLock, writeLock } from "@plugboard/config/lock-file";
 
 /** A plugin whose code is pinned: its package name and the real path of its folder. */
@@ -142,6 +143,29 @@ export function packageFiles(directory: string): CodeFingerprint {
   };
   visit(directory, "");
   return files;
+}
+
+/**
+ * The plugins whose code is pinned: every one but a package of the app's own installation (or a path to one),
+ * each with the folder of the package of its name the app ships, when it ships one (a
+ * package planted beside the config over a shipped plugin is then compared with it).
+ */
+export function pinnedCode(resolved: readonly { readonly origin: PluginOrigin; readonly directory: string; readonly manifest: { readonly name: string } }[], appFolder: string | undefined): PinnedCode[] {
+  return resolved.flatMap((plugin) => {
+    if (plugin.origin === "app") return [];
+    const shipped = appFolder === undefined ? undefined : shippedPackage(plugin.manifest.name, appFolder);
+    // A path entry naming the shipped package's own folder (a checkout's plugins/bash) is the release too.
+    return shipped === plugin.directory ? [] : [{ name: plugin.manifest.name, directory: plugin.directory, ...(shipped === undefined ? {} : { shipped }) }];
+  });
+}
+
+/** The real folder of the package `name` as the app at `appFolder` resolves it (its `node_modules`, then each parent's). */
+function shippedPackage(name: string, appFolder: string): string | undefined {
+  for (let folder = appFolder; ; folder = dirname(folder)) {
+    const candidate = join(folder, "node_modules", name);
+    if (existsSync(join(candidate, "package.json"))) return realpathSync(candidate);
+    if (dirname(folder) === folder) return undefined;
+  }
 }
 
 /** The line that says a plugin's code is not loaded, which files differ, and how to accept it. */
