@@ -9,7 +9,8 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, realpathSync, statSync, utimesSync } from "node:fs";
 import { readFile, symlink, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { plugboard, tempFolder } from "./helpers.ts";
+import { startScriptedModel } from "@plugboard/testing";
+import { plugboard, spawnInTerminal, tempFolder } from "./helpers.ts";
 
 // Each test starts several CLI processes and plugin hosts.
 setDefaultTimeout(60_000);
@@ -134,6 +135,65 @@ describe("a pinned plugin's files rewritten", () => {
     const accepted = await plugboard(["plugin", "accept", "--config", config, "notes"], { cwd: folder.dir });
     expect(accepted.stdout).toContain("Accepted the code of notes (index.js).");
     expect((await plugboard(["call", "--config", config, "note", "{}"], { cwd: folder.dir })).stdout).toBe("forge\n");
+  });
+});
+
+describe("a changed plugin at the prompt", () => {
+  async function changed(key: "y" | "n") {
+    const folder = await tempFolder({
+      "notes/plugboard.plugin.json": JSON.stringify({ name: "notes", version: "0.1.0", contract: "^1.0.0", entry: "./index.js", tools: [{ name: "note", description: "A tool." }], permissions: [] }),
+      "notes/index.js": pluginModule("note", "first"),
+      "workspace/.keep": "",
+    });
+    const config = join(folder.dir, "plugboard.config.json");
+    await writeFile(config, JSON.stringify({ workspace: "./workspace", sandbox: "off", plugins: [{ path: "./notes", permissions: [] }] }));
+    await plugboard(["check", "--offline", "--config", config], { cwd: folder.dir });
+    await writeFile(join(folder.dir, "notes/index.js"), pluginModule("note", "second"));
+    await using model = await startScriptedModel([{ toolCalls: [{ name: "note", arguments: "{}" }] }, { content: "done" }]);
+    const cli = spawnInTerminal(["run", "--config", config, "--base-url", model.baseURL, "--yes", "note it"], { cwd: folder.dir });
+    await cli.waitFor("[y] load it and pin its files");
+    expect(cli.screen()).toContain(`the code of notes (${realpathSync(join(folder.dir, "notes"))}) changed since plugboard.lock.json pinned it:\r\n  changed: index.js\r\n`);
+    cli.type(key);
+    expect(await cli.exited()).toBe(0);
+    const offered = (model.requests[0]?.body.tools ?? []).map((tool) => (tool as { function: { name: string } }).function.name);
+    return { folder, screen: cli.screen(), offered };
+  }
+
+  test("y loads it and pins its files as they are", async () => {
+    const { folder, screen, offered } = await changed("y");
+    await using _ = folder;
+    expect(offered).toEqual(["note"]);
+    expect(screen).toContain("second");
+    const again = await plugboard(["call", "--config", join(folder.dir, "plugboard.config.json"), "note", "{}"], { cwd: folder.dir });
+    expect(again.stdout).toBe("second\n");
+  });
+
+  test("n leaves it unloaded: the model is never offered its tool", async () => {
+    const { folder, screen, offered } = await changed("n");
+    await using _ = folder;
+    expect(offered).toEqual([]);
+    expect(screen).toContain("no (accept it later: plugboard plugin accept notes)");
+    expect(screen).not.toContain("second");
+  });
+});
+
+describe("plugboard plugin remove", () => {
+  test("drops the plugin's pins, so that adding it again pins it afresh", async () => {
+    await using folder = await tempFolder({
+      "node_modules/notes/package.json": JSON.stringify({ name: "notes", version: "0.1.0", type: "module" }),
+      "node_modules/notes/plugboard.plugin.json": JSON.stringify({ name: "notes", version: "0.1.0", contract: "^1.0.0", entry: "./index.js", tools: [{ name: "note", description: "A tool." }], permissions: [] }),
+      "node_modules/notes/index.js": pluginModule("note", "first"),
+      "package.json": JSON.stringify({ private: true, dependencies: {} }),
+    });
+    const config = join(folder.dir, "plugboard.config.json");
+    await writeFile(config, JSON.stringify({ workspace: ".", sandbox: "off", plugins: [{ package: "notes", permissions: [] }] }));
+    expect((await plugboard(["check", "--offline", "--config", config], { cwd: folder.dir })).code).toBe(0);
+    const lockPath = join(folder.dir, "plugboard.lock.json");
+    expect(Object.keys(JSON.parse(await readFile(lockPath, "utf8")).code)).toEqual(["notes"]);
+    const removed = await plugboard(["plugin", "remove", "--config", config, "notes"], { cwd: folder.dir });
+    expect(removed.code).toBe(0);
+    const lock = JSON.parse(await readFile(lockPath, "utf8")) as { code: Record<string, unknown>; tools: Record<string, unknown> };
+    expect(lock).toMatchObject({ code: {}, tools: {} });
   });
 });
 

@@ -9,10 +9,11 @@ import { loadApp } from "../load-app.ts";
  * Validates the config, every plugin and the workspace, then asks the model endpoint whether
  * it knows the key and the model; returns 0, or 1 when pinned tools are withheld from the
  * model, or plugins not loaded, since they changed (problems throw: exit 2, the endpoint's exit 3).
- * Every plugin host starts and lists its tools, whatever the listing cache holds.
+ * Every plugin host starts and lists its tools, whatever the listing cache holds. `accept`
+ * (`plugin add`'s check) pins the code and tools of the plugin of that name as they are.
  */
-export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> {
-  const app = await loadApp(parsed, io, { announceWorkspace: false, freshHosts: true, changedTools: { withhold: true } });
+export async function checkCommand(parsed: ParsedArgs, io: Io, accept?: string): Promise<number> {
+  const app = await loadApp(parsed, io, { announceWorkspace: false, freshHosts: true, changedTools: accept === undefined ? { withhold: true } : { accept } });
   const { config, plugins, registry } = app;
   await app.close();
   const { model } = config;

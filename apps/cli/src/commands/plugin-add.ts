@@ -58,7 +58,8 @@ export async function pluginAddCommand(parsed: ParsedArgs, io: Io): Promise<numb
     io.stdout.write(`${done} ${configPath} with permissions [${granted.join(", ")}].\n`);
     const asking = askingTools(configText, manifest.tools.map((tool) => tool.name));
     for (const line of asking) io.stdout.write(`The config's policy will ask before ${line}: approve each call when asked, or run with --yes.\n`);
-    return await checkCommand(checked, io);
+    // What the person just installed is what the lock pins for it: a version added again over an older pin loads.
+    return await checkCommand(checked, io, manifest.name);
   } catch (error) {
     await undo();
     io.note(`${manifest.name} was not added: the check failed, so ${configPath} and ${folder} are as they were.`);

@@ -1,4 +1,5 @@
 /** `plugboard plugin remove PACKAGE`: take a plugin out of the config and uninstall its package. */
+import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { removePluginEntry } from "@plugboard/bootstrap";
@@ -9,6 +10,7 @@ import { dependsOn, packageSpec, removePackage } from "../app-packages.ts";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { localConfig } from "../load-app.ts";
+import { lockFileOf, readLock, writeLock } from "@plugboard/config/lock-file";
 
 /** Returns 0 when something was removed; a package neither listed nor installed is an error (exit 2). */
 export async function pluginRemoveCommand(parsed: ParsedArgs, io: Io): Promise<number> {
@@ -30,7 +32,18 @@ export async function pluginRemoveCommand(parsed: ParsedArgs, io: Io): Promise<n
   }
   if (edited !== undefined) await writeFile(configPath, edited);
   if (installed) await removePackage(folder, name);
+  await unpin(lockFileOf(configPath), name);
   const done = [edited === undefined ? undefined : `its entry in ${configPath}`, installed ? `its package in ${folder}` : undefined].filter(Boolean);
   io.stdout.write(`Removed ${name}: ${done.join(" and ")}.\n`);
   return 0;
+}
+
+/** Drops what the lock pins of `name` (its code and tools), so that adding it again pins it afresh. */
+async function unpin(lockPath: string, name: string): Promise<void> {
+  if (!existsSync(lockPath)) return;
+  const lock = await readLock(lockPath);
+  if (lock.tools[name] === undefined && lock.code?.[name] === undefined) return;
+  const { [name]: _tools, ...tools } = lock.tools;
+  const { [name]: _code, ...code } = lock.code ?? {};
+  await writeLock(lockPath, { ...lock, tools, ...(lock.code === undefined ? {} : { code }) });
 }
