@@ -118,6 +118,8 @@ describe("a pinned plugin's files rewritten", () => {
     expect(first.stdout).toBe("first\n");
     const lock = JSON.parse(await readFile(join(folder.dir, "plugboard.lock.json"), "utf8")) as { code: Record<string, Record<string, string>> };
     expect(Object.keys(lock.code.notes ?? {})).toEqual(["index.js", "plugboard.plugin.json"]);
+    const check = await plugboard(["check", "--offline", "--config", config], { cwd: folder.dir });
+    expect(check.stdout).toContain(`\n  code:      notes pinned in ${join(folder.dir, "plugboard.lock.json")}; the shipped plugins pinned by the release\n`);
 
     // The same size, the old mtime: only the content tells.
     const entry = join(folder.dir, "notes/index.js");

@@ -8,7 +8,7 @@ import { pinCode, pinnedCode } from "../../../packages/bootstrap/src/code-pins.t
 import { codeProtections } from "../../../packages/hosts/src/code-protection.ts";
 
 const [lockPath = "", appFolder = "", workspace = "", closureCache = "", json = "[]"] = process.argv.slice(2);
-const plugins = JSON.parse(json) as { origin: "app" | "path" | "config"; directory: string; manifest: { name: string } }[];
+const plugins = JSON.parse(json) as { origin: "app" | "path" | "config"; directory: string; manifest: { name: string }; where: { index: number } }[];
 const started = performance.now();
 await pinCode(lockPath, pinnedCode(plugins, appFolder));
 const pinned = performance.now();

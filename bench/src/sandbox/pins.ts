@@ -29,7 +29,7 @@ export async function pins(mode: RunMode, log: FigureLog, dir: string, cacheFold
   const runs = { samples: mode.quick ? 30 : 200, warmup: 5 };
   const ms = (name: string, timing: Parameters<typeof timingFigure>[2], note?: string) => log.add(timingFigure(SANDBOX_GROUP, name, timing, "ms", 1e6, note));
   const lockPath = join(dir, "pins.lock.json");
-  const shipped = NAMES.map((name) => ({ origin: "app" as const, directory: join(REPO_ROOT, "plugins", name), manifest: { name: `@plugboard/plugin-${name}` } }));
+  const shipped = NAMES.map((name, index) => ({ origin: "app" as const, directory: join(REPO_ROOT, "plugins", name), manifest: { name: `@plugboard/plugin-${name}` }, where: { index } }));
   const closureCache = join(cacheFolder, "closures.json");
   // A new process each sample, as a start is: the walk's closure comes from its kept file, what it read is stat'ed again.
   const fresh = async () => {
@@ -56,11 +56,11 @@ export async function pins(mode: RunMode, log: FigureLog, dir: string, cacheFold
 
   // The same five as copies beside a config: each one's files hashed and compared with its pin.
   const copies = await Promise.all(
-    NAMES.map(async (name) => {
+    NAMES.map(async (name, index) => {
       const directory = join(dir, "copies", name);
       await cp(join(REPO_ROOT, "plugins", name), directory, { recursive: true, filter: (source) => !source.includes("node_modules") });
       const manifest = JSON.parse(await readFile(join(directory, "plugboard.plugin.json"), "utf8")) as { name: string };
-      return { origin: "path" as const, directory, manifest: { name: `copy-of-${manifest.name}` } };
+      return { origin: "path" as const, directory, manifest: { name: `copy-of-${manifest.name}` }, where: { index } };
     }),
   );
   const copiesLock = join(dir, "copies.lock.json");

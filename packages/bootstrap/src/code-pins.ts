@@ -12,12 +12,14 @@
  * the shipped ones, so an upgrade never asks and a planted copy always does.
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { PluginOrigin } from "@plugboard/loader/resolve-plugin";
 import { type CodeFingerprint, readLock, type ToolLock, writeLock } from "@plugboard/config/lock-file";
 
 /** A plugin whose code is pinned: its package name and the real path of its folder. */
 export interface PinnedCode {
+  /** Its entry's index in the config's `plugins`. */
+  readonly index: number;
   readonly name: string;
   readonly directory: string;
   /** The real folder of the package of that name the app ships, if it ships one. */
@@ -28,6 +30,8 @@ export interface PinnedCode {
 export interface CodeChange {
   /** The plugin (its package name). */
   readonly source: string;
+  /** Its entry's index in the config's `plugins`. */
+  readonly index: number;
   readonly what: "code";
   /** Where its files are. */
   readonly directory: string;
@@ -73,7 +77,7 @@ export async function pinCode(lockPath: string, plugins: readonly PinnedCode[], 
   const withheld: CodeChange[] = [];
   const accepted: CodeChange[] = [];
   const sources: string[] = [];
-  for (const { name, directory, shipped } of compared) {
+  for (const { index, name, directory, shipped } of compared) {
     const now = packageFiles(directory);
     const pinned = code[name];
     if (shipped !== undefined && sameFiles(now, packageFiles(shipped))) continue;
@@ -85,7 +89,7 @@ export async function pinCode(lockPath: string, plugins: readonly PinnedCode[], 
       continue;
     }
     if (pinned !== undefined && sameFiles(now, pinned)) continue;
-    const change = changeOf(name, directory, shipped === undefined ? pinned : (pinned ?? packageFiles(shipped)), now, shipped !== undefined);
+    const change = changeOf(index, name, directory, shipped === undefined ? pinned : (pinned ?? packageFiles(shipped)), now, shipped !== undefined);
     if (!(await accepts(handling, change))) {
       withheld.push(change);
       continue;
@@ -103,12 +107,12 @@ async function accepts(handling: CodeHandling | undefined, change: CodeChange): 
   return "accept" in handling ? handling.accept === change.source : handling.ask(change);
 }
 
-function changeOf(source: string, directory: string, before: CodeFingerprint | undefined, now: CodeFingerprint, shadows: boolean): CodeChange {
+function changeOf(index: number, source: string, directory: string, before: CodeFingerprint | undefined, now: CodeFingerprint, shadows: boolean): CodeChange {
   const was = before ?? {};
   const changed = Object.keys(now).filter((file) => was[file] !== undefined && was[file] !== now[file]);
   const added = Object.keys(now).filter((file) => was[file] === undefined);
   const removed = Object.keys(was).filter((file) => now[file] === undefined);
-  return { source, what: "code", directory, shadows, changed, added, removed, now };
+  return { source, index, what: "code", directory, shadows, changed, added, removed, now };
 }
 
 function sameFiles(a: CodeFingerprint, b: CodeFingerprint): boolean {
@@ -147,21 +151,24 @@ export function packageFiles(directory: string): CodeFingerprint {
 
 /**
  * The plugins whose code is pinned: every one but a package of the app's own installation (or a path to one),
- * each with the folder of the package of its name the app ships, when it ships one (a
+ * each with the folder of the package of its name the app ships, when it ships one (an `@plugboard/` name: a
  * package planted beside the config over a shipped plugin is then compared with it).
  */
-export function pinnedCode(resolved: readonly { readonly origin: PluginOrigin; readonly directory: string; readonly manifest: { readonly name: string } }[], appFolder: string | undefined): PinnedCode[] {
+export function pinnedCode(
+  resolved: readonly { readonly origin: PluginOrigin; readonly directory: string; readonly manifest: { readonly name: string }; readonly where: { readonly index: number } }[],
+  appFolder: string | undefined): PinnedCode[] {
   return resolved.flatMap((plugin) => {
     if (plugin.origin === "app") return [];
-    const shipped = appFolder === undefined ? undefined : shippedPackage(plugin.manifest.name, appFolder);
+    // Only the project publishes to the @plugboard scope: another name in the app's node_modules is a dependency, not a plugin it ships.
+    const shipped = appFolder === undefined || !plugin.manifest.name.startsWith("@plugboard/") ? undefined : shippedPackage(plugin.manifest.name, appFolder);
     // A path entry naming the shipped package's own folder (a checkout's plugins/bash) is the release too.
-    return shipped === plugin.directory ? [] : [{ name: plugin.manifest.name, directory: plugin.directory, ...(shipped === undefined ? {} : { shipped }) }];
+    return shipped === plugin.directory ? [] : [{ index: plugin.where.index, name: plugin.manifest.name, directory: plugin.directory, ...(shipped === undefined ? {} : { shipped }) }];
   });
 }
 
 /** The real folder of the package `name` as the app at `appFolder` resolves it (its `node_modules`, then each parent's). */
 function shippedPackage(name: string, appFolder: string): string | undefined {
-  for (let folder = appFolder; ; folder = dirname(folder)) {
+  for (let folder = resolve(appFolder); ; folder = dirname(folder)) {
     const candidate = join(folder, "node_modules", name);
     if (existsSync(join(candidate, "package.json"))) return realpathSync(candidate);
     if (dirname(folder) === folder) return undefined;

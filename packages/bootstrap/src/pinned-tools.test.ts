@@ -55,10 +55,12 @@ describe("a third-party plugin's tools are pinned", () => {
     expect(pin).toEqual(fingerprintOf("Repeat the text.", ECHO_SCHEMA));
   });
 
-  test("a path plugin (the config's own code) is not pinned: no lock file is written", async () => {
+  test("a path plugin (the config's own code) has its code pinned, not its tools", async () => {
     const folder = await tempDir();
     const app = await buildApp(await configWith([{ path: fixture("echo") }], folder));
     expect(app.registry.names()).toEqual(["echo"]);
-    expect(existsSync(join(folder, "plugboard.lock.json"))).toBe(false);
+    const lock = JSON.parse(await readFile(join(folder, "plugboard.lock.json"), "utf8")) as { tools: object; code: Record<string, object> };
+    expect(lock.tools).toEqual({});
+    expect(Object.keys(lock.code)).toEqual(["@fixture/echo"]);
   });
 });

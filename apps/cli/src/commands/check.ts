@@ -37,6 +37,7 @@ export async function checkCommand(parsed: ParsedArgs, io: Io, accept?: string):
     ...policyLines(config.policy),
     ...hookLines(config.hooks),
     `  audit:     ${config.audit ?? "(none)"}`,
+    codeLine(app),
     ...networkLines(app),
     `  sandbox:   ${sandboxLine(app)}`,
     ...sandboxLayers(app),
@@ -44,6 +45,12 @@ export async function checkCommand(parsed: ParsedArgs, io: Io, accept?: string):
   ];
   await io.print(`${lines.join("\n")}\n`);
   return app.pinning.withheld.length > 0 || app.codePinning.withheld.length > 0 ? 1 : 0;
+}
+
+/** Whose code the lock pins: the plugins compared with their pins, and the shipped ones, which the release pins. */
+function codeLine({ codePinning, pinning }: StartedApp): string {
+  const pinned = codePinning.sources;
+  return `  code:      ${pinned.length === 0 ? "" : `${pinned.join(", ")} pinned in ${pinning.lockPath}; `}the shipped plugins pinned by the release`;
 }
 
 /** The plugins not loaded and the pinned tools withheld since they changed, each with how to accept it. */
@@ -94,10 +101,11 @@ function sandboxLine({ sandbox, plugins }: StartedApp): string {
 }
 
 /** Each plugin and server granted `network`, with the hosts its grant is narrowed to (or any host); nothing when none is. */
-function networkLines({ config, plugins }: StartedApp): string[] {
+function networkLines({ config, plugins, codePinning }: StartedApp): string[] {
   const names = plugins.map((plugin) => plugin.name);
-  const granted = config.plugins.flatMap((entry) => {
-    const name = "mcp" in entry ? `${entry.name} (mcp)` : (names.shift() ?? "");
+  const unloaded = new Map(codePinning.withheld.map((change) => [change.index, change.source]));
+  const granted = config.plugins.flatMap((entry, index) => {
+    const name = "mcp" in entry ? `${entry.name} (mcp)` : (unloaded.get(index) ?? names.shift() ?? "");
     if (!entry.permissions.includes("network")) return [];
     return [`${name} → ${entry.network === undefined ? "any host" : `${entry.network.join(", ")} (only, through the app's proxy)`}`];
   });

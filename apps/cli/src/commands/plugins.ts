@@ -1,6 +1,4 @@
 /** `plugboard plugins`: each enabled plugin with its version, tools and permissions. */
-import { realpathSync } from "node:fs";
-import { dirname, resolve } from "node:path";
 import type { PluginOrigin } from "@plugboard/bootstrap";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
@@ -34,19 +32,14 @@ export async function pluginsCommand(parsed: ParsedArgs, io: Io): Promise<number
     origin: `mcp-${server.transport}` as const,
   }));
   // Not loaded: its code differs from what the person accepted (said on stderr with the files and the fix).
-  const unloaded = app.codePinning.withheld.map((change) => ({
-    name: change.source,
-    version: "(not loaded: its code changed since pinned)",
-    tools: [],
-    permissions: [],
-    directory: change.directory,
-    origin: "config" as const,
-  }));
-  const folder = dirname(app.config.configPath);
-  const unloadedAs = (entry: (typeof app.config.plugins)[number]) =>
-    "mcp" in entry ? undefined : unloaded.find(({ name, directory }) => entry.package === name || (entry.path !== undefined && realpathOr(resolve(folder, entry.path)) === directory));
-  // Config order: each entry is either a plugin not loaded, the next plugin or the next server.
-  const plugins = app.config.plugins.flatMap((entry) => (unloadedAs(entry) ?? ("mcp" in entry ? servers.shift() : loaded.shift())) ?? []);
+  const unloaded = new Map(
+    app.codePinning.withheld.map((change) => [
+      change.index,
+      { name: change.source, version: "(not loaded: its code changed since pinned)", tools: [], permissions: [], directory: change.directory, origin: "config" as const },
+    ]),
+  );
+  // Config order: each entry is a plugin not loaded, the next plugin or the next server.
+  const plugins = app.config.plugins.flatMap((entry, index) => (unloaded.get(index) ?? ("mcp" in entry ? servers.shift() : loaded.shift())) ?? []);
   if (parsed.flags.json) {
     await io.print(`${JSON.stringify(plugins, null, 2)}\n`);
     return 0;
@@ -65,12 +58,4 @@ export async function pluginsCommand(parsed: ParsedArgs, io: Io): Promise<number
   );
   await io.print(`${text.join("\n\n")}\n`);
   return 0;
-}
-
-function realpathOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }

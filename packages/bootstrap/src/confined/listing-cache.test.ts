@@ -93,7 +93,9 @@ describe("the listing cache", () => {
     await (await start(plugin, workspace, cacheHome)).close();
     const source = join(plugin, "src/index.ts");
     await writeFile(source, readFileSync(source, "utf8").replace('"Repeat the text."', '"Repeat the text, changed."'));
-    const changed = await start(plugin, workspace, cacheHome);
+    // The person accepts their edit (the lock pins the plugin's files).
+    const changed = await start(plugin, workspace, cacheHome, { changedTools: { accept: "@fixture/echo" } });
+    expect(changed.codePinning.accepted.map(({ source, changed }) => [source, changed])).toEqual([["@fixture/echo", ["src/index.ts"]]]);
     expect(hostsOf(workspace).length).toBeGreaterThan(0);
     expect(changed.runtime.schemas()[0]?.function.description).toBe("Repeat the text, changed.");
   });

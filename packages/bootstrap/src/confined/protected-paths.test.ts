@@ -38,7 +38,8 @@ async function workspaceWithEverything(sandbox: "auto" | "off"): Promise<{ app: 
   });
   const config = await loadConfig(path, { env: {}, cwd: dir });
   // The listing cache kept inside the workspace, as it is when XDG_CACHE_HOME points there.
-  const app = await buildApp(config, { env: { XDG_CACHE_HOME: join(dir, ".cache") } });
+  // bash is the one the CLI ships: the release pins it, so the lock (a target here) is not read.
+  const app = await buildApp(config, { appFolder: join(import.meta.dir, "../../../../apps/cli"), env: { XDG_CACHE_HOME: join(dir, ".cache") } });
   apps.push(app);
   return { app, dir };
 }

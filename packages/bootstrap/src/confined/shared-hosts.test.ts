@@ -58,7 +58,7 @@ test("first-party plugins with the same grants share a host; other grants, or a 
     ["@plugboard/plugin-glob", "@plugboard/plugin-read-file"],
   ]);
   // Each tool of the shared host answers as its own plugin's.
-  expect((await app.runtime.execute("glob", '{"pattern":"*.json"}')).content).toBe("plugboard.json");
+  expect((await app.runtime.execute("glob", '{"pattern":"plugboard*.json"}')).content).toBe("plugboard.json\nplugboard.lock.json");
   expect((await app.runtime.execute("read_file", '{"path":"plugboard.json","limit":1}')).isError).toBe(false);
   expect(app.registry.get("glob")?.owner).toBe("@plugboard/plugin-glob");
   expect(app.registry.get("read_file")?.owner).toBe("@plugboard/plugin-read-file");
