@@ -136,8 +136,10 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   // Made before any host starts, so that the sandbox keeps `.plugboard/` read-only and only its results/ writable.
   if (writers) resultsFolder(workspace.root, logger);
   // The lock too: a confined plugin cannot write a pin for the person.
-  if (writers && (resolved.some(isThirdParty) || config.plugins.some((entry) => !isPlugin(entry)))) await ensureLock(lockFileOf(config.configPath));
-  const endSpan = writers ? beginWritableSpan(plantedRecordFile(options.env ?? process.env), workspace.root, (message) => logger.warn(message)) : () => {};
+  // What the app writes itself (the lock) is trusted as written, so that the next start reads it (see `writeTrusted`).
+  const plantedRecord = plantedRecordFile(options.env ?? process.env);
+  if (writers && (resolved.some(isThirdParty) || config.plugins.some((entry) => !isPlugin(entry)))) await ensureLock(lockFileOf(config.configPath), plantedRecord);
+  const endSpan = writers ? beginWritableSpan(plantedRecord, workspace.root, (message) => logger.warn(message)) : () => {};
   let auditLog: AuditLog | undefined;
   // A narrowed host's connections go to the audit log; those made before it opens (while a plugin loads) once it has.
   const early: EgressRecord[] = [];
@@ -200,7 +202,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     const ordered = [...loaded].sort(([a], [b]) => a - b);
     checkMountedNames(ordered, config);
     checkToolSearch(config, ordered);
-    const pinning = await pinTools(lockFileOf(config.configPath), pinnedSources(ordered, config, resolved), options.changedTools);
+    const pinning = await pinTools(lockFileOf(config.configPath), pinnedSources(ordered, config, resolved), options.changedTools, plantedRecord);
     if (options.changedTools === undefined) for (const change of pinning.withheld) logger.warn(withheldLine(change, pinning.lockPath));
     const withheld = new Set(pinning.withheld.map(({ tool }) => tool));
     const offered = (entry: RegistryEntry) => !withheld.has(entry.tool.name);

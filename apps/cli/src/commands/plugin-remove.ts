@@ -1,8 +1,7 @@
 /** `plugboard plugin remove PACKAGE`: take a plugin out of the config and uninstall its package. */
 import { readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { removePluginEntry } from "@plugboard/bootstrap";
-import { PlugboardError } from "@plugboard/bootstrap";
+import { PlugboardError, plantedRecordFile, removePluginEntry, writeTrusted } from "@plugboard/bootstrap";
 import { parseJson } from "@plugboard/config/json";
 import { configErrors } from "@plugboard/config/messages";
 import { dependsOn, packageSpec, removePackage } from "../app-packages.ts";
@@ -28,7 +27,8 @@ export async function pluginRemoveCommand(parsed: ParsedArgs, io: Io): Promise<n
   if (edited === undefined && !installed) {
     throw new PlugboardError("USAGE", `${name} is not in the plugins of ${configPath}, nor installed in ${folder}: nothing to remove.`);
   }
-  if (edited !== undefined) await writeFile(configPath, edited);
+  // The app's own write: the next start does not take it for a plugin's.
+  if (edited !== undefined) await writeTrusted(plantedRecordFile(io.env), configPath, () => writeFile(configPath, edited));
   if (installed) await removePackage(folder, name);
   const done = [edited === undefined ? undefined : `its entry in ${configPath}`, installed ? `its package in ${folder}` : undefined].filter(Boolean);
   io.stdout.write(`Removed ${name}: ${done.join(" and ")}.\n`);
