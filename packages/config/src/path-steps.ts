@@ -15,7 +15,7 @@ export interface PathStep {
   readonly ino: number;
   /** When its status last changed (written, renamed, linked, `chmod`ed), in ms. */
   readonly ctime: number;
-  /** When it was made, where the file system keeps that; else `ctime`. */
+  /** When it was made, in ms; 0 where the file system does not keep that. */
   readonly born: number;
 }
 
@@ -69,5 +69,5 @@ function lstatOf(path: string): Stats | undefined {
 }
 
 function stepOf(path: string, stats: Stats): PathStep {
-  return { path, link: stats.isSymbolicLink(), ino: stats.ino, ctime: stats.ctimeMs, born: stats.birthtimeMs > 0 ? stats.birthtimeMs : stats.ctimeMs };
+  return { path, link: stats.isSymbolicLink(), ino: stats.ino, ctime: stats.ctimeMs, born: stats.birthtimeMs };
 }

@@ -79,7 +79,8 @@ export function refusePlanted(file: string | undefined, path: string, what: stri
   const { step, span } = found;
   const writable = `while plugins could write ${span.workspace}`;
   const looked = "plugboard does not read it until you have looked at it.";
-  const created = span.start <= step.born;
+  // Made within the span, where the file system keeps birth times; else only known to have changed.
+  const created = step.born > 0 && span.start <= step.born;
   const first = step.link
     ? `${path} (${what}) is reached through the link ${step.path}, which was ${created ? "made" : "changed"} at ${iso(created ? step.born : step.ctime)}, ${writable}, so a plugin may have pointed it there (or it is your own change, made while they could); ${looked}`
     : created
