@@ -173,7 +173,7 @@ describe("a link on the way to a start-up file", () => {
  * elsewhere whose workspace is the project, so the project's config is no protected file of it.
  */
 async function projectAndSession(config: Record<string, unknown>) {
-  const folder = await tempFolder({ "plugboard.config.json": JSON.stringify({ workspace: ".", sandbox: "auto", plugins: [BASH], ...config }), "session/.keep": "" });
+  const folder = await tempFolder({ "plugboard.config.json": JSON.stringify({ workspace: ".", sandbox: "auto", plugins: [BASH], ...config }, null, 2), "session/.keep": "" });
   await writeFile(join(folder.dir, "session", "plugboard.config.json"), JSON.stringify({ workspace: folder.dir, sandbox: "auto", plugins: [BASH] }));
   return { folder, session: join(folder.dir, "session", "plugboard.config.json"), config: join(folder.dir, "plugboard.config.json") };
 }
@@ -250,6 +250,27 @@ describe("what the app writes itself while plugins could write", () => {
     const twin = await plugboard(["check", "--offline", "--config", config], { cwd: folder.dir, env });
     expect(twin.code).toBe(2);
     expect(twin.stderr).toContain(`${lock} (the lock file beside the config) was `);
+  }, TIMEOUT_MS);
+});
+
+describe("plugin remove while a session runs", () => {
+  test("its edit of the config is read at the next start; twin: without the app's record of its write, it is refused", async () => {
+    const { folder, session, config } = await projectAndSession({ plugins: [BASH, { package: "@acme/plugin-notes", permissions: [] }] });
+    await using _ = folder;
+    const state = await stateHome();
+    const env = { XDG_STATE_HOME: state };
+    const running = spawnInTerminal(["--config", session], { cwd: folder.dir, env });
+    await running.waitFor("plugboard >> ");
+    const removed = await plugboard(["plugin", "remove", "@acme/plugin-notes"], { cwd: folder.dir, env });
+    expect(removed).toMatchObject({ code: 0, stdout: `Removed @acme/plugin-notes: its entry in ${config}.\n` });
+    running.type("q\r");
+    expect(await running.exited()).toBe(0);
+    expect(await plugboard(["check", "--offline"], { cwd: folder.dir, env })).toMatchObject({ code: 0 });
+
+    await forgetAppWrites(state);
+    const twin = await plugboard(["check", "--offline"], { cwd: folder.dir, env });
+    expect(twin.code).toBe(2);
+    expect(twin.stderr).toContain(`${config} (the config in the current folder) was changed at `);
   }, TIMEOUT_MS);
 });
 
