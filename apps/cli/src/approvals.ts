@@ -7,7 +7,7 @@
  * rule to the config file, its comments and layout kept.
  */
 import { readFile, writeFile } from "node:fs/promises";
-import { addPolicyRule } from "@plugboard/config";
+import { addPolicyRule, plantedRecordFile, writeTrusted } from "@plugboard/config";
 import type { Workspace } from "@plugboard/core";
 import { deriveCommandRule } from "@plugboard/core/internal";
 import { type ApprovalRequest, type Approver, decide, type Policy, type PolicyRule, wildcardMatch } from "@plugboard/core/runtime";
@@ -128,7 +128,9 @@ async function rememberCommands(
       wildcardMatch(other.tool, tool) &&
       (other.args?.command === undefined || wildcardMatch(other.args.command, derived.command)),
   );
-  await writeFile(path, addPolicyRule(await readFile(path, "utf8"), rule, index));
+  const text = addPolicyRule(await readFile(path, "utf8"), rule, index);
+  // The app's own write: the next start does not take it for a plugin's.
+  await writeTrusted(plantedRecordFile(io.env), path, () => writeFile(path, text));
   io.stderr.write(`saved to ${path}\n`);
 }
 

@@ -234,11 +234,13 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: "trust",
     usage: "plugboard trust FILE...",
-    summary: "read a .env or config again that appeared while plugins could write its folder",
+    summary: "read a config, .env or lock file again that appeared or changed while plugins could write its folder",
     details: [
-      "Plugboard records when confined plugins may write a workspace, and does not read a .env beside the config, or a config found in the current folder,",
-      "created in such a time: a plugin may have written it (the sandbox cannot keep a file that does not exist yet read-only), so it says so and exits 2.",
-      "Look at the file; if it is yours, trust it with this command and it is read again. A new file at that path later is checked again.",
+      "Plugboard records when confined plugins may write a workspace, and does not read the config, the .env beside it, a config found in the current folder",
+      "or the lock file when it, or a link on its way, was created or changed (its ctime: written, renamed, linked, chmoded) in such a time: a plugin may have",
+      "written it (the sandbox cannot keep a file that does not exist yet, or one renamed or linked into place, read-only), so it says so and exits 2.",
+      "What plugboard writes itself (a rule saved with p, pins, plugin add) is read; your own edit made while a session ran is refused too.",
+      "Look at the file; if it is yours, trust it with this command and it is read again. A later change to it, or to a link on its way, is checked again.",
       "The record is $XDG_STATE_HOME/plugboard/writable-spans.json (else ~/.local/state/plugboard/), which no plugin can write.",
     ],
     flags: [],

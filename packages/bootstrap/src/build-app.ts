@@ -128,7 +128,9 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   checkToolNames(found, config.configPath);
   // Before any plugin's code runs: a plugin whose files differ from what the person accepted is not loaded.
   const codeSources = pinnedCode(found, options.appFolder);
-  const codePinning = await pinCode(lockFileOf(config.configPath), codeSources, options.changedTools);
+  // What the app writes itself (the lock) is trusted as written, so that the next start reads it (see `writeTrusted`).
+  const plantedRecord = plantedRecordFile(options.env ?? process.env);
+  const codePinning = await pinCode(lockFileOf(config.configPath), codeSources, options.changedTools, plantedRecord);
   if (options.changedTools === undefined) for (const change of codePinning.withheld) logger.warn(withheldCodeLine(change, lockFileOf(config.configPath)));
   const unloaded = new Set(codePinning.withheld.map(({ source }) => source));
   const resolved = found.filter((plugin) => !unloaded.has(plugin.manifest.name));
@@ -156,8 +158,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   // Made before any host starts, so that the sandbox keeps `.plugboard/` read-only and only its results/ writable.
   if (writers) resultsFolder(workspace.root, logger);
   // The lock too: a confined plugin cannot write a pin for the person.
-  if (writers && (codeSources.length > 0 || config.plugins.some((entry) => !isPlugin(entry)))) await ensureLock(lockFileOf(config.configPath));
-  const endSpan = writers ? beginWritableSpan(plantedRecordFile(options.env ?? process.env), workspace.root, (message) => logger.warn(message)) : () => {};
+  if (writers && (codeSources.length > 0 || config.plugins.some((entry) => !isPlugin(entry)))) await ensureLock(lockFileOf(config.configPath), plantedRecord);
+  const endSpan = writers ? beginWritableSpan(plantedRecord, workspace.root, (message) => logger.warn(message)) : () => {};
   let auditLog: AuditLog | undefined;
   // A narrowed host's connections go to the audit log; those made before it opens (while a plugin loads) once it has.
   const early: EgressRecord[] = [];
@@ -220,7 +222,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     const ordered = [...loaded].sort(([a], [b]) => a - b);
     checkMountedNames(ordered, config);
     checkToolSearch(config, ordered);
-    const pinning = await pinTools(lockFileOf(config.configPath), pinnedSources(ordered, config, resolved), options.changedTools);
+    const pinning = await pinTools(lockFileOf(config.configPath), pinnedSources(ordered, config, resolved), options.changedTools, plantedRecord);
     if (options.changedTools === undefined) for (const change of pinning.withheld) logger.warn(withheldLine(change, pinning.lockPath));
     const withheld = new Set(pinning.withheld.map(({ tool }) => tool));
     const offered = (entry: RegistryEntry) => !withheld.has(entry.tool.name);

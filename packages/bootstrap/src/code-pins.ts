@@ -64,10 +64,11 @@ const SKIPPED = new Set(["node_modules", ".git"]);
 /**
  * Compares each plugin's files with its pin in the lock at `lockPath` (or, for a package
  * named like one the app ships, with the shipped files), pins plugins seen for the first
- * time, applies `handling`, writes the lock when anything was pinned, and returns what was
- * decided. Nothing of any plugin runs here.
+ * time, applies `handling`, writes the lock when anything was pinned (trusted as written in the
+ * planted-file `record`, see `writeTrusted`), and returns what was decided. Nothing of any
+ * plugin runs here.
  */
-export async function pinCode(lockPath: string, plugins: readonly PinnedCode[], handling?: CodeHandling): Promise<CodePinning> {
+export async function pinCode(lockPath: string, plugins: readonly PinnedCode[], handling?: CodeHandling, record?: string): Promise<CodePinning> {
   // A package of the app's own installation is the release: nothing to compare.
   const compared = plugins.filter(({ directory, shipped }) => directory !== shipped);
   if (compared.length === 0) return { withheld: [], accepted: [], sources: [] };
@@ -98,7 +99,7 @@ export async function pinCode(lockPath: string, plugins: readonly PinnedCode[], 
     accepted.push(change);
     dirty = true;
   }
-  if (dirty) await writeLock(lockPath, { ...lock, code } satisfies ToolLock);
+  if (dirty) await writeLock(lockPath, { ...lock, code } satisfies ToolLock, record);
   return { withheld, accepted, sources };
 }
 

@@ -29,6 +29,7 @@ export {
   refusePlanted,
   removePluginEntry,
   trustFile,
+  writeTrusted,
 } from "@plugboard/config";
 export type { LoadedPlugin } from "@plugboard/loader/loaded-plugin";
 export { MANIFEST_FILE } from "@plugboard/loader/manifest";

@@ -58,8 +58,9 @@ export interface Pinning {
  * Compares `sources`' tools with the lock at `lockPath`, pins the tools of sources it has
  * never seen, applies `handling`, writes the lock when anything was pinned, and returns what
  * was decided. A malformed lock throws its `CONFIG_INVALID` error (when there is anything to pin).
+ * The lock as written is trusted in the planted-file `record`, when given (see `writeLock`).
  */
-export async function pinTools(lockPath: string, sources: readonly PinnedSource[], handling?: ChangedTools): Promise<Pinning> {
+export async function pinTools(lockPath: string, sources: readonly PinnedSource[], handling?: ChangedTools, record?: string): Promise<Pinning> {
   // Nothing pinned: the lock is not read (nor checked).
   if (sources.length === 0) return { lockPath, withheld: [], accepted: [], dropped: [], sources: [] };
   const lock = await readLock(lockPath);
@@ -98,7 +99,7 @@ export async function pinTools(lockPath: string, sources: readonly PinnedSource[
       dirty = true;
     }
   }
-  if (dirty) await writeLock(lockPath, { ...lock, tools } satisfies ToolLock);
+  if (dirty) await writeLock(lockPath, { ...lock, tools } satisfies ToolLock, record);
   return { lockPath, withheld, accepted, dropped, sources: sources.map(({ name }) => name) };
 }
 

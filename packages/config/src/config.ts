@@ -11,6 +11,7 @@ import { ConfigFileSchema, type ConfigFile, MAX_STEPS_RANGE, type SANDBOX_MODES 
 import { readDotEnv } from "./env.ts";
 import { plantedRecordFile, refusePlanted } from "./planted-files.ts";
 import { parseJson } from "./json.ts";
+import { lockFileOf } from "./lock-file.ts";
 import { configErrors } from "./messages.ts";
 import type { Permission } from "./permissions.ts";
 import { describeIssues } from "./schema-kit.ts";
@@ -114,7 +115,8 @@ export const DEFAULT_MAX_STEPS = 20;
 export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
 /**
- * Reads and validates the config file (and the `.env` beside it).
+ * Reads and validates the config file (and the `.env` beside it); refuses it, the `.env` or
+ * the lock file beside it when a plugin may have planted or changed it (`PLANTED_FILE`, see `refusePlanted`).
  * Precedence: flag > environment > config file > default. Throws `PlugboardError`
  * (`CONFIG_NOT_FOUND`, `CONFIG_INVALID`, `USAGE` for a bad flag value).
  *
@@ -124,10 +126,13 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
   const cwd = resolve(options.cwd ?? process.cwd());
   const path = resolve(cwd, configPath);
   const flags = checkOverrides(options.overrides ?? {});
+  const given = options.env ?? process.env;
+  const record = plantedRecordFile(given);
+  refusePlanted(record, path, "the config");
   const file = await readConfigFile(path);
   const folder = dirname(path);
-  const given = options.env ?? process.env;
-  refusePlanted(plantedRecordFile(given), join(folder, ".env"), "the .env beside the config");
+  refusePlanted(record, join(folder, ".env"), "the .env beside the config");
+  refusePlanted(record, lockFileOf(path), "the lock file beside the config");
   const env = environment(given, await readDotEnv(join(folder, ".env")), join(folder, ".env"));
 
   const workspace =

@@ -18,4 +18,4 @@ export { PlugboardError, type PlugboardErrorCode } from "./errors.ts";
 export { invocationCwd } from "./invocation.ts";
 export { type EntryLocation, FlagError } from "./messages.ts";
 export { PERMISSION_EFFECTS, PERMISSIONS, type Permission } from "./permissions.ts";
-export { plantedRecordFile, refusePlanted, trustFile } from "./planted-files.ts";
+export { plantedRecordFile, refusePlanted, trustFile, writeTrusted } from "./planted-files.ts";

@@ -12,6 +12,7 @@ import { writeFileAtomic } from "@plugboard/core";
 import * as v from "valibot";
 import { PlugboardError } from "./errors.ts";
 import { parseJson } from "./json.ts";
+import { writeTrusted } from "./planted-files.ts";
 import { describeIssues, strict } from "./schema-kit.ts";
 
 /** The lock file's name, beside the config. */
@@ -104,19 +105,22 @@ export async function readLock(path: string): Promise<ToolLock> {
  * that the sandbox keeps it read-only to every one of them (one that does not exist yet could
  * be written, pinning a change for the person).
  */
-export async function ensureLock(path: string): Promise<void> {
-  if (!existsSync(path)) await writeLock(path, emptyLock());
+export async function ensureLock(path: string, record?: string): Promise<void> {
+  if (!existsSync(path)) await writeLock(path, emptyLock(), record);
 }
 
 /**
  * Writes `lock` to `path` (sorted keys, two-space indents, a final newline). A lock that exists
  * is written in place, never replaced by a rename: a running confined host keeps the file it
- * was given read-only, and a new file at the path would not be that one.
+ * was given read-only, and a new file at the path would not be that one. With the planted-file
+ * `record`, the lock as written is trusted there (see `writeTrusted`): the next start reads it.
  */
-export async function writeLock(path: string, lock: ToolLock): Promise<void> {
+export async function writeLock(path: string, lock: ToolLock, record?: string): Promise<void> {
   const text = `${stableJson(lock)}\n`;
-  if (existsSync(path)) await writeFile(path, text);
-  else await writeFileAtomic(path, text);
+  await writeTrusted(record, path, async () => {
+    if (existsSync(path)) await writeFile(path, text);
+    else await writeFileAtomic(path, text);
+  });
 }
 
 /** The fingerprint of a tool as the model is sent it. */

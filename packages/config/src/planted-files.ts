@@ -1,16 +1,20 @@
 /**
- * Files the app reads at start (the `.env` beside the config, a config found in the current
- * folder) that did not exist while confined plugins could write the workspace around them,
- * and then appeared: a plugin may have planted them, and the sandbox cannot keep a name that
- * does not exist yet read-only. The app records each span of time in which plugins could
- * write a workspace (in the user's own state folder, which no plugin can write), and refuses
- * to read such a file created within one until the person has looked at it and trusts it
- * (`plugboard trust FILE`).
+ * Files the app reads at start (the config, the `.env` beside it, a config found in the
+ * current folder, the lock file) that were created or changed while confined plugins could
+ * write the workspace around them: a plugin may have planted them, and the sandbox cannot
+ * keep every such name read-only (one that does not exist yet, one renamed over, a link
+ * pointed elsewhere). The app records each span of time in which plugins could write a
+ * workspace (in the user's own state folder, which no plugin can write), and refuses to read
+ * a file, or one reached through a link, whose status changed (`ctime`) within one until the
+ * person has looked at it and trusts it (`plugboard trust FILE`). Birth time is not enough: a
+ * plugin keeps it by rewriting an old file and renaming it into place. What the app writes
+ * itself (a rule saved, pins) it records as trusted, as written.
  */
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isWithin } from "@plugboard/sandbox/view";
 import { PlugboardError } from "./errors.ts";
+import { type PathStep, pathSteps } from "./path-steps.ts";
 
 /** A span in which confined plugins could write `workspace`; `end` is null while the app runs. */
 interface Span {
@@ -20,10 +24,15 @@ interface Span {
   readonly pid: number;
 }
 
-/** A file the person trusts, as it was when they did (its birth time). */
+/**
+ * One thing on the way to a trusted file, as it was when trusted: a link, or the file itself,
+ * at its real location, by its inode and its last status change (`ctime`), which every write,
+ * rename, link and `chmod` moves and no one can set back.
+ */
 interface Trusted {
   readonly path: string;
-  readonly born: number;
+  readonly ino: number;
+  readonly ctime: number;
 }
 
 interface SpanRecord {
@@ -33,7 +42,6 @@ interface SpanRecord {
 
 /** Spans kept (the oldest are dropped first). */
 const KEPT = 500;
-
 
 /** `$XDG_STATE_HOME/plugboard/writable-spans.json`, else `~/.local/state/plugboard/…`, else none. */
 export function plantedRecordFile(env: Readonly<Record<string, string | undefined>>): string | undefined {
@@ -60,41 +68,71 @@ export function beginWritableSpan(file: string | undefined, workspace: string, w
 }
 
 /**
- * Throws `PLANTED_FILE` when `path` exists and was created within a span in which confined
- * plugins could write a workspace holding it, unless the person trusts it as it is.
+ * Throws `PLANTED_FILE` when `path` exists and it, or a link on its way, was created or
+ * changed (written, renamed, linked, `chmod`ed) within a span in which confined plugins could
+ * write a workspace holding it, unless the person trusts it as it is or the app wrote it.
  */
 export function refusePlanted(file: string | undefined, path: string, what: string): void {
   if (file === undefined) return;
-  const born = birthOf(path);
-  if (born === undefined) return;
-  const record = read(file);
-  if (record.trusted.some((entry) => entry.path === path && entry.born === born)) return;
-  const now = Date.now();
-  const span = record.spans.find((candidate) => isWithin(path, candidate.workspace) && candidate.start <= born && born <= endOf(candidate, now));
-  if (span === undefined) return;
-  throw new PlugboardError(
-    "PLANTED_FILE",
-    `${path} (${what}) was created at ${new Date(born).toISOString()}, while plugins could write ${span.workspace}, so a plugin may have written it; plugboard does not read it until you have looked at it.\n` +
-      `Read it: if it is yours, run plugboard trust ${path}; if not, delete it.`,
-  );
+  const found = suspect(read(file), path);
+  if (found === undefined) return;
+  const { step, span } = found;
+  const writable = `while plugins could write ${span.workspace}`;
+  const looked = "plugboard does not read it until you have looked at it.";
+  // Made within the span, where the file system keeps birth times; else only known to have changed.
+  const created = step.born > 0 && span.start <= step.born;
+  const first = step.link
+    ? `${path} (${what}) is reached through the link ${step.path}, which was ${created ? "made" : "changed"} at ${iso(created ? step.born : step.ctime)}, ${writable}, so a plugin may have pointed it there (or it is your own change, made while they could); ${looked}`
+    : created
+      ? `${path} (${what}) was created at ${iso(step.born)}, ${writable}, so a plugin may have written it; ${looked}`
+      : `${path} (${what}) was changed at ${iso(step.ctime)} (written, renamed, linked or its mode changed), ${writable}, so a plugin may have changed it (or it is your own edit, made while they could); ${looked}`;
+  throw new PlugboardError("PLANTED_FILE", `${first}\nRead it: if it is yours, run plugboard trust ${path}; if not, delete it.`);
 }
 
-/** Trusts `path` as it is now (a later new file at that path is checked again). Throws `USAGE` when it does not exist. */
+/**
+ * Trusts `path` as it is now, with each link on its way (a later change to any of them is
+ * checked again). Throws `USAGE` when it does not exist.
+ */
 export function trustFile(file: string | undefined, path: string): void {
-  const born = birthOf(path);
-  if (born === undefined) throw new PlugboardError("USAGE", `${path} does not exist: there is nothing to trust.`);
-  if (file === undefined) return;
-  update(file, (record) => ({ ...record, trusted: [...record.trusted.filter((entry) => entry.path !== path), { path, born }].slice(-KEPT) }));
+  const steps = pathSteps(path);
+  if (steps === undefined) throw new PlugboardError("USAGE", `${path} does not exist: there is nothing to trust.`);
+  if (file !== undefined) trust(file, steps);
 }
 
-/** When a file came to be: its birth time where the file system keeps one, else its last status change. */
-function birthOf(path: string): number | undefined {
-  try {
-    const stats = statSync(path);
-    return stats.birthtimeMs > 0 ? stats.birthtimeMs : stats.ctimeMs;
-  } catch {
-    return undefined;
+/**
+ * Runs the app's own `write` of `path` (a rule saved, pins, a plugin added or removed) and
+ * trusts the file as written, so that the next start does not take the app's write for a
+ * plugin's. A file that was suspect before stays so: the app's edit does not vouch for the rest.
+ *
+ * @example await writeTrusted(plantedRecordFile(process.env), path, () => writeFile(path, text));
+ */
+export async function writeTrusted<T>(file: string | undefined, path: string, write: () => Promise<T>): Promise<T> {
+  const clean = file !== undefined && suspect(read(file), path) === undefined;
+  const written = await write();
+  const steps = pathSteps(path);
+  if (file !== undefined && clean && steps !== undefined) trust(file, steps);
+  return written;
+}
+
+/** The first link, or the file, on the way to `path` whose status changed within a span of a workspace holding it and that is not trusted as it is. */
+function suspect(record: SpanRecord, path: string): { step: PathStep; span: Span } | undefined {
+  const now = Date.now();
+  for (const step of pathSteps(path) ?? []) {
+    if (record.trusted.some((entry) => entry.path === step.path && entry.ino === step.ino && entry.ctime === step.ctime)) continue;
+    const span = record.spans.find((candidate) => isWithin(step.path, candidate.workspace) && candidate.start <= step.ctime && step.ctime <= endOf(candidate, now));
+    if (span !== undefined) return { step, span };
   }
+  return undefined;
+}
+
+function trust(file: string, steps: readonly PathStep[]): void {
+  const entries: Trusted[] = steps.map(({ path, ino, ctime }) => ({ path, ino, ctime }));
+  const kept = (entry: Trusted) => !steps.some((step) => step.path === entry.path);
+  update(file, (record) => ({ ...record, trusted: [...record.trusted.filter(kept), ...entries].slice(-KEPT) }));
+}
+
+function iso(time: number): string {
+  return new Date(time).toISOString();
 }
 
 /**
@@ -139,7 +177,9 @@ function alive(pid: number): boolean {
 function read(file: string): SpanRecord {
   try {
     const parsed = JSON.parse(readFileSync(file, "utf8")) as Partial<SpanRecord>;
-    return { spans: Array.isArray(parsed.spans) ? parsed.spans : [], trusted: Array.isArray(parsed.trusted) ? parsed.trusted : [] };
+    // An entry without an inode trusted a file by its birth time, which a rename keeps: it vouches for nothing now.
+    const trusted = Array.isArray(parsed.trusted) ? parsed.trusted.filter((entry) => typeof entry.ino === "number") : [];
+    return { spans: Array.isArray(parsed.spans) ? parsed.spans : [], trusted };
   } catch {
     return { spans: [], trusted: [] };
   }

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
-import { addPluginEntry, inspectPlugin, PERMISSION_EFFECTS, type Permission, type ResolvedPlugin, removePluginEntry } from "@plugboard/bootstrap";
+import { addPluginEntry, inspectPlugin, PERMISSION_EFFECTS, type Permission, plantedRecordFile, type ResolvedPlugin, removePluginEntry, writeTrusted } from "@plugboard/bootstrap";
 import { parseJson } from "@plugboard/config/json";
 import { describeRule, type PolicyRule, wildcardMatch } from "@plugboard/core/runtime";
 import { addPackage, dependsOn, packageSpec, removePackage } from "../app-packages.ts";
@@ -26,9 +26,11 @@ export async function pluginAddCommand(parsed: ParsedArgs, io: Io): Promise<numb
   const configPath = parsed.flags.config === undefined ? (localConfig(io.cwd, io.env) ?? join(io.cwd, "plugboard.config.json")) : resolve(io.cwd, parsed.flags.config);
   const folder = dirname(configPath);
   const before = { config: existsSync(configPath) ? await readFile(configPath, "utf8") : undefined, installed: await dependsOn(folder, name) };
+  // The app's own writes: the next start does not take them for a plugin's.
+  const write = (text: string) => writeTrusted(plantedRecordFile(io.env), configPath, () => writeFile(configPath, text));
   const undo = async () => {
     if (before.config === undefined) await rm(configPath, { force: true });
-    else await writeFile(configPath, before.config);
+    else await write(before.config);
     if (!before.installed) await removePackage(folder, name);
   };
 
@@ -51,7 +53,7 @@ export async function pluginAddCommand(parsed: ParsedArgs, io: Io): Promise<numb
     return 1;
   }
   const listed = removePluginEntry(configText, name) !== undefined;
-  await writeFile(configPath, addPluginEntry(configText, { package: name, permissions: granted }));
+  await write(addPluginEntry(configText, { package: name, permissions: granted }));
   try {
     const checked = { ...parsed, flags: { ...parsed.flags, config: configPath } };
     const done = listed ? `Updated ${manifest.name} in` : `Added ${manifest.name} to`;

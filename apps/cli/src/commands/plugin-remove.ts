@@ -2,8 +2,7 @@
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { removePluginEntry } from "@plugboard/bootstrap";
-import { PlugboardError } from "@plugboard/bootstrap";
+import { PlugboardError, plantedRecordFile, removePluginEntry, writeTrusted } from "@plugboard/bootstrap";
 import { parseJson } from "@plugboard/config/json";
 import { configErrors } from "@plugboard/config/messages";
 import { dependsOn, packageSpec, removePackage } from "../app-packages.ts";
@@ -30,20 +29,21 @@ export async function pluginRemoveCommand(parsed: ParsedArgs, io: Io): Promise<n
   if (edited === undefined && !installed) {
     throw new PlugboardError("USAGE", `${name} is not in the plugins of ${configPath}, nor installed in ${folder}: nothing to remove.`);
   }
-  if (edited !== undefined) await writeFile(configPath, edited);
+  // The app's own write: the next start does not take it for a plugin's.
+  if (edited !== undefined) await writeTrusted(plantedRecordFile(io.env), configPath, () => writeFile(configPath, edited));
   if (installed) await removePackage(folder, name);
-  await unpin(lockFileOf(configPath), name);
+  await unpin(lockFileOf(configPath), name, plantedRecordFile(io.env));
   const done = [edited === undefined ? undefined : `its entry in ${configPath}`, installed ? `its package in ${folder}` : undefined].filter(Boolean);
   io.stdout.write(`Removed ${name}: ${done.join(" and ")}.\n`);
   return 0;
 }
 
 /** Drops what the lock pins of `name` (its code and tools), so that adding it again pins it afresh. */
-async function unpin(lockPath: string, name: string): Promise<void> {
+async function unpin(lockPath: string, name: string, record: string | undefined): Promise<void> {
   if (!existsSync(lockPath)) return;
   const lock = await readLock(lockPath);
   if (lock.tools[name] === undefined && lock.code?.[name] === undefined) return;
   const { [name]: _tools, ...tools } = lock.tools;
   const { [name]: _code, ...code } = lock.code ?? {};
-  await writeLock(lockPath, { ...lock, tools, ...(lock.code === undefined ? {} : { code }) });
+  await writeLock(lockPath, { ...lock, tools, ...(lock.code === undefined ? {} : { code }) }, record);
 }
