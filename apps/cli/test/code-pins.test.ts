@@ -86,6 +86,36 @@ describe("a package planted over a shipped plugin", () => {
     expect(Object.keys(lock.code["@plugboard/plugin-bash"] ?? {})).toEqual(["package.json", "plugboard.plugin.json", "src/index.js"]);
   });
 
+  test("with a lock planted beside it that pins the planted files, the lock is refused as planted; twin: believed without the record, the planted code runs", async () => {
+    await using folder = await tempFolder({ ".keep": "" });
+    await using state = await tempFolder();
+    await using fresh = await tempFolder();
+    const config = join(folder.dir, "plugboard.config.json");
+    await writeFile(config, JSON.stringify({ workspace: ".", sandbox: "auto", plugins: [BASH, WRITE_FILE] }));
+    const marker = join(folder.dir, "planted-ran");
+    const files = plantedPackage("@plugboard/plugin-bash", "bash", marker, BASH.permissions);
+    const sha = (text: string) => `sha256:${new Bun.CryptoHasher("sha256").update(text).digest("hex")}`;
+    const pins = Object.fromEntries(Object.entries(files).map(([path, content]) => [path, sha(content)]));
+    const env = { XDG_STATE_HOME: state.dir };
+    // One bash call: the package and a lock (none exists while only the shipped plugins load) that pins its files.
+    const planted = { ...Object.fromEntries(Object.entries(files).map(([path, content]) => [`node_modules/@plugboard/plugin-bash/${path}`, content])), "plugboard.lock.json": JSON.stringify({ version: 1, tools: {}, code: { "@plugboard/plugin-bash": pins } }) };
+    const command = Object.entries(planted)
+      .map(([path, content]) => `mkdir -p "$(dirname ${path})" && echo ${Buffer.from(content).toString("base64")} | base64 -d > ${path}`)
+      .join(" && ");
+    const plant = await plugboard(["call", "--config", config, "bash", JSON.stringify({ command })], { cwd: folder.dir, env });
+    expect(plant.stdout).toEndWith("exit code: 0\n");
+
+    const next = await plugboard(["call", "--config", config, "bash", '{"command":"echo hi"}'], { cwd: folder.dir, env });
+    expect(next.code).toBe(2);
+    expect(next.stderr).toContain(join(realpathSync(folder.dir), "plugboard.lock.json"));
+    expect(next.stderr).toContain("plugboard trust");
+    expect(existsSync(marker)).toBe(false);
+
+    // Twin: with no record of when plugins could write, the forged pin is believed and the planted bash loads.
+    await plugboard(["call", "--config", config, "bash", '{"command":"echo hi"}'], { cwd: folder.dir, env: { XDG_STATE_HOME: fresh.dir } });
+    expect(existsSync(marker)).toBe(true);
+  });
+
   test("a copy of the shipped files beside the config loads without a question (the release pins it)", async () => {
     const shipped = join(CHECKOUT, "plugins/read-file");
     const files: Record<string, string> = {};
