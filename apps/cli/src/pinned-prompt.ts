@@ -22,7 +22,7 @@ async function ask(change: ToolChange, io: Io): Promise<boolean> {
   const { style } = io;
   io.stderr.write(`${describeChange(change).map(visible).join("\n")}\n${style.dim("[y] offer it to the model and pin it as it is now  [n] keep it withheld")} › `);
   const key = await readKey(io.stdin, ["y", "n"], NEVER);
-  io.stderr.write(key === "y" ? "yes\n" : `no (accept it later: plugboard plugin accept ${change.source})\n`);
+  io.stderr.write(key === "y" ? "yes\n" : `no (accept it later: plugboard plugin accept ${visible(change.source)})\n`);
   return key === "y";
 }
 

@@ -2,6 +2,7 @@
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { DEFAULT_BASE_URL, type ModelSettings, PlugboardError, type StartedApp, withheldLine } from "@plugboard/bootstrap";
+import { visible } from "@plugboard/core/internal";
 import { describeRule, type Hooks, type Policy } from "@plugboard/core/runtime";
 import { loadApp } from "../load-app.ts";
 
@@ -41,7 +42,8 @@ export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> 
     ...sandboxLayers(app),
     ...withheldLines(app),
   ];
-  await io.print(`${lines.join("\n")}\n`);
+  // Names, versions and withheld descriptions come from the plugins and servers themselves.
+  await io.print(`${visible(lines.join("\n"))}\n`);
   return app.pinning.withheld.length > 0 ? 1 : 0;
 }
 
