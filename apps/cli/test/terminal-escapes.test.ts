@@ -107,6 +107,17 @@ describe("a plugin's escape sequences on the terminal", () => {
   });
 });
 
+test("policy explain writes out a pasted command's escapes, wherever its output goes", async () => {
+  await using folder = await tempFolder();
+  const config = join(folder.dir, "plugboard.config.json");
+  await writeFile(config, JSON.stringify({ workspace: ".", plugins: [], policy: { default: "ask", rules: [{ tool: "bash", args: { command: "git *" }, action: "allow" }] } }));
+  const command = `echo 'hi${CLIPBOARD}${TITLE}${CLEAR}'`;
+  const explained = await plugboard(["policy", "explain", "--config", config, "bash", JSON.stringify({ command })], { cwd: folder.dir });
+  expect(explained.code).toBe(0);
+  expect(explained.stdout).toContain(`  ask    echo hi${WRITTEN_OUT.join("")}\n`);
+  expectWrittenOut(explained.stdout);
+});
+
 describe("the model's answer", () => {
   const script = () => [{ toolCalls: [{ id: "p1", name: "paint", arguments: {} }] }, { content: `Here.${CLIPBOARD}${TITLE}${CLEAR} End.` }];
 
