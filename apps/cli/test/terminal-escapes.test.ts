@@ -141,4 +141,13 @@ describe("the model's answer", () => {
     expect(piped.stderr).toContain("[tool] paint {} → Paints.\\x1b]52;c;");
     for (const sequence of SEQUENCES) expect(piped.stderr).not.toContain(sequence);
   });
+
+  test("an endpoint's error message is written out in the note that quotes it", async () => {
+    await using ws = await workspace();
+    await using model = await startScriptedModel([{ status: 400, body: { error: { message: `bad request${TITLE}${CLEAR}`, type: "invalid_request_error", param: null, code: null } } }]);
+    const piped = await plugboard(["run", "--config", ws.config, "--base-url", model.baseURL, "paint"], { cwd: ws.dir });
+    expect(piped.code).toBe(3);
+    expect(piped.stderr).toContain("bad request\\x1b]0;owned\\x07\\x1b[2J");
+    for (const sequence of SEQUENCES) expect(piped.stderr).not.toContain(sequence);
+  });
 });
