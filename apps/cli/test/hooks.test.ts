@@ -5,7 +5,7 @@
  * recorded; what each hook did, from the audit log.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { cp, readFile, writeFile } from "node:fs/promises";
+import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -284,6 +284,31 @@ describe("what a hook loads is protected with it", () => {
     expect(await readFile(twin.marker, "utf8")).toBe("python");
   });
 
+  test("a hook whose code lies in the workspace's top folder runs in an empty folder: what is planted beside it is not loaded", async () => {
+    await using folder = await tempFolder({ "check.ts": ALLOW_TS, "check.py": ALLOW_PY });
+    const marker = join(folder.dir, "planted-code-ran");
+    const commands = [["bun", "./check.ts"], ...(PYTHON ? [["python3", "./check.py"]] : [])];
+    const config = await writeConfig(folder.dir, { workspace: ".", sandbox: "auto", hooks: { before: commands.map((command) => ({ tool: "bash", command })) } });
+    // The top folder cannot be protected whole: the plant lands.
+    const planted = [
+      `echo 'require("node:fs").writeFileSync(${JSON.stringify(marker)}, "bun")' > pre.cjs`,
+      `printf 'preload = ["./pre.cjs"]\\n' > bunfig.toml`,
+      `printf 'open(${JSON.stringify(marker)}, "w").write("python")\\n' > json.py`,
+    ].join("; ");
+    expect((await bash(config, planted)).stdout).toEndWith("exit code: 0\n");
+    const next = await bash(config, "echo still hooked");
+    expect(next).toMatchObject({ code: 0, stdout: expect.stringContaining("still hooked") });
+    expect(existsSync(marker)).toBe(false);
+
+    // Started in its program's folder, as hooks in their own folder are, each loads what was planted.
+    for (const command of commands) {
+      await rm(marker, { force: true });
+      const child = Bun.spawn(command, { cwd: folder.dir, env: cleanEnv(), stdin: new Blob(['{"tool":"bash"}']), stdout: "ignore", stderr: "ignore" });
+      await child.exited;
+      expect(await readFile(marker, "utf8")).toBe(command[0] === "bun" ? "bun" : "python");
+    }
+  });
+
   test("a file the hook imports from the workspace stays read-only to confined plugins", async () => {
     await using folder = await tempFolder({
       "hooks/check.ts": `import { answer } from "../lib/answer.ts";\nawait Bun.stdin.text();\nconsole.log(answer);\n`,
@@ -346,7 +371,7 @@ describe("check warns about a hook's code in a workspace plugins may write", () 
         "    before bash: bun ./hooks/check.ts (timeout 10000 ms)",
         "      warning: its code lies in the workspace, which plugins may write: hooks/ is read-only to confined plugins, not to one that runs unconfined",
         "    before bash: ./check.sh (timeout 10000 ms)",
-        "      warning: its code lies in the workspace's top folder, which plugins may write and which cannot be made read-only: a plugin could plant code beside it that it loads (a bunfig.toml, a Python module); move it into a folder of its own, such as hooks/",
+        "      warning: its code lies in the workspace's top folder, which plugins may write and which cannot be made read-only: it runs in an empty folder instead, but a plugin could still plant what it imports from there; move it into a folder of its own, such as hooks/",
       ].join("\n"),
     );
     // The suite's own config keeps its hooks beside the config, outside the workspace: no warning.

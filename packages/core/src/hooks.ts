@@ -6,7 +6,7 @@
  * rewrite its result. A hook fails closed: one that cannot start, exits non-zero, outlives its
  * timeout (its whole process group is killed) or answers anything but its JSON denies the call.
  */
-import { hookEnvironment } from "./hook-environment.ts";
+import { hookPlace } from "./hook-environment.ts";
 import { runProgram } from "./process/run-program.ts";
 import { wildcardMatch } from "./policy.ts";
 
@@ -93,12 +93,15 @@ export async function askAfterHook(hook: Hook, call: HookCall & { readonly resul
 
 type RawAnswer = { readonly ok: true; readonly value: Record<string, unknown> } | { readonly ok: false; readonly problem: string };
 
-async function runHook(hook: Hook, input: object, signal: AbortSignal): Promise<RawAnswer> {
+async function runHook(hook: Hook, input: HookCall & { readonly hook: "before" | "after" }, signal: AbortSignal): Promise<RawAnswer> {
   let outcome: Awaited<ReturnType<typeof runProgram>>;
+  const place = await hookPlace(hook.cwd, input.workspace, process.env);
   try {
-    outcome = await runProgram(hook.command, { cwd: hook.cwd, env: hookEnvironment(process.env), input: JSON.stringify(input), timeoutMs: hook.timeoutMs, signal });
+    outcome = await runProgram(hook.command, { cwd: place.cwd, env: place.env, input: JSON.stringify(input), timeoutMs: hook.timeoutMs, signal });
   } catch (error) {
     return { ok: false, problem: `it cannot start (${error instanceof Error ? error.message : String(error)})` };
+  } finally {
+    await place.release();
   }
   if (outcome.ending === "cancelled") throw signal.reason;
   if (outcome.ending === "timed_out") return { ok: false, problem: `it gave no answer within ${hook.timeoutMs} ms and was killed` };

@@ -134,7 +134,7 @@ function hookWarning(hook: Hook, workspace: string): string[] {
   if (inside.startsWith("..") || inside.startsWith("/")) return [];
   if (inside === "") {
     return [
-      "      warning: its code lies in the workspace's top folder, which plugins may write and which cannot be made read-only: a plugin could plant code beside it that it loads (a bunfig.toml, a Python module); move it into a folder of its own, such as hooks/",
+      "      warning: its code lies in the workspace's top folder, which plugins may write and which cannot be made read-only: it runs in an empty folder instead, but a plugin could still plant what it imports from there; move it into a folder of its own, such as hooks/",
     ];
   }
   return [`      warning: its code lies in the workspace, which plugins may write: ${inside}/ is read-only to confined plugins, not to one that runs unconfined`];
