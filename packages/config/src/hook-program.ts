@@ -7,8 +7,8 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, resolve } from "node:path";
 
-/** Programs that run a script named by an argument: the hook's code is that script. */
-const INTERPRETER = /^(bun|bunx|node|nodejs|deno|tsx|ts-node|python[0-9.]*|pypy[0-9.]*|sh|bash|dash|zsh|ksh|fish|ruby|perl|php|lua)$/;
+/** Programs that run a script named by an argument (or run one that does: `env`, `npx`, `uv run`): the hook's code is that script. */
+const INTERPRETER = /^(bun|bunx|node|nodejs|deno|tsx|ts-node|npx|pnpm|yarn|python[0-9.]*|pypy[0-9.]*|uv|uvx|sh|bash|dash|zsh|ksh|fish|ruby|perl|php|lua|env)$/;
 
 /** A hook's command as it runs, its program, and the folder it runs in. */
 export interface HookProgram {

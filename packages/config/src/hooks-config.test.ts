@@ -18,6 +18,7 @@ test("hooks: paths are resolved against the config's folder; a hook runs in its 
         { tool: "bash", command: ["./hooks/check.sh", "--strict"] },
         { command: ["python3", "-u", "hooks/check.py", "rules.json", "deny", "./out.log"], timeoutMs: 2000 },
         { command: ["jq", "-c", "."] },
+        { command: ["/usr/bin/env", "python3", "./hooks/check.py"] },
       ],
       after: [{ tool: "*_file", command: ["../shared/redact"] }],
     },
@@ -36,6 +37,8 @@ test("hooks: paths are resolved against the config's folder; a hook runs in its 
       },
       // A bare name is found on PATH, and runs in its folder there.
       { command: ["jq", "-c", "."], ...(jq === null ? { cwd: dir } : { program: jq, cwd: dirname(jq) }), label: "jq -c .", timeoutMs: 10_000 },
+      // `env` runs an interpreter: the hook's code is still the script.
+      { command: ["/usr/bin/env", "python3", join(dir, "hooks/check.py")], program: join(dir, "hooks/check.py"), label: "/usr/bin/env python3 ./hooks/check.py", timeoutMs: 10_000, cwd: join(dir, "hooks") },
     ],
     after: [{ tool: "*_file", command: [join(dir, "../shared/redact")], program: join(dir, "../shared/redact"), label: "../shared/redact", timeoutMs: 10_000, cwd: join(dir, "../shared") }],
   });
