@@ -9,7 +9,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { addPolicyRule, plantedRecordFile, writeTrusted } from "@plugboard/config";
 import type { Workspace } from "@plugboard/core";
-import { deriveCommandRule } from "@plugboard/core/internal";
+import { deriveCommandRule, visible } from "@plugboard/core/internal";
 import { type ApprovalRequest, type Approver, decide, type Policy, type PolicyRule, wildcardMatch } from "@plugboard/core/runtime";
 import type { Io } from "./io.ts";
 import { readKey, readLine } from "./terminal-input.ts";
@@ -78,7 +78,7 @@ async function askPerson(request: ApprovalRequest, io: Io, approvals: Approvals,
   const derived = command === undefined ? undefined : await deriveCommandRule(command);
   const lines = [`${style.tool(`allow ${visible(request.tool)}?`)}`, ...describeCall(request).map((line) => `  ${visible(line)}`)];
   const like = derived ? `  [c] always commands like ${visible(derived.pattern)}` : "";
-  io.stderr.write(`${lines.join("\n")}\n${style.dim(`[y] yes  [a] always ${request.tool} this session${like}  [n] no`)} › `);
+  io.stderr.write(`${lines.join("\n")}\n${style.dim(`[y] yes  [a] always ${visible(request.tool)} this session${like}  [n] no`)} › `);
   const key = await readKey(io.stdin, derived ? ["y", "a", "c", "n"] : ["y", "a", "n"], signal).catch((error: unknown) => {
     io.stderr.write("cancelled\n");
     throw error;
@@ -88,7 +88,7 @@ async function askPerson(request: ApprovalRequest, io: Io, approvals: Approvals,
     return { decision: "allow" as const };
   }
   if (key === "a") {
-    io.stderr.write(`always (${request.tool}, until the session ends)\n`);
+    io.stderr.write(`always (${visible(request.tool)}, until the session ends)\n`);
     approvals.rules.push({ tool: request.tool, action: "allow" });
     return { decision: "allow" as const, always: true };
   }
@@ -157,15 +157,6 @@ export function describeCall({ tool, arguments: args }: ApprovalRequest): string
     return [`edit ${path}${every}`, ...diffLines("-", oldText), ...diffLines("+", newText)];
   }
   return otherArgs(args, []);
-}
-
-/**
- * Control characters shown as escapes (`\x1b`), line breaks and tabs kept: a model cannot
- * hide part of a command from the person with terminal escape sequences or carriage returns.
- */
-export function visible(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, "0")}`);
 }
 
 function diffLines(sign: string, text: string): string[] {

@@ -77,7 +77,7 @@ async function askForm(request: ElicitationRequest, io: Io, signal: AbortSignal)
     for (const field of request.fields) {
       if (field.description !== undefined) io.stderr.write(`  ${style.dim(visible(field.description))}\n`);
       for (;;) {
-        const parsed = parseField(field, await readLine(io.stdin, io.stderr, `  ${visible(field.title)} ${style.dim(`(${hint(field)})`)} › `, signal));
+        const parsed = parseField(field, await readLine(io.stdin, io.stderr, `  ${visible(field.title)} ${style.dim(`(${visible(hint(field))})`)} › `, signal));
         const problems = "problem" in parsed ? [`${field.name}: ${parsed.problem}`] : fieldProblems(request, field, parsed.value);
         if (problems.length === 0) {
           if ("value" in parsed && parsed.value !== undefined) content[field.name] = parsed.value;
@@ -93,12 +93,12 @@ async function askForm(request: ElicitationRequest, io: Io, signal: AbortSignal)
   }
 }
 
-/** What a field takes, in the prompt: `required, integer`, `1 red, 2 green`, `y/n, default n`. */
+/** What a field takes, in the prompt: `required, integer`, `1 red, 2 green`, `y/n, default n` (the server's labels, format and default as it wrote them). */
 function hint(field: FormField): string {
   const parts: string[] = [];
   if (field.required) parts.push("required");
   if (field.type === "choice" || field.type === "choices") {
-    parts.push((field.options ?? []).map((option, index) => `${index + 1} ${visible(option.label)}`).join(", "));
+    parts.push((field.options ?? []).map((option, index) => `${index + 1} ${option.label}`).join(", "));
     if (field.type === "choices") parts.push("several, with commas");
   } else if (field.type === "boolean") {
     parts.push("y/n");

@@ -1,5 +1,6 @@
 /** The process's streams, environment and folder, gathered once so commands take them explicitly. */
 import { invocationCwd } from "@plugboard/bootstrap";
+import { visible } from "@plugboard/core/internal";
 import { createStyle, type Style } from "./output.ts";
 
 /** What a command reads from and writes to. */
@@ -12,7 +13,10 @@ export interface Io {
   readonly cwd: string;
   /** Colours for stderr. */
   readonly style: Style;
-  /** Writes `plugboard: MESSAGE` on stderr. */
+  /**
+   * Writes `plugboard: MESSAGE` on stderr, its control characters written out (`\x1b`): a
+   * message may quote what a plugin, a server or the model wrote (a warning, an error).
+   */
   note(message: string): void;
   /**
    * Writes `text` to stdout, for commands that print once and end (`--version`, help,
@@ -60,7 +64,7 @@ export function processIo(): ProcessIo {
       style ??= createStyle(io.stderr, env);
       return style;
     },
-    note: (message) => io.stderr.write(`${io.style.dim("plugboard:")} ${message}\n`),
+    note: (message) => io.stderr.write(`${io.style.dim("plugboard:")} ${visible(message)}\n`),
     print(text) {
       // Once the Node stream exists, keep to it so that the two never reorder output.
       if (stdoutUsed) return new Promise((done) => process.stdout.write(text, () => done()));

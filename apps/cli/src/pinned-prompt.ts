@@ -24,7 +24,7 @@ async function ask(change: ToolChange | CodeChange, io: Io): Promise<boolean> {
   const lines = change.what === "code" ? describeCodeChange(change) : describeChange(change);
   io.stderr.write(`${lines.map(visible).join("\n")}\n${style.dim(choices)} › `);
   const key = await readKey(io.stdin, ["y", "n"], NEVER);
-  io.stderr.write(key === "y" ? "yes\n" : `no (accept it later: plugboard plugin accept ${change.source})\n`);
+  io.stderr.write(key === "y" ? "yes\n" : `no (accept it later: plugboard plugin accept ${visible(change.source)})\n`);
   return key === "y";
 }
 

@@ -1,9 +1,12 @@
 /**
  * Shows a turn as it happens. Text mode: the answer on stdout (streamed as it arrives on a
  * terminal, written once at the end otherwise), a trace line per tool call and a waiting
- * indicator on stderr, and the model's reasoning, dimmed, on stderr as it arrives. JSON mode:
- * one event per line on stdout.
+ * indicator on stderr, and the model's reasoning, dimmed, on stderr as it arrives. What the
+ * model wrote reaches a terminal with its control characters written out (`\x1b`); the answer
+ * on a stdout that is not a terminal is written as it came, byte for byte. JSON mode: one
+ * event per line on stdout.
  */
+import { visible } from "@plugboard/core/internal";
 import type { AgentEvent, AgentLoopResult } from "@plugboard/core/runtime";
 import type { Io } from "./io.ts";
 import { jsonLine, traceLine } from "./output.ts";
@@ -57,6 +60,7 @@ function jsonReporter(io: Io): Reporter {
 
 function textReporter(io: Io): Reporter {
   const live = io.stdout.isTTY === true;
+  const answer = (text: string) => (live ? visible(text) : text);
   const realSpinner = createSpinner(io.stderr, io.style.dim);
   // While a prompt is open nothing else writes: the spinner's label and trace lines wait.
   let paused = false;
@@ -100,7 +104,7 @@ function textReporter(io: Io): Reporter {
           return;
         case "reasoning_delta":
           spinner.stop();
-          io.stderr.write(io.style.dim(event.text));
+          io.stderr.write(io.style.dim(visible(event.text)));
           reasoningOpen = !event.text.endsWith("\n");
           return;
         case "text_delta":
@@ -108,7 +112,7 @@ function textReporter(io: Io): Reporter {
           closeReasoning();
           if (!live) return;
           streamed = true;
-          print(event.text);
+          print(answer(event.text));
           return;
         case "assistant_message":
           spinner.stop();
@@ -130,7 +134,8 @@ function textReporter(io: Io): Reporter {
       spinner.stop();
       if (streamed && !endsWithNewline) print("\n");
       if (streamed || result.text === "") return;
-      print(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
+      const text = answer(result.text);
+      print(text.endsWith("\n") ? text : `${text}\n`);
     },
     abandon() {
       spinner.stop();

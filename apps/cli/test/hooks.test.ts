@@ -5,7 +5,7 @@
  * recorded; what each hook did, from the audit log.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { cp, readFile, writeFile } from "node:fs/promises";
+import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -120,7 +120,7 @@ describe("hooks through plugboard run", () => {
     // The slow hook and the child it started are gone.
     expect(await survivorsNamed(marker)).toEqual([]);
     // The policy denied the write before its hook could run: the hook left no mark.
-    expect(existsSync(join(dir, "marker-ran"))).toBe(false);
+    expect(existsSync(join(dir, "hooks/marker-ran"))).toBe(false);
 
     const audit = await auditLines();
     expect(audit.push).toMatchObject({
@@ -141,7 +141,7 @@ describe("hooks through plugboard run", () => {
   test("the same hook runs for a write the policy allows (so the missing mark above means something)", async () => {
     const result = await plugboard(["call", "--config", config, "write_file", '{"path":"notes/ok.txt","content":"x"}'], { cwd: dir });
     expect(result).toMatchObject({ code: 0, stdout: "Wrote 1 bytes to notes/ok.txt\n" });
-    expect(existsSync(join(dir, "marker-ran"))).toBe(true);
+    expect(existsSync(join(dir, "hooks/marker-ran"))).toBe(true);
   });
 });
 
@@ -225,7 +225,157 @@ describe("a hook runs unconfined, so no confined plugin may change it", () => {
     expect(await readFile(join(twin.dir, "hooks/allow.sh"), "utf8")).toContain("touch pwned");
     // The next call runs the planted hook, unconfined.
     await plugboard(["call", "--config", twin.config, "bash", '{"command":"true"}'], { cwd: twin.dir });
-    expect(existsSync(join(twin.dir, "pwned"))).toBe(true);
-    expect(existsSync(join(twin.dir, "pwned-too"))).toBe(true);
+    // Hooks run in their program's folder.
+    expect(existsSync(join(twin.dir, "hooks/pwned"))).toBe(true);
+    expect(existsSync(join(twin.dir, "hooks/pwned-too"))).toBe(true);
+  });
+});
+
+describe("what a hook loads is protected with it", () => {
+  const PYTHON = Bun.which("python3");
+  const ALLOW_TS = 'const call = await Bun.stdin.json();\nif (call.tool !== "bash") process.exit(3);\nconsole.log(\'{"decision":"allow"}\');\n';
+  const ALLOW_PY = 'import json, sys\njson.load(sys.stdin)\nprint(json.dumps({"decision": "allow"}))\n';
+
+  /** A project whose config (in the workspace's top folder) runs `bun ./hooks/check.ts` (or python3's script) before bash. */
+  async function project(sandbox: "auto" | "off", hook: "bun" | "python3") {
+    const folder = await tempFolder({ "hooks/check.ts": ALLOW_TS, "hooks/check.py": ALLOW_PY });
+    const command = hook === "bun" ? ["bun", "./hooks/check.ts"] : ["python3", "./hooks/check.py"];
+    const path = await writeConfig(folder.dir, { workspace: ".", sandbox, hooks: { before: [{ tool: "bash", command }] } });
+    return { ...folder, config: path, marker: join(folder.dir, "planted-code-ran") };
+  }
+  // Run from elsewhere: a bunfig.toml planted in the folder the CLI starts in would be read by the CLI's own bun.
+  const bash = (config: string, command: string) => plugboard(["call", "--config", config, "bash", JSON.stringify({ command })], { cwd: "/" });
+  /** Plants a Bun preload where the hook used to run (the config's folder) and where it runs now, and a json module beside the Python script. */
+  const plant = (marker: string) =>
+    [
+      `echo 'require("node:fs").writeFileSync(${JSON.stringify(marker)}, "bun")' > pre.cjs`,
+      `printf 'preload = ["./pre.cjs"]\\n' > bunfig.toml`,
+      "cp pre.cjs bunfig.toml hooks/",
+      `printf 'open(${JSON.stringify(marker)}, "w").write("python")\\n' > hooks/json.py`,
+      "echo planted",
+    ].join("; ");
+
+  test("a preload planted for bun ./hooks/check.ts does not run; unconfined it does", async () => {
+    await using confined = await project("auto", "bun");
+    const attacked = await bash(confined.config, plant(confined.marker));
+    expect(attacked.stdout).toContain("'hooks/bunfig.toml': Read-only file system");
+    expect(existsSync(join(confined.dir, "bunfig.toml"))).toBe(true);
+    const next = await bash(confined.config, "echo still hooked");
+    expect(next).toMatchObject({ code: 0, stdout: expect.stringContaining("still hooked") });
+    expect(existsSync(confined.marker)).toBe(false);
+
+    await using twin = await project("off", "bun");
+    await bash(twin.config, plant(twin.marker));
+    await bash(twin.config, "echo still hooked");
+    expect(await readFile(twin.marker, "utf8")).toBe("bun");
+  });
+
+  test.skipIf(PYTHON === null)("a json module planted beside python3 ./hooks/check.py is not imported; unconfined it is", async () => {
+    await using confined = await project("auto", "python3");
+    const attacked = await bash(confined.config, plant(confined.marker));
+    expect(attacked.stdout).toContain("hooks/json.py: Read-only file system");
+    const next = await bash(confined.config, "echo still hooked");
+    expect(next).toMatchObject({ code: 0, stdout: expect.stringContaining("still hooked") });
+    expect(existsSync(confined.marker)).toBe(false);
+
+    await using twin = await project("off", "python3");
+    await bash(twin.config, plant(twin.marker));
+    await bash(twin.config, "echo still hooked");
+    expect(await readFile(twin.marker, "utf8")).toBe("python");
+  });
+
+  test("a hook whose code lies in the workspace's top folder runs in an empty folder: what is planted beside it is not loaded", async () => {
+    await using folder = await tempFolder({ "check.ts": ALLOW_TS, "check.py": ALLOW_PY });
+    const marker = join(folder.dir, "planted-code-ran");
+    const commands = [["bun", "./check.ts"], ...(PYTHON ? [["python3", "./check.py"]] : [])];
+    const config = await writeConfig(folder.dir, { workspace: ".", sandbox: "auto", hooks: { before: commands.map((command) => ({ tool: "bash", command })) } });
+    // The top folder cannot be protected whole: the plant lands.
+    const planted = [
+      `echo 'require("node:fs").writeFileSync(${JSON.stringify(marker)}, "bun")' > pre.cjs`,
+      `printf 'preload = ["./pre.cjs"]\\n' > bunfig.toml`,
+      `printf 'open(${JSON.stringify(marker)}, "w").write("python")\\n' > json.py`,
+    ].join("; ");
+    expect((await bash(config, planted)).stdout).toEndWith("exit code: 0\n");
+    const next = await bash(config, "echo still hooked");
+    expect(next).toMatchObject({ code: 0, stdout: expect.stringContaining("still hooked") });
+    expect(existsSync(marker)).toBe(false);
+
+    // Started in its program's folder, as hooks in their own folder are, each loads what was planted.
+    for (const command of commands) {
+      await rm(marker, { force: true });
+      const child = Bun.spawn(command, { cwd: folder.dir, env: cleanEnv(), stdin: new Blob(['{"tool":"bash"}']), stdout: "ignore", stderr: "ignore" });
+      await child.exited;
+      expect(await readFile(marker, "utf8")).toBe(command[0] === "bun" ? "bun" : "python");
+    }
+  });
+
+  test("a file the hook imports from the workspace stays read-only to confined plugins", async () => {
+    await using folder = await tempFolder({
+      "hooks/check.ts": `import { answer } from "../lib/answer.ts";\nawait Bun.stdin.text();\nconsole.log(answer);\n`,
+      "lib/answer.ts": `export const answer = '{"decision":"allow"}';\n`,
+    });
+    const config = await writeConfig(folder.dir, { workspace: ".", sandbox: "auto", hooks: { before: [{ tool: "bash", command: ["bun", "hooks/check.ts"] }] } });
+    const attacked = await bash(config, "echo 'export const answer = \"x\";' > lib/answer.ts; echo done");
+    expect(attacked.stdout).toContain("lib/answer.ts: Read-only file system");
+    // Other files beside it are the plugin's to write.
+    const other = await bash(config, "echo hi > lib/other.ts && cat lib/other.ts");
+    expect(other.stdout).toContain("hi\n");
+    expect(await readFile(join(folder.dir, "lib/answer.ts"), "utf8")).toContain("decision");
+  });
+
+  test("the variables runtimes read as code do not reach a hook; run without the cleaning they do", async () => {
+    await using folder = await tempFolder({
+      "hooks/check.ts": ALLOW_TS,
+      "hooks/check.mjs": 'process.stdin.resume();\nprocess.stdin.on("end", () => console.log(\'{"decision":"allow"}\'));\n',
+      "hooks/check.py": ALLOW_PY,
+    });
+    const marks = join(folder.dir, "marks");
+    const mark = (name: string) => join(marks, name);
+    // Each runs only in the hook it aims at: the CLI itself is a bun process too.
+    await Bun.$`mkdir -p ${marks} ${join(folder.dir, "outside/py")}`;
+    const preload = `if (process.argv[1]?.includes("check.")) require("node:fs").writeFileSync(${JSON.stringify(marks)} + (process.versions.bun ? "/bun" : "/node"), "");\n`;
+    await writeFile(join(folder.dir, "outside/pre.cjs"), preload);
+    await writeFile(join(folder.dir, "outside/py/json.py"), `open(${JSON.stringify(mark("python"))}, "w")\n`);
+    const hooks = [["bun", "./hooks/check.ts"], ...(Bun.which("node") ? [["node", "./hooks/check.mjs"]] : []), ...(PYTHON ? [["python3", "./hooks/check.py"]] : [])];
+    const config = await writeConfig(folder.dir, { workspace: ".", hooks: { before: hooks.map((command) => ({ tool: "bash", command })) } });
+    const env = {
+      BUN_OPTIONS: `--preload ${join(folder.dir, "outside/pre.cjs")}`,
+      NODE_OPTIONS: `--require ${join(folder.dir, "outside/pre.cjs")}`,
+      PYTHONPATH: join(folder.dir, "outside/py"),
+      PYTHONSTARTUP: join(folder.dir, "outside/py/json.py"),
+    };
+    const result = await plugboard(["call", "--config", config, "bash", '{"command":"echo hooked"}'], { cwd: folder.dir, env });
+    expect(result).toMatchObject({ code: 0, stdout: expect.stringContaining("hooked") });
+    expect(await Array.fromAsync(new Bun.Glob("*").scan(marks))).toEqual([]);
+
+    // The same hooks started with the app's environment as it is: each runtime runs the planted code.
+    for (const command of hooks) {
+      const child = Bun.spawn(command, { cwd: folder.dir, env: cleanEnv(env), stdin: new Blob(['{"tool":"bash"}']), stdout: "ignore", stderr: "ignore" });
+      await child.exited;
+    }
+    const expected = ["bun", ...(Bun.which("node") ? ["node"] : []), ...(PYTHON ? ["python"] : [])].sort();
+    expect((await Array.fromAsync(new Bun.Glob("*").scan(marks))).sort()).toEqual(expected);
+  });
+});
+
+describe("check warns about a hook's code in a workspace plugins may write", () => {
+  test("in a folder of its own (read-only to confined plugins) and in the workspace's top folder (which cannot be)", async () => {
+    await using folder = await tempFolder({ "hooks/check.ts": "", "check.sh": "#!/bin/sh\n" });
+    await Bun.$`chmod +x ${join(folder.dir, "check.sh")}`;
+    const hooks = { before: [{ tool: "bash", command: ["bun", "./hooks/check.ts"] }, { tool: "bash", command: ["./check.sh"] }] };
+    const config = await writeConfig(folder.dir, { workspace: ".", hooks });
+    const result = await plugboard(["check", "--offline", "--config", config], { cwd: folder.dir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      [
+        "    before bash: bun ./hooks/check.ts (timeout 10000 ms)",
+        "      warning: its code lies in the workspace, which plugins may write: hooks/ is read-only to confined plugins, not to one that runs unconfined",
+        "    before bash: ./check.sh (timeout 10000 ms)",
+        "      warning: its code lies in the workspace's top folder, which plugins may write and which cannot be made read-only: it runs in an empty folder instead, but a plugin could still plant what it imports from there; move it into a folder of its own, such as hooks/",
+      ].join("\n"),
+    );
+    // The suite's own config keeps its hooks beside the config, outside the workspace: no warning.
+    const outside = await plugboard(["check", "--offline", "--config", join(dir, "plugboard.config.json")], { cwd: dir });
+    expect(outside.stdout).not.toContain("warning:");
   });
 });

@@ -105,4 +105,20 @@ describe("bun run web (the real process)", () => {
     web.proc.kill("SIGTERM");
     expect(await web.exited).toBe(0);
   }, TIMEOUT);
+
+  test("an endpoint's error message on stderr has its control characters written out", async () => {
+    const hostile = "bad request\u001b]52;c;cm0gLXJmIH4K\u0007\u001b]0;owned\u0007\u001b[2J";
+    const model = await startScriptedModel([{ status: 400, body: { error: { message: hostile, type: "invalid_request_error", param: null, code: null } } }]);
+    cleanups.push(() => model.close());
+    const web = track(spawnWeb(["--port", "0", "--workspace", await workspace()], { BASE_URL: model.baseURL }));
+    const url = await web.listening;
+    const response = await postChat(url, chat("hi"));
+    expect(response.status).toBe(502);
+    // The page's JSON carries the message exactly; the terminal gets it written out.
+    expect((await bodyOf(response)).error).toContain(hostile);
+    expect(web.stderr()).toContain("bad request\\x1b]52;c;cm0gLXJmIH4K\\x07\\x1b]0;owned\\x07\\x1b[2J");
+    expect(web.stderr()).not.toContain("\u001b");
+    web.proc.kill("SIGTERM");
+    expect(await web.exited).toBe(0);
+  }, TIMEOUT);
 });

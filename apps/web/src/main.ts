@@ -4,11 +4,13 @@
  */
 import { invocationCwd } from "@plugboard/bootstrap";
 import { PlugboardError } from "@plugboard/bootstrap";
+import { visible } from "@plugboard/core/internal";
 import { HELP, parseWebArgs } from "./args.ts";
 import { startupLines, startWebApp } from "./web-app.ts";
 
+/** A line for the person at the terminal: warnings and failures may quote a plugin, a server or the model. */
 const stderr = (line: string): void => {
-  process.stderr.write(`${line}\n`);
+  process.stderr.write(`${visible(line)}\n`);
 };
 
 async function main(): Promise<void> {

@@ -5,6 +5,7 @@
  */
 import type { App } from "@plugboard/bootstrap";
 import { examplePrompts } from "@plugboard/demo-model";
+import { visible } from "@plugboard/core/internal";
 import type { ToolRuntime } from "@plugboard/core/runtime";
 import type OpenAI from "openai";
 import { PendingApprovals } from "./approvals.ts";
@@ -125,7 +126,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     task.then((result) => settle(result.status === "aborted"), () => settle(false));
     return task;
   };
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const log = options.log ?? ((line: string) => process.stderr.write(`${visible(line)}\n`));
   const chat: ChatHandlerContext = {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     endpoint: { baseURL: client.baseURL, model, apiKeySet: options.apiKeySet !== false },

@@ -9,6 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import * as v from "valibot";
 import { ConfigFileSchema, type ConfigFile, MAX_STEPS_RANGE, type SANDBOX_MODES } from "./config-schema.ts";
 import { readDotEnv } from "./env.ts";
+import { hookProgram } from "./hook-program.ts";
 import { plantedRecordFile, refusePlanted } from "./planted-files.ts";
 import { parseJson } from "./json.ts";
 import { lockFileOf } from "./lock-file.ts";
@@ -183,19 +184,15 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
 }
 
 /**
- * A hook entry as the runtime runs it: a program named by a path (`./check.sh`, `hooks/x`)
- * is resolved against the config's folder, where the hook also runs; a bare name (`jq`) is
- * found on PATH.
+ * A hook entry as the runtime runs it (see hook-program.ts): its paths resolved against the
+ * config's folder, its program found, and its program's folder the one it runs in.
  */
 function hookOf(entry: NonNullable<ConfigFile["hooks"]>["before"][number], folder: string): Hook {
-  const [program = "", ...args] = entry.command;
-  const resolved = program.includes("/") ? resolve(folder, program) : program;
   return {
     ...(entry.tool === undefined ? {} : { tool: entry.tool }),
-    command: [resolved, ...args],
+    ...hookProgram(entry.command, folder),
     label: entry.command.join(" "),
     timeoutMs: entry.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
-    cwd: folder,
   };
 }
 

@@ -1,26 +1,46 @@
 import { afterEach, expect, test } from "bun:test";
-import { join } from "node:path";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { loadFails, removeTempDirs, tempDir, writeConfig } from "../test/temp-config.ts";
 import { loadConfig } from "./index.ts";
 
 afterEach(removeTempDirs);
 
-test("hooks: a program named by a path is resolved against the config's folder, where hooks run; a bare name is left to PATH", async () => {
+test("hooks: paths are resolved against the config's folder; a hook runs in its program's folder (the script an interpreter runs)", async () => {
   const dir = await tempDir();
+  await mkdir(join(dir, "hooks"));
+  await writeFile(join(dir, "hooks/check.py"), "");
+  await writeFile(join(dir, "rules.json"), "{}");
   const path = await writeConfig(dir, {
     plugins: [],
     hooks: {
-      before: [{ tool: "bash", command: ["./hooks/check.sh", "--strict"] }, { command: ["jq", "-c", "."], timeoutMs: 2000 }],
+      before: [
+        { tool: "bash", command: ["./hooks/check.sh", "--strict"] },
+        { command: ["python3", "-u", "hooks/check.py", "rules.json", "deny", "./out.log"], timeoutMs: 2000 },
+        { command: ["jq", "-c", "."] },
+        { command: ["/usr/bin/env", "python3", "./hooks/check.py"] },
+      ],
       after: [{ tool: "*_file", command: ["../shared/redact"] }],
     },
   });
   const config = await loadConfig(path, { env: {} });
+  const jq = Bun.which("jq");
   expect(config.hooks).toEqual({
     before: [
-      { tool: "bash", command: [join(dir, "hooks/check.sh"), "--strict"], label: "./hooks/check.sh --strict", timeoutMs: 10_000, cwd: dir },
-      { command: ["jq", "-c", "."], label: "jq -c .", timeoutMs: 2000, cwd: dir },
+      { tool: "bash", command: [join(dir, "hooks/check.sh"), "--strict"], program: join(dir, "hooks/check.sh"), label: "./hooks/check.sh --strict", timeoutMs: 10_000, cwd: join(dir, "hooks") },
+      {
+        command: ["python3", "-u", join(dir, "hooks/check.py"), join(dir, "rules.json"), "deny", join(dir, "out.log")],
+        program: join(dir, "hooks/check.py"),
+        label: "python3 -u hooks/check.py rules.json deny ./out.log",
+        timeoutMs: 2000,
+        cwd: join(dir, "hooks"),
+      },
+      // A bare name is found on PATH, and runs in its folder there.
+      { command: ["jq", "-c", "."], ...(jq === null ? { cwd: dir } : { program: jq, cwd: dirname(jq) }), label: "jq -c .", timeoutMs: 10_000 },
+      // `env` runs an interpreter: the hook's code is still the script.
+      { command: ["/usr/bin/env", "python3", join(dir, "hooks/check.py")], program: join(dir, "hooks/check.py"), label: "/usr/bin/env python3 ./hooks/check.py", timeoutMs: 10_000, cwd: join(dir, "hooks") },
     ],
-    after: [{ tool: "*_file", command: [join(dir, "../shared/redact")], label: "../shared/redact", timeoutMs: 10_000, cwd: dir }],
+    after: [{ tool: "*_file", command: [join(dir, "../shared/redact")], program: join(dir, "../shared/redact"), label: "../shared/redact", timeoutMs: 10_000, cwd: join(dir, "../shared") }],
   });
 });
 

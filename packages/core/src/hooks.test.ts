@@ -3,7 +3,7 @@
  * with a policy; what each hook saw is what it wrote to a file.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmod, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,7 +37,9 @@ let dir = "";
 let workspace: Workspace;
 beforeAll(async () => {
   dir = await realpath(await mkdtemp(join(tmpdir(), "plugboard-hooks-")));
-  workspace = await Workspace.open(dir);
+  // The hooks lie beside the workspace, not in its top folder (where they would run in an empty folder).
+  await mkdir(join(dir, "workspace"));
+  workspace = await Workspace.open(join(dir, "workspace"));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -76,7 +78,7 @@ describe("before hooks", () => {
       args: ARGS,
       session: "s1",
       callId: "c1",
-      workspace: dir,
+      workspace: join(dir, "workspace"),
     });
     expect((await readFile(join(dir, "cwd.txt"), "utf8")).trim()).toBe(dir);
     expect(record?.hooks).toEqual([{ hook: "before ./allow.sh", effect: "allow" }]);

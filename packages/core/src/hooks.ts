@@ -1,10 +1,12 @@
 /**
  * Hooks: the user's own programs, run unconfined as the user around a call that the policy
- * did not deny. Each gets the call as JSON on stdin and answers JSON on stdout; a before hook
+ * did not deny, each in its program's folder with an environment cleaned of what runtimes
+ * read as code (hook-environment.ts). Each gets the call as JSON on stdin and answers JSON on stdout; a before hook
  * may deny the call, ask the person about it or rewrite its arguments, an after hook may
  * rewrite its result. A hook fails closed: one that cannot start, exits non-zero, outlives its
  * timeout (its whole process group is killed) or answers anything but its JSON denies the call.
  */
+import { hookPlace } from "./hook-environment.ts";
 import { runProgram } from "./process/run-program.ts";
 import { wildcardMatch } from "./policy.ts";
 
@@ -12,13 +14,18 @@ import { wildcardMatch } from "./policy.ts";
 export interface Hook {
   /** Wildcard over tool names (as a policy rule's `tool`); absent: every tool. */
   readonly tool?: string;
-  /** The program and its arguments, the program's path resolved (relative to the config's folder). */
+  /** The program and its arguments, paths resolved (relative to the config's folder). */
   readonly command: readonly string[];
+  /**
+   * The file that is the hook's code: the script an interpreter runs (`bun ./hooks/check.ts`),
+   * else the program itself; absent when the command names none.
+   */
+  readonly program?: string;
   /** How messages and the audit log name it: the command as the config writes it. */
   readonly label: string;
   /** @default 10 000 */
   readonly timeoutMs: number;
-  /** The folder it runs in (the config's). */
+  /** The folder it runs in: its program's (the config's when there is no program). */
   readonly cwd: string;
 }
 
@@ -86,12 +93,15 @@ export async function askAfterHook(hook: Hook, call: HookCall & { readonly resul
 
 type RawAnswer = { readonly ok: true; readonly value: Record<string, unknown> } | { readonly ok: false; readonly problem: string };
 
-async function runHook(hook: Hook, input: object, signal: AbortSignal): Promise<RawAnswer> {
+async function runHook(hook: Hook, input: HookCall & { readonly hook: "before" | "after" }, signal: AbortSignal): Promise<RawAnswer> {
   let outcome: Awaited<ReturnType<typeof runProgram>>;
+  const place = await hookPlace(hook.cwd, input.workspace, process.env);
   try {
-    outcome = await runProgram(hook.command, { cwd: hook.cwd, input: JSON.stringify(input), timeoutMs: hook.timeoutMs, signal });
+    outcome = await runProgram(hook.command, { cwd: place.cwd, env: place.env, input: JSON.stringify(input), timeoutMs: hook.timeoutMs, signal });
   } catch (error) {
     return { ok: false, problem: `it cannot start (${error instanceof Error ? error.message : String(error)})` };
+  } finally {
+    await place.release();
   }
   if (outcome.ending === "cancelled") throw signal.reason;
   if (outcome.ending === "timed_out") return { ok: false, problem: `it gave no answer within ${hook.timeoutMs} ms and was killed` };

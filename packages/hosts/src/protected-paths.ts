@@ -2,16 +2,17 @@
  * The paths inside the workspace that no confined process may write, whatever its grants:
  * the files the app and git read later and trust (the config, the `.env` beside it, the
  * lock file, the audit log, the listing cache, `.git/config` and `.git/hooks/`, and
- * `.plugboard/` but its `results/`, the hooks' programs and the files their arguments name,
- * which run unconfined), and the config's own `protect` additions.
+ * `.plugboard/` but its `results/`, the hooks' programs with their folders, the files their
+ * arguments name and what they import, which run unconfined), and the config's own
+ * `protect` additions.
  */
-import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import type { ProtectedPath } from "@plugboard/sandbox";
 import { exists } from "@plugboard/sandbox/view";
 import type { AppConfig } from "@plugboard/config";
-import type { Hooks } from "@plugboard/core/runtime";
+import { hookFiles } from "./hook-files.ts";
 
 const ALWAYS = "always protected";
 
@@ -36,7 +37,7 @@ export function protectedPaths(
     ...gitPaths(workspace),
     { path: join(workspace, ".plugboard"), rule: `.plugboard/ (${ALWAYS}; its results/ folder stays writable)` },
     { path: join(workspace, ".plugboard", "results"), rule: "", writable: true },
-    ...(config.hooks === undefined ? [] : hookFiles(config.hooks)),
+    ...(config.hooks === undefined ? [] : hookFiles(config.hooks, workspace)),
   ];
   for (const pattern of config.protect) {
     const rule = `"protect": ${JSON.stringify(pattern)} in ${config.configPath}`;
@@ -48,29 +49,6 @@ export function protectedPaths(
     }
   }
   return paths.filter(({ path }) => exists(path)).map((entry) => ({ ...entry, path: realLocation(entry.path) }));
-}
-
-/**
- * The files a hook runs: its program when named by a path, and each argument that names a
- * file (an interpreter's script, `bun ./hooks/check.ts`). A hook runs unconfined as the user:
- * a plugin that could rewrite one would run its code outside the sandbox at the next call.
- */
-function hookFiles(hooks: Hooks): ProtectedPath[] {
-  const phases = [...hooks.before.map((hook) => ({ phase: "before", hook })), ...hooks.after.map((hook) => ({ phase: "after", hook }))];
-  return phases.flatMap(({ phase, hook }) => {
-    const [program = "", ...args] = hook.command;
-    const named = [...(program.includes("/") ? [program] : []), ...args.map((arg) => resolve(hook.cwd, arg))];
-    const rule = `a file of the hook ${JSON.stringify(hook.label)} ("hooks.${phase}" in the config, ${ALWAYS})`;
-    return named.filter(isFile).map((path) => ({ path, rule }));
-  });
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** `path` with its folder's links resolved (the entry itself, a link or not, stays). */

@@ -1,4 +1,9 @@
-/** `plugboard call TOOL [JSON]`: one tool call through the app's runtime, without a model. */
+/**
+ * `plugboard call TOOL [JSON]`: one tool call through the app's runtime, without a model. The
+ * result is printed with its control characters written out (`\x1b`), as a person reads it;
+ * `--json` carries it exactly.
+ */
+import { visible } from "@plugboard/core/internal";
 import type { ParsedArgs } from "../args.ts";
 import { abortOnInterrupt } from "../interrupt.ts";
 import type { Io } from "../io.ts";
@@ -19,7 +24,8 @@ export async function callCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   if (parsed.flags.json) {
     io.stdout.write(jsonLine({ type: "tool_result", id: "direct", is_error: result.isError, content: result.content }));
   } else {
-    io.stdout.write(result.content.endsWith("\n") ? result.content : `${result.content}\n`);
+    const shown = visible(result.content);
+    io.stdout.write(shown.endsWith("\n") ? shown : `${shown}\n`);
   }
   return interrupt.exitCode(result.isError ? 1 : 0);
 }

@@ -1,8 +1,11 @@
 /** `plugboard check`: load and validate everything, run nothing, print a short summary. */
+import { realpathSync } from "node:fs";
+import { dirname, relative } from "node:path";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { DEFAULT_BASE_URL, type ModelSettings, PlugboardError, type StartedApp, withheldCodeLine, withheldLine } from "@plugboard/bootstrap";
-import { describeRule, type Hooks, type Policy } from "@plugboard/core/runtime";
+import { visible } from "@plugboard/core/internal";
+import { describeRule, type Hook, type Hooks, type Policy } from "@plugboard/core/runtime";
 import { loadApp } from "../load-app.ts";
 
 /**
@@ -35,7 +38,7 @@ export async function checkCommand(parsed: ParsedArgs, io: Io, accept?: string):
     `  tools:     ${registry.size}${registry.size > 0 ? ` (${registry.names().join(", ")})` : ""}`,
     ...searchLine(app),
     ...policyLines(config.policy),
-    ...hookLines(config.hooks),
+    ...hookLines(config.hooks, app.workspace.root, config.plugins.some((entry) => entry.permissions.includes("fs.write"))),
     `  audit:     ${config.audit ?? "(none)"}`,
     codeLine(app),
     ...networkLines(app),
@@ -43,7 +46,8 @@ export async function checkCommand(parsed: ParsedArgs, io: Io, accept?: string):
     ...sandboxLayers(app),
     ...withheldLines(app),
   ];
-  await io.print(`${lines.join("\n")}\n`);
+  // Names, versions and withheld descriptions come from the plugins and servers themselves.
+  await io.print(`${visible(lines.join("\n"))}\n`);
   return app.pinning.withheld.length > 0 || app.codePinning.withheld.length > 0 ? 1 : 0;
 }
 
@@ -121,12 +125,36 @@ function policyLines(policy: Policy): string[] {
   ];
 }
 
-/** The hooks in the order they run, each with the tools it runs for and its timeout; nothing when there are none. */
-function hookLines(hooks: Hooks): string[] {
+/**
+ * The hooks in the order they run, each with the tools it runs for and its timeout, and a
+ * warning under one whose code lies in a workspace plugins may write; nothing when there are none.
+ */
+function hookLines(hooks: Hooks, workspace: string, writable: boolean): string[] {
   const all = [...hooks.before.map((hook) => ({ phase: "before", hook })), ...hooks.after.map((hook) => ({ phase: "after", hook }))];
   if (all.length === 0) return [];
   return [
     `  hooks:     ${all.length} (in order, unconfined, as you)`,
-    ...all.map(({ phase, hook }) => `    ${phase} ${hook.tool ?? "*"}: ${hook.label} (timeout ${hook.timeoutMs} ms)`),
+    ...all.flatMap(({ phase, hook }) => [`    ${phase} ${hook.tool ?? "*"}: ${hook.label} (timeout ${hook.timeoutMs} ms)`, ...(writable ? hookWarning(hook, workspace) : [])]),
   ];
+}
+
+/** Whether a hook's program lies in the workspace, and if so what a plugin could still do to it. */
+function hookWarning(hook: Hook, workspace: string): string[] {
+  if (hook.program === undefined) return [];
+  let root: string;
+  let folder: string;
+  try {
+    root = realpathSync(workspace);
+    folder = dirname(realpathSync(hook.program));
+  } catch {
+    return [];
+  }
+  const inside = relative(root, folder);
+  if (inside.startsWith("..") || inside.startsWith("/")) return [];
+  if (inside === "") {
+    return [
+      "      warning: its code lies in the workspace's top folder, which plugins may write and which cannot be made read-only: it runs in an empty folder instead, but a plugin could still plant what it imports from there; move it into a folder of its own, such as hooks/",
+    ];
+  }
+  return [`      warning: its code lies in the workspace, which plugins may write: ${inside}/ is read-only to confined plugins, not to one that runs unconfined`];
 }

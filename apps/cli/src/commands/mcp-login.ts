@@ -6,6 +6,7 @@
  */
 import { loadConfig, type McpEntry, PlugboardError } from "@plugboard/bootstrap";
 import { authFolder, loginServer, logoutServer, tokenFile } from "@plugboard/mcp";
+import { visible } from "@plugboard/core/internal";
 import type { ParsedArgs } from "../args.ts";
 import { abortOnInterrupt } from "../interrupt.ts";
 import type { Io } from "../io.ts";
@@ -22,7 +23,7 @@ export async function mcpLoginCommand(parsed: ParsedArgs, io: Io): Promise<numbe
     folder,
     signal: interrupt.signal,
     open: (authorization) => {
-      io.stderr.write(`Open this address in a browser to log in to ${name}:\n  ${authorization.href}\n`);
+      io.stderr.write(`Open this address in a browser to log in to ${name}:\n  ${visible(authorization.href)}\n`);
     },
   }).catch((error: unknown) => {
     if (interrupt.signal.aborted) return;

@@ -1,5 +1,6 @@
 /** `plugboard plugin accept NAME`: pin the changed tools of a plugin, an MCP server or one tool again, so the model is offered them. */
 import { PlugboardError } from "@plugboard/bootstrap";
+import { visible } from "@plugboard/core/internal";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { loadApp } from "../load-app.ts";
@@ -27,6 +28,6 @@ export async function pluginAcceptCommand(parsed: ParsedArgs, io: Io): Promise<n
   ];
   if (lines.length === 0) lines.push(`Nothing to accept: ${name} is as ${pinning.lockPath} pins it.`);
   else lines.push(`Pinned in ${pinning.lockPath}.`);
-  await io.print(`${lines.join("\n")}\n`);
+  await io.print(`${visible(lines.join("\n"))}\n`);
   return 0;
 }

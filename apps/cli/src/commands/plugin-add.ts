@@ -9,6 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { addPluginEntry, inspectPlugin, PERMISSION_EFFECTS, type Permission, plantedRecordFile, type ResolvedPlugin, removePluginEntry, writeTrusted } from "@plugboard/bootstrap";
 import { parseJson } from "@plugboard/config/json";
+import { visible } from "@plugboard/core/internal";
 import { describeRule, type PolicyRule, wildcardMatch } from "@plugboard/core/runtime";
 import { addPackage, dependsOn, packageSpec, removePackage } from "../app-packages.ts";
 import { type ParsedArgs, UsageError } from "../args.ts";
@@ -41,7 +42,8 @@ export async function pluginAddCommand(parsed: ParsedArgs, io: Io): Promise<numb
     await undo();
     throw error;
   });
-  io.stdout.write(describePlugin(manifest));
+  // The manifest is the package author's text.
+  io.stdout.write(visible(describePlugin(manifest)));
 
   const granted = parsed.flags.yes ? [...manifest.permissions] : await ask(io, manifest);
   if (parsed.flags.yes && manifest.optionalPermissions.length > 0) {

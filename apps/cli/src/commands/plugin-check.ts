@@ -1,5 +1,6 @@
 /** `plugboard plugin check DIR`: the conformance checks of `@plugboard/testing`, from the command line. */
 import { resolve } from "node:path";
+import { visible } from "@plugboard/core/internal";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { withKit } from "./plugin-kit.ts";
@@ -9,7 +10,7 @@ export async function pluginCheckCommand(parsed: ParsedArgs, io: Io): Promise<nu
   const directory = resolve(io.cwd, parsed.args[0] ?? ".");
   return withKit(directory, async ({ checkPlugin, formatReport }) => {
     const report = await checkPlugin(directory);
-    io.stdout.write(parsed.flags.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
+    io.stdout.write(parsed.flags.json ? `${JSON.stringify(report, null, 2)}\n` : `${visible(formatReport(report))}\n`);
     return report.ok ? 0 : 1;
   });
 }

@@ -6,6 +6,7 @@
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { PlugboardError } from "@plugboard/config/errors";
+import { visible } from "@plugboard/core/internal";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { withKit } from "./plugin-kit.ts";
@@ -21,11 +22,11 @@ export async function pluginSyncCommand(parsed: ParsedArgs, io: Io): Promise<num
     const sync = await syncManifest(directory, { write: !check });
     const shown = shownPath(sync.manifestPath, io.cwd);
     if (sync.changes.length === 0) {
-      io.stdout.write(`${shown} is up to date: ${sync.tools.map((tool) => tool.name).join(", ")}.\n`);
+      io.stdout.write(`${shown} is up to date: ${visible(sync.tools.map((tool) => tool.name).join(", "))}.\n`);
       return 0;
     }
     const heading = check ? `${shown} is out of date; plugboard plugin sync would change its tools:` : `Updated the tools of ${shown}:`;
-    io.stdout.write(`${[heading, ...sync.changes.map((change) => `  ${changeLine(change)}`)].join("\n")}\n`);
+    io.stdout.write(`${[heading, ...sync.changes.map((change) => `  ${visible(changeLine(change))}`)].join("\n")}\n`);
     return check ? 1 : 0;
   });
 }

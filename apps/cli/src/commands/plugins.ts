@@ -1,5 +1,6 @@
 /** `plugboard plugins`: each enabled plugin with its version, tools and permissions. */
 import type { PluginOrigin } from "@plugboard/bootstrap";
+import { visible } from "@plugboard/core/internal";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { loadApp } from "../load-app.ts";
@@ -56,6 +57,7 @@ export async function pluginsCommand(parsed: ParsedArgs, io: Io): Promise<number
       `  from:        ${plugin.directory} (${ORIGINS[plugin.origin]})`,
     ].join("\n"),
   );
-  await io.print(`${text.join("\n\n")}\n`);
+  // Names, versions and tool names come from the plugins and servers themselves.
+  await io.print(`${visible(text.join("\n\n"))}\n`);
   return 0;
 }

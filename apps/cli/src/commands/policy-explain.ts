@@ -1,4 +1,5 @@
 /** `plugboard policy explain TOOL [JSON]`: how the config's policy decides one call, and why. */
+import { visible } from "@plugboard/core/internal";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { argumentsOf, loadPolicy } from "./policy-load.ts";
@@ -24,6 +25,7 @@ export async function policyExplainCommand(parsed: ParsedArgs, io: Io): Promise<
   if (verdict.action === "deny") lines.push("hooks:    none run (a call the policy denies runs no hook)");
   else if (hooks.length === 0) lines.push("hooks:    none");
   else lines.push(`hooks:    ${hooks.join("\n          ")}`);
-  await io.print(`${lines.join("\n")}\n`);
+  // The arguments may be pasted from a model's call.
+  await io.print(`${visible(lines.join("\n"))}\n`);
   return 0;
 }

@@ -1,7 +1,9 @@
 /**
  * `plugboard tools`: the tools exactly as the model receives them; over `tools.searchOver`,
- * every tool the search can find, and a line saying so.
+ * every tool the search can find, and a line saying so. What the plugins and servers wrote
+ * (names, descriptions, parameters) is shown with its control characters written out.
  */
+import { visible } from "@plugboard/core/internal";
 import { TOOL_SEARCH } from "@plugboard/core/runtime";
 import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
 import type { ParsedArgs } from "../args.ts";
@@ -20,10 +22,10 @@ export async function toolsCommand(parsed: ParsedArgs, io: Io): Promise<number> 
     await io.print("No tools are enabled: add plugins to the config's plugins list.\n");
     return 0;
   }
-  await io.print(`${tools.map(describeTool).join("\n\n")}\n`);
+  await io.print(`${visible(tools.map(describeTool).join("\n\n"))}\n`);
   const { searchOver, pinned } = app.runtime.toolSearch;
   if (tools.length > searchOver) {
-    const kept = pinned.length === 0 ? "" : ` and the pinned tools (${pinned.join(", ")})`;
+    const kept = pinned.length === 0 ? "" : ` and the pinned tools (${visible(pinned.join(", "))})`;
     await io.print(`\n${tools.length} tools are enabled, more than tools.searchOver (${searchOver}): the model is sent ${TOOL_SEARCH}${kept}, and finds the others by searching.\n`);
   }
   return 0;

@@ -9,6 +9,8 @@ import { drainPipes, type GroupEnding, killGroup, killGroupOnExit, superviseGrou
 /** Inputs of `runProgram`. */
 export interface ProgramOptions {
   readonly cwd: string;
+  /** Its environment. @default this process's */
+  readonly env?: Readonly<Record<string, string>>;
   /** Written to its stdin, which is then closed. */
   readonly input: string;
   readonly timeoutMs: number;
@@ -37,7 +39,7 @@ const MAX_OUTPUT_BYTES = 10 * 1024 * 1024;
  */
 export async function runProgram(argv: readonly string[], options: ProgramOptions): Promise<ProgramOutcome> {
   const limit = options.maxOutputBytes ?? MAX_OUTPUT_BYTES;
-  const child = Bun.spawn([...argv], { cwd: options.cwd, detached: true, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn([...argv], { cwd: options.cwd, env: { ...(options.env ?? process.env) }, detached: true, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
   const forget = killGroupOnExit(child.pid);
   const group = superviseGroup(child.pid, options);
 
