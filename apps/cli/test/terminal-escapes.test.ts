@@ -100,6 +100,9 @@ describe("a plugin's escape sequences on the terminal", () => {
     for (const [path, text] of Object.entries(painter(HOSTILE))) await writeFile(join(ws.dir, path), text);
     await using model = await startScriptedModel([{ content: "ok" }]);
     const cli = spawnInTerminal(["run", "--config", ws.config, "--base-url", model.baseURL, "hi"], { cwd: ws.dir });
+    // Its code changed too: loaded once the person says so, then its tool's new description is asked about.
+    await cli.waitFor("[n] do not load it");
+    cli.type("y");
     await cli.waitFor("[n] keep it withheld");
     expect(cli.screen()).toContain("  was: Paints.\r\n  now: Paints.\\x1b]52;c;");
     expectWrittenOut(cli.screen());
