@@ -79,6 +79,18 @@ export function refusePlanted(file: string | undefined, path: string, what: stri
   );
 }
 
+/**
+ * Whether `path` came to be within a span in which confined plugins could write a workspace
+ * holding it (`plugboard check` marks such a repository or other tool's file).
+ */
+export function createdWhileWritable(file: string | undefined, path: string): boolean {
+  if (file === undefined) return false;
+  const born = birthOf(path);
+  if (born === undefined) return false;
+  const now = Date.now();
+  return read(file).spans.some((span) => isWithin(path, span.workspace) && span.start <= born && born <= endOf(span, now));
+}
+
 /** Trusts `path` as it is now (a later new file at that path is checked again). Throws `USAGE` when it does not exist. */
 export function trustFile(file: string | undefined, path: string): void {
   const born = birthOf(path);

@@ -4,6 +4,7 @@ import type { Io } from "../io.ts";
 import { DEFAULT_BASE_URL, type ModelSettings, PlugboardError, type StartedApp, withheldLine } from "@plugboard/bootstrap";
 import { describeRule, type Hooks, type Policy } from "@plugboard/core/runtime";
 import { loadApp } from "../load-app.ts";
+import { protectedLines } from "./check-protected.ts";
 
 /**
  * Validates the config, every plugin and the workspace, then asks the model endpoint whether
@@ -39,6 +40,7 @@ export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> 
     ...networkLines(app),
     `  sandbox:   ${sandboxLine(app)}`,
     ...sandboxLayers(app),
+    ...protectedLines(app, io.env),
     ...withheldLines(app),
   ];
   await io.print(`${lines.join("\n")}\n`);

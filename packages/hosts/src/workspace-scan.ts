@@ -1,0 +1,115 @@
+/**
+ * What in a workspace the person's own tools run or read as instructions, found by one walk
+ * to a bounded depth: every `.git` (a repository's folder, or a worktree's or submodule's
+ * `.git` file), and the files other tools run on their own (an editor's tasks, direnv, an
+ * MCP client's servers, a shell's start-up files). The walk is made when a host starts (its
+ * view keeps what it finds read-only) and after each call that could write the workspace
+ * (what appeared meanwhile is shown to the person, see leftovers.ts).
+ */
+import { type Dirent, lstatSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * A repository's files that git reads as code or as where to find it: its config (and a
+ * worktree's own), its hooks, `info/` (attributes and excludes), `commondir` (where the
+ * config and hooks really are), its submodules' and linked worktrees' git folders. Objects,
+ * refs, the index and logs are not among them: a commit writes those.
+ */
+export const GIT_METADATA = ["config", "config.worktree", "hooks", "info", "commondir", "modules", "worktrees"] as const;
+
+/**
+ * Files and folders other tools run on their own when a person opens the folder or starts a
+ * shell in it: an editor's tasks and launch settings (`.vscode/`, `.idea/`), an MCP client's
+ * servers (`.mcp.json`), direnv's `.envrc`, the global git config and the start-up files of
+ * bash, sh, zsh and csh/tcsh, which matter when the workspace is (or holds) a home folder.
+ */
+export const OTHER_TOOLS_FOLDERS = [".vscode", ".idea"] as const;
+export const OTHER_TOOLS_FILES = [
+  ".mcp.json",
+  ".envrc",
+  ".gitconfig",
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshenv",
+  ".zprofile",
+  ".zshrc",
+  ".zlogin",
+  ".zlogout",
+  ".cshrc",
+  ".tcshrc",
+  ".login",
+  ".logout",
+] as const;
+const OTHER_TOOLS = new Set<string>([...OTHER_TOOLS_FOLDERS, ...OTHER_TOOLS_FILES]);
+
+/** Folders the walk does not enter: installed packages (thousands of folders of code, not the person's own work). */
+const NOT_ENTERED = new Set(["node_modules"]);
+
+/** One `.git` found: its path, whether it is a folder, and which of its metadata exist. */
+export interface FoundRepository {
+  /** The `.git` itself. */
+  readonly path: string;
+  /** A folder (a repository), or a `.git` file pointing at one elsewhere (a linked worktree, a submodule). */
+  readonly folder: boolean;
+  /** The names of `GIT_METADATA` that exist in it. */
+  readonly metadata: readonly string[];
+}
+
+/** What a walk found. */
+export interface WorkspaceScan {
+  readonly repositories: readonly FoundRepository[];
+  /** Other tools' files and folders (absolute paths). */
+  readonly otherTools: readonly string[];
+  /** `.git` entries found below the depth, when the walk was asked to look further (see `scanWorkspace`'s `beyond`). */
+  readonly deeper: readonly string[];
+}
+
+/**
+ * Walks `workspace` to `depth` folder levels below it (not into `.git` or `node_modules`,
+ * not following links). With `beyond`, it goes on that many levels more looking only for
+ * `.git` entries, reported as `deeper` (for `plugboard check`).
+ */
+export function scanWorkspace(workspace: string, depth: number, beyond = 0): WorkspaceScan {
+  const repositories: FoundRepository[] = [];
+  const otherTools: string[] = [];
+  const deeper: string[] = [];
+  const walk = (folder: string, level: number) => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    const within = level <= depth;
+    for (const entry of entries) {
+      const path = join(folder, entry.name);
+      if (entry.name === ".git") {
+        if (!within) deeper.push(path);
+        else repositories.push({ path, folder: entry.isDirectory(), metadata: entry.isDirectory() ? present(path) : [] });
+        continue;
+      }
+      if (OTHER_TOOLS.has(entry.name)) {
+        if (within) otherTools.push(path);
+        continue;
+      }
+      if (entry.isDirectory() && !NOT_ENTERED.has(entry.name) && level < depth + beyond) walk(path, level + 1);
+    }
+  };
+  walk(workspace, 0);
+  return { repositories, otherTools, deeper };
+}
+
+/** The metadata names present in the git folder `git`. */
+function present(git: string): string[] {
+  return GIT_METADATA.filter((name) => {
+    try {
+      lstatSync(join(git, name));
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
