@@ -77,7 +77,7 @@ describe("validation", () => {
       '  plugins[2].permissions[1]: expected one of fs.read, fs.write, process.spawn, network, got "disk"',
       '  plugins[3].package: expected an npm package name such as @plugboard/plugin-bash, got "Not A Name"',
       "  plugins[4].permission: unknown key (allowed keys: package, path, mcp, name, prefix, permissions, network, options, sandbox)",
-      "  verbose: unknown key (allowed keys: $schema, workspace, model, maxSteps, tools, systemPrompt, sandbox, plugins, policy, hooks, audit, protect, results)",
+      "  verbose: unknown key (allowed keys: $schema, workspace, model, maxSteps, tools, systemPrompt, sandbox, plugins, policy, hooks, audit, protect, protectDepth, results)",
     ]);
   });
 

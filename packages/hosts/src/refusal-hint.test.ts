@@ -25,7 +25,7 @@ beforeAll(async () => {
   writeFileSync(join(ws, "a.txt"), "a");
   writeFileSync(join(ws, "locked.txt"), "l");
   chmodSync(join(ws, "locked.txt"), 0o600);
-  mkdirSync(join(ws, ".git"));
+  mkdirSync(join(ws, ".git", "hooks"), { recursive: true });
   writeFileSync(join(ws, ".git", "config"), "");
   mkdirSync(join(ws, "deploy"));
   writeFileSync(join(ws, "deploy", "prod.key"), "k");

@@ -99,7 +99,9 @@ export function scanWorkspace(workspace: string, depth: number, beyond = 0): Wor
     }
   };
   walk(workspace, 0);
-  return { repositories, otherTools, deeper };
+  // In path order, whatever order the file system lists folders in.
+  const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return { repositories: repositories.sort((a, b) => byPath(a.path, b.path)), otherTools: otherTools.sort(byPath), deeper: deeper.sort(byPath) };
 }
 
 /** The metadata names present in the git folder `git`. */
