@@ -129,7 +129,9 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const isConfined = (plugin: ResolvedPlugin) => mechanism !== undefined && plugin.entry.sandbox !== false;
   const listing = { cacheFolder: listingCacheFolder(options.env ?? process.env), fresh: options.freshHosts === true };
   const modules = mechanism === undefined ? undefined : await (confining ?? confinementModules());
-  const protect = modules === undefined ? () => [] : () => modules.protectedPaths(config, workspace.root, listing.cacheFolder);
+  // One walk of the workspace for repositories and other tools' files, kept: each host start and each after-call look reads only what changed.
+  const walker = modules === undefined ? undefined : new modules.WorkspaceWalker(workspace.root, config.protectDepth);
+  const protect = modules === undefined ? () => [] : () => modules.protectedPaths(config, workspace.root, listing.cacheFolder, walker);
   // From here until the app closes, confined plugins may write the workspace: files that appear there meanwhile are suspect.
   const writers =
     resolved.some((plugin) => isConfined(plugin) && plugin.entry.permissions.includes("fs.write")) ||
@@ -150,7 +152,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     else if (config.audit !== undefined) early.push(record);
   };
   // What confined plugins that may write the workspace leave behind is looked for after each of their calls, against the workspace as it is now.
-  const watch = modules !== undefined && resolved.some((plugin) => isConfined(plugin) && plugin.entry.permissions.includes("fs.write")) ? new modules.LeftoverWatch(workspace.root, config.protectDepth) : undefined;
+  const watch = modules !== undefined && resolved.some((plugin) => isConfined(plugin) && plugin.entry.permissions.includes("fs.write")) && walker !== undefined ? new modules.LeftoverWatch(workspace.root, walker) : undefined;
   let confined: Map<number, ConfinedHost>;
   try {
     confined =
@@ -418,6 +420,7 @@ interface ConfinementModules {
   readonly protectedPaths: typeof import("@plugboard/hosts/protected-paths").protectedPaths;
   readonly LeftoverWatch: typeof import("@plugboard/hosts/leftovers").LeftoverWatch;
   readonly reportingLeftovers: typeof import("@plugboard/hosts/leftovers").reportingLeftovers;
+  readonly WorkspaceWalker: typeof import("@plugboard/hosts/workspace-scan").WorkspaceWalker;
 }
 
 /**
@@ -427,12 +430,13 @@ interface ConfinementModules {
  * protected from the next start on.
  */
 async function confinementModules(): Promise<ConfinementModules> {
-  const [{ startConfinedHost }, { protectedPaths }, { LeftoverWatch, reportingLeftovers }] = await Promise.all([
+  const [{ startConfinedHost }, { protectedPaths }, { LeftoverWatch, reportingLeftovers }, { WorkspaceWalker }] = await Promise.all([
     lazily("the confined plugin hosts", () => import("@plugboard/hosts/confined")),
     lazily("the protected paths", () => import("@plugboard/hosts/protected-paths")),
     lazily("the after-call look for what calls leave behind", () => import("@plugboard/hosts/leftovers")),
+    lazily("the walk for repositories and other tools' files", () => import("@plugboard/hosts/workspace-scan")),
   ]);
-  return { startConfinedHost, protectedPaths, LeftoverWatch, reportingLeftovers };
+  return { startConfinedHost, protectedPaths, LeftoverWatch, reportingLeftovers, WorkspaceWalker };
 }
 
 /**

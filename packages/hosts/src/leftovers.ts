@@ -13,7 +13,7 @@ import { basename, join, relative } from "node:path";
 import type { ToolResult } from "@plugboard/core";
 import type { RegistryEntry } from "@plugboard/core/internal";
 import { codeIn } from "./git-code.ts";
-import { OTHER_TOOLS_FOLDERS, scanWorkspace, type WorkspaceScan } from "./workspace-scan.ts";
+import { OTHER_TOOLS_FOLDERS, type WorkspaceScan, type WorkspaceWalker } from "./workspace-scan.ts";
 
 /** One thing a call left behind. */
 export interface Leftover {
@@ -32,13 +32,14 @@ export interface Leftover {
 /** The workspace as the last walk found it, and the walk after each call. */
 export class LeftoverWatch {
   readonly #workspace: string;
-  readonly #depth: number;
+  readonly #walker: WorkspaceWalker;
   #seen: Seen;
 
-  constructor(workspace: string, depth: number) {
+  /** Walks `workspace` now, with `walker` (shared with the protected paths' walk at each host start, so that each reads only what changed). */
+  constructor(workspace: string, walker: WorkspaceWalker) {
     this.#workspace = workspace;
-    this.#depth = depth;
-    this.#seen = seen(scanWorkspace(workspace, depth));
+    this.#walker = walker;
+    this.#seen = seen(walker.scan());
   }
 
   /**
@@ -47,7 +48,7 @@ export class LeftoverWatch {
    * git's next command at another folder's config and hooks.
    */
   look(): Leftover[] {
-    const scan = scanWorkspace(this.#workspace, this.#depth);
+    const scan = this.#walker.scan();
     const before = this.#seen;
     this.#seen = seen(scan);
     const shown = (path: string) => relative(this.#workspace, path);
@@ -71,7 +72,7 @@ export class LeftoverWatch {
       }
     }
     for (const path of scan.otherTools) if (!before.otherTools.has(path)) found.push({ kind: "other-tools", path: shown(path), runs: [] });
-    if (found.some(({ movedTo }) => movedTo !== undefined)) this.#seen = seen(scanWorkspace(this.#workspace, this.#depth));
+    if (found.some(({ movedTo }) => movedTo !== undefined)) this.#seen = seen(this.#walker.scan());
     return found;
   }
 }

@@ -13,21 +13,24 @@ import type { ProtectedPath } from "@plugboard/sandbox";
 import { exists } from "@plugboard/sandbox/view";
 import { type AppConfig, DEFAULT_PROTECT_DEPTH } from "@plugboard/config";
 import type { Hooks } from "@plugboard/core/runtime";
-import { OTHER_TOOLS_FOLDERS, scanWorkspace, type WorkspaceScan } from "./workspace-scan.ts";
+import { OTHER_TOOLS_FOLDERS, type WorkspaceScan, WorkspaceWalker } from "./workspace-scan.ts";
 
 const ALWAYS = "always protected";
 
 /**
  * The protected paths of `config`'s app in `workspace` (real paths; those that do not
- * exist are left out: nothing is created on the person's disk to be protected).
+ * exist are left out: nothing is created on the person's disk to be protected). `walker`
+ * finds repositories and other tools' files (an app passes the one it keeps, which reads
+ * again only the folders that changed).
  */
 export function protectedPaths(
   config: Pick<AppConfig, "configPath" | "audit" | "protect"> & Partial<Pick<AppConfig, "hooks" | "protectDepth">>,
   workspace: string,
   cacheFolder: string | undefined,
+  walker: WorkspaceWalker = new WorkspaceWalker(workspace, config.protectDepth ?? DEFAULT_PROTECT_DEPTH),
 ): ProtectedPath[] {
   const folder = dirname(config.configPath);
-  const scan = scanWorkspace(workspace, config.protectDepth ?? DEFAULT_PROTECT_DEPTH);
+  const scan = walker.scan();
   // The audit log exists before any host starts, so that none can create (or forge) it; opening it reports a failure.
   if (config.audit !== undefined) touch(config.audit);
   const paths: ProtectedPath[] = [

@@ -58,7 +58,7 @@ export interface FoundRepository {
   readonly metadata: readonly string[];
 }
 
-/** What a walk found. */
+/** What a walk found, in path order. */
 export interface WorkspaceScan {
   readonly repositories: readonly FoundRepository[];
   /** Other tools' files and folders (absolute paths). */
@@ -73,35 +73,94 @@ export interface WorkspaceScan {
  * `.git` entries, reported as `deeper` (for `plugboard check`).
  */
 export function scanWorkspace(workspace: string, depth: number, beyond = 0): WorkspaceScan {
-  const repositories: FoundRepository[] = [];
-  const otherTools: string[] = [];
-  const deeper: string[] = [];
-  const walk = (folder: string, level: number) => {
+  return new WorkspaceWalker(workspace, depth, beyond).scan();
+}
+
+/**
+ * A folder whose status changed less than this long before it was read is read again by
+ * the next walk: a change in the same tick of the file system's clock may not show.
+ */
+const SETTLED_MS = 1000;
+
+/** What a walk keeps of one folder: its status change time, when it was read, and what in it matters. */
+interface Listing {
+  readonly ctimeMs: number;
+  readonly readAt: number;
+  readonly gits: readonly { readonly path: string; readonly folder: boolean }[];
+  readonly others: readonly string[];
+  readonly folders: readonly string[];
+}
+
+/**
+ * Walks a workspace again and again (after each call), reading only the folders that
+ * changed since: a folder's entries change its status change time (`ctime`, which no
+ * program can set back, unlike `mtime`), so an unchanged one is known from one `lstat`.
+ */
+export class WorkspaceWalker {
+  readonly #workspace: string;
+  readonly #depth: number;
+  readonly #beyond: number;
+  #listings = new Map<string, Listing>();
+
+  constructor(workspace: string, depth: number, beyond = 0) {
+    this.#workspace = workspace;
+    this.#depth = depth;
+    this.#beyond = beyond;
+  }
+
+  /** The workspace as it is now. */
+  scan(): WorkspaceScan {
+    const repositories: FoundRepository[] = [];
+    const otherTools: string[] = [];
+    const deeper: string[] = [];
+    const seen = new Map<string, Listing>();
+    const walk = (folder: string, level: number) => {
+      const listing = this.#listing(folder);
+      if (listing === undefined) return;
+      seen.set(folder, listing);
+      const within = level <= this.#depth;
+      for (const git of listing.gits) {
+        if (!within) deeper.push(git.path);
+        else repositories.push({ ...git, metadata: git.folder ? present(git.path) : [] });
+      }
+      if (within) otherTools.push(...listing.others);
+      if (level < this.#depth + this.#beyond) for (const inner of listing.folders) walk(inner, level + 1);
+    };
+    walk(this.#workspace, 0);
+    this.#listings = seen;
+    // In path order, whatever order the file system lists folders in.
+    const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    return { repositories: repositories.sort((a, b) => byPath(a.path, b.path)), otherTools: otherTools.sort(byPath), deeper: deeper.sort(byPath) };
+  }
+
+  /** What matters in `folder`: kept when it has not changed since it was read (and had settled then), else read now. */
+  #listing(folder: string): Listing | undefined {
+    let ctimeMs: number;
+    try {
+      ctimeMs = lstatSync(folder).ctimeMs;
+    } catch {
+      return undefined;
+    }
+    const kept = this.#listings.get(folder);
+    if (kept !== undefined && kept.ctimeMs === ctimeMs && ctimeMs < kept.readAt - SETTLED_MS) return kept;
+    const readAt = Date.now();
     let entries: Dirent[];
     try {
       entries = readdirSync(folder, { withFileTypes: true });
     } catch {
-      return;
+      return undefined;
     }
-    const within = level <= depth;
+    const gits: { path: string; folder: boolean }[] = [];
+    const others: string[] = [];
+    const folders: string[] = [];
     for (const entry of entries) {
       const path = join(folder, entry.name);
-      if (entry.name === ".git") {
-        if (!within) deeper.push(path);
-        else repositories.push({ path, folder: entry.isDirectory(), metadata: entry.isDirectory() ? present(path) : [] });
-        continue;
-      }
-      if (OTHER_TOOLS.has(entry.name)) {
-        if (within) otherTools.push(path);
-        continue;
-      }
-      if (entry.isDirectory() && !NOT_ENTERED.has(entry.name) && level < depth + beyond) walk(path, level + 1);
+      if (entry.name === ".git") gits.push({ path, folder: entry.isDirectory() });
+      else if (OTHER_TOOLS.has(entry.name)) others.push(path);
+      else if (entry.isDirectory() && !NOT_ENTERED.has(entry.name)) folders.push(path);
     }
-  };
-  walk(workspace, 0);
-  // In path order, whatever order the file system lists folders in.
-  const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return { repositories: repositories.sort((a, b) => byPath(a.path, b.path)), otherTools: otherTools.sort(byPath), deeper: deeper.sort(byPath) };
+    return { ctimeMs, readAt, gits, others, folders };
+  }
 }
 
 /** The metadata names present in the git folder `git`. */
