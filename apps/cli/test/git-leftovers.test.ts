@@ -169,8 +169,8 @@ describe("version control that runs code", () => {
     expect(changed.stdout).toContain("tools/x/.git/hooks/pre-commit: Read-only file system");
     expect(readFileSync(join(ws.dir, "tools/x/.git/hooks/pre-commit"), "utf8")).toBe("#!/bin/sh\nexit 0\n");
     const check = await plugboard(["check", "--offline", "--config", ws.config], { cwd: ws.dir });
-    expect(check.stdout).toContain("             git: 2 repositories\n               .git (config, hooks/, info/)\n");
-    expect(check.stdout).toContain("               tools/x/.git (config, hooks/, info/; made while plugins could write the workspace, runs code: hook pre-commit, core.fsmonitor)\n");
+    expect(check.stdout).toContain("             git: 2 repositories\n               .git: config, hooks/, info/\n");
+    expect(check.stdout).toContain("               tools/x/.git: config, hooks/, info/; made while plugins could write the workspace, runs code: hook pre-commit, core.fsmonitor\n");
 
     await using twin = await project("off");
     const unconfined = await bash(twin.config, create, twin.dir);

@@ -17,7 +17,7 @@ const leftoversSection: Section = {
       "their own (`LeftoverWatch.look`, packages/hosts/src/leftovers.ts). The workspace is generated: 100,000 files in",
       "10 × 10 × 10 folders of 100, a repository at the root and in each top folder, a `.vscode/` beside each, and a",
       "`node_modules` of 10,000 files, which the walk does not enter. The first walk reads every folder (once, when the",
-      "app starts); a later one reads again only the folders whose status changed since (one `lstat` each for the",
+      "first host starts); a later one reads again only the folders whose status changed since (one `lstat` each for the",
       "rest). Measured: the first walk, the walk of an unchanged workspace (a call that made nothing new), and the",
       "walk after a repository with a hook and `core.fsmonitor` was made (it is found and read). `bun run --cwd bench",
       "leftovers` refreshes this section alone.",
@@ -28,7 +28,7 @@ const leftoversSection: Section = {
     const made = value("the walk after a call that made a repository");
     const verdict = (ms: number) => (ms <= GOAL_MS ? "within" : "**over**");
     return [
-      `The walk after a call takes ${n(nothing)} ms when the call made nothing new and ${n(made)} ms when it made a repository: ${verdict(Math.max(nothing, made))} the goal of ${GOAL_MS} ms per call of a plugin that may write. The first walk, which reads every folder, takes ${n(value("the first walk, at the app's start"))} ms, once per app; each host's start reuses what it read.`,
+      `The walk after a call takes ${n(nothing)} ms when the call made nothing new and ${n(made)} ms when it made a repository: ${verdict(Math.max(nothing, made))} the goal of ${GOAL_MS} ms per call of a plugin that may write. The first walk, which reads every folder, takes ${n(value("the first walk, at the first host's start"))} ms, once per app (an app that runs no call never walks); each later host's start reuses what it read.`,
     ];
   },
 };

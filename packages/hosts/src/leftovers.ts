@@ -33,13 +33,17 @@ export interface Leftover {
 export class LeftoverWatch {
   readonly #workspace: string;
   readonly #walker: WorkspaceWalker;
-  #seen: Seen;
+  #seen: Seen | undefined;
 
-  /** Walks `workspace` now, with `walker` (shared with the protected paths' walk at each host start, so that each reads only what changed). */
+  /**
+   * Compares each walk with the one before, the first with `walker`'s first walk: the one
+   * the protected paths make when the first host starts, before any call (the walker is
+   * shared, so that each walk reads only what changed). Nothing is walked before a host starts:
+   * an app that runs no call (`plugboard tools`) never walks.
+   */
   constructor(workspace: string, walker: WorkspaceWalker) {
     this.#workspace = workspace;
     this.#walker = walker;
-    this.#seen = seen(walker.scan());
   }
 
   /**
@@ -48,8 +52,9 @@ export class LeftoverWatch {
    * git's next command at another folder's config and hooks.
    */
   look(): Leftover[] {
+    const first = this.#walker.first();
     const scan = this.#walker.scan();
-    const before = this.#seen;
+    const before = this.#seen ?? seen(first ?? scan);
     this.#seen = seen(scan);
     const shown = (path: string) => relative(this.#workspace, path);
     const found: Leftover[] = [];

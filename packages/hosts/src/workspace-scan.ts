@@ -101,6 +101,7 @@ export class WorkspaceWalker {
   readonly #depth: number;
   readonly #beyond: number;
   #listings = new Map<string, Listing>();
+  #first: WorkspaceScan | undefined;
 
   constructor(workspace: string, depth: number, beyond = 0) {
     this.#workspace = workspace;
@@ -130,7 +131,14 @@ export class WorkspaceWalker {
     this.#listings = seen;
     // In path order, whatever order the file system lists folders in.
     const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-    return { repositories: repositories.sort((a, b) => byPath(a.path, b.path)), otherTools: otherTools.sort(byPath), deeper: deeper.sort(byPath) };
+    const scan = { repositories: repositories.sort((a, b) => byPath(a.path, b.path)), otherTools: otherTools.sort(byPath), deeper: deeper.sort(byPath) };
+    this.#first ??= scan;
+    return scan;
+  }
+
+  /** What the first walk found (the workspace as the first host saw it), or undefined before any. */
+  first(): WorkspaceScan | undefined {
+    return this.#first;
   }
 
   /** What matters in `folder`: kept when it has not changed since it was read (and had settled then), else read now. */

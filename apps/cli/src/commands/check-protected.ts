@@ -26,7 +26,7 @@ export function protectedLines({ config, workspace, sandbox }: StartedApp, env: 
     const what = folder ? metadata.map((name) => (["config", "config.worktree", "commondir"].includes(name) ? name : `${name}/`)).join(", ") : "a link to a repository elsewhere";
     const runs = codeIn(path, folder);
     const news = made(path) ? `; made while plugins could write the workspace${runs.length === 0 ? "" : `, runs code: ${runs.join(", ")}`}` : "";
-    return `${INDENT}${shown(path)} (${what}${news})`;
+    return `${INDENT}${shown(path)}: ${what}${news}`;
   });
   const others = scan.otherTools.map((path) => `${shown(path)}${OTHER_TOOLS_FOLDERS.some((name) => path.endsWith(`/${name}`)) ? "/" : ""}${made(path) ? " (made while plugins could write the workspace)" : ""}`);
   return [
