@@ -9,6 +9,7 @@
  * that finds one and names what in it runs code).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 // The sources the bootstrap loads (one module instance): the bench package does not declare @plugboard/hosts.
 import { LeftoverWatch } from "../../../packages/hosts/src/leftovers.ts";
@@ -24,6 +25,7 @@ export const LEFTOVERS_GROUP = "After a call: what it left behind";
 /** Measures the after-call walk over a generated workspace. */
 export async function leftovers(mode: RunMode, log: FigureLog): Promise<void> {
   const files = mode.quick ? 10_000 : 100_000;
+  const loadAtStart = loadavg()[0] ?? Number.NaN;
   await withTempDir("leftovers", async (dir) => {
     mode.progress(`leftovers: generating a workspace of ${files.toLocaleString("en")} files`);
     generate(dir, files);
@@ -57,6 +59,9 @@ export async function leftovers(mode: RunMode, log: FigureLog): Promise<void> {
     const found = summarize(times);
     log.add(timingFigure(LEFTOVERS_GROUP, "the walk after a call that made a repository", found, "ms", 1e6, "a .git with a hook and core.fsmonitor made before each sample, found and read"));
   });
+  // The machine is shared: the load during these rows says how far to trust them.
+  log.add({ group: LEFTOVERS_GROUP, name: "1-minute load average, start of the suite", value: loadAtStart, unit: "" });
+  log.add({ group: LEFTOVERS_GROUP, name: "1-minute load average, end of the suite", value: loadavg()[0] ?? Number.NaN, unit: "" });
 }
 
 /** `files` files under `dir` in 10 × 10 × 10 folders, with repositories, .vscode/ folders and a node_modules. */
