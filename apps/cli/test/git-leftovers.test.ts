@@ -79,9 +79,13 @@ describe("version control that runs code", () => {
     expect(readFileSync(twinMarker, "utf8")).toContain("ran");
   }, TIMEOUT_MS);
 
-  test("2. a nested repository that existed before the session: its hooks and config are refused, its commits still work", async () => {
+  test("2. a nested repository that existed before the session: its hooks and config are refused; 5. commits still work, there and at the root", async () => {
     const attack = (marker: string) => [hook("vendor/lib/.git/hooks/pre-commit", marker), `printf '${fsmonitor(marker)}' >> vendor/lib/.git/config`].join("\n");
-    const commit = "cd vendor/lib && echo more >> lib.txt && git add lib.txt && git -c user.name=Confined -c user.email=c@example.com commit -q -m 'from the sandbox' && git log --format=%s -1";
+    const commit = [
+      "who='-c user.name=Confined -c user.email=c@example.com'",
+      "echo more >> notes.txt && git add notes.txt && git $who commit -q -m 'root, from the sandbox' && git log --format=%s -1",
+      "cd vendor/lib && echo more >> lib.txt && git add lib.txt && git $who commit -q -m 'nested, from the sandbox' && git log --format=%s -1",
+    ].join(" && ");
     const nested = async (sandbox: Sandbox) => {
       const ws = await project(sandbox);
       await mkdir(join(ws.dir, "vendor/lib"), { recursive: true });
@@ -98,7 +102,8 @@ describe("version control that runs code", () => {
       "plugboard: refused by the sandbox: @plugboard/plugin-bash may not write vendor/lib/.git/hooks/pre-commit: it is a protected path (vendor/lib/.git/hooks/, always protected)",
     );
     // Commits still work, in the nested repository as at the root.
-    expect((await bash(ws.config, commit, ws.dir)).stdout).toBe("from the sandbox\nexit code: 0\n");
+    expect((await bash(ws.config, commit, ws.dir)).stdout).toBe("root, from the sandbox\nnested, from the sandbox\nexit code: 0\n");
+    expect(git(ws.dir, "log", "--format=%s", "-1").out).toBe("root, from the sandbox\n");
     // The person's own commit and status there run nothing.
     expect(git(join(ws.dir, "vendor/lib"), "commit", "-q", "--allow-empty", "-m", "mine").code).toBe(0);
     git(join(ws.dir, "vendor/lib"), "status");
