@@ -29,7 +29,7 @@ const leftoversSection: Section = {
     const made = value("the walk after a call that made a repository");
     const verdict = (ms: number) => (ms <= GOAL_MS ? "within" : "**over**");
     return [
-      `The walk after a call takes ${n(nothing)} ms when the call made nothing new and ${n(made)} ms when it made a repository: ${verdict(Math.max(nothing, made))} the goal of ${GOAL_MS} ms per call of a plugin that may write. The first walk, which reads every folder, takes ${n(value("the first walk, at the first host's start"))} ms, once per app (an app that runs no call never walks); each later host's start reuses what it read. ${load > env.cores ? `Measured at a load average of up to ${n(load)} on ${env.cores} cores: an idle machine's figures are lower.` : ""}`.trimEnd(),
+      `The walk after a call takes ${n(nothing)} ms when the call made nothing new and ${n(made)} ms when it made a repository: ${verdict(Math.max(nothing, made))} the goal of ${GOAL_MS} ms per call of a plugin that may write. The first walk, which reads every folder, takes ${n(value("the first walk, at the first host's start"))} ms, once per app (an app that starts no host never walks); each later host's start reuses what it read. ${load > env.cores ? `Measured at a load average of up to ${n(load)} on ${env.cores} cores: an idle machine's figures are lower.` : ""}`.trimEnd(),
     ];
   },
 };
