@@ -134,6 +134,20 @@ describe("validation", () => {
     expect(good.tools).toEqual({ searchOver: 10, pinned: ["glob", "read_file"] });
   });
 
+  test("protectDepth: a whole number of folder levels from 0 to 64, 8 when unset", async () => {
+    const dir = await tempDir();
+    for (const [value, problem] of [
+      [65, "protectDepth: expected at most 64, got 65"],
+      [-1, "protectDepth: expected 0 or more, got -1"],
+      [2.5, "protectDepth: expected a whole number of folder levels, got 2.5"],
+      ["8", 'protectDepth: expected a whole number of folder levels, got "8"'],
+    ] as const) {
+      expect((await loadFails(await writeConfig(dir, { plugins: [], protectDepth: value }), { env: {} })).message).toContain(`  ${problem}`);
+    }
+    expect((await loadConfig(await writeConfig(dir, { plugins: [], protectDepth: 0 }), { env: {} })).protectDepth).toBe(0);
+    expect((await loadConfig(await writeConfig(dir, { plugins: [] }), { env: {} })).protectDepth).toBe(8);
+  });
+
   test("plugins is required; maxSteps must be an integer up to 1000", async () => {
     const dir = await tempDir();
     const path = await writeConfig(dir, { maxSteps: 1001.5 });
