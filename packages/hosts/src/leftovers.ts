@@ -39,7 +39,7 @@ export class LeftoverWatch {
    * Compares each walk with the one before, the first with `walker`'s first walk: the one
    * the protected paths make when the first host starts, before any call (the walker is
    * shared, so that each walk reads only what changed). Nothing is walked before a host starts:
-   * an app that runs no call (`plugboard tools`) never walks.
+   * an app that starts no host (`plugboard tools` from its listing cache) never walks.
    */
   constructor(workspace: string, walker: WorkspaceWalker) {
     this.#workspace = workspace;
