@@ -12,6 +12,7 @@ import { parallelCalls } from "./parallel/parallel.ts";
 import { FigureLog } from "./harness/figures.ts";
 import { parseMode } from "./harness/mode.ts";
 import { renderTable } from "./harness/table.ts";
+import { leftovers } from "./leftovers/leftovers.ts";
 import { inProcessLoop } from "./loop/in-process.ts";
 import { mcp } from "./mcp/mcp.ts";
 import { httpLoop } from "./loop/over-http.ts";
@@ -39,6 +40,7 @@ const SUITES = {
   mcp,
   sandbox,
   "tool-search": toolSearch,
+  leftovers,
 };
 const unknown = mode.only?.filter((name) => !(name in SUITES)) ?? [];
 if (unknown.length > 0) throw new Error(`Unknown suite ${unknown.join(", ")}; the suites: ${Object.keys(SUITES).join(", ")}`);

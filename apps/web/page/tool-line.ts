@@ -1,5 +1,7 @@
 /**
- * One tool call as one line: the tool, its main argument, its outcome and duration; opened,
+ * One tool call as one line: the tool, its main argument, its outcome and duration, and
+ * Plugboard's own notice when the result ends with one (a sandbox refusal, or a git repository
+ * or editor folder the call left behind); opened,
  * its full arguments and result (a diff for edit_file; a long result collapsed behind
  * "Show all"). The same component is the approval card when a call waits for the person.
  */
@@ -106,8 +108,11 @@ export class ToolLine {
 
   #showResult(): void {
     const { result = "", durationMs } = this.call;
+    // Plugboard's own last line: a sandbox refusal explained, or what the call left behind that your tools would run.
+    const notice = /\n(plugboard: [^\n]*)$/.exec(result)?.[1];
+    const output = notice === undefined ? result : result.slice(0, -notice.length - 1);
     // bash ends its result with the exit line; an earlier line of output may look the same.
-    const exit = this.call.name === "bash" ? /(?:^|\n)exit code: (-?\d+)$/.exec(result)?.[1] : undefined;
+    const exit = this.call.name === "bash" ? /(?:^|\n)exit code: (-?\d+)$/.exec(output)?.[1] : undefined;
     // A command that ran but failed is a warning, not a green "ok".
     const outcome = this.call.outcome === "ok" && exit !== undefined && exit !== "0" ? "warning" : (this.call.outcome ?? "ok");
     this.element.classList.add(outcome);
@@ -118,6 +123,8 @@ export class ToolLine {
     if (outcome === "denied" && result.startsWith(POLICY_DENIAL) && !this.#summary.querySelector(".tool-reason")) {
       this.#summary.append(el("span", "tool-reason", `by the policy's rule ${result.slice(POLICY_DENIAL.length)}`));
     }
+    // On the line itself, so it is read without opening the call.
+    if (notice !== undefined && !this.#summary.querySelector(".tool-notice")) this.#summary.append(el("span", "tool-notice", notice.slice("plugboard: ".length)));
     this.#result.replaceChildren(el("h4", "", "Result"), ...collapsible(result));
   }
 }

@@ -1,6 +1,7 @@
 /**
- * The audit log: one JSON line per call, and one per connection a narrowed `network` grant
- * asked its egress proxy for (`"event": "network"`), appended. The file is opened once with `O_APPEND`
+ * The audit log: one JSON line per call, one per connection a narrowed `network` grant
+ * asked its egress proxy for (`"event": "network"`), and one per thing a confined call left
+ * behind that the person's tools would run (`"event": "leftover"`), appended. The file is opened once with `O_APPEND`
  * and each line goes out in one `write`, so several processes appending to one file never
  * interleave their lines.
  */
@@ -8,6 +9,10 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import type { AuditSink } from "@plugboard/core/runtime";
 import { configErrors } from "@plugboard/config/messages";
 import type { EgressRecord } from "@plugboard/sandbox";
+import type { Leftover } from "@plugboard/hosts/leftovers";
+
+/** One thing a call left behind (leftovers.ts), with the call it was found after. */
+export type LeftoverRecord = Leftover & { readonly ts: string; readonly event: "leftover"; readonly plugin: string; readonly tool: string; readonly callId: string };
 
 /**
  * An open audit log: `write` appends one record; `close` releases the file (safe to call
@@ -18,6 +23,8 @@ export interface AuditLog {
   readonly write: AuditSink;
   /** Appends one connection's record. */
   readonly connection: (record: EgressRecord) => void;
+  /** Appends the record of one thing a confined call left behind that the person's tools would run (`"event": "leftover"`). */
+  readonly leftover: (record: LeftoverRecord) => void;
   close(): void;
 }
 
@@ -50,6 +57,7 @@ export function openAuditLog(path: string, configPath: string): AuditLog {
   return {
     write: append,
     connection: append,
+    leftover: append,
     close() {
       if (fd !== undefined) closeSync(fd);
       fd = undefined;

@@ -19,6 +19,7 @@ import type { ConfinedHost, HostContext } from "@plugboard/hosts/confined";
 import type { CloseOptions, PluginHost } from "@plugboard/hosts/host";
 import { listingCacheFolder } from "@plugboard/hosts/listing-cache";
 import { NetworkRefusals } from "@plugboard/hosts/network-refusals";
+import type { LeftoverHandler, LeftoverWatch } from "@plugboard/hosts/leftovers";
 import type { RefusalContext } from "@plugboard/hosts/refusal-hint";
 import { detectSandbox, type SandboxState, sandboxState } from "@plugboard/hosts/sandbox-mode";
 import type { LoadedPlugin } from "@plugboard/loader/loaded-plugin";
@@ -140,6 +141,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const isConfined = (plugin: ResolvedPlugin) => mechanism !== undefined && plugin.entry.sandbox !== false;
   const listing = { cacheFolder: listingCacheFolder(options.env ?? process.env), fresh: options.freshHosts === true };
   const modules = mechanism === undefined ? undefined : await (confining ?? confinementModules());
+  // One walk of the workspace for repositories and other tools' files, kept: each host start and each after-call look reads only what changed.
+  const walker = modules === undefined ? undefined : new modules.WorkspaceWalker(workspace.root, config.protectDepth);
   // From here until the app closes, confined plugins may write the workspace: files that appear there meanwhile are suspect.
   const writers =
     resolved.some((plugin) => isConfined(plugin) && plugin.entry.permissions.includes("fs.write")) ||
@@ -153,7 +156,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       ? () => []
       : () => {
           code ??= writers ? modules.codeProtections(codeFolders, workspace.root, closureCache) : [];
-          return [...modules.protectedPaths(config, workspace.root, listing.cacheFolder), ...code];
+          return [...modules.protectedPaths(config, workspace.root, listing.cacheFolder, walker), ...code];
         };
   // Made before any host starts, so that the sandbox keeps `.plugboard/` read-only and only its results/ writable.
   if (writers) resultsFolder(workspace.root, logger);
@@ -170,6 +173,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     if (auditLog !== undefined) auditLog.connection(record);
     else if (config.audit !== undefined) early.push(record);
   };
+  // What confined plugins that may write the workspace leave behind is looked for after each of their calls, against the workspace as it is now.
+  const watch = modules !== undefined && resolved.some((plugin) => isConfined(plugin) && plugin.entry.permissions.includes("fs.write")) && walker !== undefined ? new modules.LeftoverWatch(workspace.root, walker) : undefined;
   let confined: Map<number, ConfinedHost>;
   try {
     confined =
@@ -191,7 +196,15 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     auditLog?.close();
   };
   try {
-    const confinedEntries = confined.size === 0 ? undefined : await explainedEntries(confined, resolved, workspace.root, refusals);
+    const onLeftovers: LeftoverHandler = (call, leftovers, line) => {
+      logger.warn(line.replace(/^plugboard: /, ""));
+      const ts = new Date().toISOString();
+      for (const leftover of leftovers) auditLog?.leftover({ ts, event: "leftover", ...call, ...leftover });
+      // Every host's view is made again before its next call: a path protected for one is protected for all.
+      for (const host of new Set(confined.values())) host.refresh();
+    };
+    const leftovers = watch === undefined ? undefined : { watch, handle: onLeftovers, report: modules?.reportingLeftovers };
+    const confinedEntries = confined.size === 0 ? undefined : await explainedEntries(confined, resolved, workspace.root, refusals, leftovers);
     for (const plugin of resolved) {
       let host: PluginHost | undefined = confined.get(plugin.where.index);
       let entries = confinedEntries?.get(plugin.where.index);
@@ -296,12 +309,24 @@ export function hostGroups(confined: readonly ResolvedPlugin[]): ResolvedPlugin[
   return [...groups.values()];
 }
 
-/** The registry entries of each confined plugin, by config index, each result ending with its sandbox refusal's hint. */
+/** How results of plugins that may write the workspace end with what their call left behind (leftovers.ts). */
+interface LeftoverReporting {
+  readonly watch: LeftoverWatch;
+  readonly handle: LeftoverHandler;
+  readonly report: typeof import("@plugboard/hosts/leftovers").reportingLeftovers | undefined;
+}
+
+/**
+ * The registry entries of each confined plugin, by config index, each result ending with its
+ * sandbox refusal's hint, and, for a plugin that may write the workspace, with what its call
+ * left behind.
+ */
 async function explainedEntries(
   confined: ReadonlyMap<number, ConfinedHost>,
   resolved: readonly ResolvedPlugin[],
   workspace: string,
   refusals: NetworkRefusals,
+  leftovers: LeftoverReporting | undefined,
 ): Promise<Map<number, RegistryEntry[]>> {
   const [{ hostedEntries }, { explainingRefusals }] = await Promise.all([
     lazily("the plugin host wrapper", () => import("@plugboard/hosts/host")),
@@ -325,7 +350,10 @@ async function explainedEntries(
         ...narrowing(plugin.entry, refusals, plugin.manifest.name),
       };
       const list = entries.get(plugin.where.index) ?? [];
-      list.push(explainingRefusals(entry, context));
+      const explained = explainingRefusals(entry, context);
+      const writes = plugin.entry.permissions.includes("fs.write");
+      // The refusal's hint first, then what the call left behind: the result's last line.
+      list.push(writes && leftovers?.report !== undefined ? leftovers.report(explained, plugin.manifest.name, leftovers.watch, leftovers.handle) : explained);
       entries.set(plugin.where.index, list);
     }
   }
@@ -414,6 +442,9 @@ interface ConfinementModules {
   readonly startConfinedHost: typeof import("@plugboard/hosts/confined").startConfinedHost;
   readonly protectedPaths: typeof import("@plugboard/hosts/protected-paths").protectedPaths;
   readonly codeProtections: typeof import("@plugboard/hosts/code-protection").codeProtections;
+  readonly LeftoverWatch: typeof import("@plugboard/hosts/leftovers").LeftoverWatch;
+  readonly reportingLeftovers: typeof import("@plugboard/hosts/leftovers").reportingLeftovers;
+  readonly WorkspaceWalker: typeof import("@plugboard/hosts/workspace-scan").WorkspaceWalker;
 }
 
 /**
@@ -423,12 +454,14 @@ interface ConfinementModules {
  * protected from the next start on.
  */
 async function confinementModules(): Promise<ConfinementModules> {
-  const [{ startConfinedHost }, { protectedPaths }, { codeProtections }] = await Promise.all([
+  const [{ startConfinedHost }, { protectedPaths }, { codeProtections }, { LeftoverWatch, reportingLeftovers }, { WorkspaceWalker }] = await Promise.all([
     lazily("the confined plugin hosts", () => import("@plugboard/hosts/confined")),
     lazily("the protected paths", () => import("@plugboard/hosts/protected-paths")),
     lazily("the protected code", () => import("@plugboard/hosts/code-protection")),
+    lazily("the after-call look for what calls leave behind", () => import("@plugboard/hosts/leftovers")),
+    lazily("the walk for repositories and other tools' files", () => import("@plugboard/hosts/workspace-scan")),
   ]);
-  return { startConfinedHost, protectedPaths, codeProtections };
+  return { startConfinedHost, protectedPaths, codeProtections, LeftoverWatch, reportingLeftovers, WorkspaceWalker };
 }
 
 /**

@@ -41,6 +41,7 @@ describe("precedence: flag > environment > config file > default", () => {
       hooks: { before: [], after: [] },
       audit: undefined,
       protect: [],
+      protectDepth: 8,
       results: { maxBytes: 50_000, maxFileBytes: 64 * 1024 * 1024 },
     });
   });

@@ -173,6 +173,16 @@ const bytes = v.pipe(
 /** Where large results go: `.plugboard/results/` (core's results.ts). */
 const results = strict({ maxBytes: v.optional(bytes), maxFileBytes: v.optional(bytes) });
 
+/** How deep repositories and other tools' files are looked for: folder levels below the workspace. */
+export const PROTECT_DEPTH_RANGE = { min: 0, max: 64 } as const;
+
+const protectDepth = v.pipe(
+  v.number((issue) => `expected a whole number of folder levels, got ${issue.received}`),
+  v.integer((issue) => `expected a whole number of folder levels, got ${issue.received}`),
+  v.minValue(PROTECT_DEPTH_RANGE.min, (issue) => `expected ${PROTECT_DEPTH_RANGE.min} or more, got ${issue.received}`),
+  v.maxValue(PROTECT_DEPTH_RANGE.max, (issue) => `expected at most ${PROTECT_DEPTH_RANGE.max}, got ${issue.received}`),
+);
+
 /** The whole config file. */
 export const ConfigFileSchema = strict({
   $schema: v.optional(v.string()),
@@ -192,6 +202,7 @@ export const ConfigFileSchema = strict({
   hooks: v.optional(hooks),
   audit: v.optional(text("a file path")),
   protect: v.optional(list(text("a path or glob pattern"))),
+  protectDepth: v.optional(protectDepth),
   results: v.optional(results),
 });
 

@@ -77,7 +77,7 @@ describe("validation", () => {
       '  plugins[2].permissions[1]: expected one of fs.read, fs.write, process.spawn, network, got "disk"',
       '  plugins[3].package: expected an npm package name such as @plugboard/plugin-bash, got "Not A Name"',
       "  plugins[4].permission: unknown key (allowed keys: package, path, mcp, name, prefix, permissions, network, options, sandbox)",
-      "  verbose: unknown key (allowed keys: $schema, workspace, model, maxSteps, tools, systemPrompt, sandbox, plugins, policy, hooks, audit, protect, results)",
+      "  verbose: unknown key (allowed keys: $schema, workspace, model, maxSteps, tools, systemPrompt, sandbox, plugins, policy, hooks, audit, protect, protectDepth, results)",
     ]);
   });
 
@@ -132,6 +132,20 @@ describe("validation", () => {
     expect((await loadFails(fractional, { env: {} })).message).toContain("tools.searchOver: expected a whole number of tools, got 2.5");
     const good = await loadConfig(await writeConfig(dir, { plugins: [], tools: { searchOver: 10, pinned: ["glob", "read_file", "glob"] } }), { env: {} });
     expect(good.tools).toEqual({ searchOver: 10, pinned: ["glob", "read_file"] });
+  });
+
+  test("protectDepth: a whole number of folder levels from 0 to 64, 8 when unset", async () => {
+    const dir = await tempDir();
+    for (const [value, problem] of [
+      [65, "protectDepth: expected at most 64, got 65"],
+      [-1, "protectDepth: expected 0 or more, got -1"],
+      [2.5, "protectDepth: expected a whole number of folder levels, got 2.5"],
+      ["8", 'protectDepth: expected a whole number of folder levels, got "8"'],
+    ] as const) {
+      expect((await loadFails(await writeConfig(dir, { plugins: [], protectDepth: value }), { env: {} })).message).toContain(`  ${problem}`);
+    }
+    expect((await loadConfig(await writeConfig(dir, { plugins: [], protectDepth: 0 }), { env: {} })).protectDepth).toBe(0);
+    expect((await loadConfig(await writeConfig(dir, { plugins: [] }), { env: {} })).protectDepth).toBe(8);
   });
 
   test("plugins is required; maxSteps must be an integer up to 1000", async () => {

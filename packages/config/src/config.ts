@@ -94,6 +94,8 @@ export interface AppConfig {
   audit: string | undefined;
   /** Paths or glob patterns (relative to the config file) kept read-only to confined plugins, besides the always protected ones. */
   protect: readonly string[];
+  /** How many folder levels below the workspace repositories and other tools' files are looked for and protected (`protectDepth`). */
+  protectDepth: number;
   /** Results over `maxBytes` go to `.plugboard/results/` in the workspace (`results`; core's defaults). */
   results: ResultsLimits;
 }
@@ -110,6 +112,8 @@ export interface LoadConfigOptions {
 
 /** The model name used when no flag, environment variable or config key sets one. */
 export const DEFAULT_MODEL = "gpt-4.1-mini";
+/** How deep repositories and other tools' files are looked for when no `protectDepth` sets it. */
+export const DEFAULT_PROTECT_DEPTH = 8;
 /** The step limit used when no flag or config key sets one. */
 export const DEFAULT_MAX_STEPS = 20;
 /** The endpoint used when only an API key is configured. */
@@ -176,6 +180,7 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
     hooks: file.hooks === undefined ? NO_HOOKS : { before: file.hooks.before.map((entry) => hookOf(entry, folder)), after: file.hooks.after.map((entry) => hookOf(entry, folder)) },
     audit: file.audit === undefined ? undefined : resolve(folder, file.audit),
     protect: file.protect ?? [],
+    protectDepth: file.protectDepth ?? DEFAULT_PROTECT_DEPTH,
     results: {
       maxBytes: file.results?.maxBytes ?? DEFAULT_RESULTS_LIMITS.maxBytes,
       maxFileBytes: file.results?.maxFileBytes ?? DEFAULT_RESULTS_LIMITS.maxFileBytes,

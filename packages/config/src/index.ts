@@ -3,6 +3,7 @@ export {
   type ConfigOverrides,
   DEFAULT_BASE_URL,
   DEFAULT_MAX_STEPS,
+  DEFAULT_PROTECT_DEPTH,
   DEFAULT_MODEL,
   type LoadConfigOptions,
   loadConfig,
@@ -18,4 +19,5 @@ export { PlugboardError, type PlugboardErrorCode } from "./errors.ts";
 export { invocationCwd } from "./invocation.ts";
 export { type EntryLocation, FlagError } from "./messages.ts";
 export { PERMISSION_EFFECTS, PERMISSIONS, type Permission } from "./permissions.ts";
-export { plantedRecordFile, refusePlanted, trustFile, writeTrusted } from "./planted-files.ts";
+export { createdWhileWritable, plantedRecordFile, refusePlanted, trustFile, writeTrusted } from "./planted-files.ts";
+export { PROTECT_DEPTH_RANGE } from "./config-schema.ts";

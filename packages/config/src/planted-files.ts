@@ -90,6 +90,20 @@ export function refusePlanted(file: string | undefined, path: string, what: stri
 }
 
 /**
+ * Whether `path` came to be within a span in which confined plugins could write a workspace
+ * holding it (`plugboard check` marks such a repository or other tool's file): its birth time,
+ * or its status change where the file system keeps no birth time.
+ */
+export function createdWhileWritable(file: string | undefined, path: string): boolean {
+  if (file === undefined) return false;
+  const last = pathSteps(path)?.at(-1);
+  if (last === undefined) return false;
+  const born = last.born > 0 ? last.born : last.ctime;
+  const now = Date.now();
+  return read(file).spans.some((span) => isWithin(path, span.workspace) && span.start <= born && born <= endOf(span, now));
+}
+
+/**
  * Trusts `path` as it is now, with each link on its way (a later change to any of them is
  * checked again). Throws `USAGE` when it does not exist.
  */

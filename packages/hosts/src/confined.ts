@@ -52,6 +52,12 @@ export interface ConfinedHost extends PluginHost {
   protected(): readonly ProtectedPath[];
   /** The host's process id while it runs. */
   pid(): number | undefined;
+  /**
+   * Marks the host's view stale (a call left behind something to protect, see leftovers.ts):
+   * the running host is ended before the next call that finds no other call in flight, and a
+   * new one starts with the protected paths as they are then.
+   */
+  refresh(): void;
 }
 
 /**
@@ -133,6 +139,8 @@ class HostProcess {
   #nextId = 1;
   #protect: readonly ProtectedPath[] = [];
   #warned = false;
+  /** The view no longer protects all it should: start a new host when none of this one's calls is in flight. */
+  #stale = false;
   readonly #stderr: string[] = [];
 
   constructor(group: readonly ResolvedPlugin[], mechanism: Extract<Mechanism, { available: true }>, context: HostContext, lazy: boolean) {
@@ -173,11 +181,15 @@ class HostProcess {
       close: (options) => this.#close(options?.wait !== false),
       protected: () => this.#protect,
       pid: () => this.#running?.process.pid,
+      refresh: () => {
+        this.#stale = this.#running !== undefined;
+      },
     };
   }
 
   async #call(plugin: string, tool: string, args: Record<string, unknown>, call: HostCall): Promise<ToolResult> {
     if (this.#closed) return errorResult(`${plugin} has been closed`);
+    await this.#endIfStale();
     const restarting = this.#started;
     let running: Running;
     try {
@@ -229,6 +241,17 @@ class HostProcess {
     } catch {
       // The host is gone: its exit answers what waits.
     }
+  }
+
+  /** Ends a stale host that runs no call, so that the next call starts one with a fresh view. */
+  async #endIfStale(): Promise<void> {
+    const running = this.#running;
+    if (!this.#stale || running === undefined || running.waiting.size > 0) return;
+    this.#stale = false;
+    this.#running = undefined;
+    this.#context.logger.info(`the plugin host of ${this.#names} starts again to protect what a call left behind`);
+    killGroup(running.process.pid);
+    await settlesWithin(running.ended, CLOSE_GRACE_MS);
   }
 
   /** The running host, or one started now (`restarting` it when one ran before). */

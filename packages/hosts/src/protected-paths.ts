@@ -1,31 +1,36 @@
 /**
  * The paths inside the workspace that no confined process may write, whatever its grants:
  * the files the app and git read later and trust (the config, the `.env` beside it, the
- * lock file, the audit log, the listing cache, `.git/config` and `.git/hooks/`, and
- * `.plugboard/` but its `results/`, the hooks' programs with their folders, the files their
- * arguments name and what they import, which run unconfined), and the config's own
- * `protect` additions.
+ * lock file, the audit log, the listing cache, the metadata of every repository to
+ * `"protectDepth"` folder levels, the files other tools run on their own, and `.plugboard/`
+ * but its `results/`, the hooks' programs with their folders, the files their arguments name
+ * and what they import, which run unconfined), and the config's own `protect` additions.
  */
-import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { closeSync, openSync, readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import type { ProtectedPath } from "@plugboard/sandbox";
 import { exists } from "@plugboard/sandbox/view";
-import type { AppConfig } from "@plugboard/config";
+import { type AppConfig, DEFAULT_PROTECT_DEPTH } from "@plugboard/config";
 import { hookFiles } from "./hook-files.ts";
+import { OTHER_TOOLS_FOLDERS, type WorkspaceScan, WorkspaceWalker } from "./workspace-scan.ts";
 
 const ALWAYS = "always protected";
 
 /**
  * The protected paths of `config`'s app in `workspace` (real paths; those that do not
- * exist are left out, except `.git/hooks/` in a repository, made here as git would).
+ * exist are left out: nothing is created on the person's disk to be protected). `walker`
+ * finds repositories and other tools' files (an app passes the one it keeps, which reads
+ * again only the folders that changed).
  */
 export function protectedPaths(
-  config: Pick<AppConfig, "configPath" | "audit" | "protect"> & Partial<Pick<AppConfig, "hooks">>,
+  config: Pick<AppConfig, "configPath" | "audit" | "protect"> & Partial<Pick<AppConfig, "hooks" | "protectDepth">>,
   workspace: string,
   cacheFolder: string | undefined,
+  walker: WorkspaceWalker = new WorkspaceWalker(workspace, config.protectDepth ?? DEFAULT_PROTECT_DEPTH),
 ): ProtectedPath[] {
   const folder = dirname(config.configPath);
+  const scan = walker.scan();
   // The audit log exists before any host starts, so that none can create (or forge) it; opening it reports a failure.
   if (config.audit !== undefined) touch(config.audit);
   const paths: ProtectedPath[] = [
@@ -34,7 +39,8 @@ export function protectedPaths(
     { path: join(folder, "plugboard.lock.json"), rule: `the lock file beside the config (${ALWAYS})` },
     ...(config.audit === undefined ? [] : [{ path: config.audit, rule: `the audit log ("audit" in the config, ${ALWAYS})` }]),
     ...(cacheFolder === undefined ? [] : [{ path: cacheFolder, rule: `the listing cache (${ALWAYS})` }]),
-    ...gitPaths(workspace),
+    ...gitPaths(workspace, scan),
+    ...otherToolsPaths(workspace, scan),
     { path: join(workspace, ".plugboard"), rule: `.plugboard/ (${ALWAYS}; its results/ folder stays writable)` },
     { path: join(workspace, ".plugboard", "results"), rule: "", writable: true },
     ...(config.hooks === undefined ? [] : hookFiles(config.hooks, workspace)),
@@ -57,42 +63,35 @@ function realLocation(path: string): string {
 }
 
 /**
- * What git reads and runs as the user: `.git/config` and `.git/hooks/` of a repository (and
- * of each submodule it keeps in `.git/modules/`), the folder `core.hooksPath` names when it
- * lies in the workspace, or a `.git` file (a worktree's) itself.
+ * What git reads and runs as the user, in every repository found to `depth` folder levels
+ * (workspace-scan.ts): each git folder's metadata that exists (config, hooks/, info/,
+ * commondir, modules/ with its submodules' git folders, worktrees/), a `.git` file (a
+ * worktree's or submodule's pointer) itself, and the folder `core.hooksPath` names when it
+ * lies in the workspace. Nothing is created: an absent name is caught after the call that
+ * makes it (leftovers.ts).
  */
-function gitPaths(workspace: string): ProtectedPath[] {
-  const git = join(workspace, ".git");
-  if (!exists(git)) return [];
-  if (!lstatSync(git).isDirectory()) return [{ path: git, rule: `.git (a link to a repository elsewhere, ${ALWAYS})` }];
-  try {
-    mkdirSync(join(git, "hooks"), { recursive: true });
-  } catch {
-    // A repository this user may not change: no plugin may either.
-  }
-  return [...repositoryPaths(git, ".git"), ...hooksPath(git, workspace)];
+function gitPaths(workspace: string, scan: WorkspaceScan): ProtectedPath[] {
+  return scan.repositories.flatMap(({ path, folder, metadata }) => {
+    const shown = relative(workspace, path) || ".git";
+    if (!folder) return [{ path, rule: `${shown} (a link to a repository elsewhere, ${ALWAYS})` }];
+    const own = metadata.map((name) => ({ path: join(path, name), rule: `${shown}/${name}${FOLDERS.has(name) ? "/" : ""} (${ALWAYS})` }));
+    return [...own, ...hooksPath(path)];
+  });
 }
 
-/** A git folder's config and hooks, and its submodules' (whose names may hold `/`, so a few levels deep). */
-function repositoryPaths(folder: string, shown: string, depth = 0): ProtectedPath[] {
-  const paths: ProtectedPath[] = [
-    { path: join(folder, "config"), rule: `${shown}/config (${ALWAYS})` },
-    { path: join(folder, "hooks"), rule: `${shown}/hooks/ (${ALWAYS})` },
-  ];
-  const visit = (modules: string, shownModules: string, level: number) => {
-    if (level > 4) return;
-    for (const name of folderNames(modules)) {
-      const inner = join(modules, name);
-      if (exists(join(inner, "config"))) paths.push(...repositoryPaths(inner, `${shownModules}/${name}`, depth + 1));
-      else visit(inner, `${shownModules}/${name}`, level + 1);
-    }
-  };
-  if (depth < 4) visit(join(folder, "modules"), `${shown}/modules`, 0);
-  return paths;
+/** The metadata names that are folders, shown with a `/`. */
+const FOLDERS = new Set(["hooks", "info", "modules", "worktrees"]);
+
+/** Other tools' files and folders found (workspace-scan.ts), each protected as itself. */
+function otherToolsPaths(workspace: string, scan: WorkspaceScan): ProtectedPath[] {
+  return scan.otherTools.map((path) => {
+    const folder = OTHER_TOOLS_FOLDERS.some((name) => path.endsWith(`/${name}`));
+    return { path, rule: `${relative(workspace, path)}${folder ? "/" : ""} (other tools run it on their own, ${ALWAYS})` };
+  });
 }
 
-/** The folder `core.hooksPath` in `.git/config` names, when it lies in the workspace (`.githooks`, husky's `.husky/_`). */
-function hooksPath(git: string, workspace: string): ProtectedPath[] {
+/** The folder `core.hooksPath` in a git folder's config names, when it lies in the workspace (`.githooks`, husky's `.husky/_`). */
+function hooksPath(git: string): ProtectedPath[] {
   let text: string;
   try {
     text = readFileSync(join(git, "config"), "utf8");
@@ -101,16 +100,9 @@ function hooksPath(git: string, workspace: string): ProtectedPath[] {
   }
   const named = /^\s*hookspath\s*=\s*"?([^"\n]+?)"?\s*$/im.exec(text)?.[1];
   if (named === undefined) return [];
-  const path = resolve(workspace, named.replace(/^~(?=\/)/, homedir()));
+  // Relative to the top of the worktree, where hooks run.
+  const path = resolve(dirname(git), named.replace(/^~(?=\/)/, homedir()));
   return [{ path, rule: `the hooks folder core.hooksPath names (${ALWAYS})` }];
-}
-
-function folderNames(folder: string): string[] {
-  try {
-    return readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
-  } catch {
-    return [];
-  }
 }
 
 function touch(path: string): void {

@@ -25,7 +25,7 @@ beforeAll(async () => {
   writeFileSync(join(ws, "a.txt"), "a");
   writeFileSync(join(ws, "locked.txt"), "l");
   chmodSync(join(ws, "locked.txt"), 0o600);
-  mkdirSync(join(ws, ".git"));
+  mkdirSync(join(ws, ".git", "hooks"), { recursive: true });
   writeFileSync(join(ws, ".git", "config"), "");
   mkdirSync(join(ws, "deploy"));
   writeFileSync(join(ws, "deploy", "prod.key"), "k");
@@ -125,6 +125,7 @@ describe("refusalHint", () => {
     ["bash", () => "/usr/bin/bash: line 1: .git/hooks/pre-commit: Read-only file system", ".git/hooks/pre-commit", () => ".git/hooks/, always protected"],
     ["coreutils", () => "touch: cannot touch 'plugboard.json': Read-only file system", "plugboard.json", () => "the config file, always protected"],
     ["git", () => "error: could not lock config file .git/config: Read-only file system", ".git/config", () => ".git/config, always protected"],
+    ["git config", () => "error: could not write config file .git/config: Device or resource busy", ".git/config", () => ".git/config, always protected"],
     ["node", () => `EROFS: read-only file system, open '${ws}/deploy/prod.key'`, "deploy/prod.key", () => `"protect": "deploy/*.key" in ${config}`],
   ])("a write to a protected path (%s) names its rule, whatever the grants", (_, output, path, rule) => {
     const expected = `plugboard: refused by the sandbox: ${PLUGIN} may not write ${path}: it is a protected path (${rule()})`;

@@ -90,6 +90,7 @@ const NETWORK_FAILURES = [
   /\bEPERM: was there a typo in the url/i,
 ];
 const READ_ONLY = /read-only file system|\bEROFS\b/i;
+const BUSY = /device or resource busy|\bEBUSY\b/i;
 const MISSING = /no such file or directory|\bENOENT\b/i;
 const DENIED = /permission denied|\bEACCES\b/i;
 /** Where a view has private, empty folders of its own (and HOME): the real ones are hidden. */
@@ -113,7 +114,9 @@ function proxyHint(refused: readonly string[], context: RefusalContext): string 
 function writeHint(line: string, context: RefusalContext): string | undefined {
   const words = wordsNear(line, READ_ONLY);
   const paths = words.map((word) => resolve(context.workspace, word));
-  for (const path of paths) {
+  // A protected file replaced by renaming over it (git's `config.lock` → `config`) fails as a busy mount point.
+  const replaced = wordsNear(line, BUSY).map((word) => resolve(context.workspace, word));
+  for (const path of [...paths, ...replaced]) {
     const rule = protectingRule(path, context.protect);
     if (rule !== undefined) return `${context.plugin} may not write ${shown(path, context)}: it is a protected path (${unnested(rule)})`;
   }

@@ -7,6 +7,7 @@ import { DEFAULT_BASE_URL, type ModelSettings, PlugboardError, type StartedApp, 
 import { visible } from "@plugboard/core/internal";
 import { describeRule, type Hook, type Hooks, type Policy } from "@plugboard/core/runtime";
 import { loadApp } from "../load-app.ts";
+import { protectedLines } from "./check-protected.ts";
 
 /**
  * Validates the config, every plugin and the workspace, then asks the model endpoint whether
@@ -44,6 +45,7 @@ export async function checkCommand(parsed: ParsedArgs, io: Io, accept?: string):
     ...networkLines(app),
     `  sandbox:   ${sandboxLine(app)}`,
     ...sandboxLayers(app),
+    ...protectedLines(app, io.env),
     ...withheldLines(app),
   ];
   // Names, versions and withheld descriptions come from the plugins and servers themselves.
