@@ -17,13 +17,14 @@ import { beginWritableSpan, plantedRecordFile } from "@plugboard/config/planted-
 import type { ConfinedHost, HostContext } from "@plugboard/hosts/confined";
 import type { CloseOptions, PluginHost } from "@plugboard/hosts/host";
 import { listingCacheFolder } from "@plugboard/hosts/listing-cache";
+import { LimitTally } from "@plugboard/hosts/limit-tally";
 import { NetworkRefusals } from "@plugboard/hosts/network-refusals";
 import type { RefusalContext } from "@plugboard/hosts/refusal-hint";
 import { detectSandbox, type SandboxState, sandboxState } from "@plugboard/hosts/sandbox-mode";
 import type { LoadedPlugin } from "@plugboard/loader/loaded-plugin";
 import { type ResolvedPlugin, resolvePlugin } from "@plugboard/loader/resolve-plugin";
 import type { Elicitor } from "@plugboard/mcp";
-import type { EgressRecord, ProtectedPath } from "@plugboard/sandbox";
+import type { EgressRecord, Limits, ProtectedPath } from "@plugboard/sandbox";
 import { type AuditLog, openAuditLog } from "./audit-log.ts";
 import { checkToolSearch } from "./tool-search-check.ts";
 import { type McpLauncher, type MountContext, type MountedServer, mountServer, type ServerMount } from "./mount-server.ts";
@@ -143,6 +144,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const early: EgressRecord[] = [];
   // And each refusal is kept a moment, for the hint at the end of the result of the call it was made in.
   const refusals = new NetworkRefusals();
+  // How often each confined server's limits refused, over its restarts, by its name.
+  const tallies = new ServerTallies();
   const onConnection = (record: EgressRecord) => {
     refusals.record(record);
     if (auditLog !== undefined) auditLog.connection(record);
@@ -153,7 +156,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     confined =
       mechanism === undefined
         ? new Map<number, ConfinedHost>()
-        : await startHosts(resolved.filter(isConfined), mechanism, { workspace: workspace.root, logger, listing, protect, onConnection }, options.warm ?? [], modules);
+        : await startHosts(resolved.filter(isConfined), mechanism, { workspace: workspace.root, logger, listing, protect, onConnection, limits: config.limits }, options.warm ?? [], modules);
   } catch (error) {
     endSpan();
     throw error;
@@ -169,7 +172,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     auditLog?.close();
   };
   try {
-    const confinedEntries = confined.size === 0 ? undefined : await explainedEntries(confined, resolved, workspace.root, refusals);
+    const confinedEntries = confined.size === 0 ? undefined : await explainedEntries(confined, resolved, { workspace: workspace.root, refusals, limits: config.limits });
     for (const plugin of resolved) {
       let host: PluginHost | undefined = confined.get(plugin.where.index);
       let entries = confinedEntries?.get(plugin.where.index);
@@ -192,10 +195,10 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       options.mcpLauncher ??
       (mechanism === undefined
         ? undefined
-        : await confiningLauncher(mechanism, { workspace: workspace.root, configPath: config.configPath, protect, env: options.env ?? process.env, logger, onConnection }));
+        : await confiningLauncher(mechanism, { workspace: workspace.root, configPath: config.configPath, protect, env: options.env ?? process.env, logger, onConnection, limits: config.limits, tallies }));
     mounts = await mountServers(config, { workspace, logger, launcher, elicit: options.elicit, env: options.env ?? process.env });
     // Only the servers our sandbox confines: a launcher given by the caller confines (or not) in its own way.
-    if (options.mcpLauncher === undefined && mechanism !== undefined) mounts = await explainingServers(mounts, config, { workspace: workspace.root, protect, refusals });
+    if (options.mcpLauncher === undefined && mechanism !== undefined) mounts = await explainingServers(mounts, config, { workspace: workspace.root, protect, refusals, tallies });
     for (const { index, server, entries } of mounts) loaded.set(index, { grants: server.permissions, entries });
     const ordered = [...loaded].sort(([a], [b]) => a - b);
     checkMountedNames(ordered, config);
@@ -277,8 +280,7 @@ export function hostGroups(confined: readonly ResolvedPlugin[]): ResolvedPlugin[
 async function explainedEntries(
   confined: ReadonlyMap<number, ConfinedHost>,
   resolved: readonly ResolvedPlugin[],
-  workspace: string,
-  refusals: NetworkRefusals,
+  { workspace, refusals, limits }: { workspace: string; refusals: NetworkRefusals; limits: Limits },
 ): Promise<Map<number, RegistryEntry[]>> {
   const [{ hostedEntries }, { explainingRefusals }] = await Promise.all([
     lazily("the plugin host wrapper", () => import("@plugboard/hosts/host")),
@@ -300,6 +302,7 @@ async function explainedEntries(
         },
         configPath: plugin.where.configPath,
         ...narrowing(plugin.entry, refusals, plugin.manifest.name),
+        limits: { values: limits, refusals: () => host.limitRefusals() },
       };
       const list = entries.get(plugin.where.index) ?? [];
       list.push(explainingRefusals(entry, context));
@@ -319,6 +322,8 @@ async function confiningLauncher(
     env: Readonly<Record<string, string | undefined>>;
     logger: Logger;
     onConnection: (record: EgressRecord) => void;
+    limits: Limits;
+    tallies: ServerTallies;
   },
 ): Promise<McpLauncher> {
   const { confineServer, serverCacheRoot } = await lazily("the sandbox for MCP servers", () => import("@plugboard/hosts/confine-server"));
@@ -338,6 +343,7 @@ async function confiningLauncher(
             protect: app.protect(),
             cacheRoot,
             warn,
+            limits: { values: app.limits, tally: app.tallies.of(entry.name) },
           },
           mechanism,
         )
@@ -353,7 +359,7 @@ function confinesServer(entry: McpEntry): boolean {
 async function explainingServers(
   mounts: readonly (ServerMount & { index: number })[],
   config: AppConfig,
-  app: { workspace: string; protect: () => readonly ProtectedPath[]; refusals: NetworkRefusals },
+  app: { workspace: string; protect: () => readonly ProtectedPath[]; refusals: NetworkRefusals; tallies: ServerTallies },
 ): Promise<(ServerMount & { index: number })[]> {
   const isConfined = ({ index }: { index: number }) => {
     const entry = config.plugins[index];
@@ -375,9 +381,24 @@ async function explainingServers(
         return app.protect();
       },
       ...narrowing(entry, app.refusals, mount.server.name),
+      limits: { values: config.limits, refusals: () => app.tallies.of(mount.server.name).refusals() },
     };
     return { ...mount, entries: mount.entries.map((entry) => explainingRefusals(entry, context)) };
   });
+}
+
+/** Each confined server's `LimitTally`, by its entry's name. */
+class ServerTallies {
+  readonly #byName = new Map<string, LimitTally>();
+
+  of(name: string): LimitTally {
+    let tally = this.#byName.get(name);
+    if (tally === undefined) {
+      tally = new LimitTally();
+      this.#byName.set(name, tally);
+    }
+    return tally;
+  }
 }
 
 /** A refusal context's view of an entry's narrowed `network` grant: its list, and what its proxy refused. */

@@ -42,6 +42,7 @@ describe("precedence: flag > environment > config file > default", () => {
       audit: undefined,
       protect: [],
       results: { maxBytes: 50_000, maxFileBytes: 64 * 1024 * 1024 },
+      limits: { processes: 512, memory: 2 * 1024 ** 3, tmp: 256 * 1024 ** 2 },
     });
   });
 

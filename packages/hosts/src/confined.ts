@@ -13,9 +13,10 @@ import { PlugboardError } from "@plugboard/config/errors";
 import type { LoadedPlugin } from "@plugboard/loader/loaded-plugin";
 import { loadedPlugin } from "@plugboard/loader/loaded-plugin";
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
-import { confineCommand, type EgressRecord, type Mechanism, openEgress, type ProtectedPath } from "@plugboard/sandbox";
+import { confineCommand, type Controller, type EgressRecord, type Limits, type Mechanism, openEgress, type ProtectedPath } from "@plugboard/sandbox";
 import type { HostCall, HostedPlugin, PluginHost } from "./host.ts";
 import { ListingCache } from "./listing-cache.ts";
+import { LimitTally } from "./limit-tally.ts";
 import { HOST_SOURCE, type HostPrograms, hostPrograms } from "./program.ts";
 import { type AppMessage, decodeSchema, eachLine, type HostListing, type HostMessage, type HostSpec, parseHostMessage, protocolLine, type Thrown } from "./protocol.ts";
 
@@ -44,6 +45,8 @@ export interface HostContext {
   readonly protect?: () => readonly ProtectedPath[];
   /** Told of each connection a host narrowed to a `"network"` list asks its egress proxy for (the audit log). @default none */
   readonly onConnection?: (record: EgressRecord) => void;
+  /** Each host's bounds (the config's `"limits"`). @default none */
+  readonly limits?: Limits;
 }
 
 /** A confined host: the interface, and what its running view protects (for the refusal hints). */
@@ -52,6 +55,8 @@ export interface ConfinedHost extends PluginHost {
   protected(): readonly ProtectedPath[];
   /** The host's process id while it runs. */
   pid(): number | undefined;
+  /** How often its limits have refused, over every start (see limit-tally.ts). */
+  limitRefusals(): Readonly<Record<Controller, number>>;
 }
 
 /**
@@ -134,6 +139,7 @@ class HostProcess {
   #protect: readonly ProtectedPath[] = [];
   #warned = false;
   readonly #stderr: string[] = [];
+  readonly #limits = new LimitTally();
 
   constructor(group: readonly ResolvedPlugin[], mechanism: Extract<Mechanism, { available: true }>, context: HostContext, lazy: boolean) {
     this.#lazy = lazy;
@@ -173,6 +179,7 @@ class HostProcess {
       close: (options) => this.#close(options?.wait !== false),
       protected: () => this.#protect,
       pid: () => this.#running?.process.pid,
+      limitRefusals: () => this.#limits.refusals(),
     };
   }
 
@@ -259,7 +266,7 @@ class HostProcess {
     this.#started = true;
     this.#stderr.length = 0;
     const token = `${crypto.randomUUID()} `;
-    const spec: HostSpec = { plugins: this.#group, workspace: this.#context.workspace, token, ...(this.#lazy ? { lazy: true } : {}) };
+    const spec: HostSpec = { plugins: this.#group, workspace: this.#context.workspace, ...(this.#lazy ? { lazy: true } : {}) };
     this.#protect = this.#context.protect?.() ?? [];
     const first = this.#group[0];
     const grants = first?.entry.permissions ?? [];
@@ -280,6 +287,7 @@ class HostProcess {
       // change would make the closure it is part of stale.
       ...(this.#context.listing?.cacheFolder === undefined ? {} : { closureCache: join(this.#context.listing.cacheFolder, "closures.json") }),
       ...(programs.confine === undefined ? {} : { confineProgram: programs.confine }),
+      ...(this.#context.limits === undefined ? {} : { limits: this.#context.limits }),
     });
     if (!this.#warned) {
       this.#warned = true;
@@ -287,6 +295,7 @@ class HostProcess {
         logger.warn(`${this.#names}: not following ${link.path} to ${link.target}: a link in the workspace, which confined plugins may write, must not lead out of it`);
       }
     }
+    const limited = this.#limits.track(confined.limits);
     let child: Bun.Subprocess<"pipe", "pipe", "pipe">;
     try {
       child = Bun.spawn([confined.command, ...confined.args], {
@@ -295,9 +304,14 @@ class HostProcess {
         stdio: ["pipe", "pipe", "pipe", ...(egress === undefined ? [] : [egress.childFd])],
         detached: true,
       });
+    } catch (error) {
+      void limited();
+      throw error;
     } finally {
       egress?.spawned();
     }
+    // The token goes first, on stdin: on the command line, every process of the sandbox could read it in /proc.
+    child.stdin.write(`${token}\n`);
     const forget = killGroupOnExit(child.pid);
     const waiting = new Map<number, (message: HostMessage | undefined) => void>();
     let listed: ((listing: HostListing) => void) | undefined;
@@ -339,10 +353,11 @@ class HostProcess {
       this.#stderr.push(line);
       if (this.#stderr.length > STDERR_TAIL) this.#stderr.shift();
     });
-    void Promise.all([child.exited, stdout.catch(() => undefined), stderr.catch(() => undefined)]).then(() => {
+    void Promise.all([child.exited, stdout.catch(() => undefined), stderr.catch(() => undefined)]).then(async () => {
       forget();
       egress?.close();
       killGroup(child.pid);
+      await limited();
       if (this.#running === running) this.#running = undefined;
       refused?.(this.#startFailure(running));
       for (const answer of waiting.values()) answer(undefined);
@@ -375,7 +390,8 @@ class HostProcess {
     // parent-death signal), and with the host, everything in its PID namespace. Ended once its
     // pipes have closed, which happens only when every process that held them is gone.
     killGroup(running.process.pid);
-    if (wait) await settlesWithin(running.ended, CLOSE_GRACE_MS);
+    // A tree with limits is waited for even so: its cgroups are removed once it has ended.
+    if (wait || this.#context.limits !== undefined) await settlesWithin(running.ended, CLOSE_GRACE_MS);
   }
 }
 

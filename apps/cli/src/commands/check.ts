@@ -39,6 +39,7 @@ export async function checkCommand(parsed: ParsedArgs, io: Io): Promise<number> 
     ...networkLines(app),
     `  sandbox:   ${sandboxLine(app)}`,
     ...sandboxLayers(app),
+    ...limitsLines(app),
     ...withheldLines(app),
   ];
   await io.print(`${lines.join("\n")}\n`);
@@ -72,6 +73,13 @@ function sandboxLayers({ sandbox }: StartedApp): string[] {
   if (sandbox.mechanism === undefined) return [];
   const { layers, missing } = sandbox.mechanism;
   return [...layers, `missing on this kernel: ${missing.length === 0 ? "nothing" : missing.join("; ")}`].map((line) => `             ${line}`);
+}
+
+/** The limits of each confined tree as this machine enforces them, and what it lacks for the others. */
+function limitsLines({ sandbox }: StartedApp): string[] {
+  if (sandbox.limits === undefined) return [];
+  const { inForce, lacking } = sandbox.limits;
+  return [`  limits:    ${inForce}`, `             missing on this machine: ${lacking.length === 0 ? "nothing" : lacking.join("; ")}`];
 }
 
 /** The mechanism in force (or why there is none) and which plugins it confines. */
