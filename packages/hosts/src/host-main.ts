@@ -18,6 +18,7 @@ import { concurrencyKind } from "./host.ts";
 import { refusalOf } from "./refusal.ts";
 import { type AppMessage, encodeSchema, eachLine, type HostListing, type HostMessage, type HostSpec, protocolLine, type Thrown } from "./protocol.ts";
 import { endOtherProcesses } from "@plugboard/core/process";
+import { undumpable } from "./undumpable.ts";
 
 /** Plugin messages go to stderr, which the app logs. */
 const logger: Logger = {
@@ -176,6 +177,8 @@ function thrown(error: unknown): Thrown {
  * plugin that fails to load is answered `load-failed` (and the host exits 2).
  */
 export async function runHost(argument: string | undefined): Promise<never> {
+  // Before the token is read: no program a plugin starts may read it from this process's memory.
+  undumpable();
   const spec = JSON.parse(argument ?? "{}") as HostSpec;
   const lines = stdinLines();
   const token = await lines.first;
