@@ -131,7 +131,7 @@ describe("capabilities", () => {
     const { folder, config } = await setUp({});
     await using _ = folder;
     const [result] = (await calls(config, folder.dir, [capabilities])).results;
-    expect(result).toBe(["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"].map((set) => `${set}: 0000000000000000`).join("\n") + "\nexit code: 0");
+    expect(result).toBe(`${["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"].map((set) => `${set}: 0000000000000000`).join("\n")}\nexit code: 0`);
   }, TIMEOUT_MS);
 
   test.skipIf(process.getuid?.() !== 0)("the twin: unconfined, root's bash holds them", async () => {

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtemp, rm } from "node:fs/promises";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { available } from "../test/attempt.ts";
