@@ -311,7 +311,12 @@ class HostProcess {
       egress?.spawned();
     }
     // The token goes first, on stdin: on the command line, every process of the sandbox could read it in /proc.
-    child.stdin.write(`${token}\n`);
+    try {
+      child.stdin.write(`${token}\n`);
+      child.stdin.flush();
+    } catch {
+      // The host is gone already: its exit answers what waits.
+    }
     const forget = killGroupOnExit(child.pid);
     const waiting = new Map<number, (message: HostMessage | undefined) => void>();
     let listed: ((listing: HostListing) => void) | undefined;

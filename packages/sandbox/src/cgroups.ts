@@ -208,7 +208,7 @@ function v2Place(memberships: string, mounts: readonly CgroupMount[], controller
   } catch {
     return { lacking: "the app's cgroup v2 cannot be read" };
   }
-  if (!delegated.split(/\s+/).includes(controller)) return { lacking: `cgroup v2 does not hand the ${controller} controller to the app's cgroup's children` };
+  if (!delegated.split(/\s+/).includes(controller)) return { lacking: `the app's cgroup v2 does not hand the ${controller} controller to its children (its cgroup.subtree_control does not list it)` };
   return writable(folder) ? { version: 2, folder } : { lacking: "the app's cgroup v2 is not delegated to its user (not writable)" };
 }
 
