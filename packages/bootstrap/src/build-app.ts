@@ -302,7 +302,7 @@ async function explainedEntries(
         },
         configPath: plugin.where.configPath,
         ...narrowing(plugin.entry, refusals, plugin.manifest.name),
-        limits: { values: limits, refusals: () => host.limitRefusals() },
+        limits: { values: limits, counts: host.limits },
       };
       const list = entries.get(plugin.where.index) ?? [];
       list.push(explainingRefusals(entry, context));
@@ -381,7 +381,7 @@ async function explainingServers(
         return app.protect();
       },
       ...narrowing(entry, app.refusals, mount.server.name),
-      limits: { values: config.limits, refusals: () => app.tallies.of(mount.server.name).refusals() },
+      limits: { values: config.limits, counts: app.tallies.of(mount.server.name) },
     };
     return { ...mount, entries: mount.entries.map((entry) => explainingRefusals(entry, context)) };
   });

@@ -13,10 +13,10 @@ import { PlugboardError } from "@plugboard/config/errors";
 import type { LoadedPlugin } from "@plugboard/loader/loaded-plugin";
 import { loadedPlugin } from "@plugboard/loader/loaded-plugin";
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
-import { confineCommand, type Controller, type EgressRecord, type Limits, type Mechanism, openEgress, type ProtectedPath } from "@plugboard/sandbox";
+import { confineCommand, type EgressRecord, type Limits, type Mechanism, openEgress, type ProtectedPath } from "@plugboard/sandbox";
 import type { HostCall, HostedPlugin, PluginHost } from "./host.ts";
 import { ListingCache } from "./listing-cache.ts";
-import { LimitTally } from "./limit-tally.ts";
+import { type LimitCounts, LimitTally } from "./limit-tally.ts";
 import { HOST_SOURCE, type HostPrograms, hostPrograms } from "./program.ts";
 import { type AppMessage, decodeSchema, eachLine, type HostListing, type HostMessage, type HostSpec, parseHostMessage, protocolLine, type Thrown } from "./protocol.ts";
 
@@ -56,7 +56,7 @@ export interface ConfinedHost extends PluginHost {
   /** The host's process id while it runs. */
   pid(): number | undefined;
   /** How often its limits have refused, over every start (see limit-tally.ts). */
-  limitRefusals(): Readonly<Record<Controller, number>>;
+  readonly limits: LimitCounts;
 }
 
 /**
@@ -179,7 +179,7 @@ class HostProcess {
       close: (options) => this.#close(options?.wait !== false),
       protected: () => this.#protect,
       pid: () => this.#running?.process.pid,
-      limitRefusals: () => this.#limits.refusals(),
+      limits: this.#limits,
     };
   }
 

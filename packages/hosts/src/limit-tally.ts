@@ -6,13 +6,23 @@
  */
 import type { Controller, TreeLimits } from "@plugboard/sandbox";
 
-export class LimitTally {
+/** What the refusal hints read of a plugin's limits. */
+export interface LimitCounts {
+  /** The refusals of every tree, ended or running. */
+  refusals(): Readonly<Record<Controller, number>>;
+  /** Whether a refused process is counted (a pids cgroup), rather than bounded by `RLIMIT_NPROC`, which counts nothing. */
+  countsProcesses(): boolean;
+}
+
+export class LimitTally implements LimitCounts {
   readonly #ended: Record<Controller, number> = { pids: 0, memory: 0 };
   readonly #running = new Set<TreeLimits>();
+  #uncounted = false;
 
   /** Counts `tree` from now on; the function returned, called once the tree has ended, keeps its counts and removes its cgroups. */
   track(tree: TreeLimits | undefined): () => Promise<void> {
     if (tree === undefined) return async () => {};
+    if (tree.rules.nproc !== undefined) this.#uncounted = true;
     this.#running.add(tree);
     return async () => {
       if (!this.#running.delete(tree)) return;
@@ -23,7 +33,10 @@ export class LimitTally {
     };
   }
 
-  /** The refusals of every tree, ended or running. */
+  countsProcesses(): boolean {
+    return !this.#uncounted;
+  }
+
   refusals(): Readonly<Record<Controller, number>> {
     const counts = { ...this.#ended };
     for (const tree of this.#running) {

@@ -229,7 +229,12 @@ describe("a network grant narrowed to a list of hosts", () => {
 describe("limitHint", () => {
   const values = { processes: 40, memory: 64 * 1024 ** 2, tmp: 8 * 1024 ** 2 };
   /** A context whose cgroups' counters read `now`. */
-  const limited = (now: { pids: number; memory: number }) => ({ ...base, grants: ALL, offered: ALL, limits: { values, refusals: () => now } });
+  const limited = (now: { pids: number; memory: number }, countsProcesses = true) => ({
+    ...base,
+    grants: ALL,
+    offered: ALL,
+    limits: { values, counts: { refusals: () => now, countsProcesses: () => countsProcesses } },
+  });
   const result = (content: string) => ({ content, isError: false });
   const before = { pids: 2, memory: 1 };
 
@@ -240,6 +245,15 @@ describe("limitHint", () => {
     expect(limitHint(result("Killed"), limited({ pids: 2, memory: 2 }), before)).toBe(
       `plugboard: refused by a limit: ${PLUGIN} used its limit of 64 MiB of memory, so the kernel ended a process of it; raise "limits.memory" in ${config} to allow more`,
     );
+  });
+
+  test("where RLIMIT_NPROC bounds the processes (nothing counts them), a refused fork or spawn in the result names the limit; counted, the result alone does not", () => {
+    const hinted = (content: string, countsProcesses: boolean) => limitHint(result(content), limited(before, countsProcesses), before);
+    for (const refused of ["/usr/bin/bash: fork: retry: Resource temporarily unavailable", "Error: EAGAIN: resource temporarily unavailable, posix_spawn 'sleep'"]) {
+      expect(hinted(refused, false)).toStartWith(`plugboard: refused by a limit: ${PLUGIN} reached its limit of 40 processes`);
+      expect(hinted(refused, true)).toBeUndefined();
+    }
+    expect(hinted("read: EAGAIN", false)).toBeUndefined();
   });
 
   test("a full private folder is named by the result's ENOSPC, the workspace's own disk having room", () => {
@@ -264,7 +278,7 @@ describe("limitHint", () => {
         return textResult("fork: retry: Resource temporarily unavailable");
       },
     });
-    const entry = explainingRefusals({ tool }, { ...base, grants: ALL, offered: ALL, limits: { values, refusals: () => now } });
+    const entry = explainingRefusals({ tool }, { ...base, grants: ALL, offered: ALL, limits: { values, counts: { refusals: () => now, countsProcesses: () => true } } });
     const answered = await entry.tool.handler({}, {} as Parameters<typeof entry.tool.handler>[1]);
     expect(answered.content.split("\n").at(-1)).toStartWith("plugboard: refused by a limit: @plugboard/plugin-bash reached its limit of 40 processes");
   });

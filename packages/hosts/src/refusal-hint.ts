@@ -14,6 +14,7 @@ import { dirname, relative, resolve } from "node:path";
 import type { ToolResult } from "@plugboard/core";
 import type { RegistryEntry } from "@plugboard/core/internal";
 import { type Controller, formatSize, type Limits, PRIVATE_FOLDERS, type ProtectedPath } from "@plugboard/sandbox";
+import type { LimitCounts } from "./limit-tally.ts";
 import { exists, isWithin } from "@plugboard/sandbox/view";
 import type { Permission } from "@plugboard/core";
 
@@ -33,7 +34,7 @@ export interface RefusalContext {
   /** The hosts its egress proxy refused since a `Date.now()` time (see network-refusals.ts). */
   readonly refusedHosts?: (since: number) => readonly string[];
   /** The limits it runs with, and how often they have refused so far (see limit-tally.ts); none: no limits in force. */
-  readonly limits?: { readonly values: Limits; refusals(): Readonly<Record<Controller, number>> };
+  readonly limits?: { readonly values: Limits; readonly counts: LimitCounts };
 }
 
 const PREFIX = "plugboard: refused by the sandbox: ";
@@ -64,7 +65,7 @@ export function explainingRefusals(entry: RegistryEntry, context: RefusalContext
       handler: async (args, ctx) => {
         // A refusal is dated in whole milliseconds: one in the call's first millisecond counts.
         const since = Date.now();
-        const before = context.limits?.refusals();
+        const before = context.limits?.counts.refusals();
         const result = await tool.handler(args, ctx);
         if (tool.concurrency === "read-only" && !result.isError) return result;
         const hint = limitHint(result, context, before) ?? refusalHint(result, context, context.refusedHosts?.(since) ?? []);
@@ -76,15 +77,18 @@ export function explainingRefusals(entry: RegistryEntry, context: RefusalContext
 
 /**
  * The hint for a limit that refused during the call: the kernel counted a refused task or a
- * process killed for memory in the plugin's cgroups since `before`, or the result says a
- * private memory file system is full (unless the workspace's own disk is).
+ * process killed for memory in the plugin's cgroups since `before`; where `RLIMIT_NPROC`
+ * bounds the processes (it counts nothing), the result says a fork or spawn was refused
+ * (`EAGAIN`); or the result says a private memory file system is full (unless the workspace's
+ * own disk is).
  */
 export function limitHint(result: ToolResult, context: RefusalContext, before: Readonly<Record<Controller, number>> | undefined): string | undefined {
   const { limits } = context;
   if (limits === undefined) return undefined;
-  const now = limits.refusals();
+  const now = limits.counts.refusals();
   const raise = (key: keyof Limits) => `raise "limits.${key}" in ${context.configPath} to allow more`;
-  if (before !== undefined && now.pids > before.pids) {
+  const uncounted = !limits.counts.countsProcesses() && NO_PROCESS.test(result.content);
+  if (uncounted || (before !== undefined && now.pids > before.pids)) {
     return `${LIMIT_PREFIX}${context.plugin} reached its limit of ${limits.values.processes} processes (threads count too), so starting another failed; ${raise("processes")}`;
   }
   if (before !== undefined && now.memory > before.memory) {
@@ -97,6 +101,8 @@ export function limitHint(result: ToolResult, context: RefusalContext, before: R
 }
 
 const NO_SPACE = /no space left on device|\bENOSPC\b/i;
+/** What bash, coreutils and Bun say when a fork or spawn is refused for the process count. */
+const NO_PROCESS = /fork: (?:retry: )?resource temporarily unavailable|\bEAGAIN\b.*(?:spawn|fork)/i;
 
 /** Whether the file system of `folder` has no room left (then a full disk, not a limit, refused). */
 function diskFull(folder: string): boolean {
