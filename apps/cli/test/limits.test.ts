@@ -8,14 +8,17 @@
  * cgroups are removed after the call and those a gone app left are swept.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, rmdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmdirSync } from "node:fs";
 import { join } from "node:path";
 import { cgroupSupport } from "@plugboard/sandbox";
 import { startScriptedModel } from "@plugboard/testing";
-import { FIRST_PARTY, finished, plugboard, spawnPlugboard, tempFolder, toolResults } from "./helpers.ts";
+import { FIRST_PARTY, type Finished, finished, plugboard, spawnPlugboard, tempFolder, toolResults } from "./helpers.ts";
 
 const TIMEOUT_MS = 60_000;
 const READING_SERVER = join(import.meta.dir, "fixtures/reading-server/server.ts");
+const MAIN = join(import.meta.dir, "../src/main.ts");
+/** Root can run the CLI as `nobody` (65534), a user that may write no cgroup: the RLIMIT_NPROC path. */
+const asNobody = process.getuid?.() === 0 ? Bun.which("setpriv") : null;
 const BASH = FIRST_PARTY[0];
 const support = cgroupSupport();
 const pidsFolder = "folder" in support.pids ? support.pids.folder : undefined;
@@ -41,12 +44,12 @@ async function calls(config: string, cwd: string, commands: readonly string[]) {
   return { ...ended, results, pid: child.pid };
 }
 
-/** A program that starts `count` sleeps at once, counts those the kernel refused, and kills what it started: a bounded attack. */
+/** A program that starts `count` sleeps at once, counts those the kernel refused (printing the first refusal), and kills what it started: a bounded attack. */
 const sleeps = (count: number) =>
-  `bun -e 'let started = 0, failed = 0; const children = [];
-  for (let i = 0; i < ${count}; i++) { try { children.push(Bun.spawn(["sleep", "5"])); started++ } catch { failed++ } }
+  `bun -e 'let started = 0, failed = 0, first = ""; const children = [];
+  for (let i = 0; i < ${count}; i++) { try { children.push(Bun.spawn(["sleep", "5"])); started++ } catch (error) { failed++; first ||= String(error) } }
   for (const child of children) child.kill("SIGKILL");
-  console.log("started", started, "failed", failed)'`;
+  console.log("started", started, "failed", failed); if (first) console.error(first)'`;
 
 /** The cgroups named after the app `pid` left below the app's own. */
 function leftBy(pid: number): string[] {
@@ -75,6 +78,39 @@ describe("processes", () => {
     await using _ = folder;
     const [attack] = (await calls(config, folder.dir, [sleeps(60)])).results;
     expect(attack).toBe("started 60 failed 0\nexit code: 0");
+  }, TIMEOUT_MS);
+});
+
+describe.skipIf(asNobody === null)("processes, run by a user other than root who may write no cgroup (nobody, through setpriv)", () => {
+  /** `plugboard ARGS` as nobody in a folder nobody may use, its caches there too. */
+  async function runAsNobody(limits: Record<string, unknown>, args: (config: string) => string[]): Promise<Finished> {
+    const folder = await tempFolder({ "workspace/.keep": "" });
+    await using _ = folder;
+    const config = join(folder.dir, "plugboard.json");
+    await Bun.write(config, JSON.stringify({ workspace: "./workspace", sandbox: "auto", limits, plugins: [BASH] }));
+    for (const path of [folder.dir, join(folder.dir, "workspace"), config]) chmodSync(path, 0o777);
+    const home = { HOME: folder.dir, XDG_CACHE_HOME: join(folder.dir, "cache"), XDG_STATE_HOME: join(folder.dir, "state"), PATH: "/usr/local/bin:/usr/bin:/bin" };
+    const child = Bun.spawn([asNobody ?? "", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, MAIN, ...args(config)], {
+      cwd: folder.dir,
+      env: home,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    await child.stdin.end();
+    return await finished(child);
+  }
+
+  test("RLIMIT_NPROC bounds them: 60 at once with a limit of 40 are refused, the result says which limit; check says so; with 512 all start (the twin)", async () => {
+    const check = await runAsNobody({ processes: 40 }, (config) => ["check", "--offline", "--config", config]);
+    expect(check.stdout).toContain("  limits:    processes 40 (RLIMIT_NPROC; no pids cgroup: ");
+    const attack = (config: string) => ["call", "--config", config, "bash", JSON.stringify({ command: sleeps(60) })];
+    const refused = await runAsNobody({ processes: 40 }, attack);
+    const [, started, failed] = /started (\d+) failed (\d+)/.exec(refused.stdout) ?? [];
+    expect(Number(failed)).toBeGreaterThan(0);
+    expect(Number(started) + Number(failed)).toBe(60);
+    expect(refused.stdout.trim().split("\n").at(-1)).toStartWith("plugboard: refused by a limit: @plugboard/plugin-bash reached its limit of 40 processes");
+    expect((await runAsNobody({ processes: 512 }, attack)).stdout).toBe("started 60 failed 0\nexit code: 0\n");
   }, TIMEOUT_MS);
 });
 
