@@ -18,7 +18,7 @@ import { concurrencyKind } from "./host.ts";
 import { refusalOf } from "./refusal.ts";
 import { type AppMessage, encodeSchema, eachLine, type HostListing, type HostMessage, type HostSpec, protocolLine, type Thrown } from "./protocol.ts";
 import { endOtherProcesses } from "@plugboard/core/process";
-import { undumpable } from "./undumpable.ts";
+import { reapExited, undumpable } from "./own-process.ts";
 
 /** Plugin messages go to stderr, which the app logs. */
 const logger: Logger = {
@@ -101,8 +101,13 @@ async function host(spec: HostSpec, send: (message: HostMessage) => void, lines:
     } finally {
       running.delete(message.id);
       // Whatever a call started ends with it, before its answer leaves: once no call runs,
-      // every other process of the namespace goes.
-      if (spawns && running.size === 0) endOtherProcesses();
+      // every other process of the namespace goes, and what has ended is reaped (a zombie
+      // would count against the process limit; one killed now and not yet gone, the next time).
+      if (spawns && running.size === 0) {
+        reapExited();
+        endOtherProcesses();
+        reapExited();
+      }
     }
     send(answered);
   };
