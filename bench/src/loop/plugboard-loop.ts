@@ -1,5 +1,5 @@
 /** Plugboard's side: `runAgentLoop` + `ToolRuntime` with the two tools, on any `openai` client. */
-import type { Workspace } from "@plugboard/core";
+import { type Workspace } from "@plugboard/core";
 import { runAgentLoop, ToolRegistry, ToolRuntime } from "@plugboard/core/runtime";
 import type OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
