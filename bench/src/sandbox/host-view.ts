@@ -7,7 +7,7 @@
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 // The sources the bootstrap loads (one module instance): the bench package does not declare @plugboard/sandbox.
-import { type ConfinedCommand, confineCommand, detectMechanism, type Mechanism } from "../../../packages/sandbox/src/index.ts";
+import { type ConfinedCommand, confineCommand, detectMechanism, type Limits, type Mechanism } from "../../../packages/sandbox/src/index.ts";
 import { RULES_VARIABLE } from "../../../packages/sandbox/src/landlock.ts";
 
 /** The read-file plugin's folder. */
@@ -21,14 +21,15 @@ export function availableMechanism(): Extract<Mechanism, { available: true }> {
   return mechanism;
 }
 
-/** `argv` confined as read_file's host is, in `workspace`. */
-export function confineAsReadFileHost(mechanism: Extract<Mechanism, { available: true }>, workspace: string, argv: readonly string[]): ConfinedCommand {
+/** `argv` confined as read_file's host is, in `workspace` (with `limits`: its cgroups made, to remove with `limits.remove()`). */
+export function confineAsReadFileHost(mechanism: Extract<Mechanism, { available: true }>, workspace: string, argv: readonly string[], limits?: Limits): ConfinedCommand {
   return confineCommand(mechanism, {
     argv,
     grants: ["fs.read"],
     workspace,
     code: [READ_FILE_PLUGIN, HOSTS_FOLDER],
     cwd: READ_FILE_PLUGIN,
+    ...(limits === undefined ? {} : { limits }),
   });
 }
 

@@ -18,6 +18,7 @@ import { beginWritableSpan, plantedRecordFile } from "@plugboard/config/planted-
 import type { ConfinedHost, HostContext } from "@plugboard/hosts/confined";
 import type { CloseOptions, PluginHost } from "@plugboard/hosts/host";
 import { listingCacheFolder } from "@plugboard/hosts/listing-cache";
+import { LimitTally } from "@plugboard/hosts/limit-tally";
 import { NetworkRefusals } from "@plugboard/hosts/network-refusals";
 import type { LeftoverHandler, LeftoverWatch } from "@plugboard/hosts/leftovers";
 import type { RefusalContext } from "@plugboard/hosts/refusal-hint";
@@ -25,7 +26,7 @@ import { detectSandbox, type SandboxState, sandboxState } from "@plugboard/hosts
 import type { LoadedPlugin } from "@plugboard/loader/loaded-plugin";
 import { type ResolvedPlugin, resolvePlugin } from "@plugboard/loader/resolve-plugin";
 import type { Elicitor } from "@plugboard/mcp";
-import type { EgressRecord, ProtectedPath } from "@plugboard/sandbox";
+import type { EgressRecord, Limits, ProtectedPath } from "@plugboard/sandbox";
 import { type AuditLog, openAuditLog } from "./audit-log.ts";
 import { type CodePinning, pinCode, pinnedCode, withheldCodeLine } from "./code-pins.ts";
 import { checkToolSearch } from "./tool-search-check.ts";
@@ -168,6 +169,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const early: EgressRecord[] = [];
   // And each refusal is kept a moment, for the hint at the end of the result of the call it was made in.
   const refusals = new NetworkRefusals();
+  // How often each confined server's limits refused, over its restarts, by its name.
+  const tallies = new ServerTallies();
   const onConnection = (record: EgressRecord) => {
     refusals.record(record);
     if (auditLog !== undefined) auditLog.connection(record);
@@ -180,7 +183,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     confined =
       mechanism === undefined
         ? new Map<number, ConfinedHost>()
-        : await startHosts(resolved.filter(isConfined), mechanism, { workspace: workspace.root, logger, listing, protect, onConnection }, options.warm ?? [], modules);
+        : await startHosts(resolved.filter(isConfined), mechanism, { workspace: workspace.root, logger, listing, protect, onConnection, limits: config.limits }, options.warm ?? [], modules);
   } catch (error) {
     endSpan();
     throw error;
@@ -204,7 +207,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       for (const host of new Set(confined.values())) host.refresh();
     };
     const leftovers = watch === undefined ? undefined : { watch, handle: onLeftovers, report: modules?.reportingLeftovers };
-    const confinedEntries = confined.size === 0 ? undefined : await explainedEntries(confined, resolved, workspace.root, refusals, leftovers);
+    const confinedEntries = confined.size === 0 ? undefined : await explainedEntries(confined, resolved, { workspace: workspace.root, refusals, limits: config.limits }, leftovers);
     for (const plugin of resolved) {
       let host: PluginHost | undefined = confined.get(plugin.where.index);
       let entries = confinedEntries?.get(plugin.where.index);
@@ -227,10 +230,10 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
       options.mcpLauncher ??
       (mechanism === undefined
         ? undefined
-        : await confiningLauncher(mechanism, { workspace: workspace.root, configPath: config.configPath, protect, env: options.env ?? process.env, logger, onConnection }));
+        : await confiningLauncher(mechanism, { workspace: workspace.root, configPath: config.configPath, protect, env: options.env ?? process.env, logger, onConnection, limits: config.limits, tallies }));
     mounts = await mountServers(config, { workspace, logger, launcher, elicit: options.elicit, env: options.env ?? process.env });
     // Only the servers our sandbox confines: a launcher given by the caller confines (or not) in its own way.
-    if (options.mcpLauncher === undefined && mechanism !== undefined) mounts = await explainingServers(mounts, config, { workspace: workspace.root, protect, refusals });
+    if (options.mcpLauncher === undefined && mechanism !== undefined) mounts = await explainingServers(mounts, config, { workspace: workspace.root, protect, refusals, tallies });
     for (const { index, server, entries } of mounts) loaded.set(index, { grants: server.permissions, entries });
     const ordered = [...loaded].sort(([a], [b]) => a - b);
     checkMountedNames(ordered, config);
@@ -324,8 +327,7 @@ interface LeftoverReporting {
 async function explainedEntries(
   confined: ReadonlyMap<number, ConfinedHost>,
   resolved: readonly ResolvedPlugin[],
-  workspace: string,
-  refusals: NetworkRefusals,
+  { workspace, refusals, limits }: { workspace: string; refusals: NetworkRefusals; limits: Limits },
   leftovers: LeftoverReporting | undefined,
 ): Promise<Map<number, RegistryEntry[]>> {
   const [{ hostedEntries }, { explainingRefusals }] = await Promise.all([
@@ -348,6 +350,7 @@ async function explainedEntries(
         },
         configPath: plugin.where.configPath,
         ...narrowing(plugin.entry, refusals, plugin.manifest.name),
+        limits: { values: limits, counts: host.limits },
       };
       const list = entries.get(plugin.where.index) ?? [];
       const explained = explainingRefusals(entry, context);
@@ -370,6 +373,8 @@ async function confiningLauncher(
     env: Readonly<Record<string, string | undefined>>;
     logger: Logger;
     onConnection: (record: EgressRecord) => void;
+    limits: Limits;
+    tallies: ServerTallies;
   },
 ): Promise<McpLauncher> {
   const { confineServer, serverCacheRoot } = await lazily("the sandbox for MCP servers", () => import("@plugboard/hosts/confine-server"));
@@ -389,6 +394,7 @@ async function confiningLauncher(
             protect: app.protect(),
             cacheRoot,
             warn,
+            limits: { values: app.limits, tally: app.tallies.of(entry.name) },
           },
           mechanism,
         )
@@ -404,7 +410,7 @@ function confinesServer(entry: McpEntry): boolean {
 async function explainingServers(
   mounts: readonly (ServerMount & { index: number })[],
   config: AppConfig,
-  app: { workspace: string; protect: () => readonly ProtectedPath[]; refusals: NetworkRefusals },
+  app: { workspace: string; protect: () => readonly ProtectedPath[]; refusals: NetworkRefusals; tallies: ServerTallies },
 ): Promise<(ServerMount & { index: number })[]> {
   const isConfined = ({ index }: { index: number }) => {
     const entry = config.plugins[index];
@@ -426,9 +432,24 @@ async function explainingServers(
         return app.protect();
       },
       ...narrowing(entry, app.refusals, mount.server.name),
+      limits: { values: config.limits, counts: app.tallies.of(mount.server.name) },
     };
     return { ...mount, entries: mount.entries.map((entry) => explainingRefusals(entry, context)) };
   });
+}
+
+/** Each confined server's `LimitTally`, by its entry's name. */
+class ServerTallies {
+  readonly #byName = new Map<string, LimitTally>();
+
+  of(name: string): LimitTally {
+    let tally = this.#byName.get(name);
+    if (tally === undefined) {
+      tally = new LimitTally();
+      this.#byName.set(name, tally);
+    }
+    return tally;
+  }
 }
 
 /** A refusal context's view of an entry's narrowed `network` grant: its list, and what its proxy refused. */

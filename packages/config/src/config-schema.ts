@@ -3,6 +3,7 @@
  * so a typo never passes silently), and a readable message for every problem.
  */
 import { patternProblem } from "@plugboard/sandbox/egress-rules";
+import { parseSize, SIZE_SPELLING } from "@plugboard/sandbox/limits";
 import * as v from "valibot";
 import { PERMISSIONS } from "./permissions.ts";
 import { list, oneOf, strict, text } from "./schema-kit.ts";
@@ -183,6 +184,33 @@ const protectDepth = v.pipe(
   v.maxValue(PROTECT_DEPTH_RANGE.max, (issue) => `expected at most ${PROTECT_DEPTH_RANGE.max}, got ${issue.received}`),
 );
 
+/** The fewest tasks a confined tree may be limited to: its host's own threads need some. */
+export const MIN_PROCESSES = 16;
+
+/** A size in bytes, written as one (`268435456`) or with a unit (`"256 MiB"`). */
+const size = v.pipe(
+  v.union([v.number(), v.string()], (issue) => `expected ${SIZE_SPELLING}, got ${issue.received}`),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const bytes = parseSize(dataset.value);
+    if (bytes !== undefined) return bytes;
+    addIssue({ message: `expected ${SIZE_SPELLING}, got ${JSON.stringify(dataset.value)}` });
+    return NEVER;
+  }),
+);
+
+/** The bounds of each confined tree (the sandbox's limits.ts). */
+const limits = strict({
+  processes: v.optional(
+    v.pipe(
+      v.number((issue) => `expected a number of processes, got ${issue.received}`),
+      v.integer((issue) => `expected a whole number of processes, got ${issue.received}`),
+      v.minValue(MIN_PROCESSES, (issue) => `expected at least ${MIN_PROCESSES} (a plugin's host needs some for its own threads), got ${issue.received}`),
+    ),
+  ),
+  memory: v.optional(size),
+  tmp: v.optional(size),
+});
+
 /** The whole config file. */
 export const ConfigFileSchema = strict({
   $schema: v.optional(v.string()),
@@ -204,6 +232,7 @@ export const ConfigFileSchema = strict({
   protect: v.optional(list(text("a path or glob pattern"))),
   protectDepth: v.optional(protectDepth),
   results: v.optional(results),
+  limits: v.optional(limits),
 });
 
 /** The config file after validation. */

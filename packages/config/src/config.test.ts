@@ -77,7 +77,24 @@ describe("validation", () => {
       '  plugins[2].permissions[1]: expected one of fs.read, fs.write, process.spawn, network, got "disk"',
       '  plugins[3].package: expected an npm package name such as @plugboard/plugin-bash, got "Not A Name"',
       "  plugins[4].permission: unknown key (allowed keys: package, path, mcp, name, prefix, permissions, network, options, sandbox)",
-      "  verbose: unknown key (allowed keys: $schema, workspace, model, maxSteps, tools, systemPrompt, sandbox, plugins, policy, hooks, audit, protect, protectDepth, results)",
+      "  verbose: unknown key (allowed keys: $schema, workspace, model, maxSteps, tools, systemPrompt, sandbox, plugins, policy, hooks, audit, protect, protectDepth, results, limits)",
+    ]);
+  });
+
+  test("limits: sizes with a unit or in bytes, defaults for what is not set, and each bad value named", async () => {
+    const dir = await tempDir();
+    const good = await writeConfig(dir, { plugins: [], limits: { processes: 40, memory: "64 MiB", tmp: 8388608 } }, "good.json");
+    expect((await loadConfig(good, { env: {} })).limits).toEqual({ processes: 40, memory: 64 * 1024 ** 2, tmp: 8 * 1024 ** 2 });
+    const some = await writeConfig(dir, { plugins: [], limits: { tmp: "1.5 GiB" } }, "some.json");
+    expect((await loadConfig(some, { env: {} })).limits).toEqual({ processes: 512, memory: 2 * 1024 ** 3, tmp: 1.5 * 1024 ** 3 });
+    const bad = await writeConfig(dir, { plugins: [], limits: { processes: 3, memory: "lots", tmp: "2 GB of it", swap: 1 } }, "bad.json");
+    const error = await loadFails(bad, { env: {} });
+    expect(error.code).toBe("CONFIG_INVALID");
+    expect(error.message.split("\n").slice(1)).toEqual([
+      "  limits.processes: expected at least 16 (a plugin's host needs some for its own threads), got 3",
+      '  limits.memory: expected a size such as "256 MiB" or "2 GiB" (units B, KiB, MiB, GiB, TiB, KB, MB, GB, TB), or a number of bytes, got "lots"',
+      '  limits.tmp: expected a size such as "256 MiB" or "2 GiB" (units B, KiB, MiB, GiB, TiB, KB, MB, GB, TB), or a number of bytes, got "2 GB of it"',
+      "  limits.swap: unknown key (allowed keys: processes, memory, tmp)",
     ]);
   });
 

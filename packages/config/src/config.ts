@@ -7,6 +7,7 @@ import { ALLOW_ALL, DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_RESULTS_LIMITS, DEFAULT_TOO
 import type { ResultsLimits } from "@plugboard/core";
 import { dirname, join, resolve } from "node:path";
 import * as v from "valibot";
+import { DEFAULT_LIMITS, type Limits } from "@plugboard/sandbox/limits";
 import { ConfigFileSchema, type ConfigFile, MAX_STEPS_RANGE, type SANDBOX_MODES } from "./config-schema.ts";
 import { readDotEnv } from "./env.ts";
 import { hookProgram } from "./hook-program.ts";
@@ -98,6 +99,8 @@ export interface AppConfig {
   protectDepth: number;
   /** Results over `maxBytes` go to `.plugboard/results/` in the workspace (`results`; core's defaults). */
   results: ResultsLimits;
+  /** The bounds of each confined plugin's or server's process tree (`limits`; the sandbox's defaults). */
+  limits: Limits;
 }
 
 /** The config's `sandbox` key. */
@@ -185,6 +188,7 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
       maxBytes: file.results?.maxBytes ?? DEFAULT_RESULTS_LIMITS.maxBytes,
       maxFileBytes: file.results?.maxFileBytes ?? DEFAULT_RESULTS_LIMITS.maxFileBytes,
     },
+    limits: { ...DEFAULT_LIMITS, ...file.limits },
   };
 }
 

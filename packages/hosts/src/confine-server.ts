@@ -13,9 +13,10 @@ import { createHash } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readSync, realpathSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { CORE_FOLDER, underInit } from "@plugboard/core/process";
-import { confineCommand, type EgressRecord, type Mechanism, openEgress, type ProtectedPath } from "@plugboard/sandbox";
+import { confineCommand, type EgressRecord, type Limits, type Mechanism, openEgress, type ProtectedPath } from "@plugboard/sandbox";
 import { isWithin } from "@plugboard/sandbox/view";
 import type { Permission } from "@plugboard/core";
+import type { LimitTally } from "./limit-tally.ts";
 
 /** What a server's confinement needs to know besides its command line. */
 export interface ServerConfinement {
@@ -33,6 +34,8 @@ export interface ServerConfinement {
   readonly cacheRoot: string | undefined;
   /** Told when the cache folder cannot be made (the server then starts with a private, empty HOME). */
   readonly warn: (message: string) => void;
+  /** The server's bounds (the config's `"limits"`), and where its trees' refusals are counted. @default none */
+  readonly limits?: { readonly values: Limits; readonly tally: LimitTally };
 }
 
 /**
@@ -56,6 +59,7 @@ export interface Launch {
   readonly cwd: string | undefined;
   readonly fds?: readonly number[];
   readonly spawned?: () => void;
+  readonly ended?: () => Promise<void>;
 }
 
 /** The confined launch of `launch`; with a narrowed `network`, its egress proxy serves from its spawn until its tree ends. */
@@ -77,8 +81,10 @@ export function confineServer(launch: Launch, server: ServerConfinement, mechani
     protect: server.protect,
     cwd: launch.cwd ?? server.workspace,
     ...(home === undefined ? {} : { home }),
+    ...(server.limits === undefined ? {} : { limits: server.limits.values }),
   });
-  const launched = { argv: [confined.command, ...confined.args], env: confined.env, cwd: confined.cwd };
+  const ended = server.limits?.tally.track(confined.limits);
+  const launched = { argv: [confined.command, ...confined.args], env: confined.env, cwd: confined.cwd, ...(ended === undefined ? {} : { ended }) };
   if (network === undefined) return launched;
   const egress = openEgress({ plugin: server.name, network, ...(server.onConnection ? { onConnection: server.onConnection } : {}) });
   return { ...launched, fds: [egress.childFd], spawned: () => egress.spawned() };

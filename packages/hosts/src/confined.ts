@@ -13,9 +13,10 @@ import { PlugboardError } from "@plugboard/config/errors";
 import type { LoadedPlugin } from "@plugboard/loader/loaded-plugin";
 import { loadedPlugin } from "@plugboard/loader/loaded-plugin";
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
-import { confineCommand, type EgressRecord, type Mechanism, openEgress, type ProtectedPath } from "@plugboard/sandbox";
+import { confineCommand, type EgressRecord, type Limits, type Mechanism, openEgress, type ProtectedPath } from "@plugboard/sandbox";
 import type { HostCall, HostedPlugin, PluginHost } from "./host.ts";
 import { ListingCache } from "./listing-cache.ts";
+import { type LimitCounts, LimitTally } from "./limit-tally.ts";
 import { HOST_SOURCE, type HostPrograms, hostPrograms } from "./program.ts";
 import { type AppMessage, decodeSchema, eachLine, type HostListing, type HostMessage, type HostSpec, parseHostMessage, protocolLine, type Thrown } from "./protocol.ts";
 
@@ -44,6 +45,8 @@ export interface HostContext {
   readonly protect?: () => readonly ProtectedPath[];
   /** Told of each connection a host narrowed to a `"network"` list asks its egress proxy for (the audit log). @default none */
   readonly onConnection?: (record: EgressRecord) => void;
+  /** Each host's bounds (the config's `"limits"`). @default none */
+  readonly limits?: Limits;
 }
 
 /** A confined host: the interface, and what its running view protects (for the refusal hints). */
@@ -58,6 +61,8 @@ export interface ConfinedHost extends PluginHost {
    * new one starts with the protected paths as they are then.
    */
   refresh(): void;
+  /** How often its limits have refused, over every start (see limit-tally.ts). */
+  readonly limits: LimitCounts;
 }
 
 /**
@@ -142,6 +147,7 @@ class HostProcess {
   /** The view no longer protects all it should: start a new host when none of this one's calls is in flight. */
   #stale = false;
   readonly #stderr: string[] = [];
+  readonly #limits = new LimitTally();
 
   constructor(group: readonly ResolvedPlugin[], mechanism: Extract<Mechanism, { available: true }>, context: HostContext, lazy: boolean) {
     this.#lazy = lazy;
@@ -184,6 +190,7 @@ class HostProcess {
       refresh: () => {
         this.#stale = this.#running !== undefined;
       },
+      limits: this.#limits,
     };
   }
 
@@ -282,7 +289,7 @@ class HostProcess {
     this.#started = true;
     this.#stderr.length = 0;
     const token = `${crypto.randomUUID()} `;
-    const spec: HostSpec = { plugins: this.#group, workspace: this.#context.workspace, token, ...(this.#lazy ? { lazy: true } : {}) };
+    const spec: HostSpec = { plugins: this.#group, workspace: this.#context.workspace, ...(this.#lazy ? { lazy: true } : {}) };
     this.#protect = this.#context.protect?.() ?? [];
     const first = this.#group[0];
     const grants = first?.entry.permissions ?? [];
@@ -303,6 +310,7 @@ class HostProcess {
       // change would make the closure it is part of stale.
       ...(this.#context.listing?.cacheFolder === undefined ? {} : { closureCache: join(this.#context.listing.cacheFolder, "closures.json") }),
       ...(programs.confine === undefined ? {} : { confineProgram: programs.confine }),
+      ...(this.#context.limits === undefined ? {} : { limits: this.#context.limits }),
     });
     if (!this.#warned) {
       this.#warned = true;
@@ -310,6 +318,7 @@ class HostProcess {
         logger.warn(`${this.#names}: not following ${link.path} to ${link.target}: a link in the workspace, which confined plugins may write, must not lead out of it`);
       }
     }
+    const limited = this.#limits.track(confined.limits);
     let child: Bun.Subprocess<"pipe", "pipe", "pipe">;
     try {
       child = Bun.spawn([confined.command, ...confined.args], {
@@ -318,8 +327,18 @@ class HostProcess {
         stdio: ["pipe", "pipe", "pipe", ...(egress === undefined ? [] : [egress.childFd])],
         detached: true,
       });
+    } catch (error) {
+      void limited();
+      throw error;
     } finally {
       egress?.spawned();
+    }
+    // The token goes first, on stdin: on the command line, every process of the sandbox could read it in /proc.
+    try {
+      child.stdin.write(`${token}\n`);
+      child.stdin.flush();
+    } catch {
+      // The host is gone already: its exit answers what waits.
     }
     const forget = killGroupOnExit(child.pid);
     const waiting = new Map<number, (message: HostMessage | undefined) => void>();
@@ -362,10 +381,11 @@ class HostProcess {
       this.#stderr.push(line);
       if (this.#stderr.length > STDERR_TAIL) this.#stderr.shift();
     });
-    void Promise.all([child.exited, stdout.catch(() => undefined), stderr.catch(() => undefined)]).then(() => {
+    void Promise.all([child.exited, stdout.catch(() => undefined), stderr.catch(() => undefined)]).then(async () => {
       forget();
       egress?.close();
       killGroup(child.pid);
+      await limited();
       if (this.#running === running) this.#running = undefined;
       refused?.(this.#startFailure(running));
       for (const answer of waiting.values()) answer(undefined);
@@ -398,7 +418,8 @@ class HostProcess {
     // parent-death signal), and with the host, everything in its PID namespace. Ended once its
     // pipes have closed, which happens only when every process that held them is gone.
     killGroup(running.process.pid);
-    if (wait) await settlesWithin(running.ended, CLOSE_GRACE_MS);
+    // A tree with limits is waited for even so: its cgroups are removed once it has ended.
+    if (wait || this.#context.limits !== undefined) await settlesWithin(running.ended, CLOSE_GRACE_MS);
   }
 }
 

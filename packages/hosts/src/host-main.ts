@@ -18,6 +18,7 @@ import { concurrencyKind } from "./host.ts";
 import { refusalOf } from "./refusal.ts";
 import { type AppMessage, encodeSchema, eachLine, type HostListing, type HostMessage, type HostSpec, protocolLine, type Thrown } from "./protocol.ts";
 import { endOtherProcesses } from "@plugboard/core/process";
+import { reapExited, undumpable } from "./own-process.ts";
 
 /** Plugin messages go to stderr, which the app logs. */
 const logger: Logger = {
@@ -33,7 +34,7 @@ interface Served {
   readonly grants: readonly string[];
 }
 
-async function host(spec: HostSpec, send: (message: HostMessage) => void): Promise<void> {
+async function host(spec: HostSpec, send: (message: HostMessage) => void, lines: Lines): Promise<void> {
   const workspace = await Workspace.open(spec.workspace);
   // Each plugin is loaded once, on its first use (the whole spec at once unless `lazy`).
   const loads = new Map<string, Promise<ReadonlyMap<string, Served>>>();
@@ -100,13 +101,18 @@ async function host(spec: HostSpec, send: (message: HostMessage) => void): Promi
     } finally {
       running.delete(message.id);
       // Whatever a call started ends with it, before its answer leaves: once no call runs,
-      // every other process of the namespace goes.
-      if (spawns && running.size === 0) endOtherProcesses();
+      // every other process of the namespace goes, and what has ended is reaped (a zombie
+      // would count against the process limit; one killed now and not yet gone, the next time).
+      if (spawns && running.size === 0) {
+        reapExited();
+        endOtherProcesses();
+        reapExited();
+      }
     }
     send(answered);
   };
 
-  await eachLine(Bun.stdin.stream(), (line) => {
+  await lines.each((line) => {
     if (line === "") return;
     const message = JSON.parse(line) as AppMessage;
     if (message.type === "cancel") {
@@ -134,6 +140,37 @@ async function host(spec: HostSpec, send: (message: HostMessage) => void): Promi
   });
 }
 
+/** The host's stdin as lines: the first (the protocol's token), then each later one, kept until a handler takes them. */
+interface Lines {
+  /** The first line; undefined when stdin ends before it. */
+  readonly first: Promise<string | undefined>;
+  /** Hands every later line to `handler` (those that came before it first); settles when stdin ends. */
+  each(handler: (line: string) => void): Promise<void>;
+}
+
+function stdinLines(): Lines {
+  let resolveFirst: (line: string | undefined) => void = () => {};
+  const first = new Promise<string | undefined>((resolve) => (resolveFirst = resolve));
+  let seenFirst = false;
+  let handler: ((line: string) => void) | undefined;
+  const waiting: string[] = [];
+  const ended = eachLine(Bun.stdin.stream(), (line) => {
+    if (!seenFirst) {
+      seenFirst = true;
+      resolveFirst(line);
+    } else if (handler === undefined) waiting.push(line);
+    else handler(line);
+  }).finally(() => resolveFirst(undefined));
+  return {
+    first,
+    each: (given) => {
+      handler = given;
+      for (const line of waiting.splice(0)) given(line);
+      return ended;
+    },
+  };
+}
+
 /** What a handler threw, to rebuild on the app's side. */
 function thrown(error: unknown): Thrown {
   if (error instanceof Error) return { name: error.name, message: error.message, ...(error.stack === undefined ? {} : { stack: error.stack }) };
@@ -145,10 +182,16 @@ function thrown(error: unknown): Thrown {
  * plugin that fails to load is answered `load-failed` (and the host exits 2).
  */
 export async function runHost(argument: string | undefined): Promise<never> {
+  // Before the token is read: no program a plugin starts may read it from this process's memory.
+  undumpable();
   const spec = JSON.parse(argument ?? "{}") as HostSpec;
+  const lines = stdinLines();
+  const token = await lines.first;
+  // The app hung up before it sent the token: there is no one to answer.
+  if (token === undefined) process.exit(0);
   const write = process.stdout.write.bind(process.stdout);
   const send = (message: HostMessage) => {
-    write(protocolLine(spec.token, message));
+    write(protocolLine(token, message));
   };
   // stdout carries the protocol: what a plugin prints goes to stderr instead.
   console.log = console.error;
@@ -156,7 +199,7 @@ export async function runHost(argument: string | undefined): Promise<never> {
   console.debug = console.error;
   process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
   try {
-    await host(spec, send);
+    await host(spec, send, lines);
     process.exit(0);
   } catch (error) {
     if (!(error instanceof PlugboardError)) throw error;

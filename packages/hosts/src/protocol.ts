@@ -1,9 +1,10 @@
 /**
  * The host protocol: what the app and a confined plugin host say to each other, one JSON
  * message per line on the host's stdin (app → host) and stdout (host → app). Every line
- * the host writes starts with the token the app gave it in the spec, so that whatever a
- * plugin prints on stdout is told apart from the protocol (the app logs it) instead of
- * breaking it.
+ * the host writes starts with the token the app sends it as the first line on its stdin
+ * (never on its command line, which every process of the sandbox could read in `/proc`), so
+ * that whatever a plugin prints on stdout is told apart from the protocol (the app logs it)
+ * instead of breaking it.
  *
  * A host first answers `ready` with the tools of its plugins (their TypeBox schemas
  * encoded, see `encodeSchema`) or `load-failed` with the loader's error; then it answers
@@ -20,8 +21,6 @@ export interface HostSpec {
   /** The plugins the host loads, in config order: located, their manifests checked by the app. */
   readonly plugins: readonly ResolvedPlugin[];
   readonly workspace: string;
-  /** Starts every protocol line the host writes. */
-  readonly token: string;
   /**
    * The app knows the tools already (from the listing cache): each plugin is loaded on its
    * first call, and `ready` lists nothing. @default false: every plugin loaded and listed first

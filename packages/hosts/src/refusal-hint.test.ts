@@ -10,7 +10,7 @@ import { defineTool, PERMISSIONS, type Permission, textResult, errorResult } fro
 import { Type } from "@sinclair/typebox";
 import { removeTempDirs, tempDir } from "../../config/test/temp-config.ts";
 import { protectedPaths } from "./protected-paths.ts";
-import { explainingRefusals, type RefusalContext, refusalHint } from "./refusal-hint.ts";
+import { explainingRefusals, limitHint, type RefusalContext, refusalHint } from "./refusal-hint.ts";
 
 const PLUGIN = "@plugboard/plugin-bash";
 let ws = "";
@@ -224,5 +224,63 @@ describe("a network grant narrowed to a list of hosts", () => {
     const entry = explainingRefusals({ tool }, context);
     const result = await entry.tool.handler({}, {} as Parameters<typeof entry.tool.handler>[1]);
     expect(result.content.split("\n").at(-1)).toBe(`plugboard: refused by the sandbox: network to x.example:80 is not granted to ${PLUGIN}; add it to its "network" list in ${config} to allow it`);
+  });
+});
+
+describe("limitHint", () => {
+  const values = { processes: 40, memory: 64 * 1024 ** 2, tmp: 8 * 1024 ** 2 };
+  /** A context whose cgroups' counters read `now`. */
+  const limited = (now: { pids: number; memory: number }, countsProcesses = true) => ({
+    ...base,
+    grants: ALL,
+    offered: ALL,
+    limits: { values, counts: { refusals: () => now, countsProcesses: () => countsProcesses } },
+  });
+  const result = (content: string) => ({ content, isError: false });
+  const before = { pids: 2, memory: 1 };
+
+  test("a refusal the kernel counted during the call names its limit and key", () => {
+    expect(limitHint(result("started 24 failed 36"), limited({ pids: 38, memory: 1 }), before)).toBe(
+      `plugboard: refused by a limit: ${PLUGIN} reached its limit of 40 processes (threads count too), so starting another failed; raise "limits.processes" in ${config} to allow more`,
+    );
+    expect(limitHint(result("Killed"), limited({ pids: 2, memory: 2 }), before)).toBe(
+      `plugboard: refused by a limit: ${PLUGIN} used its limit of 64 MiB of memory, so the kernel ended a process of it; raise "limits.memory" in ${config} to allow more`,
+    );
+  });
+
+  test("where RLIMIT_NPROC bounds the processes (nothing counts them), a refused fork or spawn in the result names the limit; counted, the result alone does not", () => {
+    const hinted = (content: string, countsProcesses: boolean) => limitHint(result(content), limited(before, countsProcesses), before);
+    for (const refused of ["/usr/bin/bash: fork: retry: Resource temporarily unavailable", "Error: EAGAIN: resource temporarily unavailable, posix_spawn 'sleep'"]) {
+      expect(hinted(refused, false)).toStartWith(`plugboard: refused by a limit: ${PLUGIN} reached its limit of 40 processes`);
+      expect(hinted(refused, true)).toBeUndefined();
+    }
+    expect(hinted("read: EAGAIN", false)).toBeUndefined();
+  });
+
+  test("a full private folder is named by the result's ENOSPC, the workspace's own disk having room", () => {
+    expect(limitHint(result("head: error writing 'standard output': No space left on device"), limited(before), before)).toBe(
+      `plugboard: refused by a limit: each private temporary folder of ${PLUGIN} (/tmp, /var/tmp, /dev/shm, /run, its HOME) holds at most 8 MiB; raise "limits.tmp" in ${config} to allow more`,
+    );
+  });
+
+  test("nothing when no counter moved and no space is missing, or when no limits are in force", () => {
+    expect(limitHint(result("started 60 failed 0"), limited(before), before)).toBeUndefined();
+    expect(limitHint(result("No space left on device"), { ...base, grants: ALL, offered: ALL }, undefined)).toBeUndefined();
+  });
+
+  test("explainingRefusals reads the counters around the call and ends its result with the hint", async () => {
+    let now = { pids: 0, memory: 0 };
+    const tool = defineTool({
+      name: "spawner",
+      description: "Refused a process.",
+      parameters: Type.Object({}),
+      handler: async () => {
+        now = { pids: 3, memory: 0 };
+        return textResult("fork: retry: Resource temporarily unavailable");
+      },
+    });
+    const entry = explainingRefusals({ tool }, { ...base, grants: ALL, offered: ALL, limits: { values, counts: { refusals: () => now, countsProcesses: () => true } } });
+    const answered = await entry.tool.handler({}, {} as Parameters<typeof entry.tool.handler>[1]);
+    expect(answered.content.split("\n").at(-1)).toStartWith("plugboard: refused by a limit: @plugboard/plugin-bash reached its limit of 40 processes");
   });
 });

@@ -2,15 +2,19 @@
  * The line a confined plugin's result ends with when what failed was the sandbox's refusal
  * (a connection without `network`, a write to a protected path or without `fs.write`, a
  * read of what is not in its view, a program run without `process.spawn`): it names the
- * plugin, what was refused and the grant or config key that would allow it. Worked out in
- * the app, which sees the real disk, so that "not in the view" is told from "missing".
+ * plugin, what was refused and the grant or config key that would allow it; or, when one of
+ * its limits refused (its process count, its memory, the size of a private temporary
+ * folder), which limit and its `"limits"` key. Worked out in the app, which sees the real
+ * disk, so that "not in the view" is told from "missing", and reads the kernel's counters of
+ * the plugin's cgroups.
  */
-import { statSync } from "node:fs";
+import { statfsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, relative, resolve } from "node:path";
 import type { ToolResult } from "@plugboard/core";
 import type { RegistryEntry } from "@plugboard/core/internal";
-import { PRIVATE_FOLDERS, type ProtectedPath } from "@plugboard/sandbox";
+import { type Controller, formatSize, type Limits, PRIVATE_FOLDERS, type ProtectedPath } from "@plugboard/sandbox";
+import type { LimitCounts } from "./limit-tally.ts";
 import { exists, isWithin } from "@plugboard/sandbox/view";
 import type { Permission } from "@plugboard/core";
 
@@ -29,9 +33,12 @@ export interface RefusalContext {
   readonly network?: readonly string[];
   /** The hosts its egress proxy refused since a `Date.now()` time (see network-refusals.ts). */
   readonly refusedHosts?: (since: number) => readonly string[];
+  /** The limits it runs with, and how often they have refused so far (see limit-tally.ts); none: no limits in force. */
+  readonly limits?: { readonly values: Limits; readonly counts: LimitCounts };
 }
 
 const PREFIX = "plugboard: refused by the sandbox: ";
+const LIMIT_PREFIX = "plugboard: refused by a limit: ";
 
 /**
  * The hint for the first refusal `result` shows whose grant is missing, or undefined.
@@ -58,13 +65,52 @@ export function explainingRefusals(entry: RegistryEntry, context: RefusalContext
       handler: async (args, ctx) => {
         // A refusal is dated in whole milliseconds: one in the call's first millisecond counts.
         const since = Date.now();
+        const before = context.limits?.counts.refusals();
         const result = await tool.handler(args, ctx);
         if (tool.concurrency === "read-only" && !result.isError) return result;
-        const hint = refusalHint(result, context, context.refusedHosts?.(since) ?? []);
+        const hint = limitHint(result, context, before) ?? refusalHint(result, context, context.refusedHosts?.(since) ?? []);
         return hint === undefined ? result : { ...result, content: `${result.content}\n${hint}` };
       },
     },
   };
+}
+
+/**
+ * The hint for a limit that refused during the call: the kernel counted a refused task or a
+ * process killed for memory in the plugin's cgroups since `before`; where `RLIMIT_NPROC`
+ * bounds the processes (it counts nothing), the result says a fork or spawn was refused
+ * (`EAGAIN`); or the result says a private memory file system is full (unless the workspace's
+ * own disk is).
+ */
+export function limitHint(result: ToolResult, context: RefusalContext, before: Readonly<Record<Controller, number>> | undefined): string | undefined {
+  const { limits } = context;
+  if (limits === undefined) return undefined;
+  const now = limits.counts.refusals();
+  const raise = (key: keyof Limits) => `raise "limits.${key}" in ${context.configPath} to allow more`;
+  const uncounted = !limits.counts.countsProcesses() && NO_PROCESS.test(result.content);
+  if (uncounted || (before !== undefined && now.pids > before.pids)) {
+    return `${LIMIT_PREFIX}${context.plugin} reached its limit of ${limits.values.processes} processes (threads count too), so starting another failed; ${raise("processes")}`;
+  }
+  if (before !== undefined && now.memory > before.memory) {
+    return `${LIMIT_PREFIX}${context.plugin} used its limit of ${formatSize(limits.values.memory)} of memory, so the kernel ended a process of it; ${raise("memory")}`;
+  }
+  if (NO_SPACE.test(result.content) && !diskFull(context.workspace)) {
+    return `${LIMIT_PREFIX}each private temporary folder of ${context.plugin} (/tmp, /var/tmp, /dev/shm, /run, its HOME) holds at most ${formatSize(limits.values.tmp)}; ${raise("tmp")}`;
+  }
+  return undefined;
+}
+
+const NO_SPACE = /no space left on device|\bENOSPC\b/i;
+/** What bash, coreutils and Bun say when a fork or spawn is refused for the process count. */
+const NO_PROCESS = /fork: (?:retry: )?resource temporarily unavailable|\bEAGAIN\b.*(?:spawn|fork)/i;
+
+/** Whether the file system of `folder` has no room left (then a full disk, not a limit, refused). */
+function diskFull(folder: string): boolean {
+  try {
+    return statfsSync(folder).bavail === 0;
+  } catch {
+    return false;
+  }
 }
 
 /** What curl, wget, git, ssh, npm, pip, bash's /dev/tcp, Bun, Node and Python say when they cannot connect. */

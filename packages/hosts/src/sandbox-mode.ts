@@ -5,7 +5,7 @@
  */
 import type { Logger } from "@plugboard/core";
 import { PlugboardError } from "@plugboard/config/errors";
-import { detectMechanismAsync, type Mechanism } from "@plugboard/sandbox";
+import { detectMechanismAsync, type LimitsInForce, limitsInForce, type Mechanism } from "@plugboard/sandbox";
 import type { AppConfig } from "@plugboard/config";
 
 /** The sandbox in force, as `plugboard check` reports it. */
@@ -15,6 +15,8 @@ export interface SandboxState {
   readonly mechanism: Extract<Mechanism, { available: true }> | undefined;
   /** One line: the mechanism in use, or why there is none. */
   readonly summary: string;
+  /** The config's limits as this machine enforces them, when plugins are confined. */
+  readonly limits?: LimitsInForce;
 }
 
 /**
@@ -36,7 +38,7 @@ export function detectSandbox(config: AppConfig, env: Readonly<Record<string, st
  */
 export function sandboxState(config: AppConfig, logger: Logger, mechanism: Mechanism | undefined): SandboxState {
   if (config.sandbox === "off" || mechanism === undefined) return { mode: "off", mechanism: undefined, summary: `off ("sandbox": "off" in ${config.configPath})` };
-  if (mechanism.available) return { mode: config.sandbox, mechanism, summary: mechanism.description };
+  if (mechanism.available) return { mode: config.sandbox, mechanism, summary: mechanism.description, limits: limitsInForce(config.limits) };
   if (config.sandbox === "required") {
     throw new PlugboardError(
       "SANDBOX_UNAVAILABLE",

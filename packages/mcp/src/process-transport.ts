@@ -18,6 +18,8 @@ export interface Launch {
   readonly fds?: readonly number[];
   /** Called once the process is spawned, or failed to spawn (the sandbox then closes its copy of `fds`). */
   readonly spawned?: () => void;
+  /** Called once the process has exited and its group has been killed (the sandbox then removes the tree's cgroups); `close` waits for it a moment. */
+  readonly ended?: () => Promise<void>;
 }
 
 /** Rewrites or wraps a server's command line before it is spawned. */
@@ -40,6 +42,8 @@ export class ProcessTransport implements Transport {
   /** Forgets the group of the process, once it has ended, among those killed when the app exits. */
   #forget: () => void = () => {};
   #stderrRead: Promise<void> = Promise.resolve();
+  /** Settles once the process has exited and what follows its end (`Launch.ended`) is done. */
+  #done: Promise<void> = Promise.resolve();
   #closed = false;
 
   constructor(launch: Launch) {
@@ -79,11 +83,12 @@ export class ProcessTransport implements Transport {
     this.#forget = killGroupOnExit(child.pid);
     const stdoutRead = this.#readStdout(child.stdout);
     this.#stderrRead = this.#readStderr(child.stderr);
-    void child.exited.then(async () => {
+    this.#done = child.exited.then(async () => {
       // Descendants left in the group die with the server; then its last messages are read.
       killGroup(child.pid);
       await settlesWithin(quietly(stdoutRead), PIPE_GRACE_MS);
       this.#finish(child.pid);
+      await this.#launch.ended?.();
     });
   }
 
@@ -106,6 +111,7 @@ export class ProcessTransport implements Transport {
     await settlesWithin(quietly(child.exited), EXIT_GRACE_MS);
     this.#finish(child.pid);
     await child.exited;
+    await settlesWithin(quietly(this.#done), EXIT_GRACE_MS);
   }
 
   #finish(pid: number): void {

@@ -25,8 +25,12 @@ const MOUNT_ATTR_RDONLY = 1n;
 const OLD = "/.plugboard-old-root";
 const NEW = "/.plugboard-view";
 
-/** Makes `view` this process's root, and `view.cwd` its current folder. Throws, naming the step, on a refusal. */
-export function applyView(view: View): void {
+/**
+ * Makes `view` this process's root, and `view.cwd` its current folder, each private memory
+ * file system holding at most `tmpSize` bytes (the kernel's `size=`) when given. Throws,
+ * naming the step, on a refusal.
+ */
+export function applyView(view: View, tmpSize?: number): void {
   mount(null, "/", null, MS_REC | MS_PRIVATE, null, "make / private");
   // A scratch root: the old one moves beneath it, so each source stays reachable at OLD + path.
   mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0700", "mount the scratch root");
@@ -36,7 +40,7 @@ export function applyView(view: View): void {
   mkdirSync(NEW);
   mount("tmpfs", NEW, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755", "mount the view's root");
 
-  for (const entry of view.mounts) applyEntry(entry, NEW + entry.path);
+  for (const entry of view.mounts) applyEntry(entry, NEW + entry.path, tmpSize);
   // Read-only binds first, with what they hold; then writable ones nested in them made writable again;
   // then protected paths and read-only private folders; the view's own root last.
   for (const entry of view.mounts) if (entry.kind === "bind" && !entry.writable) setAttributes(NEW + entry.path, true, true);
@@ -57,7 +61,7 @@ export function applyView(view: View): void {
   process.chdir(view.cwd);
 }
 
-function applyEntry(entry: ViewMount, at: string): void {
+function applyEntry(entry: ViewMount, at: string, tmpSize: number | undefined): void {
   switch (entry.kind) {
     case "bind": {
       const source = OLD + (entry.source ?? entry.path);
@@ -67,7 +71,7 @@ function applyEntry(entry: ViewMount, at: string): void {
     }
     case "tmpfs":
       mkdirSync(at, { recursive: true });
-      mount("tmpfs", at, "tmpfs", MS_NOSUID | MS_NODEV, `mode=${entry.mode.toString(8)}`, `mount a private ${entry.path}`);
+      mount("tmpfs", at, "tmpfs", MS_NOSUID | MS_NODEV, `mode=${entry.mode.toString(8)}${tmpSize === undefined ? "" : `,size=${tmpSize}`}`, `mount a private ${entry.path}`);
       return;
     case "proc":
       mkdirSync(at, { recursive: true });

@@ -1,17 +1,23 @@
 /**
- * The confining step of a plugin host's start, inside the host's new namespaces: build the
- * view in `PLUGBOARD_SANDBOX_RULES` and make it the root, with a narrowed `network` hand the
- * app the listener its proxy answers on (egress-channel.ts), leave the app's session (so no
- * terminal of the person's can be opened), restrict this thread with Landlock and the
- * seccomp filter, then `execve` the program named by the arguments, which inherits every
+ * The confining step of a plugin host's start, inside the host's new namespaces: join the
+ * tree's cgroups (while `/sys/fs/cgroup` is still writable, before any of the program's code
+ * runs, so no process of the tree escapes its limits), build the view in
+ * `PLUGBOARD_SANDBOX_RULES` and make it the root (each private memory file system with its
+ * size), with a narrowed `network` hand the app the listener its proxy answers on
+ * (egress-channel.ts), leave the app's session (so no terminal of the person's can be
+ * opened), drop every capability, restrict this thread with Landlock and the seccomp
+ * filter, then `execve` the program named by the arguments, which inherits every
  * restriction on every thread it will have. Run by the launcher; not an API.
  */
+import { writeFileSync } from "node:fs";
 import { applyView } from "./apply-view.ts";
+import { dropCapabilities } from "./capabilities.ts";
 import { CHANNEL_FD, handOverListener } from "./egress-channel.ts";
 import { execve } from "./exec.ts";
 import { type LandlockRules, RULES_VARIABLE, restrictSelf } from "./landlock.ts";
-import { libc } from "./libc.ts";
+import { lastErrno, libc, SYSCALLS } from "./libc.ts";
 import { installSeccomp, type SeccompRules } from "./seccomp.ts";
+import type { LimitRules } from "./tree-limits.ts";
 import type { View } from "./view.ts";
 
 /** Everything the confining step applies, as the launcher passes it. */
@@ -21,7 +27,11 @@ export interface ConfinementRules {
   readonly seccomp: SeccompRules;
   /** A narrowed `network`: the app's proxy is the only route out, its channel on fd `CHANNEL_FD`. */
   readonly egress?: true;
+  /** The tree's limits (`ConfineOptions.limits`). */
+  readonly limits?: LimitRules;
 }
+
+const RLIMIT_NPROC = 6n;
 
 /**
  * Confines this process with the rules in `env` and replaces it with `argv` (program first);
@@ -39,10 +49,14 @@ export function confineAndExec(argv: readonly string[], environment: Readonly<Re
     if (name !== RULES_VARIABLE && value !== undefined) env[name] = value;
   }
   try {
-    const { view, landlock, seccomp, egress } = JSON.parse(rules) as ConfinementRules;
-    applyView(view);
+    const { view, landlock, seccomp, egress, limits } = JSON.parse(rules) as ConfinementRules;
+    // "0" is the writer itself, with all its threads: whatever it starts is counted from now on.
+    for (const procs of limits?.cgroups ?? []) writeFileSync(procs, "0");
+    applyView(view, limits?.tmp);
     if (egress === true) handOverListener(CHANNEL_FD);
     libc.setsid();
+    if (limits?.nproc !== undefined) limitProcesses(limits.nproc);
+    dropCapabilities();
     restrictSelf(landlock);
     installSeccomp(seccomp);
     execve(file, [file, ...args], env);
@@ -50,6 +64,12 @@ export function confineAndExec(argv: readonly string[], environment: Readonly<Re
     process.stderr.write(`plugboard sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
   }
   process.exit(126);
+}
+
+/** Sets `RLIMIT_NPROC` (soft and hard) to `count`: counted per user namespace, binding every user but root. */
+function limitProcesses(count: number): void {
+  const limit = new BigUint64Array([BigInt(count), BigInt(count)]);
+  if (libc.syscall(BigInt(SYSCALLS.prlimit64), 0n, RLIMIT_NPROC, libc.pointer(limit), 0n) !== 0n) throw new Error(`setting RLIMIT_NPROC failed: errno ${lastErrno()}`);
 }
 
 if (import.meta.main) confineAndExec(process.argv.slice(2), process.env);

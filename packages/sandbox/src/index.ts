@@ -7,3 +7,6 @@ export { type Egress, openEgress } from "./egress.ts";
 export { CHANNEL_FD, EGRESS_PORT } from "./egress-channel.ts";
 export { type EgressProxy, type EgressProxyOptions, type EgressRecord, hostAndPort, refusalText, serveEgressProxy } from "./egress-proxy.ts";
 export { patternProblem } from "./egress-rules.ts";
+export { type CgroupSupport, type Controller, cgroupSupport } from "./cgroups.ts";
+export { DEFAULT_LIMITS, formatSize, type Limits, parseSize } from "./limits.ts";
+export { type LimitsInForce, limitsInForce, type TreeLimits } from "./tree-limits.ts";

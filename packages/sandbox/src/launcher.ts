@@ -16,8 +16,10 @@ import type { ConfinementRules } from "./confine-main.ts";
 import { EGRESS_PORT } from "./egress-channel.ts";
 import { elfInterpreter } from "./elf-interpreter.ts";
 import { RULES_VARIABLE } from "./landlock.ts";
+import type { Limits } from "./limits.ts";
 import { HOST_NAMESPACES, type Mechanism } from "./mechanism.ts";
 import { type CodeClosure, codeClosure } from "./package-closure.ts";
+import { limitTree, type TreeLimits } from "./tree-limits.ts";
 import { isWithin } from "./view.ts";
 
 /** What to confine and with which rights. */
@@ -60,6 +62,12 @@ export interface ConfineOptions {
    * sources). It must lie where no confined process may write. @default confine-main.ts from its sources
    */
   readonly confineProgram?: string;
+  /**
+   * The tree's bounds (the config's `"limits"`), enforced by the kernel: its cgroups are made
+   * now, joined by its first process before any of the program's code runs, and removed by
+   * `ConfinedCommand.limits.remove()` once the tree has ended. @default no bounds
+   */
+  readonly limits?: Limits;
 }
 
 /** A confined command line. */
@@ -71,6 +79,8 @@ export interface ConfinedCommand {
   readonly cwd: string;
   /** Links in the workspace that were not followed into the view (they lead out of it). */
   readonly refusedLinks: CodeClosure["refused"];
+  /** The tree's limits, with `ConfineOptions.limits`: how often they refused, and the removal of its cgroups (call it once the tree has ended). */
+  readonly limits?: TreeLimits;
 }
 
 /**
@@ -157,15 +167,18 @@ export function confineCommand(mechanism: Extract<Mechanism, { available: true }
     TMPDIR: "/tmp",
     BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0",
     ...(narrowed ? PROXY_ENV : {}),
-    [RULES_VARIABLE]: JSON.stringify(rules),
   });
   const namespaces = unshareFlags({ ...HOST_NAMESPACES, net: sockets !== "any" });
+  // Made last: nothing above may throw and leave them behind.
+  const limits = options.limits === undefined ? undefined : limitTree(options.limits);
+  env[RULES_VARIABLE] = JSON.stringify(limits === undefined ? rules : { ...rules, limits: limits.rules });
   return {
     command: mechanism.unshare,
     args: [...namespaces, bun, options.confineProgram ?? CONFINE_MAIN, ...options.argv],
     env,
     cwd: SANDBOX_FOLDER,
     refusedLinks: code.refused,
+    ...(limits === undefined ? {} : { limits }),
   };
 }
 

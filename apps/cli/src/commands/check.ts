@@ -46,6 +46,7 @@ export async function checkCommand(parsed: ParsedArgs, io: Io, accept?: string):
     `  sandbox:   ${sandboxLine(app)}`,
     ...sandboxLayers(app),
     ...protectedLines(app, io.env),
+    ...limitsLines(app),
     ...withheldLines(app),
   ];
   // Names, versions and withheld descriptions come from the plugins and servers themselves.
@@ -96,6 +97,13 @@ function sandboxLayers({ sandbox }: StartedApp): string[] {
   if (sandbox.mechanism === undefined) return [];
   const { layers, missing } = sandbox.mechanism;
   return [...layers, `missing on this kernel: ${missing.length === 0 ? "nothing" : missing.join("; ")}`].map((line) => `             ${line}`);
+}
+
+/** The limits of each confined tree as this machine enforces them, and what it lacks for the others. */
+function limitsLines({ sandbox }: StartedApp): string[] {
+  if (sandbox.limits === undefined) return [];
+  const { inForce, lacking } = sandbox.limits;
+  return [`  limits:    ${inForce}`, `             missing on this machine: ${lacking.length === 0 ? "nothing" : lacking.join("; ")}`];
 }
 
 /** The mechanism in force (or why there is none) and which plugins it confines. */

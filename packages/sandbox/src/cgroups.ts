@@ -1,0 +1,232 @@
+/**
+ * The control groups a confined tree's process and memory limits live in. Plugboard uses only
+ * cgroups it creates, each directly below the cgroup the app itself is in (read from
+ * `/proc/self/cgroup` and `/proc/self/mountinfo`), named `plugboard-PID-N` after the app's
+ * pid; it never writes to a cgroup it did not create, removes each with its tree, and at its
+ * first use removes those an app that is gone left behind. A controller is used on cgroup v2
+ * where the app's cgroup hands it to its children (systemd's delegation), else on a writable
+ * v1 hierarchy (a container run as root).
+ */
+import { accessSync, constants, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+
+/** The controllers the limits use. */
+export type Controller = "pids" | "memory";
+
+/** Where the app's own cgroup of a controller is: the folder its children are made in. */
+export interface CgroupPlace {
+  readonly version: 1 | 2;
+  readonly folder: string;
+}
+
+/** For each controller, its place, or why there is none usable. */
+export type CgroupSupport = Readonly<Record<Controller, CgroupPlace | { readonly lacking: string }>>;
+
+/** The files each controller's limit and its counter of refusals are in, by version. */
+const FILES: Readonly<Record<Controller, Readonly<Record<1 | 2, { readonly limit: string; readonly events: string; readonly counter: string }>>>> = {
+  pids: {
+    1: { limit: "pids.max", events: "pids.events", counter: "max" },
+    2: { limit: "pids.max", events: "pids.events", counter: "max" },
+  },
+  memory: {
+    1: { limit: "memory.limit_in_bytes", events: "memory.oom_control", counter: "oom_kill" },
+    2: { limit: "memory.max", events: "memory.events", counter: "oom_kill" },
+  },
+};
+
+const OWN = /^plugboard-(\d+)-\d+$/;
+
+/** Where this app may make cgroups of each controller. Reads two small files of `/proc`. */
+export function cgroupSupport(): CgroupSupport {
+  let memberships: string;
+  let mounts: string;
+  try {
+    memberships = readFileSync("/proc/self/cgroup", "utf8");
+    mounts = readFileSync("/proc/self/mountinfo", "utf8");
+  } catch {
+    const lacking = { lacking: "no /proc/self/cgroup (not Linux, or no cgroups)" };
+    return { pids: lacking, memory: lacking };
+  }
+  const mounted = mountsOf(mounts);
+  const placeOf = (controller: Controller): CgroupPlace | { lacking: string } => {
+    const v2 = v2Place(memberships, mounted, controller);
+    if ("folder" in v2) return v2;
+    const v1 = v1Place(memberships, mounted, controller);
+    if ("folder" in v1) return v1;
+    return { lacking: `${controller}: ${v2.lacking}; ${v1.lacking}` };
+  };
+  return { pids: placeOf("pids"), memory: placeOf("memory") };
+}
+
+/** The cgroups of one confined tree. */
+export interface TreeCgroups {
+  /** Each `cgroup.procs` file the tree's first process writes itself into. */
+  readonly procs: readonly string[];
+  /** How often each limit has refused so far (the kernel's counters). */
+  refusals(): Readonly<Record<Controller, number>>;
+  /** Removes the cgroups, once the tree has ended (waits a little for its last tasks to go). */
+  remove(): Promise<void>;
+}
+
+let serial = 0;
+let swept = false;
+
+/**
+ * Makes the cgroups of one tree with `bounds` (for each controller that has a place), after
+ * removing those of apps that are gone (once per app). Throws, naming the file, when the
+ * kernel refuses one.
+ */
+export function makeTreeCgroups(support: CgroupSupport, bounds: Readonly<Partial<Record<Controller, number>>>): TreeCgroups {
+  const places = (Object.keys(bounds) as Controller[]).flatMap((controller) => {
+    const place = support[controller];
+    return "folder" in place ? [{ controller, place }] : [];
+  });
+  if (!swept) {
+    swept = true;
+    for (const folder of new Set(places.map(({ place }) => place.folder))) sweep(folder);
+  }
+  const name = `plugboard-${process.pid}-${++serial}`;
+  const folders = new Map<string, string>();
+  const limited: { controller: Controller; folder: string; version: 1 | 2 }[] = [];
+  try {
+    for (const { controller, place } of places) {
+      const folder = join(place.folder, name);
+      if (!folders.has(folder)) {
+        mkdirSync(folder);
+        folders.set(folder, join(folder, "cgroup.procs"));
+      }
+      limited.push({ controller, folder, version: place.version });
+      writeFileSync(join(folder, FILES[controller][place.version].limit), String(bounds[controller]));
+    }
+  } catch (error) {
+    for (const folder of folders.keys()) removeNow(folder);
+    throw error;
+  }
+  return {
+    procs: [...folders.values()],
+    refusals: () => {
+      const counts = { pids: 0, memory: 0 };
+      for (const { controller, folder, version } of limited) counts[controller] = counter(join(folder, FILES[controller][version].events), FILES[controller][version].counter);
+      return counts;
+    },
+    remove: async () => {
+      for (const folder of folders.keys()) {
+        // A task that has just been killed leaves its cgroup a moment later.
+        for (let attempt = 0; attempt < 50 && !removeNow(folder); attempt++) await Bun.sleep(20);
+      }
+    },
+  };
+}
+
+/** Removes `folder` (an empty cgroup); false while tasks remain in it. A cgroup already gone counts as removed. */
+function removeNow(folder: string): boolean {
+  try {
+    rmdirSync(folder);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT";
+  }
+}
+
+/** Removes the cgroups in `folder` that apps which are gone left behind; one still holding tasks stays. */
+export function sweep(folder: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = OWN.exec(name)?.[1];
+    if (pid === undefined || Number(pid) === process.pid || alive(Number(pid))) continue;
+    removeNow(join(folder, name));
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** The number after `name` in a `name N` lines file; 0 when it cannot be read. */
+function counter(file: string, name: string): number {
+  try {
+    const line = readFileSync(file, "utf8")
+      .split("\n")
+      .find((entry) => entry.startsWith(`${name} `));
+    return Number(line?.slice(name.length + 1) ?? 0) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** A cgroup file system mounted here: where, which part of its hierarchy, its version and (v1) its controllers. */
+interface CgroupMount {
+  readonly point: string;
+  readonly root: string;
+  readonly version: 1 | 2;
+  readonly options: readonly string[];
+}
+
+function mountsOf(mountinfo: string): CgroupMount[] {
+  return mountinfo.split("\n").flatMap((line) => {
+    const [before, after] = line.split(" - ");
+    const fields = before?.split(" ") ?? [];
+    const [type, , superOptions = ""] = after?.split(" ") ?? [];
+    const root = fields[3];
+    const point = fields[4];
+    if (root === undefined || point === undefined || (type !== "cgroup" && type !== "cgroup2")) return [];
+    return [{ point: unescaped(point), root: unescaped(root), version: type === "cgroup2" ? 2 : 1, options: superOptions.split(",") } as const];
+  });
+}
+
+/** mountinfo writes a space, tab, newline or backslash in a path as an octal escape. */
+function unescaped(path: string): string {
+  return path.replace(/\\([0-7]{3})/g, (_, code: string) => String.fromCharCode(Number.parseInt(code, 8)));
+}
+
+/** The folder of `path` (a path in the hierarchy) under `mount`, or undefined when the mount does not show it. */
+function folderOf(mount: CgroupMount, path: string): string | undefined {
+  const inside = relative(mount.root, path);
+  if (inside.startsWith("..")) return undefined;
+  return join(mount.point, inside);
+}
+
+function v2Place(memberships: string, mounts: readonly CgroupMount[], controller: Controller): CgroupPlace | { lacking: string } {
+  const path = memberships.split("\n").find((line) => line.startsWith("0::"))?.slice(3);
+  const mount = mounts.find((entry) => entry.version === 2);
+  if (path === undefined || mount === undefined) return { lacking: "no cgroup v2" };
+  const folder = folderOf(mount, path);
+  if (folder === undefined) return { lacking: "the app's cgroup v2 is not visible" };
+  let delegated: string;
+  try {
+    delegated = readFileSync(join(folder, "cgroup.subtree_control"), "utf8");
+  } catch {
+    return { lacking: "the app's cgroup v2 cannot be read" };
+  }
+  if (!delegated.split(/\s+/).includes(controller)) return { lacking: `the app's cgroup v2 does not hand the ${controller} controller to its children (its cgroup.subtree_control does not list it)` };
+  return writable(folder) ? { version: 2, folder } : { lacking: "the app's cgroup v2 is not delegated to its user (not writable)" };
+}
+
+function v1Place(memberships: string, mounts: readonly CgroupMount[], controller: Controller): CgroupPlace | { lacking: string } {
+  const line = memberships.split("\n").find((entry) => entry.split(":")[1]?.split(",").includes(controller));
+  const mount = mounts.find((entry) => entry.version === 1 && entry.options.includes(controller));
+  if (line === undefined || mount === undefined) return { lacking: `no ${controller} cgroup v1 hierarchy` };
+  const folder = folderOf(mount, line.slice(line.indexOf(":", line.indexOf(":") + 1) + 1));
+  if (folder === undefined) return { lacking: `the app's ${controller} cgroup v1 is not visible` };
+  return writable(folder) ? { version: 1, folder } : { lacking: `the ${controller} cgroup v1 hierarchy is not writable (run as root)` };
+}
+
+function writable(folder: string): boolean {
+  try {
+    accessSync(folder, constants.W_OK);
+    accessSync(join(folder, "cgroup.procs"), constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
