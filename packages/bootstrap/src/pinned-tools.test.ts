@@ -1,6 +1,5 @@
 /** Pinned tools of a third-party plugin (an installed package outside the @plugboard scope), through buildApp. */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
 import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "@plugboard/core";
