@@ -14,6 +14,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { PluginOrigin } from "@plugboard/loader/resolve-plugin";
+import { isWithin } from "@plugboard/sandbox/view";
 import { type CodeFingerprint, readLock, type ToolLock, writeLock } from "@plugboard/config/lock-file";
 
 /** A plugin whose code is pinned: its package name and the real path of its folder. */
@@ -58,8 +59,8 @@ export interface CodePinning {
   readonly sources: readonly string[];
 }
 
-/** Folders of a package that are not its own code: its installed dependencies (resolved and kept read-only as such) and version control. */
-const SKIPPED = new Set(["node_modules", ".git"]);
+/** Folders of a package that are not its own code: its installed dependencies (resolved and kept read-only as such), version control and turbo's task logs. */
+const SKIPPED = new Set(["node_modules", ".git", ".turbo"]);
 
 /**
  * Compares each plugin's files with its pin in the lock at `lockPath` (or, for a package
@@ -153,13 +154,18 @@ export function packageFiles(directory: string): CodeFingerprint {
 /**
  * The plugins whose code is pinned: every one but a package of the app's own installation (or a path to one),
  * each with the folder of the package of its name the app ships, when it ships one (an `@plugboard/` name: a
- * package planted beside the config over a shipped plugin is then compared with it).
+ * package planted beside the config over a shipped plugin is then compared with it). `workspace`
+ * is where confined plugins may write (a real path).
  */
 export function pinnedCode(
   resolved: readonly { readonly origin: PluginOrigin; readonly directory: string; readonly manifest: { readonly name: string }; readonly where: { readonly index: number } }[],
-  appFolder: string | undefined): PinnedCode[] {
+  appFolder: string | undefined,
+  workspace: string,
+): PinnedCode[] {
   return resolved.flatMap((plugin) => {
     if (plugin.origin === "app") return [];
+    // Without an app's folder (buildApp used as a library), an @plugboard package installed outside the workspace is the release as installed.
+    if (appFolder === undefined && plugin.manifest.name.startsWith("@plugboard/") && !isWithin(plugin.directory, workspace)) return [];
     // Only the project publishes to the @plugboard scope: another name in the app's node_modules is a dependency, not a plugin it ships.
     const shipped = appFolder === undefined || !plugin.manifest.name.startsWith("@plugboard/") ? undefined : shippedPackage(plugin.manifest.name, appFolder);
     // A path entry naming the shipped package's own folder (a checkout's plugins/bash) is the release too.
