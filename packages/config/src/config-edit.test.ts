@@ -42,6 +42,16 @@ test("removing takes out that entry and keeps the rest; a package not listed giv
   expect(removePluginEntry(CONFIG, "@acme/other")).toBeUndefined();
 });
 
+test("removing the first, a middle, the last or the only entry of a list written on one line leaves valid JSON", () => {
+  const entries = ['{"package":"a","permissions":["process.spawn"]}', '{"package":"b"}', '{"package":"c","options":{"x":[1]}}'];
+  const config = (list: readonly string[]) => `{"workspace":".","plugins":[${list.join(",")}]}`;
+  for (const name of ["a", "b", "c"]) {
+    const removed = removePluginEntry(config(entries), name) ?? "";
+    expect(parseJson(removed)).toEqual(parseJson(config(entries.filter((entry) => !entry.includes(`"${name}"`)))));
+  }
+  expect(removePluginEntry(config([entries[0] ?? ""]), "a")).toBe('{"workspace":".","plugins":[]}');
+});
+
 test("adding and updating leave the other entries as they were written, one line each", () => {
   const lines = [
     "{",

@@ -73,7 +73,18 @@ function emptyNode(): Node {
 export function removePluginEntry(text: string, name: string): string | undefined {
   const index = pluginIndex(text, name);
   if (index < 0) return undefined;
-  return applyEdits(text, modify(text, ["plugins", index], undefined, { formattingOptions: FORMAT }));
+  const plugins = findNodeAtLocation(parseTree(text, [], { allowTrailingComma: true }) ?? emptyNode(), ["plugins"]);
+  const items = plugins?.children ?? [];
+  const item = items[index];
+  if (item === undefined) return undefined;
+  // The element and one comma beside it, cut from the text itself: jsonc-parser's modify cuts one
+  // character too few when the last of several elements on one line goes (`[{…},{…}]` → `[{…}}]`).
+  const next = items[index + 1];
+  const previous = items[index - 1];
+  // The only element: the list becomes `[]`.
+  const inside = plugins === undefined ? [item.offset, item.offset + item.length] : [plugins.offset + 1, plugins.offset + plugins.length - 1];
+  const [start, end] = next !== undefined ? [item.offset, next.offset] : previous !== undefined ? [previous.offset + previous.length, item.offset + item.length] : inside;
+  return `${text.slice(0, start)}${text.slice(end)}`;
 }
 
 /** The index in `plugins` of the entry for package `name`, or -1. */
