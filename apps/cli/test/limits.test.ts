@@ -85,8 +85,10 @@ describe("orphans", () => {
   test("what background jobs leave behind is reaped by the host: three calls each leaving 30 finished orphans all run under a limit of 40, and no zombie stays", async () => {
     const { folder, config } = await setUp({ processes: 40 });
     await using _ = folder;
-    // Each job's subshell exits at once: its sleep is an orphan of the host, which ends 0.1 s later.
-    const orphans = (name: string) => `for i in $(seq 30); do (sleep 0.1 &); done; sleep 1; echo ${name}`;
+    // Each job's subshell exits at once: its sleep is an orphan of the host, which ends 0.05 s
+    // later. One at a time (however busy the machine), so a call alone stays well under the
+    // limit; unreaped, the three calls' 90 zombies would not.
+    const orphans = (name: string) => `for i in $(seq 30); do (sleep 0.05 &); sleep 0.06; done; sleep 0.2; echo ${name}`;
     const zombies = "grep -l '^[0-9]* ([^)]*) Z' /proc/[0-9]*/stat 2>/dev/null | wc -l";
     const run = await calls(config, folder.dir, [orphans("first"), orphans("second"), orphans("third"), zombies]);
     expect(run.results).toEqual(["first\nexit code: 0", "second\nexit code: 0", "third\nexit code: 0", "0\nexit code: 0"]);
