@@ -10,26 +10,29 @@ export const ESCAPEE_COUNT = 4;
 /**
  * Shell lines (each ending in a newline) starting four `sleep 300`s that try to outlive the
  * shell: a background job, `setsid`, a double fork and `nohup`. Each runs under the name
- * `marker` (so `runningNamed` finds it in /proc) and first creates the file `marker.N` in
- * the current folder, so a command can wait until all have started.
+ * `marker` (so `runningNamed` finds it in /proc, and `awaitEscapeesCommand` waits for it).
  *
  * @example await call("bash", { command: `${escapeesCommand(marker)}sleep 300` })
  */
 export function escapeesCommand(marker: string): string {
-  const sleeper = (n: number) => `bash -c 'touch ${marker}.${n}; exec -a ${marker} sleep 300'`;
+  const sleeper = `bash -c 'exec -a ${marker} sleep 300'`;
   return [
-    `${sleeper(1)} &`,
-    `setsid ${sleeper(2)} >/dev/null 2>&1 </dev/null &`,
-    `( ( ${sleeper(3)} & ) & )`,
-    `nohup ${sleeper(4)} >/dev/null 2>&1 &`,
+    `${sleeper} &`,
+    `setsid ${sleeper} >/dev/null 2>&1 </dev/null &`,
+    `( ( ${sleeper} & ) & )`,
+    `nohup ${sleeper} >/dev/null 2>&1 &`,
   ]
     .map((line) => `${line}\n`)
     .join("");
 }
 
-/** A shell line waiting until every escapee of `marker` has started. */
+/**
+ * A shell line waiting until every escapee of `marker` runs under its name: what `/proc`
+ * shows as each process's command line, so that `runningNamed` finds all of them as soon as
+ * the line returns (a file each made just before would be there a moment too early).
+ */
 export function awaitEscapeesCommand(marker: string): string {
-  return `while [ "$(ls ${marker}.* 2>/dev/null | wc -l)" -lt ${ESCAPEE_COUNT} ]; do sleep 0.01; done\n`;
+  return `while [ "$(grep -las "^${marker}" /proc/[0-9]*/cmdline | wc -l)" -lt ${ESCAPEE_COUNT} ]; do sleep 0.01; done\n`;
 }
 
 let markers = 0;
