@@ -15,6 +15,7 @@ import { dirname, join } from "node:path";
 import { isWithin } from "@plugboard/sandbox/view";
 import { PlugboardError } from "./errors.ts";
 import { type PathStep, pathSteps } from "./path-steps.ts";
+import { isAlive } from "@plugboard/core/process";
 
 /** A span in which confined plugins could write `workspace`; `end` is null while the app runs. */
 interface Span {
@@ -172,20 +173,11 @@ function fileClock(file: string): number | undefined {
 
 function endOf(span: Span, now: number): number {
   if (span.end !== null) return span.end;
-  return alive(span.pid) ? Number.POSITIVE_INFINITY : now;
+  return isAlive(span.pid) ? Number.POSITIVE_INFINITY : now;
 }
 
 function closedIfDead(span: Span, now: number): Span {
-  return span.end === null && !alive(span.pid) ? { ...span, end: now } : span;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
+  return span.end === null && !isAlive(span.pid) ? { ...span, end: now } : span;
 }
 
 function read(file: string): SpanRecord {

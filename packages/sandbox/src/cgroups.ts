@@ -9,6 +9,7 @@
  */
 import { accessSync, constants, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { isAlive } from "@plugboard/core/process";
 
 /** The controllers the limits use. */
 export type Controller = "pids" | "memory";
@@ -139,17 +140,8 @@ export function sweep(folder: string): void {
   }
   for (const name of names) {
     const pid = OWN.exec(name)?.[1];
-    if (pid === undefined || Number(pid) === process.pid || alive(Number(pid))) continue;
+    if (pid === undefined || Number(pid) === process.pid || isAlive(Number(pid))) continue;
     removeNow(join(folder, name));
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

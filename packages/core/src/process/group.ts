@@ -120,3 +120,16 @@ export async function drainPipes(streams: readonly { readonly done: Promise<unkn
     await Promise.all(streams.map((stream) => stream.cancel()));
   }
 }
+
+/**
+ * Whether process `pid` exists (one of another user's counts: signalling it is refused, not
+ * missing). For records that name the process that made them: a span, a cgroup.
+ */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
