@@ -10,7 +10,7 @@ import { codeProtections } from "../../../packages/hosts/src/code-protection.ts"
 const [lockPath = "", appFolder = "", workspace = "", closureCache = "", json = "[]"] = process.argv.slice(2);
 const plugins = JSON.parse(json) as { origin: "app" | "path" | "config"; directory: string; manifest: { name: string }; where: { index: number } }[];
 const started = performance.now();
-await pinCode(lockPath, pinnedCode(plugins, appFolder, workspace));
+await pinCode(lockPath, await pinnedCode(plugins, appFolder, workspace));
 const pinned = performance.now();
 codeProtections([appFolder, ...plugins.map(({ directory }) => directory)], workspace, closureCache);
 process.stdout.write(`${pinned - started} ${performance.now() - pinned}\n`);

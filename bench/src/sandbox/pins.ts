@@ -64,10 +64,10 @@ export async function pins(mode: RunMode, log: FigureLog, dir: string, cacheFold
     }),
   );
   const copiesLock = join(dir, "copies.lock.json");
-  await pinCode(copiesLock, pinnedCode(copies, CLI_FOLDER, dir));
+  await pinCode(copiesLock, await pinnedCode(copies, CLI_FOLDER, dir));
   ms(
     "five plugins' code hashed and compared with their pins (path entries outside the app)",
-    await timeRuns(() => pinCode(copiesLock, pinnedCode(copies, CLI_FOLDER, dir)), runs),
+    await timeRuns(async () => pinCode(copiesLock, await pinnedCode(copies, CLI_FOLDER, dir)), runs),
     "each file of each package (but node_modules) read and hashed with SHA-256 at every start",
   );
 }

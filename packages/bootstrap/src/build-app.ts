@@ -129,7 +129,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const found = await resolvePlugins(config, options.appFolder);
   checkToolNames(found, config.configPath);
   // Before any plugin's code runs: a plugin whose files differ from what the person accepted is not loaded.
-  const codeSources = pinnedCode(found, options.appFolder, workspace.root);
+  const codeSources = await pinnedCode(found, options.appFolder, workspace.root);
   // What the app writes itself (the lock) is trusted as written, so that the next start reads it (see `writeTrusted`).
   const plantedRecord = plantedRecordFile(options.env ?? process.env);
   const codePinning = await pinCode(lockFileOf(config.configPath), codeSources, options.changedTools, plantedRecord);

@@ -11,9 +11,9 @@
  * `node_modules` beside the config, over the shipped one) is loaded only while its files are
  * the shipped ones, so an upgrade never asks and a planted copy always does.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import type { PluginOrigin } from "@plugboard/loader/resolve-plugin";
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { join } from "node:path";
+import { findPackage, type PluginOrigin } from "@plugboard/loader/resolve-plugin";
 import { isWithin } from "@plugboard/sandbox/view";
 import { type CodeFingerprint, readLock, type ToolLock, writeLock } from "@plugboard/config/lock-file";
 
@@ -157,30 +157,26 @@ export function packageFiles(directory: string): CodeFingerprint {
  * package planted beside the config over a shipped plugin is then compared with it). `workspace`
  * is where confined plugins may write (a real path).
  */
-export function pinnedCode(
+export async function pinnedCode(
   resolved: readonly { readonly origin: PluginOrigin; readonly directory: string; readonly manifest: { readonly name: string }; readonly where: { readonly index: number } }[],
   appFolder: string | undefined,
   workspace: string,
-): PinnedCode[] {
-  return resolved.flatMap((plugin) => {
+): Promise<PinnedCode[]> {
+  const pinned = await Promise.all(
+    resolved.map(async (plugin): Promise<PinnedCode[]> => {
     if (plugin.origin === "app") return [];
     // Without an app's folder (buildApp used as a library), an @plugboard package installed outside the workspace is the release as installed.
     if (appFolder === undefined && plugin.manifest.name.startsWith("@plugboard/") && !isWithin(plugin.directory, workspace)) return [];
     // Only the project publishes to the @plugboard scope: another name in the app's node_modules is a dependency, not a plugin it ships.
-    const shipped = appFolder === undefined || !plugin.manifest.name.startsWith("@plugboard/") ? undefined : shippedPackage(plugin.manifest.name, appFolder);
+    // Found as the loader finds the packages the app ships.
+    const shipped = appFolder === undefined || !plugin.manifest.name.startsWith("@plugboard/") ? undefined : await findPackage(plugin.manifest.name, appFolder);
     // A path entry naming the shipped package's own folder (a checkout's plugins/bash) is the release too.
     return shipped === plugin.directory ? [] : [{ index: plugin.where.index, name: plugin.manifest.name, directory: plugin.directory, ...(shipped === undefined ? {} : { shipped }) }];
-  });
+    }),
+  );
+  return pinned.flat();
 }
 
-/** The real folder of the package `name` as the app at `appFolder` resolves it (its `node_modules`, then each parent's). */
-function shippedPackage(name: string, appFolder: string): string | undefined {
-  for (let folder = resolve(appFolder); ; folder = dirname(folder)) {
-    const candidate = join(folder, "node_modules", name);
-    if (existsSync(join(candidate, "package.json"))) return realpathSync(candidate);
-    if (dirname(folder) === folder) return undefined;
-  }
-}
 
 /** The line that says a plugin's code is not loaded, which files differ, and how to accept it. */
 export function withheldCodeLine(change: CodeChange, lockPath: string): string {

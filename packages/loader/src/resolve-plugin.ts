@@ -84,10 +84,11 @@ async function locate(entry: PluginEntry, where: EntryLocation, appFolder: strin
 /**
  * Node's lookup for a bare package name, done by hand: `node_modules/<name>` in `from` and
  * each parent. Reading the folder directly ignores the package's `exports` map and never
- * lets the runtime try to auto-install a missing package.
+ * lets the runtime try to auto-install a missing package. The real path of its folder, or
+ * undefined.
  */
-async function findPackage(name: string, from: string): Promise<string | undefined> {
-  for (let folder = from; ; folder = dirname(folder)) {
+export async function findPackage(name: string, from: string): Promise<string | undefined> {
+  for (let folder = resolve(from); ; folder = dirname(folder)) {
     const candidate = join(folder, "node_modules", name);
     const info = await stat(join(candidate, "package.json")).catch(() => undefined);
     if (info?.isFile()) return realpath(candidate);
