@@ -272,3 +272,17 @@ describe("files other tools run on their own", () => {
     expect(unconfined.stdout).toBe("made\nexit code: 0\n");
   }, TIMEOUT_MS);
 });
+
+describe("what a call leaves behind, named to the person", () => {
+  test("a repository whose folder's name carries escape sequences is named with them written out, on stderr and in the result; the folder really has them", async () => {
+    await using ws = await project("auto");
+    const name = "x\u001b]0;owned\u0007\u001b[2J";
+    const made = await bash(ws.config, `d=$(printf 'x\\033]0;owned\\007\\033[2J') && mkdir "$d" && cd "$d" && git init -q && echo made`, ws.dir);
+    // The folder on disk is named with the raw bytes: what would reach the terminal without the writing out.
+    expect(existsSync(join(ws.dir, name, ".git"))).toBe(true);
+    const shown = "x\\x1b]0;owned\\x07\\x1b[2J/.git";
+    expect(made.stderr).toContain(`created a git repository at ${shown}`);
+    expect(lastLine(made)).toContain(`created a git repository at ${shown}`);
+    expect(`${made.stdout}${made.stderr}`).not.toContain("\u001b");
+  }, TIMEOUT_MS);
+});
