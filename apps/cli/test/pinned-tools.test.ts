@@ -126,7 +126,7 @@ describe("pinned tools of a mounted MCP server", () => {
     const result = await plugboard(["check", "--offline", "--config", config], { cwd: dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      `plugboard: The lock file ${lockPath} is not one this Plugboard can read:\n  version: expected 1 (the format this Plugboard reads), got 2\nRestore it from version control, or delete it: the tools of every mounted MCP server and third-party plugin are then pinned afresh, as they are listed next.\n`,
+      `plugboard: The lock file ${lockPath} is not one this Plugboard can read:\n  version: expected 1 (the format this Plugboard reads), got 2\nRestore it from version control, or delete it: the tools of every mounted MCP server and third-party plugin, and the code of every plugin plugboard does not ship, are then pinned afresh as they are next loaded.\n`,
     );
   });
 });

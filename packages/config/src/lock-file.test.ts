@@ -43,7 +43,7 @@ describe("plugboard.lock.json", () => {
     expect((error as PlugboardError).message.split("\n")).toEqual([
       `The lock file ${path} is not one this Plugboard can read:`,
       expect.stringMatching(/^ {2}line 1, column 3: /),
-      "Restore it from version control, or delete it: the tools of every mounted MCP server and third-party plugin are then pinned afresh, as they are listed next.",
+      "Restore it from version control, or delete it: the tools of every mounted MCP server and third-party plugin, and the code of every plugin plugboard does not ship, are then pinned afresh as they are next loaded.",
     ]);
     await writeFile(path, JSON.stringify({ version: 1, tools: { s: { t: { description: "d", schema: "md5:1" } } } }));
     expect(((await readLock(path).catch((caught: unknown) => caught)) as Error).message).toContain("  tools.s.t.schema: expected sha256: and 64 hex digits, got ");

@@ -146,7 +146,7 @@ function malformed(path: string, problems: readonly string[]): PlugboardError {
     [
       `The lock file ${path} is not one this Plugboard can read:`,
       ...problems.map((problem) => `  ${problem}`),
-      "Restore it from version control, or delete it: the tools of every mounted MCP server and third-party plugin are then pinned afresh, as they are listed next.",
+      "Restore it from version control, or delete it: the tools of every mounted MCP server and third-party plugin, and the code of every plugin plugboard does not ship, are then pinned afresh as they are next loaded.",
     ].join("\n"),
   );
 }
