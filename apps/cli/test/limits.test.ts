@@ -18,7 +18,14 @@ const TIMEOUT_MS = 60_000;
 const READING_SERVER = join(import.meta.dir, "fixtures/reading-server/server.ts");
 const MAIN = join(import.meta.dir, "../src/main.ts");
 /** Root can run the CLI as `nobody` (65534), a user that may write no cgroup: the RLIMIT_NPROC path. */
-const asNobody = process.getuid?.() === 0 ? Bun.which("setpriv") : null;
+const NOBODY = ["--reuid=65534", "--regid=65534", "--clear-groups"];
+/**
+ * setpriv, where the tests run as root and nobody may read the CLI's sources (a checkout under
+ * a folder only root may enter, as `mktemp -d` makes, cannot be run as nobody).
+ */
+const asNobody = ((setpriv) => (setpriv !== null && Bun.spawnSync([setpriv, ...NOBODY, "/bin/sh", "-c", 'test -r "$1"', "sh", MAIN]).exitCode === 0 ? setpriv : null))(
+  process.getuid?.() === 0 ? Bun.which("setpriv") : null,
+);
 const BASH = FIRST_PARTY[0];
 const support = cgroupSupport();
 const pidsFolder = "folder" in support.pids ? support.pids.folder : undefined;
@@ -104,7 +111,7 @@ describe.skipIf(asNobody === null)("processes, run by a user other than root who
     await Bun.write(config, JSON.stringify({ workspace: "./workspace", sandbox: "auto", limits, plugins: [BASH] }));
     for (const path of [folder.dir, join(folder.dir, "workspace"), config]) chmodSync(path, 0o777);
     const home = { HOME: folder.dir, XDG_CACHE_HOME: join(folder.dir, "cache"), XDG_STATE_HOME: join(folder.dir, "state"), PATH: "/usr/local/bin:/usr/bin:/bin" };
-    const child = Bun.spawn([asNobody ?? "", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, MAIN, ...args(config)], {
+    const child = Bun.spawn([asNobody ?? "", ...NOBODY, process.execPath, MAIN, ...args(config)], {
       cwd: folder.dir,
       env: home,
       stdin: "pipe",
