@@ -9,8 +9,8 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { addPolicyRule, plantedRecordFile, writeTrusted } from "@plugboard/config";
 import type { Workspace } from "@plugboard/core";
-import { deriveCommandRule, visible } from "@plugboard/core/internal";
-import { type ApprovalRequest, type Approver, decide, type Policy, type PolicyRule, wildcardMatch } from "@plugboard/core/runtime";
+import { deriveCommandRule, type ApprovalRequest, type Approver, decide, type Policy, type PolicyRule, wildcardMatch } from "@plugboard/runtime";
+import { visible } from "@plugboard/core/internal";
 import type { Io } from "./io.ts";
 import { readKey, readLine } from "./terminal-input.ts";
 

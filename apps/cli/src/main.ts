@@ -78,7 +78,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       return 2;
     }
     // A bug in a plugin's code (wherever the plugin runs): the person's fix is the plugin's author, or the config.
-    const { PluginError } = await lazily("the runtime @plugboard/core/runtime", () => import("@plugboard/core/runtime"));
+    const { PluginError } = await lazily("the runtime @plugboard/core/internal", () => import("@plugboard/core/internal"));
     if (!(error instanceof PluginError)) throw error;
     const who = error.plugin ?? "the plugin";
     io.note(`${error.message}\nThis is a bug in ${who}, not in the call: report it to its author, or remove ${who} from the config.`);

@@ -3,7 +3,7 @@
  * the one-line trace of a tool call, and the JSON events of `--json`.
  */
 import { visible } from "@plugboard/core/internal";
-import type { AgentStatus } from "@plugboard/core/runtime";
+import type { AgentStatus } from "@plugboard/agent";
 
 /** Text styles; each is the identity when colours are off. */
 export interface Style {

@@ -7,7 +7,7 @@
  * event per line on stdout.
  */
 import { visible } from "@plugboard/core/internal";
-import type { AgentEvent, AgentLoopResult } from "@plugboard/core/runtime";
+import type { AgentEvent, AgentLoopResult } from "@plugboard/agent";
 import type { Io } from "./io.ts";
 import { jsonLine, traceLine } from "./output.ts";
 import { createSpinner } from "./spinner.ts";

@@ -3,8 +3,7 @@
  * extends, and `runTurn`, which runs the agent loop for one user request and reports it.
  */
 import { type App, type ModelClient, PlugboardError } from "@plugboard/bootstrap";
-import { describeModelFailure } from "@plugboard/model-client";
-import { type AgentLoopResult, runAgentLoop } from "@plugboard/core/runtime";
+import { describeModelFailure, type AgentLoopResult, runAgentLoop } from "@plugboard/agent";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { type Approvals, approverFor } from "./approvals.ts";
 import type { Elicitation } from "./elicitation.ts";

@@ -11,7 +11,7 @@ import { mkdir, mkdtemp, readdir, realpath, rm, symlink, writeFile } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApp, loadConfig } from "@plugboard/bootstrap";
-import type { ToolRuntime } from "@plugboard/core/runtime";
+import type { ToolRuntime } from "@plugboard/runtime";
 import { approveAll } from "./approvals.ts";
 import { SHIPPED_CONFIG } from "./load-app.ts";
 

@@ -5,7 +5,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { wildcardMatch } from "@plugboard/core/runtime";
+import { wildcardMatch } from "@plugboard/runtime";
 import { type ScriptedModel, startScriptedModel } from "@plugboard/testing";
 import { plugboard, tempFolder, toolResults, writeConfig } from "./helpers.ts";
 

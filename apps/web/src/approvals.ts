@@ -7,8 +7,7 @@
  * calls without a card until the server stops, judged as the policy judges.
  */
 import type { Workspace } from "@plugboard/core";
-import { deriveCommandRule } from "@plugboard/core/internal";
-import { type ApprovalAnswer, type ApprovalRequest, type Approver, decide, type PolicyRule } from "@plugboard/core/runtime";
+import { deriveCommandRule, type ApprovalAnswer, type ApprovalRequest, type Approver, decide, type PolicyRule } from "@plugboard/runtime";
 import { Hono } from "hono";
 import * as v from "valibot";
 import { jsonBody } from "./json-body.ts";

@@ -2,8 +2,7 @@
  * `POST /api/chat`: validates the request, runs one turn and answers it as one JSON object
  * or, when the client accepts `text/event-stream`, as server-sent events while it runs.
  */
-import type { AgentEvent } from "@plugboard/core/runtime";
-import { describeModelFailure } from "@plugboard/model-client";
+import { type AgentEvent, describeModelFailure } from "@plugboard/agent";
 import { type Context, Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { PendingApprovals } from "./approvals.ts";

@@ -3,7 +3,8 @@
  * history), one run of the agent loop on the shared runtime and client, and a summary of
  * the tool calls it made.
  */
-import { type AgentEvent, type AgentStatus, type Approver, runAgentLoop, type ToolRuntime } from "@plugboard/core/runtime";
+import { type AgentEvent, type AgentStatus, runAgentLoop } from "@plugboard/agent";
+import type { Approver, ToolRuntime } from "@plugboard/runtime";
 import type OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { ChatMessage } from "./chat-request.ts";

@@ -4,9 +4,9 @@
  * `close()` stops accepting, aborts every turn in flight and waits for them to end.
  */
 import type { App } from "@plugboard/bootstrap";
-import { examplePrompts } from "@plugboard/demo-model";
+import { examplePrompts } from "@plugboard/agent";
 import { visible } from "@plugboard/core/internal";
-import type { ToolRuntime } from "@plugboard/core/runtime";
+import type { ToolRuntime } from "@plugboard/runtime";
 import type OpenAI from "openai";
 import { PendingApprovals } from "./approvals.ts";
 import { checkBinding } from "./binding.ts";

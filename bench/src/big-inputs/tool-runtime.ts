@@ -1,6 +1,6 @@
 /** A runtime over a temp workspace holding the five real tools, as the CLI builds them. */
 import { Workspace } from "@plugboard/core";
-import { ToolRuntime } from "@plugboard/core/runtime";
+import { ToolRuntime } from "@plugboard/runtime";
 import { realRegistry } from "../dispatch/real-tools.ts";
 
 /** Opens `folder` as the workspace and builds the runtime of the five tools over it. */

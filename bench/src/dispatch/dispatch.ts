@@ -6,8 +6,8 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { defineTool, silentLogger, textResult, Workspace } from "@plugboard/core";
-import { ToolRegistry, ToolRuntime } from "@plugboard/core/runtime";
+import { defineTool, silentLogger, textResult, Workspace, ToolRegistry } from "@plugboard/core";
+import { ToolRuntime } from "@plugboard/runtime";
 import { Type } from "@sinclair/typebox";
 import { do_not_optimize } from "mitata";
 import * as v from "valibot";

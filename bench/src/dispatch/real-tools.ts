@@ -3,8 +3,7 @@
  * each schema, as the bootstrap does), and a registry of them: its compiled TypeBox checks
  * are the ones the runtime uses.
  */
-import { type AnyToolDefinition, silentLogger, type Workspace } from "@plugboard/core";
-import { ToolRegistry } from "@plugboard/core/runtime";
+import { type AnyToolDefinition, silentLogger, type Workspace, ToolRegistry } from "@plugboard/core";
 import bash from "@plugboard/plugin-bash";
 import editFile from "@plugboard/plugin-edit-file";
 import glob from "@plugboard/plugin-glob";

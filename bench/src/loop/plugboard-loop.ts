@@ -1,6 +1,7 @@
 /** Plugboard's side: `runAgentLoop` + `ToolRuntime` with the two tools, on any `openai` client. */
-import type { Workspace } from "@plugboard/core";
-import { runAgentLoop, ToolRegistry, ToolRuntime } from "@plugboard/core/runtime";
+import { type Workspace, ToolRegistry } from "@plugboard/core";
+import { runAgentLoop } from "@plugboard/agent";
+import { ToolRuntime } from "@plugboard/runtime";
 import type OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { type LoopOutcome, PROMPT } from "./script.ts";

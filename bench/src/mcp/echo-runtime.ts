@@ -1,7 +1,7 @@
 /** The tool every MCP figure calls: a one-line echo, so only the protocol's cost is measured. */
 import { tmpdir } from "node:os";
-import { defineTool, textResult, Workspace } from "@plugboard/core";
-import { ToolRegistry, ToolRuntime } from "@plugboard/core/runtime";
+import { defineTool, textResult, Workspace, ToolRegistry } from "@plugboard/core";
+import { ToolRuntime } from "@plugboard/runtime";
 import { Type } from "@sinclair/typebox";
 
 const echo = defineTool({

@@ -7,8 +7,9 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { defineTool, textResult, Type, Workspace } from "@plugboard/core";
-import { runAgentLoop, ToolRegistry, ToolRuntime } from "@plugboard/core/runtime";
+import { defineTool, textResult, Type, Workspace, ToolRegistry } from "@plugboard/core";
+import { runAgentLoop } from "@plugboard/agent";
+import { ToolRuntime } from "@plugboard/runtime";
 import { type ScriptedModel, type ScriptedReply, startScriptedModel } from "@plugboard/testing";
 import OpenAI from "openai";
 import { realTools } from "../dispatch/real-tools.ts";

@@ -8,7 +8,9 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type App, buildApp, loadConfig } from "@plugboard/bootstrap";
-import { type RegisteredTool, runAgentLoop, TOOL_SEARCH, ToolRuntime, type ToolSearchSettings } from "@plugboard/core/runtime";
+import type { RegisteredTool } from "@plugboard/core";
+import { runAgentLoop } from "@plugboard/agent";
+import { TOOL_SEARCH, ToolRuntime, type ToolSearchSettings } from "@plugboard/runtime";
 import { type RecordedRequest, type ScriptedModel, type StaticReply, startScriptedModel } from "@plugboard/testing";
 import OpenAI from "openai";
 import type { FigureLog } from "../harness/figures.ts";

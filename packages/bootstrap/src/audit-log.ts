@@ -6,7 +6,7 @@
  * interleave their lines.
  */
 import { closeSync, openSync, writeSync } from "node:fs";
-import type { AuditSink } from "@plugboard/core/runtime";
+import type { AuditSink } from "@plugboard/runtime";
 import { configErrors } from "@plugboard/config/messages";
 import type { EgressRecord } from "@plugboard/sandbox";
 import type { Leftover } from "@plugboard/hosts/leftovers";

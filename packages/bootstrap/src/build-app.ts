@@ -6,9 +6,9 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type Logger, silentLogger, Workspace } from "@plugboard/core";
-import { prepareResultsFolder, ResultsFolderError, ToolRegistry, ToolRuntime, WorkspaceError, wildcardMatch } from "@plugboard/core/runtime";
-import { lazily, type RegistryEntry } from "@plugboard/core/internal";
+import { type Logger, silentLogger, Workspace, prepareResultsFolder, ResultsFolderError, ToolRegistry } from "@plugboard/core";
+import { WorkspaceError, lazily, type RegistryEntry } from "@plugboard/core/internal";
+import { ToolRuntime, wildcardMatch } from "@plugboard/runtime";
 import type { AppConfig, McpEntry, PluginEntry } from "@plugboard/config";
 import { PlugboardError } from "@plugboard/config/errors";
 import { configErrors, mcpErrors, type PluginAt, pluginErrors } from "@plugboard/config/messages";

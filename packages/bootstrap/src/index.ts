@@ -8,7 +8,6 @@ export {
   addPluginEntry,
   type AppConfig,
   type ConfigOverrides,
-  DEFAULT_BASE_URL,
   DEFAULT_MAX_STEPS,
   DEFAULT_MODEL,
   FlagError,
@@ -17,7 +16,6 @@ export {
   loadConfig,
   type McpEntry,
   type McpServerConfig,
-  type ModelSettings,
   type PackageEntry,
   PERMISSION_EFFECTS,
   PERMISSIONS,
@@ -34,4 +32,5 @@ export {
 export type { LoadedPlugin } from "@plugboard/loader/loaded-plugin";
 export { MANIFEST_FILE } from "@plugboard/loader/manifest";
 export { inspectPlugin, type PluginOrigin, type ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
-export type { ModelClient } from "@plugboard/model-client";
+export type { ModelClient } from "@plugboard/agent";
+export { DEFAULT_BASE_URL, type ModelSettings } from "@plugboard/agent/settings";

@@ -10,7 +10,7 @@ import { type App, buildApp } from "./build-app.ts";
 import type { ChangedTools } from "./pinned-tools.ts";
 import { type ConfigOverrides, loadConfig } from "@plugboard/config";
 import type { Elicitor } from "@plugboard/mcp";
-import type { ModelClient } from "@plugboard/model-client";
+import type { ModelClient } from "@plugboard/agent";
 
 /** The command-line flags an app passes on, as typed; each wins over the environment and the config file. */
 export interface AppFlags extends ConfigOverrides {
@@ -75,6 +75,6 @@ export async function startApp(options: StartAppOptions): Promise<StartedApp> {
     ...(options.changedTools === undefined ? {} : { changedTools: options.changedTools }),
   });
   if (!options.model) return { ...app, model: undefined };
-  const { createModelClient } = await lazily("the model client @plugboard/model-client", () => import("@plugboard/model-client"));
+  const { createModelClient } = await lazily("the model client @plugboard/agent", () => import("@plugboard/agent"));
   return { ...app, model: createModelClient(config.model) };
 }

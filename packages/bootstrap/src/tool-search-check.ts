@@ -5,7 +5,7 @@
  */
 import type { AppConfig } from "@plugboard/config";
 import { configErrors } from "@plugboard/config/messages";
-import { TOOL_SEARCH } from "@plugboard/core/runtime";
+import { TOOL_SEARCH } from "@plugboard/runtime";
 import type { RegistryEntry } from "@plugboard/core/internal";
 
 /** The app's tools, by config index: who provides them. */

@@ -3,8 +3,9 @@
  * command-line flags, merged with the precedence flag > environment > config file > default.
  */
 import { readFile } from "node:fs/promises";
-import { ALLOW_ALL, DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_RESULTS_LIMITS, DEFAULT_TOOL_SEARCH, type Hook, type Hooks, NO_HOOKS, type Policy, type ToolSearchSettings } from "@plugboard/core/runtime";
-import type { ResultsLimits } from "@plugboard/core";
+import type { ModelSettings } from "@plugboard/agent/settings";
+import { ALLOW_ALL, DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_TOOL_SEARCH, type Hook, type Hooks, NO_HOOKS, type Policy, type ToolSearchSettings } from "@plugboard/runtime";
+import { DEFAULT_RESULTS_LIMITS, type ResultsLimits } from "@plugboard/core";
 import { dirname, join, resolve } from "node:path";
 import * as v from "valibot";
 import { DEFAULT_LIMITS, type Limits } from "@plugboard/sandbox/limits";
@@ -33,12 +34,6 @@ export interface ConfigOverrides {
 }
 
 /** Which model to talk to, and how. */
-export interface ModelSettings {
-  name: string;
-  baseURL: string | undefined;
-  apiKey: string | undefined;
-}
-
 /** One plugin the config enables: exactly one of `package` and `path` is set. */
 export interface PluginEntry {
   package?: string;
@@ -119,8 +114,6 @@ export const DEFAULT_MODEL = "gpt-4.1-mini";
 export const DEFAULT_PROTECT_DEPTH = 8;
 /** The step limit used when no flag or config key sets one. */
 export const DEFAULT_MAX_STEPS = 20;
-/** The endpoint used when only an API key is configured. */
-export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
 /**
  * Reads and validates the config file (and the `.env` beside it); refuses it, the `.env` or

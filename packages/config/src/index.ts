@@ -1,7 +1,6 @@
 export {
   type AppConfig,
   type ConfigOverrides,
-  DEFAULT_BASE_URL,
   DEFAULT_MAX_STEPS,
   DEFAULT_PROTECT_DEPTH,
   DEFAULT_MODEL,
@@ -9,7 +8,6 @@ export {
   loadConfig,
   type McpEntry,
   type McpServerConfig,
-  type ModelSettings,
   type PluginEntry,
   type SandboxMode,
 } from "./config.ts";
@@ -21,3 +19,4 @@ export { type EntryLocation, FlagError } from "./messages.ts";
 export { PERMISSION_EFFECTS, PERMISSIONS, type Permission } from "./permissions.ts";
 export { createdWhileWritable, plantedRecordFile, refusePlanted, trustFile, writeTrusted } from "./planted-files.ts";
 export { PROTECT_DEPTH_RANGE } from "./config-schema.ts";
+export type { ModelSettings } from "@plugboard/agent/settings";

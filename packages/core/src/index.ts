@@ -1,7 +1,9 @@
 /**
- * `@plugboard/core`: the plugin contract — what plugin authors write tools with. The runtime
- * and agent loop that apps run tools with are `@plugboard/core/runtime`; internals shared by
- * Plugboard's own packages are `@plugboard/core/internal`.
+ * `@plugboard/core`: the plugin contract and the TypeBox-schema registry — what plugin authors
+ * write tools with, and what every plugin uses (the workspace, file checks, atomic writes, the
+ * results file, permissions). Running a call is `@plugboard/runtime`; the model loop is
+ * `@plugboard/agent`; internals shared by Plugboard's own packages are `@plugboard/core/internal`.
+ * Its one dependency is TypeBox.
  */
 export { type Static, type TObject, type TSchema, Type } from "@sinclair/typebox";
 export { writeFileAtomic } from "./atomic-write.ts";
@@ -23,5 +25,16 @@ export {
 export { errorResult, PathEscapeError, PluginOptionsError, structuredResult, textResult, ToolError } from "./errors.ts";
 export { decodeText, fileErrors, fileSystemError, statFile } from "./file-checks.ts";
 export { type Permission, PERMISSIONS } from "./permissions.ts";
-export { createResultsFile, RESULTS_FOLDER, resultCutLine, resultDroppedLine, type ResultsFile, type ResultsLimits } from "./results.ts";
+export { type FunctionTool, type RegisteredTool, ToolRegistry } from "./registry.ts";
+export {
+  createResultsFile,
+  DEFAULT_RESULTS_LIMITS,
+  prepareResultsFolder,
+  RESULTS_FOLDER,
+  resultCutLine,
+  resultDroppedLine,
+  type ResultsFile,
+  ResultsFolderError,
+  type ResultsLimits,
+} from "./results.ts";
 export { Workspace } from "./workspace.ts";

@@ -1,10 +1,9 @@
 /**
- * Internals shared by Plugboard's own packages (bootstrap, the testing kit, the apps): not
- * part of the contract plugins are written against, and free to change in any release.
+ * Internals shared by Plugboard's own packages (runtime, agent, bootstrap, the testing kit, the
+ * apps): not part of the contract plugins are written against, and free to change in any release.
  */
-export { ERROR_PREFIX, toolErrors } from "./errors.ts";
+export { ERROR_PREFIX, isCancellation, ModelResponseError, PluginError, toolErrors, WorkspaceError } from "./errors.ts";
 export { type ArgumentsValidator, DuplicateToolError, type RegistryEntry } from "./registry.ts";
-export { runHandler } from "./run-handler.ts";
 export {
   fieldProblems,
   formatPath,
@@ -15,4 +14,3 @@ export {
 } from "./schema-errors.ts";
 export { LazyLoadError, lazily, lazilySync } from "./lazily.ts";
 export { visible } from "./visible.ts";
-export { type DerivedCommandRule, deriveCommandRule } from "./command-rule.ts";

@@ -1,12 +1,9 @@
 import { describe, expect, spyOn, test } from "bun:test";
-import { tmpdir } from "node:os";
 import { Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { defineTool } from "./contract.ts";
 import { textResult } from "./errors.ts";
 import { DuplicateToolError, ToolRegistry } from "./registry.ts";
-import { ToolRuntime } from "./runtime.ts";
-import { Workspace } from "./workspace.ts";
 
 const echo = (name: string, reply = name) =>
   defineTool({
@@ -84,11 +81,10 @@ describe("ToolRegistry", () => {
       const registry = new ToolRegistry([echo("glob"), echo("bash")]);
       registry.schemas();
       expect(compile).toHaveBeenCalledTimes(0);
-      const runtime = new ToolRuntime(registry, { workspace: await Workspace.open(tmpdir()) });
-      for (let i = 0; i < 5; i++) await runtime.execute("glob", '{"text":"x"}');
+      for (let i = 0; i < 5; i++) expect(registry.get("glob")?.validate({ text: "x" })).toEqual([]);
       expect(compile).toHaveBeenCalledTimes(1);
-      await runtime.execute("bash", '{"text":"x"}');
-      await runtime.execute("bash", "{}");
+      registry.get("bash")?.validate({ text: "x" });
+      registry.get("bash")?.validate({});
       expect(compile).toHaveBeenCalledTimes(2);
     } finally {
       compile.mockRestore();
@@ -120,9 +116,8 @@ describe("an entry with its own validator", () => {
     const registry = new ToolRegistry([{ tool: counted, validate }]);
     expect(registry.schemas()[0]?.function.parameters).toEqual(raw);
     expect(registry.get("counted")?.check).toBeUndefined();
-    const runtime = new ToolRuntime(registry, { workspace: await Workspace.open(tmpdir()) });
-    expect((await runtime.execute("counted", '{"n":"x"}')).content).toBe("Error: Invalid arguments for counted: n: expected a number");
-    expect((await runtime.execute("counted", '{"n":2}')).content).toBe("n=2");
+    expect(registry.get("counted")?.validate({ n: "x" })).toEqual(["n: expected a number"]);
+    expect(registry.get("counted")?.validate({ n: 2 })).toEqual([]);
   });
 });
 

@@ -6,10 +6,22 @@
  */
 import type { TObject } from "@sinclair/typebox";
 import type { TypeCheck } from "./compiler.ts";
-import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
 import type { AnyToolDefinition } from "./contract.ts";
 import { lazilySync } from "./lazily.ts";
 import { fieldProblems } from "./schema-errors.ts";
+
+/**
+ * A tool as the model is sent it: the chat-completions `tools` entry (the `openai` SDK's
+ * `ChatCompletionFunctionTool` has this shape), so that the contract needs no SDK to name it.
+ */
+export interface FunctionTool {
+  readonly type: "function";
+  readonly function: {
+    readonly name: string;
+    readonly description?: string;
+    readonly parameters?: Record<string, unknown>;
+  };
+}
 
 /**
  * Checks parsed arguments: one `path: problem` text per failing field, none when they are
@@ -44,7 +56,7 @@ export interface RegisteredTool {
   readonly validate: ArgumentsValidator;
   /** Checks a result's `structuredContent` against the tool's `outputSchema` (compiled on first use); absent without one. */
   readonly checkOutput?: ArgumentsValidator;
-  readonly schema: ChatCompletionFunctionTool;
+  readonly schema: FunctionTool;
   /** The entry's own `writes`, when it brought one. */
   readonly writes?: (args: Record<string, unknown>) => Promise<string>;
 }
@@ -92,7 +104,7 @@ export class ToolRegistry {
   }
 
   /** The OpenAI `tools` array, as fresh deep copies: callers may mutate them freely. */
-  schemas(): ChatCompletionFunctionTool[] {
+  schemas(): FunctionTool[] {
     return [...this.#tools.values()].map((registered) => structuredClone(registered.schema));
   }
 }
@@ -148,7 +160,7 @@ function typeCompiler(): typeof import("./compiler.ts").TypeCompiler {
   return lazilySync("TypeBox's compiler", () => require("./compiler.ts") as typeof import("./compiler.ts")).TypeCompiler;
 }
 
-function functionSchema(tool: AnyToolDefinition, parameters: TObject): ChatCompletionFunctionTool {
+function functionSchema(tool: AnyToolDefinition, parameters: TObject): FunctionTool {
   return {
     type: "function",
     function: {

@@ -4,7 +4,7 @@
  */
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { Hooks } from "@plugboard/core/runtime";
+import type { Hooks } from "@plugboard/runtime";
 import type { ProtectedPath } from "@plugboard/sandbox";
 import { isWithin } from "@plugboard/sandbox/view";
 

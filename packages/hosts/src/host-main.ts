@@ -10,7 +10,7 @@
  * `PluginError` as in its process.
  */
 import { type AnyToolDefinition, errorResult, type Logger, type ToolResult, Workspace } from "@plugboard/core";
-import { runHandler } from "@plugboard/core/internal";
+import { runHandler } from "@plugboard/runtime";
 import { PlugboardError } from "@plugboard/config/errors";
 import { loadPlugin } from "@plugboard/loader/load-plugin";
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";

@@ -4,7 +4,7 @@
  * same `PluginHost` interface.
  */
 import type { AnyToolDefinition, Logger, TObject, ToolResult, Workspace } from "@plugboard/core";
-import { runHandler } from "@plugboard/core/internal";
+import { runHandler } from "@plugboard/runtime";
 import { loadPlugin } from "@plugboard/loader/load-plugin";
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
 import { concurrencyKind, type HostCall, type HostedPlugin, type PluginHost } from "./host.ts";

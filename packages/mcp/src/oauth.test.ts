@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Workspace } from "@plugboard/core";
-import { ToolRegistry, ToolRuntime } from "@plugboard/core/runtime";
+import { Workspace, ToolRegistry } from "@plugboard/core";
+import { ToolRuntime } from "@plugboard/runtime";
 import { type OAuthServers, startOAuthServers } from "../test/oauth-servers.ts";
 import { McpMount, McpMountError } from "./mount.ts";
 import { authFolder, loginServer, logoutServer, tokenFile } from "./oauth.ts";

@@ -8,8 +8,8 @@ import { connect as tcpConnect } from "node:net";
 import { tmpdir } from "node:os";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { defineTool, textResult, Type, Workspace } from "@plugboard/core";
-import { ToolRegistry, ToolRuntime } from "@plugboard/core/runtime";
+import { defineTool, textResult, Type, Workspace, ToolRegistry } from "@plugboard/core";
+import { ToolRuntime } from "@plugboard/runtime";
 import { waitFor } from "@plugboard/test-helpers";
 import { mcpHttpHandler } from "./serve-http.ts";
 

@@ -20,7 +20,7 @@
  */
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
-import type { ToolRuntime } from "@plugboard/core/runtime";
+import type { ToolRuntime } from "@plugboard/runtime";
 import { isBearerToken, isForeignOrigin, isJsonContentType, isLoopbackHostHeader } from "./http-guard.ts";
 import { FORWARDED_HEADER, InFlightCalls, type PeerOptions, SESSION_HEADER } from "./in-flight.ts";
 import { readBounded } from "./bounded-body.ts";

@@ -1,7 +1,7 @@
 /** Serving over stdio, on the SDK's 2.x entry (which picks the client's era): until the client closes our stdin. */
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport, serveStdio as sdkServeStdio } from "@modelcontextprotocol/server/stdio";
-import type { ToolRuntime } from "@plugboard/core/runtime";
+import type { ToolRuntime } from "@plugboard/runtime";
 import { mcpServerFactory, type ServeOptions } from "./serve.ts";
 
 export interface StdioServeOptions extends ServeOptions {

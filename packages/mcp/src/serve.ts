@@ -6,7 +6,7 @@
  * server serves the newest revision (2026-07-28) and the 2025 ones.
  */
 import { type CallToolResult, Server, type Tool, type ToolAnnotations } from "@modelcontextprotocol/server";
-import type { ExecuteOptions, ToolRuntime } from "@plugboard/core/runtime";
+import type { ExecuteOptions, ToolRuntime } from "@plugboard/runtime";
 import packageJson from "../package.json" with { type: "json" };
 
 export interface ServeOptions {

@@ -4,7 +4,8 @@
  * calls), unfit input gives results rather than exceptions, and calls stop when aborted.
  */
 import type { App } from "@plugboard/bootstrap";
-import type { RegisteredTool, ToolRuntime } from "@plugboard/core/runtime";
+import type { RegisteredTool } from "@plugboard/core";
+import type { ToolRuntime } from "@plugboard/runtime";
 import { type CallOutcome, describeOutcome, settle } from "./call-outcome.ts";
 import type { AppInput, Finding, Refusal } from "./harness-protocol.ts";
 import type { Observer } from "./observe.ts";

@@ -3,8 +3,8 @@
  * options with the schema's defaults filled in and checked, each call's arguments sent as the
  * JSON text a model would send.
  */
-import { type AnyToolDefinition, type Logger, type Plugin, type ResultsLimits, silentLogger, type ToolResult, Workspace } from "@plugboard/core";
-import { type ExecuteOptions, ToolRegistry, ToolRuntime } from "@plugboard/core/runtime";
+import { type AnyToolDefinition, type Logger, type Plugin, type ResultsLimits, silentLogger, type ToolResult, Workspace, ToolRegistry } from "@plugboard/core";
+import { type ExecuteOptions, ToolRuntime } from "@plugboard/runtime";
 import type { Static, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 

@@ -5,7 +5,7 @@ import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { DEFAULT_BASE_URL, type ModelSettings, PlugboardError, type StartedApp, withheldCodeLine, withheldLine } from "@plugboard/bootstrap";
 import { visible } from "@plugboard/core/internal";
-import { describeRule, type Hook, type Hooks, type Policy } from "@plugboard/core/runtime";
+import { describeRule, type Hook, type Hooks, type Policy } from "@plugboard/runtime";
 import { loadApp } from "../load-app.ts";
 import { protectedLines } from "./check-protected.ts";
 
@@ -86,7 +86,7 @@ function searchLine({ registry, runtime }: StartedApp): string[] {
 
 /** Asks the endpoint (see `probeEndpoint`): how it answered, or a `MODEL_ENDPOINT` error (exit 3) saying what to change. */
 async function reached(model: ModelSettings): Promise<string> {
-  const { createModelClient, probeEndpoint } = await import("@plugboard/model-client");
+  const { createModelClient, probeEndpoint } = await import("@plugboard/agent");
   const probe = await probeEndpoint(createModelClient(model));
   if (!probe.ok) throw new PlugboardError("MODEL_ENDPOINT", `check failed at the model endpoint: ${probe.failure.message}`);
   return probe.how === "listed" ? ", reached: the model is listed" : ", reached: a one-token completion answered";

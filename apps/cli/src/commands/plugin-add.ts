@@ -10,7 +10,7 @@ import { createInterface } from "node:readline/promises";
 import { addPluginEntry, inspectPlugin, PERMISSION_EFFECTS, type Permission, plantedRecordFile, type ResolvedPlugin, removePluginEntry, writeTrusted } from "@plugboard/bootstrap";
 import { parseJson } from "@plugboard/config/json";
 import { visible } from "@plugboard/core/internal";
-import { describeRule, type PolicyRule, wildcardMatch } from "@plugboard/core/runtime";
+import { describeRule, type PolicyRule, wildcardMatch } from "@plugboard/runtime";
 import { addPackage, dependsOn, packageSpec, removePackage } from "../app-packages.ts";
 import { type ParsedArgs, UsageError } from "../args.ts";
 import type { Io } from "../io.ts";

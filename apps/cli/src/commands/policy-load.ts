@@ -6,10 +6,9 @@
 import { relative, resolve } from "node:path";
 import { openWorkspace } from "@plugboard/bootstrap";
 import { type AppConfig, loadConfig, locatePolicy, type PolicySource, type WrittenEntry } from "@plugboard/config";
-import { UsageError } from "../args.ts";
-import { decide, hooksFor, type PolicyRule, type PolicyVerdict } from "@plugboard/core/runtime";
+import { UsageError, type ParsedArgs } from "../args.ts";
+import { decide, hooksFor, type PolicyRule, type PolicyVerdict } from "@plugboard/runtime";
 import type { Workspace } from "@plugboard/core";
-import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { defaultConfig } from "../load-app.ts";
 

@@ -4,7 +4,7 @@
  * (names, descriptions, parameters) is shown with its control characters written out.
  */
 import { visible } from "@plugboard/core/internal";
-import { TOOL_SEARCH } from "@plugboard/core/runtime";
+import { TOOL_SEARCH } from "@plugboard/runtime";
 import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";

@@ -1,0 +1,140 @@
+/**
+ * Running the tool calls of one model response. Calls whose tools say they may overlap run
+ * at the same time (read-only tools together; writes to different things together); every
+ * other call waits for the earlier calls it could interfere with, so two writes of one file
+ * apply in the order of the calls. Results come back in the order of the calls, whatever
+ * order they finish in, and each `tool_result` event follows its `tool_call`.
+ */
+import type { AgentEvent } from "./agent-loop.ts";
+import { type Approver, lookUp, parseArguments, type ToolRuntime } from "@plugboard/runtime";
+import type { ToolResult, RegisteredTool, Workspace } from "@plugboard/core";
+import { isCancellation, PluginError, toolErrors } from "@plugboard/core/internal";
+import type { FunctionCall } from "./model-turn.ts";
+
+/** What a call touches, for deciding what may overlap. */
+type Access = { readonly kind: "serial" } | { readonly kind: "read" } | { readonly kind: "write"; readonly key: string };
+
+/** What running the calls needs from the loop. */
+export interface ToolCallsOptions {
+  readonly runtime: ToolRuntime;
+  readonly signal: AbortSignal | undefined;
+  readonly approve: Approver | undefined;
+  readonly emit: (event: AgentEvent) => void;
+  /**
+   * The response stopped at the model's output limit: a call whose arguments are not JSON
+   * was cut off there, and is answered so (without running) rather than as a JSON error.
+   */
+  readonly cutOff?: boolean;
+  /** Answers a call the loop handles itself (the tool search), or returns undefined for the runtime to run it. */
+  readonly answer?: (call: FunctionCall) => Promise<ToolResult> | undefined;
+}
+
+/** A call and its result. */
+export interface AnsweredCall {
+  readonly call: FunctionCall;
+  readonly result: ToolResult;
+}
+
+interface ScheduledCall {
+  readonly call: FunctionCall;
+  readonly access: Access;
+  readonly done: Promise<ToolResult>;
+}
+
+/**
+ * Runs `calls` and returns their results in call order. A call that starts after the signal
+ * aborted is answered as cancelled without running. A programming error of one call rejects,
+ * once every call already running has settled.
+ */
+export async function runToolCalls(calls: readonly FunctionCall[], options: ToolCallsOptions): Promise<AnsweredCall[]> {
+  const { runtime, signal, emit } = options;
+  // One question at a time: a person answers approvals in turn, whatever runs meanwhile.
+  const approve = options.approve && oneAtATime(options.approve);
+  const scheduled: ScheduledCall[] = [];
+  for (const call of calls) {
+    const access = await accessOf(lookUp(runtime.registry, call.name), call.arguments, runtime.workspace);
+    const before = scheduled.filter((earlier) => conflicts(earlier.access, access)).map((earlier) => earlier.done);
+    const done = Promise.all(before).then(() => {
+      emit({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
+      if (signal?.aborted) return toolErrors.cancelled();
+      if (options.cutOff && !isJson(call.arguments)) return toolErrors.cutOff();
+      return options.answer?.(call) ?? execute(runtime, call, signal, approve);
+    });
+    // Awaited below in call order; marked handled now so a later call's failure is not unhandled meanwhile.
+    done.catch(() => {});
+    scheduled.push({ call, access, done });
+  }
+
+  const answered: AnsweredCall[] = [];
+  for (const { call, done } of scheduled) {
+    let result: ToolResult;
+    try {
+      result = await done;
+    } catch (error) {
+      await Promise.allSettled(scheduled.map((each) => each.done));
+      throw error;
+    }
+    emit({ type: "tool_result", id: call.id, name: call.name, content: result.content, isError: result.isError });
+    answered.push({ call, result });
+  }
+  return answered;
+}
+
+async function execute(runtime: ToolRuntime, call: FunctionCall, signal: AbortSignal | undefined, approve: Approver | undefined) {
+  try {
+    return await runtime.execute(call.name, call.arguments, { callId: call.id, ...(signal ? { signal } : {}), ...(approve ? { approve } : {}) });
+  } catch (error) {
+    // An approval cut short by the abort (a handler's abort is the runtime's business): its
+    // call id still gets a result and the turn ends as aborted.
+    if (signal && isCancellation(error, signal)) return toolErrors.cancelled();
+    throw error;
+  }
+}
+
+/**
+ * The access a call declares through its tool. A call that cannot run (unknown tool, bad
+ * arguments) only gets an error result, so it overlaps like a read.
+ */
+async function accessOf(registered: RegisteredTool | undefined, rawArguments: string, workspace: Workspace): Promise<Access> {
+  if (!registered) return { kind: "read" };
+  const { concurrency = "serial" } = registered.tool;
+  if (concurrency === "serial") return { kind: "serial" };
+  if (concurrency === "read-only") return { kind: "read" };
+  const args = parseArguments(registered, rawArguments);
+  if ("isError" in args) return { kind: "read" };
+  let key: string;
+  try {
+    key = registered.writes === undefined ? concurrency.writes(args.value, workspace) : await registered.writes(args.value);
+  } catch (error) {
+    throw new PluginError({ tool: registered.tool.name, plugin: registered.owner, phase: "concurrency", cause: error });
+  }
+  // One file written through other names (a symlink to it, a symlinked folder above it) is one
+  // key: its real path. A key the workspace refuses is the call's own business: kept as it is.
+  return { kind: "write", key: await workspace.resolve(key).catch(() => key) };
+}
+
+/** Whether two calls must not overlap (the later then waits for the earlier). */
+function conflicts(earlier: Access, later: Access): boolean {
+  if (earlier.kind === "serial" || later.kind === "serial") return true;
+  if (earlier.kind === "read" && later.kind === "read") return false;
+  if (earlier.kind === "write" && later.kind === "write") return earlier.key === later.key;
+  return true;
+}
+
+function oneAtATime(approve: Approver): Approver {
+  let last: Promise<unknown> = Promise.resolve();
+  return (request, signal) => {
+    const answer = last.then(() => approve(request, signal));
+    last = answer.catch(() => {});
+    return answer;
+  };
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,2 +1,0 @@
-export { DEMO_BASE_URL, demoFetch } from "./demo-fetch.ts";
-export { examplePrompts } from "./intents.ts";

@@ -1,0 +1,71 @@
+/**
+ * The one decision point between a validated call and its handler: the policy's verdict,
+ * the before hooks, and for `ask` the app's approver. A refusal is the result the model sees.
+ */
+import type { Approver, ApprovalRequest } from "./approval.ts";
+import type { AuditDecision } from "./audit.ts";
+import type { ToolResult, Workspace } from "@plugboard/core";
+import { type BeforeHooksOutcome, runBeforeHooks } from "./before-hooks.ts";
+import { toolErrors } from "@plugboard/core/internal";
+import type { Hook, HookEffect } from "./hooks.ts";
+import { decide, describeRule, type Policy } from "./policy.ts";
+
+/** How a call was decided; `refusal` is set when it must not run. */
+export interface GateOutcome {
+  readonly decision: AuditDecision;
+  /** The deciding rule as the config writes it; absent when the default decided. */
+  readonly rule?: string;
+  readonly refusal?: ToolResult;
+  /** The arguments the handler gets: the call's, or as before hooks rewrote them. */
+  readonly arguments: Readonly<Record<string, unknown>>;
+  /** What each before hook that ran did, in order. */
+  readonly hooks: readonly HookEffect[];
+}
+
+/** Inputs of `passGate`. */
+export interface GateInput {
+  readonly policy: Policy;
+  readonly workspace: Workspace;
+  readonly request: ApprovalRequest;
+  /** Absent: no one to ask, so `ask` is refused. */
+  readonly approve: Approver | undefined;
+  readonly signal: AbortSignal;
+  /** The before hooks for the call's tool, in order, and what they need. @default none */
+  readonly hooks?: {
+    readonly before: readonly Hook[];
+    readonly session: string;
+    /** The tool's check of arguments a hook rewrote. */
+    readonly validate: (args: unknown) => readonly string[];
+  };
+}
+
+/**
+ * Decides one call: the policy (a deny is final: no hook runs), then the before hooks (which
+ * may deny, ask, or rewrite the arguments, decided by the policy again), then the person for
+ * an `ask`. Rejects only when the approver or a hook does (a cancelled turn).
+ */
+export async function passGate({ policy, workspace, request: call, approve, signal, hooks }: GateInput): Promise<GateOutcome> {
+  const first = await decide(policy, call.tool, call.arguments, workspace);
+  const hooked: BeforeHooksOutcome =
+    first.action === "deny" || hooks === undefined || hooks.before.length === 0
+      ? { request: call, verdict: first, ask: false, effects: [] }
+      : await runBeforeHooks({
+          ...hooks,
+          hooks: hooks.before,
+          request: call,
+          verdict: first,
+          workspace: workspace.root,
+          signal,
+          recheck: (args) => decide(policy, call.tool, args, workspace),
+        });
+  const { request, verdict } = hooked;
+  const rule = verdict.rule ? { rule: describeRule(verdict.rule) } : {};
+  const base = { ...rule, arguments: request.arguments, hooks: hooked.effects };
+  if (hooked.refusal) return { decision: "deny", ...base, refusal: hooked.refusal };
+  if (verdict.action === "deny") return { decision: "deny", ...base, refusal: toolErrors.deniedByPolicy(rule.rule ?? "default") };
+  if (verdict.action === "allow" && !hooked.ask) return { decision: "allow", ...base };
+  if (!approve) return { decision: "ask:no", ...base, refusal: toolErrors.noOneToAsk() };
+  const answer = await approve(request, signal);
+  if (answer.decision === "allow") return { decision: "ask:yes", ...base };
+  return { decision: "ask:no", ...base, refusal: toolErrors.deniedByUser(answer.reason?.trim()) };
+}
