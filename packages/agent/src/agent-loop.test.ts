@@ -8,7 +8,8 @@ import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { type AgentEvent, type AgentLoopOptions, runAgentLoop } from "./agent-loop.ts";
 import { type AnyToolDefinition, defineTool, textResult, ToolError, ToolRegistry, Workspace } from "@plugboard/core";
-import { ModelResponseError, PluginError } from "@plugboard/core/internal";
+import { PluginError } from "@plugboard/core/internal";
+import { ModelResponseError } from "./model-response-error.ts";
 import { ToolRuntime } from "@plugboard/runtime";
 
 const CANCELLED = "Error: Cancelled before the tool finished";

@@ -7,6 +7,7 @@ export { type AgentEvent, type AgentLoopOptions, type AgentLoopResult, type Agen
 export { DEMO_BASE_URL, demoFetch } from "./demo/demo-fetch.ts";
 export { examplePrompts } from "./demo/intents.ts";
 export { createModelClient, type ModelClient } from "./model-client.ts";
+export { ModelResponseError } from "./model-response-error.ts";
 export { describeModelFailure, type Endpoint, type ModelFailure } from "./model-failure.ts";
 export { type EndpointProbe, probeEndpoint } from "./probe-endpoint.ts";
 export { SEARCH_RESULTS } from "./tool-search.ts";

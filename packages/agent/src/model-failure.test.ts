@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { type FaultReply, startScriptedModel } from "@plugboard/scripted-model";
 import OpenAI from "openai";
-import { ModelResponseError } from "@plugboard/core/internal";
+import { ModelResponseError } from "./model-response-error.ts";
 import { describeModelFailure } from "./model-failure.ts";
 
 const endpoint = { baseURL: "http://127.0.0.1:9/v1", model: "some-model" };

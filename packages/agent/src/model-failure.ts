@@ -4,7 +4,7 @@
  * stderr with exit code 3, the web app as a 502). Anything that is not a model failure is
  * left alone (undefined), so programming errors still surface as themselves.
  */
-import { ModelResponseError } from "@plugboard/core/internal";
+import { ModelResponseError } from "./model-response-error.ts";
 import OpenAI from "openai";
 
 /** Where the request went, for the message. */

@@ -17,7 +17,7 @@ import type {
   ChatCompletionCreateParamsBase,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
-import { ModelResponseError } from "@plugboard/core/internal";
+import { ModelResponseError } from "./model-response-error.ts";
 import { encodeRequestBody } from "./request-body.ts";
 
 /** The reasoning fields providers send beside `content`, kept under the name each used. */

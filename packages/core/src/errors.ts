@@ -147,20 +147,6 @@ export class WorkspaceError extends Error {
   override readonly name = "WorkspaceError";
 }
 
-/** The model endpoint answered something that is not a usable chat completion. */
-export class ModelResponseError extends Error {
-  override readonly name = "ModelResponseError";
-  /**
-   * The endpoint's own error message, when it answered an error object instead of a
-   * completion with status 200 (as OpenRouter does for a failed upstream provider).
-   */
-  readonly endpointError: string | undefined;
-  constructor(message: string, endpointError?: string) {
-    super(endpointError === undefined ? `Malformed model response: ${message}` : `The model endpoint answered an error instead of a completion: ${endpointError}`);
-    this.endpointError = endpointError;
-  }
-}
-
 /** Whether `error` is `signal`'s own abort, rethrown after it aborted (as fetch or a spawned process do). */
 export function isCancellation(error: unknown, signal: AbortSignal): boolean {
   if (!signal.aborted) return false;

@@ -41,6 +41,46 @@ describe("import direction", () => {
     expect(ours).toEqual([]);
   });
 
+  test("core's package depends on TypeBox alone: a plugin author's install brings nothing else of it", async () => {
+    const manifest = await Bun.file(join(repo, "packages/core/package.json")).json();
+    expect(Object.keys(manifest.dependencies ?? {})).toEqual(["@sinclair/typebox"]);
+  });
+
+  test("the runtime imports only core of ours, and the agent only core and the runtime (and the SSE framing its demo model speaks)", async () => {
+    const allowed: Record<string, readonly string[]> = {
+      "packages/runtime": ["@plugboard/core"],
+      "packages/agent": ["@plugboard/core", "@plugboard/runtime", "@plugboard/scripted-model"],
+    };
+    const offending = [];
+    for (const [folder, ours] of Object.entries(allowed)) {
+      for (const { file, specifier } of await importsOf(join(repo, folder, "src"))) {
+        const target = reaches(file, specifier);
+        if (target !== undefined && !ours.includes(target)) offending.push(`${file} → ${specifier}`);
+      }
+    }
+    expect(offending).toEqual([]);
+  });
+
+  test("no package of ours depends on one that depends back on it, through any path", async () => {
+    const folders = [...(await packageFolders("packages")), ...(await packageFolders("plugins")), ...(await packageFolders("apps"))];
+    const graph = new Map<string, string[]>();
+    for (const folder of folders) {
+      const manifest = await Bun.file(join(repo, folder, "package.json")).json().catch(() => undefined);
+      if (manifest === undefined) continue;
+      const deps = { ...manifest.dependencies, ...manifest.devDependencies, ...manifest.peerDependencies };
+      graph.set(manifest.name, Object.keys(deps).filter((name) => name.startsWith("@plugboard/")));
+    }
+    const cycles: string[] = [];
+    const reach = (from: string, path: readonly string[]): void => {
+      for (const next of graph.get(from) ?? []) {
+        if (next === path[0]) cycles.push([...path, next].join(" → "));
+        else if (!path.includes(next)) reach(next, [...path, next]);
+      }
+    };
+    for (const name of graph.keys()) reach(name, [name]);
+    expect(cycles).toEqual([]);
+  });
+
   test("plugins import only @plugboard/core of ours", async () => {
     const offending = [];
     for (const folder of await packageFolders("plugins")) {

@@ -2,7 +2,7 @@
  * Internals shared by Plugboard's own packages (runtime, agent, bootstrap, the testing kit, the
  * apps): not part of the contract plugins are written against, and free to change in any release.
  */
-export { ERROR_PREFIX, isCancellation, ModelResponseError, PluginError, toolErrors, WorkspaceError } from "./errors.ts";
+export { ERROR_PREFIX, isCancellation, PluginError, toolErrors, WorkspaceError } from "./errors.ts";
 export { type ArgumentsValidator, DuplicateToolError, type RegistryEntry } from "./registry.ts";
 export {
   fieldProblems,
