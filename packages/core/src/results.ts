@@ -1,8 +1,8 @@
 /**
- * Large results go to a file. A result over `maxBytes` is saved whole to
- * `.plugboard/results/CALL_ID.txt` in the workspace (a folder git-ignored by its own
- * `.gitignore`), and the model gets its head and tail around one line naming the file. A tool
- * that caps its own output (bash) writes what it cuts to the same file as it streams.
+ * The results file: where a large result is kept whole, `.plugboard/results/CALL_ID.txt` in the
+ * workspace (a folder git-ignored by its own `.gitignore`). The runtime saves a result over
+ * `maxBytes` there (`@plugboard/runtime`'s result caps); a tool that caps its own output (bash)
+ * writes what it cuts to the same file as it streams.
  *
  * The folder is the one place of `.plugboard/` a confined plugin may write, so whatever is in
  * it may have been planted: every file is created here with `O_EXCL | O_NOFOLLOW` (never
@@ -12,7 +12,6 @@
 import { closeSync, constants, lstatSync, mkdirSync, openSync, realpathSync, writeSync } from "node:fs";
 import { type FileHandle, open, realpath } from "node:fs/promises";
 import { join } from "node:path";
-import type { ToolResult } from "./contract.ts";
 
 /** The results folder, relative to the workspace root. */
 export const RESULTS_FOLDER = ".plugboard/results";
@@ -41,27 +40,6 @@ export function resultCutLine(bytes: number, path: string): string {
 /** The line a results file ends with when it reached `maxFileBytes`. */
 export function resultDroppedLine(bytes: number, maxFileBytes: number): string {
   return `… ${bytes} more bytes dropped: a results file keeps at most ${maxFileBytes} bytes (results.maxFileBytes in the config)`;
-}
-
-/**
- * A call id as a file name: letters, digits, `_` and `-` kept, every other character `_`, at
- * most 100 characters (`../../x` → `______x`, an empty id → `call`).
- */
-export function safeResultName(callId: string): string {
-  const safe = callId.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 100);
-  return safe === "" ? "call" : safe;
-}
-
-/**
- * The results file for `callId` in the workspace at `root`: `CALL_ID.txt`, or `CALL_ID-2.txt`
- * (and so on) when that name is taken, by an earlier session or by anything planted there.
- */
-export function resultsFileFor(root: string, callId: string, limits: ResultsLimits): ResultsFile {
-  const name = safeResultName(callId);
-  for (let n = 1; ; n++) {
-    const path = `${RESULTS_FOLDER}/${n === 1 ? name : `${name}-${n}`}.txt`;
-    if (lstatSync(join(root, path), { throwIfNoEntry: false }) === undefined) return { ...limits, path };
-  }
 }
 
 /** Why a results file could not be made: the model's text says it. */
@@ -117,62 +95,6 @@ export function prepareResultsFolder(root: string): void {
     if (!stats.isDirectory()) throw notAFolder(folder);
   }
   writeGitignore(join(root, RESULTS_FOLDER, ".gitignore"));
-}
-
-/**
- * The result the model gets: `result` itself when it fits `file.maxBytes`, otherwise its head
- * and tail around `resultCutLine`, the whole of it saved to `file` (or, when that name was
- * taken meanwhile, the next free one). When it cannot be saved, the line says why.
- */
-export async function capResult(result: ToolResult, root: string, file: ResultsFile): Promise<ToolResult> {
-  const bytes = Buffer.from(result.content);
-  if (bytes.length <= file.maxBytes) return result;
-  let saved: string;
-  try {
-    saved = await saveWhole(root, file, bytes);
-  } catch (error) {
-    // An operating-system failure (no space, a folder it may not write) or a folder that is not ours: said, not thrown.
-    if (!(error instanceof ResultsFolderError) && !(error instanceof Error && "code" in error)) throw error;
-    const why = error.message;
-    return { content: cutAround(bytes, file.maxBytes, (cut) => `… ${cut} bytes cut; the whole result could not be saved: ${why}`), isError: result.isError };
-  }
-  return { content: cutAround(bytes, file.maxBytes, (cut) => resultCutLine(cut, saved)), isError: result.isError };
-}
-
-/** Writes `bytes` (up to `maxFileBytes`) to `file`, or the next free name after it; returns the path written. */
-async function saveWhole(root: string, file: ResultsFile, bytes: Buffer): Promise<string> {
-  const { handle, path } = await createResultsFile(root, file.path);
-  try {
-    const kept = bytes.subarray(0, file.maxFileBytes);
-    await handle.write(kept);
-    if (kept.length < bytes.length) await handle.write(`\n${resultDroppedLine(bytes.length - kept.length, file.maxFileBytes)}\n`);
-  } finally {
-    await handle.close();
-  }
-  return path;
-}
-
-/** `bytes` cut to `maxBytes`: a head and a tail (whole characters) around the line `line(cut)` makes. */
-function cutAround(bytes: Buffer, maxBytes: number, line: (cut: number) => string): string {
-  const room = Math.max(0, maxBytes - Buffer.byteLength(line(bytes.length)) - 2);
-  const head = utf8Head(bytes, Math.ceil(room / 2));
-  const tail = utf8Tail(bytes, Math.floor(room / 2));
-  return `${head.toString()}\n${line(bytes.length - head.length - tail.length)}\n${tail.toString()}`;
-}
-
-/** The first `count` bytes or fewer, ending on a character boundary. */
-function utf8Head(bytes: Buffer, count: number): Buffer {
-  let end = Math.min(count, bytes.length);
-  // Back to the start of the character the cut falls in (continuation bytes are 10xxxxxx).
-  while (end > 0 && end < bytes.length && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
-  return bytes.subarray(0, end);
-}
-
-/** The last `count` bytes or fewer, starting on a character boundary. */
-function utf8Tail(bytes: Buffer, count: number): Buffer {
-  let start = Math.max(0, bytes.length - count);
-  while (start < bytes.length && ((bytes[start] ?? 0) & 0xc0) === 0x80) start++;
-  return bytes.subarray(start);
 }
 
 function writeGitignore(path: string): void {
