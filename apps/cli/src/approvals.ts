@@ -7,7 +7,8 @@
  * rule to the config file, its comments and layout kept.
  */
 import { readFile, writeFile } from "node:fs/promises";
-import { addPolicyRule, plantedRecordFile, writeTrusted } from "@plugboard/config";
+import { addPolicyRule } from "@plugboard/config";
+import { plantedRecordFile, writeTrusted } from "@plugboard/sandbox/planted-files";
 import type { Workspace } from "@plugboard/core";
 import { deriveCommandRule, type ApprovalRequest, type Approver, decide, type Policy, type PolicyRule, wildcardMatch } from "@plugboard/runtime";
 import { visible } from "@plugboard/core/internal";

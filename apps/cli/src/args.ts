@@ -3,7 +3,7 @@
  * Every mistake becomes a `UsageError` whose message is one line ending with a `--help` hint.
  */
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
-import { PlugboardError } from "@plugboard/config/errors";
+import { PlugboardError } from "@plugboard/errors";
 import { COMMAND_GROUPS, COMMANDS, type CommandName, FLAGS, type FlagName, commandSpec } from "./specs.ts";
 
 /** A word that names a group of two-word commands (`plugin`). */

@@ -6,7 +6,7 @@
  * installed (a `LazyLoadError` whose module cannot be found, exit 2); anything else is a bug
  * of ours and crashes with its stack.
  */
-import { PlugboardError } from "@plugboard/config/errors";
+import { PlugboardError } from "@plugboard/errors";
 import { LazyLoadError, lazily } from "@plugboard/core/internal";
 import { type ParsedArgs, parseCliArgs } from "./args.ts";
 import { helpText } from "./help.ts";

@@ -1,6 +1,6 @@
 /**
  * Suite 12 — what a call leaves behind: the walk the app makes after each call of a confined
- * plugin that may write the workspace (`LeftoverWatch.look`, packages/hosts/src/leftovers.ts),
+ * plugin that may write the workspace (`LeftoverWatch.look`, packages/sandbox/src/protect/leftovers.ts),
  * over a generated workspace of 100,000 files (10,000 in a quick run): 10 × 10 × 10 folders
  * of 100 files each, a git repository at the root and in each of the ten top folders, a
  * `.vscode/` beside each, and a `node_modules` of 1,000 folders (10,000 files), which the walk
@@ -12,9 +12,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 // The sources the bootstrap loads (one module instance): the bench package does not declare @plugboard/hosts.
-import { LeftoverWatch } from "../../../packages/hosts/src/leftovers.ts";
-import { WorkspaceWalker } from "../../../packages/hosts/src/workspace-scan.ts";
-import { DEFAULT_PROTECT_DEPTH } from "../../../packages/config/src/config.ts";
+import { LeftoverWatch } from "../../../packages/sandbox/src/protect/leftovers.ts";
+import { DEFAULT_PROTECT_DEPTH, WorkspaceWalker } from "../../../packages/sandbox/src/protect/workspace-scan.ts";
 import type { FigureLog } from "../harness/figures.ts";
 import { summarize, timeRuns, timingFigure } from "../harness/measure.ts";
 import type { RunMode } from "../harness/mode.ts";

@@ -14,7 +14,7 @@ const leftoversSection: Section = {
     [
       "After each call of a confined plugin that may write the workspace, the app walks it to `\"protectDepth\"` folder",
       "levels (8) for a new git repository, a new name in a repository's metadata and a new file other tools run on",
-      "their own (`LeftoverWatch.look`, packages/hosts/src/leftovers.ts). The workspace is generated: 100,000 files in",
+      "their own (`LeftoverWatch.look`, packages/sandbox/src/protect/leftovers.ts). The workspace is generated: 100,000 files in",
       "10 × 10 × 10 folders of 100, a repository at the root and in each top folder, a `.vscode/` beside each, and a",
       "`node_modules` of 10,000 files, which the walk does not enter. The first walk reads every folder (once, when the",
       "first host starts); a later one reads again only the folders whose status changed since (one `lstat` each for the",

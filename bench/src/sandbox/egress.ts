@@ -7,7 +7,7 @@
  * difference through the proxy is what the proxy adds to each connection.
  */
 import { fileURLToPath } from "node:url";
-import { serveEgressProxy } from "../../../packages/sandbox/src/egress-proxy.ts";
+import { serveEgressProxy } from "../../../packages/sandbox/src/network/egress-proxy.ts";
 import type { FigureLog } from "../harness/figures.ts";
 import { summarize, timingFigure } from "../harness/measure.ts";
 import type { RunMode } from "../harness/mode.ts";

@@ -8,7 +8,7 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 // The sources the bootstrap loads (one module instance): the bench package does not declare @plugboard/sandbox.
 import { type ConfinedCommand, confineCommand, detectMechanism, type Limits, type Mechanism } from "../../../packages/sandbox/src/index.ts";
-import { RULES_VARIABLE } from "../../../packages/sandbox/src/landlock.ts";
+import { RULES_VARIABLE } from "../../../packages/sandbox/src/kernel/landlock.ts";
 
 /** The read-file plugin's folder. */
 const READ_FILE_PLUGIN = fileURLToPath(new URL("../../../plugins/read-file", import.meta.url));

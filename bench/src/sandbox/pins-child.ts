@@ -5,7 +5,7 @@
  * already loaded.
  */
 import { pinCode, pinnedCode } from "../../../packages/bootstrap/src/code-pins.ts";
-import { codeProtections } from "../../../packages/hosts/src/code-protection.ts";
+import { codeProtections } from "../../../packages/sandbox/src/protect/code-protection.ts";
 
 const [lockPath = "", appFolder = "", workspace = "", closureCache = "", json = "[]"] = process.argv.slice(2);
 const plugins = JSON.parse(json) as { origin: "app" | "path" | "config"; directory: string; manifest: { name: string }; where: { index: number } }[];

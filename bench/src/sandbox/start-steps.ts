@@ -14,8 +14,8 @@ import type { RunMode } from "../harness/mode.ts";
 import { runProcess } from "../harness/process.ts";
 import { START_STEPS_GROUP } from "./groups.ts";
 import { availableMechanism, confineAsReadFileHost, plainEnv, viewMounts } from "./host-view.ts";
-import { DEFAULT_LIMITS } from "../../../packages/sandbox/src/limits.ts";
-import { limitTree } from "../../../packages/sandbox/src/tree-limits.ts";
+import { DEFAULT_LIMITS } from "../../../packages/sandbox/src/limits/limits.ts";
+import { limitTree } from "../../../packages/sandbox/src/limits/tree-limits.ts";
 
 const EMPTY = [process.execPath, "-e", "0"];
 

@@ -9,7 +9,7 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import type { AuditSink } from "@plugboard/runtime";
 import { configErrors } from "@plugboard/config/messages";
 import type { EgressRecord } from "@plugboard/sandbox";
-import type { Leftover } from "@plugboard/hosts/leftovers";
+import type { Leftover } from "@plugboard/sandbox/leftovers";
 
 /** One thing a call left behind (leftovers.ts), with the call it was found after. */
 export type LeftoverRecord = Leftover & { readonly ts: string; readonly event: "leftover"; readonly plugin: string; readonly tool: string; readonly callId: string };

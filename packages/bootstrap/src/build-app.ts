@@ -6,23 +6,24 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type Logger, silentLogger, Workspace, prepareResultsFolder, ResultsFolderError, ToolRegistry } from "@plugboard/core";
+import { type Logger, PERMISSIONS, type Permission, silentLogger, Workspace, prepareResultsFolder, ResultsFolderError, ToolRegistry } from "@plugboard/core";
 import { WorkspaceError, lazily, type RegistryEntry } from "@plugboard/core/internal";
 import { ToolRuntime, wildcardMatch } from "@plugboard/runtime";
 import type { AppConfig, McpEntry, PluginEntry } from "@plugboard/config";
-import { PlugboardError } from "@plugboard/config/errors";
-import { configErrors, mcpErrors, type PluginAt, pluginErrors } from "@plugboard/config/messages";
-import { PERMISSIONS, type Permission } from "@plugboard/config/permissions";
+import { PlugboardError, type PluginAt } from "@plugboard/errors";
+import { configErrors } from "@plugboard/config/messages";
+import { pluginErrors } from "@plugboard/loader/messages";
+import { mcpErrors } from "@plugboard/mcp/messages";
 import { ensureLock, lockFileOf } from "@plugboard/config/lock-file";
-import { beginWritableSpan, plantedRecordFile } from "@plugboard/config/planted-files";
+import { beginWritableSpan, plantedRecordFile } from "@plugboard/sandbox/planted-files";
 import type { ConfinedHost, HostContext } from "@plugboard/hosts/confined";
 import type { CloseOptions, PluginHost } from "@plugboard/hosts/host";
 import { listingCacheFolder } from "@plugboard/hosts/listing-cache";
-import { LimitTally } from "@plugboard/hosts/limit-tally";
-import { NetworkRefusals } from "@plugboard/hosts/network-refusals";
-import type { LeftoverHandler, LeftoverWatch } from "@plugboard/hosts/leftovers";
-import type { RefusalContext } from "@plugboard/hosts/refusal-hint";
-import { detectSandbox, type SandboxState, sandboxState } from "@plugboard/hosts/sandbox-mode";
+import { LimitTally } from "@plugboard/sandbox/limit-tally";
+import { NetworkRefusals } from "@plugboard/sandbox/network-refusals";
+import type { LeftoverHandler, LeftoverWatch } from "@plugboard/sandbox/leftovers";
+import type { RefusalContext } from "@plugboard/sandbox/refusal-hint";
+import { detectSandbox, type SandboxState, sandboxState } from "@plugboard/sandbox/sandbox-mode";
 import type { LoadedPlugin } from "@plugboard/loader/loaded-plugin";
 import { type ResolvedPlugin, resolvePlugin } from "@plugboard/loader/resolve-plugin";
 import type { Elicitor } from "@plugboard/mcp";
@@ -316,7 +317,7 @@ export function hostGroups(confined: readonly ResolvedPlugin[]): ResolvedPlugin[
 interface LeftoverReporting {
   readonly watch: LeftoverWatch;
   readonly handle: LeftoverHandler;
-  readonly report: typeof import("@plugboard/hosts/leftovers").reportingLeftovers | undefined;
+  readonly report: typeof import("@plugboard/sandbox/leftovers").reportingLeftovers | undefined;
 }
 
 /**
@@ -332,7 +333,7 @@ async function explainedEntries(
 ): Promise<Map<number, RegistryEntry[]>> {
   const [{ hostedEntries }, { explainingRefusals }] = await Promise.all([
     lazily("the plugin host wrapper", () => import("@plugboard/hosts/host")),
-    lazily("the sandbox's refusal hints", () => import("@plugboard/hosts/refusal-hint")),
+    lazily("the sandbox's refusal hints", () => import("@plugboard/sandbox/refusal-hint")),
   ]);
   const byName = new Map(resolved.map((plugin) => [plugin.manifest.name, plugin] as const));
   const entries = new Map<number, RegistryEntry[]>();
@@ -377,7 +378,7 @@ async function confiningLauncher(
     tallies: ServerTallies;
   },
 ): Promise<McpLauncher> {
-  const { confineServer, serverCacheRoot } = await lazily("the sandbox for MCP servers", () => import("@plugboard/hosts/confine-server"));
+  const { confineServer, serverCacheRoot } = await lazily("the sandbox for MCP servers", () => import("@plugboard/sandbox/confine-server"));
   const cacheRoot = serverCacheRoot(app.env);
   const warn = (message: string) => app.logger.warn(message);
   return (launch, entry) =>
@@ -417,7 +418,7 @@ async function explainingServers(
     return entry !== undefined && !isPlugin(entry) && confinesServer(entry);
   };
   if (!mounts.some(isConfined)) return [...mounts];
-  const { explainingRefusals } = await lazily("the sandbox's refusal hints", () => import("@plugboard/hosts/refusal-hint"));
+  const { explainingRefusals } = await lazily("the sandbox's refusal hints", () => import("@plugboard/sandbox/refusal-hint"));
   return mounts.map((mount) => {
     const entry = config.plugins[mount.index];
     if (!isConfined(mount) || entry === undefined) return mount;
@@ -461,11 +462,11 @@ function narrowing(entry: PluginEntry | McpEntry, refusals: NetworkRefusals, nam
 /** What an app with confined plugins loads: the hosts and the protected paths (each start finds them as they are then). */
 interface ConfinementModules {
   readonly startConfinedHost: typeof import("@plugboard/hosts/confined").startConfinedHost;
-  readonly protectedPaths: typeof import("@plugboard/hosts/protected-paths").protectedPaths;
-  readonly codeProtections: typeof import("@plugboard/hosts/code-protection").codeProtections;
-  readonly LeftoverWatch: typeof import("@plugboard/hosts/leftovers").LeftoverWatch;
-  readonly reportingLeftovers: typeof import("@plugboard/hosts/leftovers").reportingLeftovers;
-  readonly WorkspaceWalker: typeof import("@plugboard/hosts/workspace-scan").WorkspaceWalker;
+  readonly protectedPaths: typeof import("@plugboard/sandbox/protected-paths").protectedPaths;
+  readonly codeProtections: typeof import("@plugboard/sandbox/code-protection").codeProtections;
+  readonly LeftoverWatch: typeof import("@plugboard/sandbox/leftovers").LeftoverWatch;
+  readonly reportingLeftovers: typeof import("@plugboard/sandbox/leftovers").reportingLeftovers;
+  readonly WorkspaceWalker: typeof import("@plugboard/sandbox/workspace-scan").WorkspaceWalker;
 }
 
 /**
@@ -477,10 +478,10 @@ interface ConfinementModules {
 async function confinementModules(): Promise<ConfinementModules> {
   const [{ startConfinedHost }, { protectedPaths }, { codeProtections }, { LeftoverWatch, reportingLeftovers }, { WorkspaceWalker }] = await Promise.all([
     lazily("the confined plugin hosts", () => import("@plugboard/hosts/confined")),
-    lazily("the protected paths", () => import("@plugboard/hosts/protected-paths")),
-    lazily("the protected code", () => import("@plugboard/hosts/code-protection")),
-    lazily("the after-call look for what calls leave behind", () => import("@plugboard/hosts/leftovers")),
-    lazily("the walk for repositories and other tools' files", () => import("@plugboard/hosts/workspace-scan")),
+    lazily("the protected paths", () => import("@plugboard/sandbox/protected-paths")),
+    lazily("the protected code", () => import("@plugboard/sandbox/code-protection")),
+    lazily("the after-call look for what calls leave behind", () => import("@plugboard/sandbox/leftovers")),
+    lazily("the walk for repositories and other tools' files", () => import("@plugboard/sandbox/workspace-scan")),
   ]);
   return { startConfinedHost, protectedPaths, codeProtections, LeftoverWatch, reportingLeftovers, WorkspaceWalker };
 }

@@ -17,18 +17,13 @@ export {
   type McpEntry,
   type McpServerConfig,
   type PackageEntry,
-  PERMISSION_EFFECTS,
-  PERMISSIONS,
-  type Permission,
-  PlugboardError,
-  type PlugboardErrorCode,
   type PluginEntry,
-  plantedRecordFile,
-  refusePlanted,
   removePluginEntry,
-  trustFile,
-  writeTrusted,
 } from "@plugboard/config";
+export { PlugboardError, type PlugboardErrorCode } from "@plugboard/errors";
+export { PERMISSIONS, type Permission } from "@plugboard/core";
+export { PERMISSION_EFFECTS } from "@plugboard/sandbox/grants";
+export { plantedRecordFile, refusePlanted, trustFile, writeTrusted } from "@plugboard/sandbox/planted-files";
 export type { LoadedPlugin } from "@plugboard/loader/loaded-plugin";
 export { MANIFEST_FILE } from "@plugboard/loader/manifest";
 export { inspectPlugin, type PluginOrigin, type ResolvedPlugin } from "@plugboard/loader/resolve-plugin";

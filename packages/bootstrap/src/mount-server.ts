@@ -5,11 +5,12 @@
  */
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Logger, Workspace } from "@plugboard/core";
+import type { Logger, Permission, Workspace } from "@plugboard/core";
 import { lazily, type RegistryEntry } from "@plugboard/core/internal";
 import type { Elicitor, Launch, McpMount } from "@plugboard/mcp";
-import type { McpEntry, Permission } from "@plugboard/config";
-import { type EntryLocation, mcpErrors } from "@plugboard/config/messages";
+import type { McpEntry } from "@plugboard/config";
+import type { EntryLocation } from "@plugboard/errors";
+import { mcpErrors } from "@plugboard/mcp/messages";
 
 /** An MCP server whose tools are in the registry, as `plugboard plugins` lists it. */
 export interface MountedServer {

@@ -4,7 +4,7 @@
  */
 import { expect } from "bun:test";
 import { join } from "node:path";
-import { PlugboardError } from "@plugboard/config";
+import { PlugboardError } from "@plugboard/errors";
 import { tempDir, writeConfig } from "../../config/test/temp-config.ts";
 import { type AppConfig, type BuildAppOptions, buildApp, loadConfig } from "../src/index.ts";
 

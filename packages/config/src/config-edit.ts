@@ -6,7 +6,7 @@
  */
 import { applyEdits, type Edit, type FormattingOptions, findNodeAtLocation, modify, type Node, parseTree } from "jsonc-parser";
 import { parseJson } from "./json.ts";
-import type { Permission } from "./permissions.ts";
+import type { Permission } from "@plugboard/core";
 
 /** A `package` entry as `plugboard plugin add` writes it. */
 export interface PackageEntry {

@@ -2,14 +2,15 @@
  * The config file's shape, as a valibot schema: strict objects (unknown keys are refused,
  * so a typo never passes silently), and a readable message for every problem.
  */
+import { PERMISSIONS } from "@plugboard/core";
 import { patternProblem } from "@plugboard/sandbox/egress-rules";
 import { parseSize, SIZE_SPELLING } from "@plugboard/sandbox/limits";
+import type { SandboxMode } from "@plugboard/sandbox/sandbox-mode";
 import * as v from "valibot";
-import { PERMISSIONS } from "./permissions.ts";
 import { list, oneOf, strict, text } from "./schema-kit.ts";
 
-/** How plugins are confined: `auto` where the kernel can, `required` or refuse to start, `off` never. */
-export const SANDBOX_MODES = ["auto", "required", "off"] as const;
+/** The values of the `sandbox` key: the sandbox's modes. */
+export const SANDBOX_MODES = ["auto", "required", "off"] as const satisfies readonly SandboxMode[];
 
 /** The step limit's allowed range. */
 export const MAX_STEPS_RANGE = { min: 1, max: 1000 } as const;

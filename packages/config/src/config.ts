@@ -9,14 +9,16 @@ import { DEFAULT_RESULTS_LIMITS, type ResultsLimits } from "@plugboard/core";
 import { dirname, join, resolve } from "node:path";
 import * as v from "valibot";
 import { DEFAULT_LIMITS, type Limits } from "@plugboard/sandbox/limits";
-import { ConfigFileSchema, type ConfigFile, MAX_STEPS_RANGE, type SANDBOX_MODES } from "./config-schema.ts";
+import { plantedRecordFile, refusePlanted } from "@plugboard/sandbox/planted-files";
+import type { SandboxMode } from "@plugboard/sandbox/sandbox-mode";
+import { DEFAULT_PROTECT_DEPTH } from "@plugboard/sandbox/workspace-scan";
+import { ConfigFileSchema, type ConfigFile, MAX_STEPS_RANGE } from "./config-schema.ts";
 import { readDotEnv } from "./env.ts";
 import { hookProgram } from "./hook-program.ts";
-import { plantedRecordFile, refusePlanted } from "./planted-files.ts";
 import { parseJson } from "./json.ts";
 import { lockFileOf } from "./lock-file.ts";
 import { configErrors } from "./messages.ts";
-import type { Permission } from "./permissions.ts";
+import type { Permission } from "@plugboard/core";
 import { describeIssues } from "./schema-kit.ts";
 
 /**
@@ -98,8 +100,8 @@ export interface AppConfig {
   limits: Limits;
 }
 
-/** The config's `sandbox` key. */
-export type SandboxMode = (typeof SANDBOX_MODES)[number];
+/** The config's `sandbox` key (the sandbox's modes). */
+export type { SandboxMode };
 
 /** Inputs of `loadConfig` besides the file; each defaults to the process's own. */
 export interface LoadConfigOptions {
@@ -110,8 +112,6 @@ export interface LoadConfigOptions {
 
 /** The model name used when no flag, environment variable or config key sets one. */
 export const DEFAULT_MODEL = "gpt-4.1-mini";
-/** How deep repositories and other tools' files are looked for when no `protectDepth` sets it. */
-export const DEFAULT_PROTECT_DEPTH = 8;
 /** The step limit used when no flag or config key sets one. */
 export const DEFAULT_MAX_STEPS = 20;
 

@@ -2,7 +2,6 @@ export {
   type AppConfig,
   type ConfigOverrides,
   DEFAULT_MAX_STEPS,
-  DEFAULT_PROTECT_DEPTH,
   DEFAULT_MODEL,
   type LoadConfigOptions,
   loadConfig,
@@ -13,10 +12,7 @@ export {
 } from "./config.ts";
 export { addPluginEntry, addPolicyRule, type PackageEntry, type RuleEntry, removePluginEntry } from "./config-edit.ts";
 export { locatePolicy, type PolicySource, type WrittenEntry } from "./config-locate.ts";
-export { PlugboardError, type PlugboardErrorCode } from "./errors.ts";
 export { invocationCwd } from "./invocation.ts";
-export { type EntryLocation, FlagError } from "./messages.ts";
-export { PERMISSION_EFFECTS, PERMISSIONS, type Permission } from "./permissions.ts";
-export { createdWhileWritable, plantedRecordFile, refusePlanted, trustFile, writeTrusted } from "./planted-files.ts";
+export { FlagError } from "./messages.ts";
 export { PROTECT_DEPTH_RANGE } from "./config-schema.ts";
 export type { ModelSettings } from "@plugboard/agent/settings";

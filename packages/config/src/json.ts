@@ -9,6 +9,13 @@ export type JsonResult =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly line: number; readonly column: number; readonly problem: string };
 
+/** Where and why a text is not JSON, as messages name it. */
+export interface JsonPosition {
+  readonly line: number;
+  readonly column: number;
+  readonly problem: string;
+}
+
 type Code = ReturnType<typeof printParseErrorCode>;
 
 /** Each error in words, and whether the text found there helps to say. */

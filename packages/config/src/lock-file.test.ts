@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PlugboardError } from "./errors.ts";
+import { PlugboardError } from "@plugboard/errors";
 import { emptyLock, fingerprintOf, lockFileOf, readLock, stableJson, writeLock } from "./lock-file.ts";
 
 const dirs: string[] = [];

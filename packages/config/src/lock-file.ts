@@ -10,9 +10,9 @@ import { readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "@plugboard/core";
 import * as v from "valibot";
-import { PlugboardError } from "./errors.ts";
+import { PlugboardError } from "@plugboard/errors";
 import { parseJson } from "./json.ts";
-import { writeTrusted } from "./planted-files.ts";
+import { writeTrusted } from "@plugboard/sandbox/planted-files";
 import { describeIssues, strict } from "./schema-kit.ts";
 
 /** The lock file's name, beside the config. */

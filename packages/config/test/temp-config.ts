@@ -1,22 +1,15 @@
 /** Test helpers: real temp folders, removed after each test, and config files written in them. */
-import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { PlugboardError } from "@plugboard/errors";
+import { removeTempDirs, tempDir as tempDirWith } from "@plugboard/test-helpers";
 import { loadConfig } from "../src/config.ts";
-import { PlugboardError } from "../src/errors.ts";
 
-const made: string[] = [];
+export { removeTempDirs };
 
 /** A new empty temp folder (real path), removed by `removeTempDirs`. */
-export async function tempDir(): Promise<string> {
-  const dir = await realpath(await mkdtemp(join(tmpdir(), "plugboard-config-")));
-  made.push(dir);
-  return dir;
-}
-
-/** Removes every folder `tempDir` made; call it in `afterEach`. */
-export async function removeTempDirs(): Promise<void> {
-  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+export function tempDir(): Promise<string> {
+  return tempDirWith("plugboard-config-");
 }
 
 /** Writes `config` as JSON to `dir/name` and returns the file's path. */

@@ -9,14 +9,14 @@ import { dirname, join } from "node:path";
 import { errorResult, type Logger, type TObject, type ToolResult } from "@plugboard/core";
 import { visible } from "@plugboard/core/internal";
 import { killGroup, killGroupOnExit, settlesWithin } from "@plugboard/core/process";
-import { PlugboardError } from "@plugboard/config/errors";
+import { PlugboardError } from "@plugboard/errors";
 import type { LoadedPlugin } from "@plugboard/loader/loaded-plugin";
 import { loadedPlugin } from "@plugboard/loader/loaded-plugin";
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
 import { confineCommand, type EgressRecord, type Limits, type Mechanism, openEgress, type ProtectedPath } from "@plugboard/sandbox";
 import type { HostCall, HostedPlugin, PluginHost } from "./host.ts";
 import { ListingCache } from "./listing-cache.ts";
-import { type LimitCounts, LimitTally } from "./limit-tally.ts";
+import { type LimitCounts, LimitTally } from "@plugboard/sandbox/limit-tally";
 import { HOST_SOURCE, type HostPrograms, hostPrograms } from "./program.ts";
 import { type AppMessage, decodeSchema, eachLine, type HostListing, type HostMessage, type HostSpec, parseHostMessage, protocolLine, type Thrown } from "./protocol.ts";
 

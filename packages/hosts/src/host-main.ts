@@ -11,11 +11,11 @@
  */
 import { type AnyToolDefinition, errorResult, type Logger, type ToolResult, Workspace } from "@plugboard/core";
 import { runHandler } from "@plugboard/runtime";
-import { PlugboardError } from "@plugboard/config/errors";
+import { PlugboardError } from "@plugboard/errors";
 import { loadPlugin } from "@plugboard/loader/load-plugin";
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
 import { concurrencyKind } from "./host.ts";
-import { refusalOf } from "./refusal.ts";
+import { refusalOf } from "@plugboard/sandbox/refusal";
 import { type AppMessage, encodeSchema, eachLine, type HostListing, type HostMessage, type HostSpec, protocolLine, type Thrown } from "./protocol.ts";
 import { endOtherProcesses } from "@plugboard/core/process";
 import { reapExited, undumpable } from "./own-process.ts";

@@ -13,7 +13,7 @@
  * whose plugin fails to load with `load-failed` for that request.
  */
 import type { ResultsFile, ToolResult } from "@plugboard/core";
-import type { PlugboardErrorCode } from "@plugboard/config/errors";
+import type { PlugboardErrorCode } from "@plugboard/errors";
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
 
 /** What the app tells a host to load (its one argument, JSON). */

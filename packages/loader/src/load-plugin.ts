@@ -9,7 +9,7 @@ import { type AnyToolDefinition, type Plugin, type PluginContext, PluginOptionsE
 import type { RegistryEntry } from "@plugboard/core/internal";
 import { KindGuard } from "@sinclair/typebox";
 import { type LoadedPlugin, loadedPlugin } from "./loaded-plugin.ts";
-import { pluginErrors } from "@plugboard/config/messages";
+import { pluginErrors } from "./messages.ts";
 import { checkOptions } from "./plugin-options.ts";
 import type { ResolvedPlugin } from "./resolve-plugin.ts";
 

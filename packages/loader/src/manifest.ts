@@ -4,11 +4,11 @@
  */
 import { readFile } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
-import { CONTRACT_VERSION, TOOL_NAME_PATTERN } from "@plugboard/core";
+import { CONTRACT_VERSION, PERMISSIONS, TOOL_NAME_PATTERN } from "@plugboard/core";
 import * as v from "valibot";
 import { parseJson } from "@plugboard/config/json";
-import { type EntryLocation, pluginErrors } from "@plugboard/config/messages";
-import { PERMISSIONS } from "@plugboard/config/permissions";
+import type { EntryLocation } from "@plugboard/errors";
+import { pluginErrors } from "./messages.ts";
 import { describeIssues, list, oneOf, strict, text } from "@plugboard/config/schema-kit";
 
 /** The manifest's file name, at the root of every plugin package. */

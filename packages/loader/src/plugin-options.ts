@@ -5,7 +5,8 @@
 import { formatSchemaErrors, pointerProblems } from "@plugboard/core/internal";
 import { Kind, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { type EntryLocation, pluginErrors } from "@plugboard/config/messages";
+import type { EntryLocation } from "@plugboard/errors";
+import { pluginErrors } from "./messages.ts";
 
 /**
  * Returns the options with the schema's defaults applied (the config's value is not

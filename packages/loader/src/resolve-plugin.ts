@@ -7,7 +7,8 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import type { PluginEntry } from "@plugboard/config";
 import { parseJson } from "@plugboard/config/json";
 import { type Manifest, readManifest } from "./manifest.ts";
-import { type EntryLocation, pluginErrors } from "@plugboard/config/messages";
+import type { EntryLocation } from "@plugboard/errors";
+import { pluginErrors } from "./messages.ts";
 
 /**
  * Where a plugin was found: `path`, a folder the config names; `config`, a package installed

@@ -11,16 +11,16 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Permission } from "@plugboard/core";
 import { unshareFlags } from "@plugboard/core/process";
-import { buildView, DEVICES, PRIVATE_FOLDERS, type ProtectedPath } from "./build-view.ts";
-import type { ConfinementRules } from "./confine-main.ts";
-import { EGRESS_PORT } from "./egress-channel.ts";
-import { elfInterpreter } from "./elf-interpreter.ts";
-import { RULES_VARIABLE } from "./landlock.ts";
-import type { Limits } from "./limits.ts";
+import { buildView, DEVICES, PRIVATE_FOLDERS, type ProtectedPath } from "./view/build-view.ts";
+import type { ConfinementRules } from "./kernel/confine-main.ts";
+import { EGRESS_PORT } from "./network/egress-channel.ts";
+import { elfInterpreter } from "./view/elf-interpreter.ts";
+import { RULES_VARIABLE } from "./kernel/landlock.ts";
+import type { Limits } from "./limits/limits.ts";
 import { HOST_NAMESPACES, type Mechanism } from "./mechanism.ts";
-import { type CodeClosure, codeClosure } from "./package-closure.ts";
-import { limitTree, type TreeLimits } from "./tree-limits.ts";
-import { isWithin } from "./view.ts";
+import { type CodeClosure, codeClosure } from "./view/package-closure.ts";
+import { limitTree, type TreeLimits } from "./limits/tree-limits.ts";
+import { isWithin } from "./view/view.ts";
 
 /** What to confine and with which rights. */
 export interface ConfineOptions {
@@ -88,9 +88,9 @@ export interface ConfinedCommand {
  * that an app bundling this package (the CLI's dist/bin.js) still starts it from the sources.
  */
 const SANDBOX_FOLDER = dirname(Bun.resolveSync("@plugboard/sandbox/package.json", import.meta.dir));
-const CONFINE_MAIN = join(SANDBOX_FOLDER, "src/confine-main.ts");
+const CONFINE_MAIN = join(SANDBOX_FOLDER, "src/kernel/confine-main.ts");
 /** The confining step as one entry, to bundle (`ConfineOptions.confineProgram`). */
-export const CONFINE_PROGRAM = join(SANDBOX_FOLDER, "src/confine-program.ts");
+export const CONFINE_PROGRAM = join(SANDBOX_FOLDER, "src/kernel/confine-program.ts");
 
 /**
  * What tells a narrowed process's programs (curl, npm, pip, git, Bun…) to go through the

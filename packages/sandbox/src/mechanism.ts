@@ -5,8 +5,8 @@
  * ended with the host). All three are needed.
  */
 import { findUnshare, type Namespaces, unshareFlags, whyUnshareFails, whyUnshareFailsAsync } from "@plugboard/core/process";
-import { landlockAbi } from "./landlock.ts";
-import { seccompAvailable } from "./seccomp.ts";
+import { landlockAbi } from "./kernel/landlock.ts";
+import { seccompAvailable } from "./kernel/seccomp.ts";
 
 /** The mechanism in force, or why there is none. */
 export type Mechanism =

@@ -17,5 +17,6 @@ export {
   survivorsNamed,
   terminalOf,
 } from "./processes.ts";
+export { removeTempDirs, tempDir } from "./temp-dirs.ts";
 export { type Found, waitFor, type WaitForOptions } from "./wait-for.ts";
 export { type ManyTool, manyTools, NEEDLE_TOOL } from "./many-tools.ts";

@@ -6,9 +6,10 @@
  * `"protectDepth"`, which is not protected.
  */
 import { relative } from "node:path";
-import { createdWhileWritable, PROTECT_DEPTH_RANGE, plantedRecordFile } from "@plugboard/config";
-import { codeIn } from "@plugboard/hosts/git-code";
-import { OTHER_TOOLS_FOLDERS, scanWorkspace } from "@plugboard/hosts/workspace-scan";
+import { PROTECT_DEPTH_RANGE } from "@plugboard/config";
+import { createdWhileWritable, plantedRecordFile } from "@plugboard/sandbox/planted-files";
+import { codeIn } from "@plugboard/sandbox/git-code";
+import { OTHER_TOOLS_FOLDERS, scanWorkspace } from "@plugboard/sandbox/workspace-scan";
 import type { StartedApp } from "@plugboard/bootstrap";
 
 const INDENT = "             ";

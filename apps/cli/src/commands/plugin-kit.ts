@@ -8,7 +8,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { PlugboardError, type PlugboardErrorCode } from "@plugboard/config/errors";
+import { PlugboardError, type PlugboardErrorCode } from "@plugboard/errors";
 import { lazily } from "@plugboard/core/internal";
 
 type Kit = typeof import("@plugboard/testing");

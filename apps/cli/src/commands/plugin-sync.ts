@@ -5,7 +5,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
-import { PlugboardError } from "@plugboard/config/errors";
+import { PlugboardError } from "@plugboard/errors";
 import { visible } from "@plugboard/core/internal";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";

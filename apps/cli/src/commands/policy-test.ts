@@ -1,6 +1,6 @@
 /** `plugboard policy test FILE`: checks cases of calls and the decisions they must get against the config's policy. */
 import { resolve } from "node:path";
-import { PlugboardError } from "@plugboard/config";
+import { PlugboardError } from "@plugboard/errors";
 import { parseJson } from "@plugboard/config/json";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";

@@ -1,7 +1,8 @@
 /**
  * Failures a person (not the model) must act on: a bad config, a broken plugin, a workspace
  * that does not exist, an endpoint that refuses, bad usage. Each has a stable code the apps
- * turn into an exit code; the messages themselves are built in `messages.ts`.
+ * turn into an exit code; the messages themselves are built by the stage that fails (the
+ * config's, the loader's, the sandbox's, an MCP mount's).
  */
 
 /** Stable codes for failures a person must act on. */

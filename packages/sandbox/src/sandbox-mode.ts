@@ -4,13 +4,25 @@
  * runs unconfined; `required` refuses to start without the mechanism; `off` never confines.
  */
 import type { Logger } from "@plugboard/core";
-import { PlugboardError } from "@plugboard/config/errors";
-import { detectMechanismAsync, type LimitsInForce, limitsInForce, type Mechanism } from "@plugboard/sandbox";
-import type { AppConfig } from "@plugboard/config";
+import type { Limits } from "./limits/limits.ts";
+import { type LimitsInForce, limitsInForce } from "./limits/tree-limits.ts";
+import { detectMechanismAsync, type Mechanism } from "./mechanism.ts";
+import { sandboxErrors } from "./messages.ts";
+
+/** How plugins are confined (the config's `sandbox` key): `auto` where the kernel can, `required` or refuse to start, `off` never. */
+export type SandboxMode = "auto" | "required" | "off";
+
+/** What the sandbox's decision reads of the config (an `AppConfig` has these). */
+export interface SandboxSettings {
+  readonly sandbox: SandboxMode;
+  /** Named in what is said about the decision. */
+  readonly configPath: string;
+  readonly limits: Limits;
+}
 
 /** The sandbox in force, as `plugboard check` reports it. */
 export interface SandboxState {
-  readonly mode: AppConfig["sandbox"];
+  readonly mode: SandboxMode;
   /** The mechanism when plugins are confined by it; undefined when they are not. */
   readonly mechanism: Extract<Mechanism, { available: true }> | undefined;
   /** One line: the mechanism in use, or why there is none. */
@@ -23,7 +35,7 @@ export interface SandboxState {
  * Starts detecting the mechanism `config` may use (none when its sandbox is off): a probe
  * process the app awaits later, doing its other work meanwhile.
  */
-export function detectSandbox(config: AppConfig, env: Readonly<Record<string, string | undefined>> = process.env): Promise<Mechanism | undefined> {
+export function detectSandbox(config: Pick<SandboxSettings, "sandbox">, env: Readonly<Record<string, string | undefined>> = process.env): Promise<Mechanism | undefined> {
   if (config.sandbox === "off") return Promise.resolve(undefined);
   const detecting = detectMechanismAsync(env);
   // Awaited after the plugins are resolved, whose errors come first.
@@ -36,15 +48,11 @@ export function detectSandbox(config: AppConfig, env: Readonly<Record<string, st
  * `SANDBOX_UNAVAILABLE` for `required` on a system without the mechanism, and warns (once
  * per call) for `auto` there.
  */
-export function sandboxState(config: AppConfig, logger: Logger, mechanism: Mechanism | undefined): SandboxState {
+export function sandboxState(config: SandboxSettings, logger: Logger, mechanism: Mechanism | undefined): SandboxState {
   if (config.sandbox === "off" || mechanism === undefined) return { mode: "off", mechanism: undefined, summary: `off ("sandbox": "off" in ${config.configPath})` };
   if (mechanism.available) return { mode: config.sandbox, mechanism, summary: mechanism.description, limits: limitsInForce(config.limits) };
   if (config.sandbox === "required") {
-    throw new PlugboardError(
-      "SANDBOX_UNAVAILABLE",
-      `The config requires the sandbox ("sandbox": "required" in ${config.configPath}), but this system lacks ${mechanism.missing}.\n` +
-        `Run Plugboard on a Linux kernel with Landlock, seccomp filters and unprivileged user namespaces, or set "sandbox": "auto" to run plugins unconfined there.`,
-    );
+    throw sandboxErrors.unavailable(config.configPath, mechanism.missing);
   }
   logger.warn(`plugins run unconfined: this system lacks ${mechanism.missing} (set "sandbox": "required" to refuse to start without it)`);
   return { mode: "auto", mechanism: undefined, summary: `none: this system lacks ${mechanism.missing}; plugins run unconfined` };

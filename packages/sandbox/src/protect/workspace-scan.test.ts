@@ -6,7 +6,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempDirs, tempDir } from "../../config/test/temp-config.ts";
+import { removeTempDirs, tempDir } from "@plugboard/test-helpers";
 import { codeIn, runningKeys } from "./git-code.ts";
 import { LeftoverWatch } from "./leftovers.ts";
 import { scanWorkspace, WorkspaceWalker } from "./workspace-scan.ts";

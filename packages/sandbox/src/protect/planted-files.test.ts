@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempDirs, tempDir } from "../test/temp-config.ts";
-import { PlugboardError } from "./errors.ts";
+import { removeTempDirs, tempDir } from "@plugboard/test-helpers";
+import { PlugboardError } from "@plugboard/errors";
 import { beginWritableSpan, plantedRecordFile, refusePlanted, trustFile, writeTrusted } from "./planted-files.ts";
 
 afterEach(() => removeTempDirs());

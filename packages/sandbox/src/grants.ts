@@ -1,11 +1,10 @@
 /**
- * The permissions a plugin can ask for in its manifest and an app can grant in its config
- * (the list is core's, part of the contract). They are a declaration a person consents to,
- * checked when the app starts.
+ * What each grant means, in words: the permissions (core's list, part of the contract) are
+ * a declaration a person consents to, and this is what a message or a prompt tells them each
+ * lets a plugin do. What the sandbox makes of each is in this package's README ("What a
+ * confined process sees").
  */
-import { PERMISSIONS, type Permission } from "@plugboard/core";
-
-export { PERMISSIONS, type Permission };
+import type { Permission } from "@plugboard/core";
 
 /** What each permission lets a plugin do, as a person reads it in an error message. */
 export const PERMISSION_EFFECTS: Readonly<Record<Permission, string>> = {

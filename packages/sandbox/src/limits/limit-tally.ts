@@ -4,7 +4,8 @@
  * cgroups, and one ended by its limit has had its cgroups removed by the time its call is
  * answered. Read before and after a call by the refusal hints.
  */
-import type { Controller, TreeLimits } from "@plugboard/sandbox";
+import type { Controller } from "./cgroups.ts";
+import type { TreeLimits } from "./tree-limits.ts";
 
 /** What the refusal hints read of a plugin's limits. */
 export interface LimitCounts {

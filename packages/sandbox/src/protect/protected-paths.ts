@@ -9,13 +9,26 @@
 import { closeSync, openSync, readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import type { ProtectedPath } from "@plugboard/sandbox";
-import { exists } from "@plugboard/sandbox/view";
-import { type AppConfig, DEFAULT_PROTECT_DEPTH } from "@plugboard/config";
-import { hookFiles } from "./hook-files.ts";
-import { OTHER_TOOLS_FOLDERS, type WorkspaceScan, WorkspaceWalker } from "./workspace-scan.ts";
+import type { ProtectedPath } from "../view/build-view.ts";
+import { exists } from "../view/view.ts";
+import { type HookLists, hookFiles } from "./hook-files.ts";
+import { DEFAULT_PROTECT_DEPTH, OTHER_TOOLS_FOLDERS, type WorkspaceScan, WorkspaceWalker } from "./workspace-scan.ts";
 
 const ALWAYS = "always protected";
+
+/** What the protected paths are made from (an `AppConfig` has these). */
+export interface ProtectionSettings {
+  /** The config file: it, the `.env` and the lock file beside it are protected, and `protect` is relative to its folder. */
+  readonly configPath: string;
+  /** The audit log, when there is one. */
+  readonly audit: string | undefined;
+  /** The config's `"protect"` paths and glob patterns. */
+  readonly protect: readonly string[];
+  /** The hooks, whose programs run unconfined. @default none */
+  readonly hooks?: HookLists;
+  /** @default DEFAULT_PROTECT_DEPTH */
+  readonly protectDepth?: number;
+}
 
 /**
  * The protected paths of `config`'s app in `workspace` (real paths; those that do not
@@ -24,7 +37,7 @@ const ALWAYS = "always protected";
  * again only the folders that changed).
  */
 export function protectedPaths(
-  config: Pick<AppConfig, "configPath" | "audit" | "protect"> & Partial<Pick<AppConfig, "hooks" | "protectDepth">>,
+  config: ProtectionSettings,
   workspace: string,
   cacheFolder: string | undefined,
   walker: WorkspaceWalker = new WorkspaceWalker(workspace, config.protectDepth ?? DEFAULT_PROTECT_DEPTH),

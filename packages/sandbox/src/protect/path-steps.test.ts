@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempDirs, tempDir } from "../test/temp-config.ts";
+import { removeTempDirs, tempDir } from "@plugboard/test-helpers";
 import { pathSteps } from "./path-steps.ts";
 
 afterEach(() => removeTempDirs());

@@ -10,15 +10,15 @@
  * restriction on every thread it will have. Run by the launcher; not an API.
  */
 import { writeFileSync } from "node:fs";
-import { applyView } from "./apply-view.ts";
+import { applyView } from "../view/apply-view.ts";
 import { dropCapabilities } from "./capabilities.ts";
-import { CHANNEL_FD, handOverListener } from "./egress-channel.ts";
+import { CHANNEL_FD, handOverListener } from "../network/egress-channel.ts";
 import { execve } from "./exec.ts";
 import { type LandlockRules, RULES_VARIABLE, restrictSelf } from "./landlock.ts";
 import { lastErrno, libc, SYSCALLS } from "./libc.ts";
 import { installSeccomp, type SeccompRules } from "./seccomp.ts";
-import type { LimitRules } from "./tree-limits.ts";
-import type { View } from "./view.ts";
+import type { LimitRules } from "../limits/tree-limits.ts";
+import type { View } from "../view/view.ts";
 
 /** Everything the confining step applies, as the launcher passes it. */
 export interface ConfinementRules {

@@ -7,7 +7,7 @@
  */
 import { closeSync, mkdirSync, openSync, statSync, symlinkSync } from "node:fs";
 import { dirname } from "node:path";
-import { COMMON_SYSCALLS, cString, lastErrno, libc, SYSCALLS } from "./libc.ts";
+import { COMMON_SYSCALLS, cString, lastErrno, libc, SYSCALLS } from "../kernel/libc.ts";
 import { exists, type View, type ViewMount } from "./view.ts";
 
 const MS_NOSUID = 2n;

@@ -12,7 +12,7 @@
  * nothing inside can reach any other socket of the app's.
  */
 import { closeSync } from "node:fs";
-import { lastErrno, libc, SYSCALLS } from "./libc.ts";
+import { lastErrno, libc, SYSCALLS } from "../kernel/libc.ts";
 
 /** The port the app's proxy answers on inside a narrowed process's namespace: the usual proxy port. */
 export const EGRESS_PORT = 3128;

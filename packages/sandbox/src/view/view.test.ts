@@ -12,7 +12,7 @@ import { join } from "node:path";
 import type { Permission } from "@plugboard/core";
 import { terminalOf, waitFor } from "@plugboard/test-helpers";
 import type { ProtectedPath } from "./build-view.ts";
-import { attempt as attemptIn, type Extra, PACKAGE } from "../test/attempt.ts";
+import { attempt as attemptIn, type Extra, PACKAGE } from "../../test/attempt.ts";
 import { codeClosure } from "./package-closure.ts";
 
 let dir = "";

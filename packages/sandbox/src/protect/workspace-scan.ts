@@ -45,6 +45,9 @@ export const OTHER_TOOLS_FILES = [
 ] as const;
 const OTHER_TOOLS = new Set<string>([...OTHER_TOOLS_FOLDERS, ...OTHER_TOOLS_FILES]);
 
+/** How deep repositories and other tools' files are looked for when no `protectDepth` sets it. */
+export const DEFAULT_PROTECT_DEPTH = 8;
+
 /** Folders the walk does not enter: installed packages (thousands of folders of code, not the person's own work). */
 const NOT_ENTERED = new Set(["node_modules"]);
 

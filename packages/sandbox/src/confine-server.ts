@@ -13,10 +13,15 @@ import { createHash } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readSync, realpathSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { CORE_FOLDER, underInit } from "@plugboard/core/process";
-import { confineCommand, type EgressRecord, type Limits, type Mechanism, openEgress, type ProtectedPath } from "@plugboard/sandbox";
-import { isWithin } from "@plugboard/sandbox/view";
+import { confineCommand } from "./launcher.ts";
+import type { Limits } from "./limits/limits.ts";
+import type { Mechanism } from "./mechanism.ts";
+import { openEgress } from "./network/egress.ts";
+import type { EgressRecord } from "./network/egress-proxy.ts";
+import type { ProtectedPath } from "./view/build-view.ts";
+import { isWithin } from "./view/view.ts";
 import type { Permission } from "@plugboard/core";
-import type { LimitTally } from "./limit-tally.ts";
+import type { LimitTally } from "./limits/limit-tally.ts";
 
 /** What a server's confinement needs to know besides its command line. */
 export interface ServerConfinement {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { detectMechanism } from "@plugboard/sandbox";
+import { detectMechanism } from "./mechanism.ts";
 import type { Permission } from "@plugboard/core";
 import { confineServer } from "./confine-server.ts";
 

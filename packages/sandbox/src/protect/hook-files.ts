@@ -4,9 +4,26 @@
  */
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { Hooks } from "@plugboard/runtime";
-import type { ProtectedPath } from "@plugboard/sandbox";
-import { isWithin } from "@plugboard/sandbox/view";
+import type { ProtectedPath } from "../view/build-view.ts";
+import { isWithin } from "../view/view.ts";
+
+/** What protection reads of a hook (the runtime's `Hook` has these). */
+export interface HookCode {
+  /** The command as the config writes it, which names the hook in a rule. */
+  readonly label: string;
+  /** The program and its arguments, paths resolved. */
+  readonly command: readonly string[];
+  /** The file that is the hook's code (the script an interpreter runs, else the program); absent when the command names none. */
+  readonly program?: string;
+  /** The folder it runs in. */
+  readonly cwd: string;
+}
+
+/** The hooks of an app (the runtime's `Hooks`), in config order. */
+export interface HookLists {
+  readonly before: readonly HookCode[];
+  readonly after: readonly HookCode[];
+}
 
 /** As every rule of protected-paths.ts says it. */
 const ALWAYS = "always protected";
@@ -19,7 +36,7 @@ const ALWAYS = "always protected";
  * (a hook in its top folder runs in an empty folder instead, and `check` warns); and, for a JavaScript or TypeScript program, the files it imports
  * that lie in the workspace (a package's whole folder).
  */
-export function hookFiles(hooks: Hooks, workspace: string): ProtectedPath[] {
+export function hookFiles(hooks: HookLists, workspace: string): ProtectedPath[] {
   const root = realpathSync(workspace);
   const phases = [...hooks.before.map((hook) => ({ phase: "before", hook })), ...hooks.after.map((hook) => ({ phase: "after", hook }))];
   return phases.flatMap(({ phase, hook }) => {

@@ -12,8 +12,8 @@
  */
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { isWithin } from "@plugboard/sandbox/view";
-import { PlugboardError } from "./errors.ts";
+import { isWithin } from "../view/view.ts";
+import { sandboxErrors } from "../messages.ts";
 import { type PathStep, pathSteps } from "./path-steps.ts";
 import { isAlive } from "@plugboard/core/process";
 
@@ -78,16 +78,9 @@ export function refusePlanted(file: string | undefined, path: string, what: stri
   const found = suspect(read(file), path);
   if (found === undefined) return;
   const { step, span } = found;
-  const writable = `while plugins could write ${span.workspace}`;
-  const looked = "plugboard does not read it until you have looked at it.";
   // Made within the span, where the file system keeps birth times; else only known to have changed.
   const created = step.born > 0 && span.start <= step.born;
-  const first = step.link
-    ? `${path} (${what}) is reached through the link ${step.path}, which was ${created ? "made" : "changed"} at ${iso(created ? step.born : step.ctime)}, ${writable}, so a plugin may have pointed it there (or it is your own change, made while they could); ${looked}`
-    : created
-      ? `${path} (${what}) was created at ${iso(step.born)}, ${writable}, so a plugin may have written it; ${looked}`
-      : `${path} (${what}) was changed at ${iso(step.ctime)} (written, renamed, linked or its mode changed), ${writable}, so a plugin may have changed it (or it is your own edit, made while they could); ${looked}`;
-  throw new PlugboardError("PLANTED_FILE", `${first}\nRead it: if it is yours, run plugboard trust ${path}; if not, delete it.`);
+  throw sandboxErrors.planted(path, what, { link: step.link ? step.path : undefined, created, at: created ? step.born : step.ctime, workspace: span.workspace });
 }
 
 /**
@@ -110,7 +103,7 @@ export function createdWhileWritable(file: string | undefined, path: string): bo
  */
 export function trustFile(file: string | undefined, path: string): void {
   const steps = pathSteps(path);
-  if (steps === undefined) throw new PlugboardError("USAGE", `${path} does not exist: there is nothing to trust.`);
+  if (steps === undefined) throw sandboxErrors.nothingToTrust(path);
   if (file !== undefined) trust(file, steps);
 }
 
@@ -144,10 +137,6 @@ function trust(file: string, steps: readonly PathStep[]): void {
   const entries: Trusted[] = steps.map(({ path, ino, ctime }) => ({ path, ino, ctime }));
   const kept = (entry: Trusted) => !steps.some((step) => step.path === entry.path);
   update(file, (record) => ({ ...record, trusted: [...record.trusted.filter(kept), ...entries].slice(-KEPT) }));
-}
-
-function iso(time: number): string {
-  return new Date(time).toISOString();
 }
 
 /**

@@ -6,10 +6,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { defineTool, PERMISSIONS, type Permission, textResult, errorResult } from "@plugboard/core";
-import { Type } from "@sinclair/typebox";
-import { removeTempDirs, tempDir } from "../../config/test/temp-config.ts";
-import { protectedPaths } from "./protected-paths.ts";
+import { defineTool, PERMISSIONS, type Permission, textResult, errorResult, Type } from "@plugboard/core";
+import { removeTempDirs, tempDir } from "@plugboard/test-helpers";
+import { protectedPaths } from "../protect/protected-paths.ts";
 import { explainingRefusals, limitHint, type RefusalContext, refusalHint } from "./refusal-hint.ts";
 
 const PLUGIN = "@plugboard/plugin-bash";

@@ -5,8 +5,9 @@
  * reads on the way up. A plugin that could rewrite one of them would run its code, at the
  * next start, as the app or with another plugin's grants.
  */
-import { type ProtectedPath, codeClosure } from "@plugboard/sandbox";
-import { isWithin } from "@plugboard/sandbox/view";
+import type { ProtectedPath } from "../view/build-view.ts";
+import { codeClosure } from "../view/package-closure.ts";
+import { isWithin } from "../view/view.ts";
 
 /** How a refusal names the rule. */
 const RULE = "the code of the app or of an enabled plugin (always protected)";

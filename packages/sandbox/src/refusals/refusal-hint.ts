@@ -13,9 +13,11 @@ import { homedir } from "node:os";
 import { dirname, relative, resolve } from "node:path";
 import type { ToolResult } from "@plugboard/core";
 import type { RegistryEntry } from "@plugboard/core/internal";
-import { type Controller, formatSize, type Limits, PRIVATE_FOLDERS, type ProtectedPath } from "@plugboard/sandbox";
-import type { LimitCounts } from "./limit-tally.ts";
-import { exists, isWithin } from "@plugboard/sandbox/view";
+import type { Controller } from "../limits/cgroups.ts";
+import { formatSize, type Limits } from "../limits/limits.ts";
+import { PRIVATE_FOLDERS, type ProtectedPath } from "../view/build-view.ts";
+import type { LimitCounts } from "../limits/limit-tally.ts";
+import { exists, isWithin } from "../view/view.ts";
 import type { Permission } from "@plugboard/core";
 
 /** Who ran confined, with which grants, and where. */

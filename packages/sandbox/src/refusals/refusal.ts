@@ -6,7 +6,7 @@
  */
 import { lstatSync, readlinkSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { isWithin } from "@plugboard/sandbox/view";
+import { isWithin } from "../view/view.ts";
 
 /**
  * Operating-system refusals. Without `network` the host's empty network namespace also

@@ -7,9 +7,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { existsSync, } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { available } from "../test/attempt.ts";
+import { available } from "../../test/attempt.ts";
 import { cgroupSupport } from "./cgroups.ts";
-import { confineCommand } from "./launcher.ts";
+import { confineCommand } from "../launcher.ts";
 import { DEFAULT_LIMITS, type Limits } from "./limits.ts";
 
 let workspace = "";
