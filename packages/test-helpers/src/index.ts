@@ -17,5 +17,6 @@ export {
   survivorsNamed,
   terminalOf,
 } from "./processes.ts";
+export { REPO_PLUGBOARD } from "./repo-plugboard.ts";
 export { type Found, waitFor, type WaitForOptions } from "./wait-for.ts";
 export { type ManyTool, manyTools, NEEDLE_TOOL } from "./many-tools.ts";
