@@ -23,7 +23,7 @@ const authorInstallSection: Section = {
     const megabytes = value("their files");
     const met = packages <= GOAL.packages && megabytes <= GOAL.megabytes;
     return [
-      `A plugin author's \`bun install\` brings ${n(packages)} packages and ${n(megabytes)} MB besides typescript and bun-types (${index.find(AUTHOR_INSTALL_GROUP, "packages installed")?.note ?? ""}): ${met ? "within" : "**over**"} the goal of at most ${GOAL.packages} packages and ${GOAL.megabytes} MB (DESIGN.md, "packages by audience and by stage"). The kit, \`@plugboard/testing\`, needs core alone: it runs a plugin through the contract in its own process and, for the confined run, through the \`plugboard\` it finds, so the app's packages (bootstrap, sandbox, hosts, the model client) are never installed for a plugin's tests.`,
+      `A plugin author's \`bun install\` brings ${packages} packages and ${n(megabytes)} MB besides typescript and bun-types (${index.find(AUTHOR_INSTALL_GROUP, "packages installed")?.note ?? ""}): ${met ? "within" : "**over**"} the goal of at most ${GOAL.packages} packages and ${GOAL.megabytes} MB (DESIGN.md, "packages by audience and by stage"). The kit, \`@plugboard/testing\`, needs core (and the scripted model it offers authors): it runs a plugin through the contract in its own process and, for the confined run, through the \`plugboard\` it finds, so the app's packages (bootstrap, sandbox, hosts, the model client) are never installed for a plugin's tests. While the kit ran plugins through the app's bootstrap, the same install brought 40 packages and 78.8 MB.`,
     ];
   },
 };
