@@ -4,6 +4,7 @@
  * quick run, or one of some suites only (`--only cold-start,loop-http`), writes
  * `bench/results/quick.json` and `quick.md` instead.
  */
+import { authorInstall } from "./author-install/author-install.ts";
 import { bigInputs } from "./big-inputs/big-inputs.ts";
 import { coldStart } from "./cold-start.ts";
 import { dispatch } from "./dispatch/dispatch.ts";
@@ -41,6 +42,7 @@ const SUITES = {
   sandbox,
   "tool-search": toolSearch,
   leftovers,
+  "author-install": authorInstall,
 };
 const unknown = mode.only?.filter((name) => !(name in SUITES)) ?? [];
 if (unknown.length > 0) throw new Error(`Unknown suite ${unknown.join(", ")}; the suites: ${Object.keys(SUITES).join(", ")}`);

@@ -21,8 +21,9 @@ export const DIST_DIR = join(CLI_DIR, "dist");
 export const BUNDLE_ENTRY = join(DIST_DIR, "bin.js");
 
 /**
- * Packages left out of the bundle and loaded from their own folders at run time: the test
- * kit starts its harness from a file beside its sources, which a bundle would not carry.
+ * Packages left out of the bundle and loaded from their own folders at run time (so installed
+ * with the CLI as its dependencies): the plugin authors' kit starts its harness from a file
+ * beside its sources, which a bundle would not carry.
  * (The sandbox and the bootstrap find their confinement entry and plugin host through their
  * package names, so they are bundled.)
  */

@@ -13,4 +13,5 @@ export {
   type SchemaProblem,
 } from "./schema-errors.ts";
 export { LazyLoadError, lazily, lazilySync } from "./lazily.ts";
+export { capResult, resultsFileFor, safeResultName } from "./result-caps.ts";
 export { visible } from "./visible.ts";

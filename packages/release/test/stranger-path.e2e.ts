@@ -42,12 +42,14 @@ describe("a stranger's path through a real registry", () => {
     const expected = publishOrder(await workspacePackages(REPO)).map((pkg) => `${pkg.name}@${pkg.version}`);
     expect(published.toSorted()).toEqual(expected.toSorted());
     expect(published).toContain("@plugboard/cli@0.1.0");
-    for (const [first, then] of [["core", "bootstrap"], ["hosts", "bootstrap"], ["bootstrap", "testing"], ["core", "plugin-glob"], ["bootstrap", "cli"]]) {
+    for (const [first, then] of [["core", "bootstrap"], ["hosts", "bootstrap"], ["core", "testing"], ["testing", "cli"], ["core", "plugin-glob"], ["bootstrap", "cli"]]) {
       expect(published.indexOf(`@plugboard/${first}@0.1.0`)).toBeLessThan(published.indexOf(`@plugboard/${then}@0.1.0`));
     }
     const testing = (await (await fetch(new URL("@plugboard%2ftesting", registry.url))).json()) as { versions: Record<string, Record<string, unknown>> };
     const manifest = testing.versions["0.1.0"] ?? {};
-    expect(manifest.dependencies).toMatchObject({ "@plugboard/core": "0.1.0", "@plugboard/bootstrap": "0.1.0" });
+    // The authors' kit brings core and nothing of the app.
+    expect(Object.keys(manifest.dependencies ?? {}).sort()).toEqual(["@plugboard/core", "@plugboard/scripted-model", "@sinclair/typebox"]);
+    expect(manifest.dependencies).toMatchObject({ "@plugboard/core": "0.1.0" });
     const ranges = [manifest.dependencies, manifest.devDependencies, manifest.peerDependencies].flatMap((deps) => Object.values(deps ?? {}));
     expect(ranges.filter((range) => String(range).startsWith("workspace:"))).toEqual([]);
 
@@ -113,10 +115,21 @@ describe("a stranger's path through a real registry", () => {
     // The installed CLI scaffolds from the template folder its package ships: the same files as this repository's.
     expectSuccess(await run(["bun", join(REPO, "apps/cli/src/main.ts"), "plugin", "new", "@acme/text-stats", "--dir", "from-repository"], folder.dir, folder.env));
     expect(await files(plugin)).toEqual(await files(join(folder.dir, "from-repository")));
+    // Before any install, the installed CLI checks package.json and the manifest, and asks for an install only for the code.
+    const early = await run(["plugboard", "plugin", "check", "."], plugin, folder.env);
+    expect(early.code).toBe(1);
+    expect(early.stdout).toContain("✓ the manifest is valid and agrees with package.json\n");
+    expect(early.stdout).toContain(`    fix: Install the plugin's dependencies: run bun install in ${plugin}, then check again.\n`);
     expectSuccess(await run(["bun", "install"], plugin, folder.env));
     const tested = await run(["bun", "test"], plugin, folder.env);
     expectSuccess(tested);
     expect(tested.stderr).toMatch(/ 0 fail\n/);
+    // The kit found the plugboard on PATH and ran the plugin confined with it (where this system has the sandbox).
+    expect(tested.stderr).toContain("(pass) Plugboard conformance > run confined by the sandbox with its grants, it is refused nothing");
+    const checked = await run(["plugboard", "plugin", "check", "--json", "."], plugin, folder.env);
+    expectSuccess(checked);
+    const confined = (JSON.parse(checked.stdout) as { checks: { id: string; status: string; problems: string[] }[] }).checks.find((check) => check.id === "confined");
+    expect(confined?.status === "pass" || confined?.problems[0]?.includes("this system lacks")).toBe(true);
     expectSuccess(await run(["npm", "publish"], plugin, folder.env));
     const packument = await fetch(new URL(PLUGIN.replace("/", "%2f"), registry.url));
     expect(packument.status).toBe(200);

@@ -10,7 +10,6 @@ export { deriveCommandRule, type DerivedCommandRule } from "./command-rule.ts";
 export { DEFAULT_HOOK_TIMEOUT_MS, type Hook, type HookEffect, type Hooks, hooksFor, NO_HOOKS } from "./hooks.ts";
 export { ALLOW_ALL, decide, describeRule, PATH_ARGUMENTS, type Policy, type PolicyAction, type PolicyRule, type PolicyVerdict, SHELL_TOOLS, wildcardMatch } from "./policy.ts";
 export { toolNamed } from "./repair.ts";
-export { capResult, resultsFileFor, safeResultName } from "./result-caps.ts";
 export { runHandler } from "./run-handler.ts";
 export { type ExecuteOptions, lookUp, parseArguments, type RuntimeOptions, ToolRuntime } from "./runtime.ts";
 export { checkToolSearch, DEFAULT_TOOL_SEARCH, TOOL_SEARCH, type ToolSearchSettings } from "./tool-search-settings.ts";

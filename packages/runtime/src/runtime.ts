@@ -15,7 +15,7 @@ import { type HookEffect, type Hooks, hooksFor, NO_HOOKS } from "./hooks.ts";
 import { ALLOW_ALL, type Policy } from "./policy.ts";
 import { readArguments, toolNamed } from "./repair.ts";
 import { checkToolSearch, DEFAULT_TOOL_SEARCH, type ToolSearchSettings } from "./tool-search-settings.ts";
-import { capResult, resultsFileFor } from "./result-caps.ts";
+import { capResult, resultsFileFor } from "@plugboard/core/internal";
 
 export interface RuntimeOptions {
   readonly workspace: Workspace;

@@ -18,5 +18,6 @@ export {
   terminalOf,
 } from "./processes.ts";
 export { removeTempDirs, tempDir } from "./temp-dirs.ts";
+export { REPO_PLUGBOARD } from "./repo-plugboard.ts";
 export { type Found, waitFor, type WaitForOptions } from "./wait-for.ts";
 export { type ManyTool, manyTools, NEEDLE_TOOL } from "./many-tools.ts";

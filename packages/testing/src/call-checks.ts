@@ -1,15 +1,14 @@
 /**
- * The checks that call a plugin's tools through core's runtime, run inside the harness
- * process: invalid arguments never reach a handler (each handler is wrapped to count its
- * calls), unfit input gives results rather than exceptions, and calls stop when aborted.
+ * The checks that call a plugin's tools through the contract, run inside the harness process:
+ * invalid arguments never reach a handler (each handler is wrapped to count its calls), unfit
+ * input gives results rather than exceptions, and calls stop when aborted.
  */
-import type { App } from "@plugboard/bootstrap";
-import type { RegisteredTool } from "@plugboard/core";
-import type { ToolRuntime } from "@plugboard/runtime";
+import { type RegisteredTool, silentLogger, type ToolResult } from "@plugboard/core";
 import { type CallOutcome, describeOutcome, settle } from "./call-outcome.ts";
-import type { AppInput, Finding, Refusal } from "./harness-protocol.ts";
+import { callTool } from "./contract-call.ts";
+import type { AppInput, Finding, ToolCall } from "./harness-protocol.ts";
+import type { Loaded } from "./load-plugin.ts";
 import type { Observer } from "./observe.ts";
-import type { Plugboard } from "./plugboard-for.ts";
 import { invalidArguments, unfitArguments } from "./sample-arguments.ts";
 
 /** A tool under test: its name, its registration and the parameter schema the model sees. */
@@ -19,54 +18,45 @@ interface Subject {
   readonly parameters: unknown;
 }
 
-/** Runs the three call-based checks over every tool of `app`, in turn, with `core`'s runtime (the app's). */
-export async function runCallChecks(core: Plugboard["core"], app: App, input: AppInput, observer: Observer) {
+/** One call of a tool by name, with its raw JSON arguments, as a model makes it. */
+type Call = (name: string, rawArguments: string, signal?: AbortSignal) => Promise<ToolResult>;
+
+const NEVER = new AbortController().signal;
+
+/**
+ * Runs the three call-based checks over every tool of the loaded plugin, in turn; also
+ * returns the unfit calls made (those its parameters accept), for the confined run.
+ */
+export async function runCallChecks(loaded: Loaded, input: AppInput, observer: Observer) {
   const calls = new Map<string, number>();
   const subjects: Subject[] = [];
-  for (const name of app.registry.names()) {
-    const registered = app.registry.get(name);
+  for (const name of loaded.registry.names()) {
+    const registered = loaded.registry.get(name);
     if (registered) subjects.push({ name, registered, parameters: registered.schema.function.parameters });
   }
   const counted = subjects.map(({ name, registered }) => ({
     tool: { ...registered.tool, handler: countCalls(registered, () => calls.set(name, (calls.get(name) ?? 0) + 1)) },
     owner: registered.owner,
   }));
-  const runtime = new core.ToolRuntime(new core.ToolRegistry(counted), { workspace: app.workspace });
+  // The plugin's own core builds the registry, as an app's would: its compiled checks and its closing of schemas.
+  const registry = new loaded.core.ToolRegistry(counted);
+  const { workspace } = loaded;
+  const call: Call = (name, raw, signal = NEVER) => callTool(registry, name, raw, { workspace, signal, callId: "check", logger: silentLogger });
   const findings = { invalidArguments: finding(), foreseeableErrors: finding(), abort: finding() };
+  const unfitCalls: ToolCall[] = [];
   for (const subject of subjects) {
     observer.during = `calling ${subject.name}`;
-    await invalidCalls(runtime, subject, () => calls.get(subject.name) ?? 0, input, findings.invalidArguments);
-    await unfitCalls(runtime, subject, input, findings.foreseeableErrors);
-    await abortedCall(runtime, subject, input, findings.abort);
+    await invalidCalls(call, subject, () => calls.get(subject.name) ?? 0, input, findings.invalidArguments);
+    unfitCalls.push(...(await unfitCallsOf(call, subject, input, findings.foreseeableErrors)));
+    await abortedCall(call, subject, input, findings.abort);
   }
-  return findings;
+  return { findings, unfitCalls };
 }
 
-/** What a confined host answers for an operation the kernel refused (see the bootstrap's plugin host). */
-export const REFUSED = "Error: Refused by the sandbox";
-
-/**
- * With the plugin confined (`app` built with the sandbox on): calls each tool, in turn, with
- * the inputs the foreseeable-errors check uses, and returns the calls the sandbox refused.
- */
-export async function runConfinedCalls(app: App, input: AppInput): Promise<Refusal[]> {
-  const refusals: Refusal[] = [];
-  for (const name of app.registry.names()) {
-    const registered = app.registry.get(name);
-    if (!registered) continue;
-    for (const args of unfitCases(registered, input.unfitInputs[name] ?? [])) {
-      const json = JSON.stringify(args);
-      const outcome = await timedCall(app.runtime, name, json, input.callTimeoutMs);
-      if (outcome.kind === "result" && outcome.value.content.startsWith(REFUSED)) refusals.push({ tool: name, arguments: json, content: outcome.value.content });
-    }
-  }
-  return refusals;
-}
-
-async function invalidCalls(runtime: ToolRuntime, subject: Subject, count: () => number, input: AppInput, out: Finding) {
+async function invalidCalls(call: Call, subject: Subject, count: () => number, input: AppInput, out: Finding) {
   for (const { label, raw } of invalidArguments(subject.parameters)) {
     const before = count();
-    const outcome = await settle(runtime.execute(subject.name, raw), input.callTimeoutMs);
+    const outcome = await settle(call(subject.name, raw), input.callTimeoutMs);
     if (count() > before) {
       out.problems.push(`${subject.name}: its handler ran for arguments with ${label}: ${raw}`);
     } else if (!(outcome.kind === "result" && outcome.value.content.startsWith("Error: Invalid arguments"))) {
@@ -75,7 +65,8 @@ async function invalidCalls(runtime: ToolRuntime, subject: Subject, count: () =>
   }
 }
 
-async function unfitCalls(runtime: ToolRuntime, subject: Subject, input: AppInput, out: Finding) {
+/** The foreseeable-errors calls of one tool; returns the calls made. */
+async function unfitCallsOf(call: Call, subject: Subject, input: AppInput, out: Finding): Promise<ToolCall[]> {
   const { name, registered } = subject;
   const given = input.unfitInputs[name] ?? [];
   for (const [index, args] of given.entries()) {
@@ -83,12 +74,15 @@ async function unfitCalls(runtime: ToolRuntime, subject: Subject, input: AppInpu
   }
   const cases = unfitCases(registered, given);
   if (cases.length === 0) out.notes.push(`${name}: no generated input fits its parameters; pass unfitInputs to exercise it`);
+  const made: ToolCall[] = [];
   for (const args of cases) {
     const json = JSON.stringify(args);
-    const outcome = await timedCall(runtime, name, json, input.callTimeoutMs);
+    const outcome = await timedCall(call, name, json, input.callTimeoutMs);
     const problem = unfitProblem(outcome, input.callTimeoutMs);
     if (problem) out.problems.push(`${name} ${json}: ${problem}`);
+    made.push({ tool: name, arguments: json });
   }
+  return made;
 }
 
 /** The arguments the foreseeable-errors check calls a tool with: the generated ones and `given`, those its parameters accept. */
@@ -97,8 +91,8 @@ function unfitCases(registered: RegisteredTool, given: readonly unknown[]): unkn
 }
 
 /** One call whose signal aborts after `timeoutMs`, given a second more to settle. */
-function timedCall(runtime: ToolRuntime, name: string, json: string, timeoutMs: number): Promise<CallOutcome> {
-  return settle(runtime.execute(name, json, { signal: AbortSignal.timeout(timeoutMs) }), timeoutMs + 1000);
+function timedCall(call: Call, name: string, json: string, timeoutMs: number): Promise<CallOutcome> {
+  return settle(call(name, json, AbortSignal.timeout(timeoutMs)), timeoutMs + 1000);
 }
 
 function unfitProblem(outcome: CallOutcome, timeoutMs: number): string | undefined {
@@ -112,7 +106,7 @@ function unfitProblem(outcome: CallOutcome, timeoutMs: number): string | undefin
   return undefined;
 }
 
-async function abortedCall(runtime: ToolRuntime, subject: Subject, input: AppInput, out: Finding) {
+async function abortedCall(call: Call, subject: Subject, input: AppInput, out: Finding) {
   const { name, registered } = subject;
   const slow = input.slowInputs[name];
   if (slow !== undefined && registered.validate(slow).length > 0) {
@@ -126,15 +120,15 @@ async function abortedCall(runtime: ToolRuntime, subject: Subject, input: AppInp
   }
   const json = JSON.stringify(args);
   const controller = new AbortController();
-  const call = runtime.execute(name, json, { signal: controller.signal });
-  const early = await settle(call, input.abortAfterMs);
+  const running = call(name, json, controller.signal);
+  const early = await settle(running, input.abortAfterMs);
   if (early.kind !== "timeout") {
     if (slow === undefined) out.notes.push(`${name} finished before its signal aborted; give slowInputs (arguments that keep it busy) in plugboard.check.json to see it stop`);
     else out.notes.push(`${name}: slowInputs.${name} finished within ${input.abortAfterMs} ms, before the signal aborted`);
     return;
   }
   controller.abort();
-  const late = await settle(call, input.abortWithinMs);
+  const late = await settle(running, input.abortWithinMs);
   if (late.kind === "timeout") {
     out.problems.push(`${name} ${json}: still running ${input.abortWithinMs} ms after its signal aborted`);
   } else if (late.kind === "threw" && late.error !== controller.signal.reason && late.name !== "AbortError") {

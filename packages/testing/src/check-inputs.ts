@@ -4,9 +4,9 @@
  * its `bun test` (the suite) and `plugboard plugin check` read the same ones.
  */
 import { join } from "node:path";
-import { PlugboardError } from "@plugboard/bootstrap";
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { KitError } from "./errors.ts";
 
 /** The file, in the plugin's package folder (beside plugboard.plugin.json). */
 export const CHECK_INPUTS_FILE = "plugboard.check.json";
@@ -35,7 +35,7 @@ export type CheckInputs = Static<typeof CheckInputsSchema>;
 
 /**
  * The inputs in `root`'s `plugboard.check.json`, or none when there is no such file. A file
- * that is not JSON, or not of that shape, is a `PlugboardError` (`PLUGIN_MANIFEST`) naming it.
+ * that is not JSON, or not of that shape, is a `KitError` (`PLUGIN_MANIFEST`) naming it.
  */
 export async function readCheckInputs(root: string): Promise<CheckInputs> {
   const path = join(root, CHECK_INPUTS_FILE);
@@ -45,11 +45,11 @@ export async function readCheckInputs(root: string): Promise<CheckInputs> {
   try {
     json = JSON.parse(await file.text());
   } catch (error) {
-    throw new PlugboardError("PLUGIN_MANIFEST", `${path} is not JSON: ${(error as Error).message}`);
+    throw new KitError("PLUGIN_MANIFEST", `${path} is not JSON: ${(error as Error).message}`);
   }
   const problems = [...Value.Errors(CheckInputsSchema, json)].map((error) => `${error.path || "/"}: ${error.message}`);
   if (problems.length > 0) {
-    throw new PlugboardError("PLUGIN_MANIFEST", `${path} is not valid:\n  ${problems.join("\n  ")}\nIt may hold options, unfitInputs, slowInputs, abortWithinMs and callTimeoutMs.`);
+    throw new KitError("PLUGIN_MANIFEST", `${path} is not valid:\n  ${problems.join("\n  ")}\nIt may hold options, unfitInputs, slowInputs, abortWithinMs and callTimeoutMs.`);
   }
   return json as CheckInputs;
 }

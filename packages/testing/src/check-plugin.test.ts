@@ -2,12 +2,18 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { cp, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PlugboardError } from "@plugboard/bootstrap";
 import { DISABLE_VARIABLE, detectMechanism } from "@plugboard/sandbox";
-import { type CheckPluginOptions, checkPlugin } from "./check-plugin.ts";
+import corePackage from "@plugboard/core/package.json" with { type: "json" };
+import { REPO_PLUGBOARD } from "@plugboard/test-helpers";
+import { type CheckPluginOptions, checkPlugin as checkWith } from "./check-plugin.ts";
 import { CHECK_IDS, type CheckId, type CheckStatus } from "./checks.ts";
+import { KitError } from "./errors.ts";
+import { PLUGBOARD_BIN } from "./find-plugboard.ts";
 
 const fixture = (name: string) => join(import.meta.dir, "../test/fixtures", name);
+
+/** The checks, with this repository's plugboard for the confined run unless `options` names another. */
+const checkPlugin = (directory: string, options: CheckPluginOptions = {}) => checkWith(directory, { plugboard: REPO_PLUGBOARD, ...options });
 
 // Each case starts real processes (the harness, bun pm pack): a bound for a hang, not a timing,
 // so it leaves room for a busy machine, where they outlast bun's default 5 s.
@@ -37,7 +43,7 @@ const BROKEN: readonly [string, CheckId, CheckStatus, string, CheckPluginOptions
   ["fetches-undeclared", "permissions", "fail", "opened connections without asking for network: http://127.0.0.1:9/ (calling ping)", {}],
 ];
 
-/** What the kernel refuses each fixture when it runs confined with its grants, as the permissions check names it. */
+/** What the kernel refuses each fixture when it runs confined with its grants, as the confined check names it. */
 const REFUSED: Readonly<Record<string, RegExp>> = {
   // Without fs.write the workspace is read-only; outside it nothing of the disk is in the plugin's view.
   "writes-undeclared": /^refused by the sandbox: open notes\.txt \(EROFS\) \(calling remember\)$/,
@@ -49,10 +55,11 @@ const REFUSED: Readonly<Record<string, RegExp>> = {
 const mechanism = detectMechanism();
 
 describe("checkPlugin", () => {
-  test("a conforming plugin passes every check", async () => {
+  test("a conforming plugin passes every check (confined too, where the system has the sandbox)", async () => {
     const report = await checkPlugin(fixture("conforming"));
     expect(report.plugin).toBe("plugboard-plugin-conforming@0.1.0");
-    expect(report.checks.map((check) => [check.id, check.status])).toEqual(CHECK_IDS.map((id) => [id, "pass"]));
+    const confined = mechanism.available ? "pass" : "skip";
+    expect(report.checks.map((check) => [check.id, check.status])).toEqual(CHECK_IDS.map((id) => [id, id === "confined" ? confined : "pass"]));
     expect(report.ok).toBe(true);
   });
 
@@ -62,26 +69,61 @@ describe("checkPlugin", () => {
     expect(check?.status).toBe(status);
     expect(check?.problems.join("\n")).toContain(text);
     expect(check?.fix).toBeString();
+    // Run confined with its grants, what it does without them is refused too: the confined check names it.
     const refused = REFUSED[name];
-    if (refused && mechanism.available) expect(check?.problems.filter((problem) => refused.test(problem))).toHaveLength(1);
-    if (refused && !mechanism.available) expect(check?.notes.join("\n")).toContain("the plugin was not run confined");
-    const others = report.checks.filter((candidate) => candidate.id !== id && candidate.status === "fail");
+    const confined = report.checks.find((candidate) => candidate.id === "confined");
+    if (refused && mechanism.available) {
+      expect(confined?.status).toBe("fail");
+      expect(confined?.problems.filter((problem) => refused.test(problem))).toHaveLength(1);
+      expect(confined?.fix).toBeString();
+    }
+    if (refused && !mechanism.available) expect(confined?.problems.join("\n")).toContain("the plugin was not run confined");
+    const others = report.checks.filter((candidate) => candidate.id !== id && candidate.status === "fail" && !(refused && candidate.id === "confined"));
     expect(others.map((other) => other.id)).toEqual([]);
     expect(report.ok).toBe(status !== "fail");
   });
 
-  test("without the sandbox's mechanism, permissions says the plugin was not run confined", async () => {
+  test("without the sandbox's mechanism, the confined check is skipped, saying what this system lacks", async () => {
     process.env[DISABLE_VARIABLE] = "landlock";
     try {
       const report = await checkPlugin(fixture("writes-undeclared"));
       const check = report.checks.find((candidate) => candidate.id === "permissions");
       expect(check?.problems).toEqual(["changed files without asking for fs.write: created notes.txt (calling its tools)"]);
-      expect(check?.notes).toContain(
-        "the plugin was not run confined, so operations its grants do not cover are only observed, not refused: this system lacks Landlock (Linux 5.13 or later with Landlock enabled, e.g. lsm=landlock)",
-      );
+      expect(report.checks.find((candidate) => candidate.id === "confined")).toMatchObject({
+        status: "skip",
+        problems: [
+          "the plugin was not run confined, so operations its grants do not cover are only observed, not refused: this system lacks Landlock (Linux 5.13 or later with Landlock enabled, e.g. lsm=landlock)",
+        ],
+      });
     } finally {
       delete process.env[DISABLE_VARIABLE];
     }
+  });
+
+  test("with no plugboard to run it, the confined check is skipped, saying how to get one; the others run", async () => {
+    process.env[PLUGBOARD_BIN] = "/no/such/plugboard";
+    try {
+      const report = await checkWith(fixture("conforming"));
+      expect(report.checks.find((check) => check.id === "confined")).toMatchObject({
+        status: "skip",
+        problems: [
+          "the plugin was not run confined, so operations its grants do not cover are only observed, not refused: PLUGBOARD_BIN names /no/such/plugboard, which is not an executable file: install the CLI (bun add -g @plugboard/cli, or bun add -d @plugboard/cli in the plugin's folder), or name a plugboard executable with PLUGBOARD_BIN=PATH",
+        ],
+      });
+      expect(report.checks.filter((check) => check.status !== "pass").map((check) => check.id)).toEqual(["confined"]);
+      expect(report.ok).toBe(true);
+    } finally {
+      delete process.env[PLUGBOARD_BIN];
+    }
+  });
+
+  test("a plugboard that does not serve the plugin fails the confined check with what it said, and nothing crashes", async () => {
+    const refuses = ["/bin/sh", "-c", "echo 'plugboard: Plugin x is not what this plugboard loads.' >&2; exit 2", "plugboard"];
+    const report = await checkPlugin(fixture("conforming"), { plugboard: refuses });
+    expect(report.checks.find((check) => check.id === "confined")).toMatchObject({
+      status: "fail",
+      problems: ["plugboard did not serve the plugin confined: Plugin x is not what this plugboard loads."],
+    });
   });
 
   test("a manifest whose tools are not the code's fails tools with what plugboard plugin sync would change, and sync as the fix", async () => {
@@ -101,7 +143,7 @@ describe("checkPlugin", () => {
   test("checks that need a loaded plugin are skipped, saying why, when the manifest is invalid", async () => {
     const report = await checkPlugin(fixture("manifest-version-mismatch"));
     const skipped = report.checks.filter((check) => check.status === "skip");
-    expect(skipped.map((check) => check.id)).toEqual(["tools", "strict-schemas", "invalid-arguments", "foreseeable-errors", "abort", "quiet", "permissions"]);
+    expect(skipped.map((check) => check.id)).toEqual(["tools", "strict-schemas", "invalid-arguments", "foreseeable-errors", "abort", "quiet", "permissions", "confined"]);
     expect(skipped[1]?.problems).toEqual(["the manifest is invalid, so no code ran"]);
   });
 
@@ -149,8 +191,55 @@ describe("checkPlugin", () => {
 
   test("refuses a folder that does not exist", async () => {
     const error = await checkPlugin(fixture("no-such-plugin")).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(PlugboardError);
-    expect((error as PlugboardError).code).toBe("PLUGIN_NOT_FOUND");
-    expect((error as PlugboardError).message).toContain("does not exist or is not a folder");
+    expect(error).toBeInstanceOf(KitError);
+    expect((error as KitError).code).toBe("PLUGIN_NOT_FOUND");
+    expect((error as KitError).message).toContain("does not exist or is not a folder");
+  });
+});
+
+/** A copy of fixture `name` outside this repository (nothing installed for it), with `edit` applied to its JSON files. */
+async function bareCopy(name: string, edit: (files: { pkg: Record<string, unknown>; manifest: Record<string, unknown> }) => void) {
+  const base = await realpath(await mkdtemp(join(tmpdir(), "plugboard-bare-")));
+  const copy = join(base, name);
+  await cp(fixture(name), copy, { recursive: true });
+  const files = {
+    pkg: JSON.parse(await Bun.file(join(copy, "package.json")).text()) as Record<string, unknown>,
+    manifest: JSON.parse(await Bun.file(join(copy, "plugboard.plugin.json")).text()) as Record<string, unknown>,
+  };
+  edit(files);
+  await writeFile(join(copy, "package.json"), JSON.stringify(files.pkg, null, 2));
+  await writeFile(join(copy, "plugboard.plugin.json"), JSON.stringify(files.manifest, null, 2));
+  return { copy, [Symbol.asyncDispose]: () => rm(base, { recursive: true, force: true }) };
+}
+
+describe("checkPlugin with nothing installed: package.json, the manifest and the names are checked all the same", () => {
+  test.each([
+    ["a version that is not package.json's", ({ manifest }) => Object.assign(manifest, { version: "0.2.0" }), "its manifest says plugboard-plugin-conforming@0.2.0 but its package.json says plugboard-plugin-conforming@0.1.0"],
+    ["a contract this core does not provide", ({ manifest }) => Object.assign(manifest, { contract: "^2.0.0" }), "it supports contract ^2.0.0, and the @plugboard/core it is checked with provides"],
+    ["a tool name the providers refuse", ({ manifest }) => Object.assign(manifest, { tools: [{ name: "count words", description: "Count." }] }), "tools[0].name: expected string to match '^[A-Za-z0-9_-]{1,64}$'"],
+    ["a tool listed twice", ({ manifest }) => Object.assign(manifest, { tools: [{ name: "a", description: "A." }, { name: "a", description: "A." }] }), "each tool name must appear once, got a more than once"],
+    ["a permission that does not exist", ({ manifest }) => Object.assign(manifest, { permissions: ["fs.everything"] }), "permissions[0]:"],
+    ["an entry outside the folder", ({ manifest }) => Object.assign(manifest, { entry: "../elsewhere.ts" }), "its entry ../elsewhere.ts is not a file inside the plugin's folder"],
+  ] as const satisfies readonly (readonly [string, (files: { pkg: Record<string, unknown>; manifest: Record<string, unknown> }) => void, string])[])(
+    "%s fails the manifest check, and no code check asks for an install",
+    async (_case, edit, text) => {
+      await using bare = await bareCopy("conforming", edit);
+      const report = await checkWith(bare.copy);
+      const manifest = report.checks.find((check) => check.id === "manifest");
+      expect(manifest?.status).toBe("fail");
+      expect(manifest?.problems.join("\n")).toContain(text);
+      expect(report.checks.filter((check) => check.status === "skip").map((check) => check.problems[0])).toEqual(Array(8).fill("the manifest is invalid, so no code ran"));
+      expect(JSON.stringify(report)).not.toContain("bun install");
+    },
+  );
+
+  test("a peerDependencies range that leaves out the core it is checked with fails the package check; the code checks then ask for bun install", async () => {
+    await using bare = await bareCopy("conforming", ({ pkg }) => Object.assign(pkg, { peerDependencies: { "@plugboard/core": "^0.2.0" } }));
+    const report = await checkWith(bare.copy);
+    expect(report.checks.find((check) => check.id === "package")?.problems).toEqual([
+      `"peerDependencies"["@plugboard/core"] is ^0.2.0, which leaves out @plugboard/core ${corePackage.version}, the one it is checked with: make the range include it (e.g. ^${corePackage.version}), or check it with the Plugboard it names`,
+    ]);
+    expect(report.checks.find((check) => check.id === "manifest")?.status).toBe("pass");
+    expect(report.checks.find((check) => check.id === "tools")?.fix).toBe(`Install the plugin's dependencies: run bun install in ${bare.copy}, then check again.`);
   });
 });

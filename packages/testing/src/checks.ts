@@ -13,11 +13,13 @@ export type CheckId =
   | "foreseeable-errors"
   | "abort"
   | "quiet"
-  | "permissions";
+  | "permissions"
+  | "confined";
 
 /**
  * `warn` passes with reasons worth reading (only `strict-schemas`, since strict mode is
- * optional); `skip` means the check could not run because the plugin did not load.
+ * optional); `skip` means the check could not run: the plugin did not load, or (`confined`)
+ * there is no `plugboard` to run it confined, or no sandbox on this system.
  */
 export type CheckStatus = "pass" | "warn" | "fail" | "skip";
 
@@ -50,7 +52,7 @@ export interface ConformanceReport {
 export const CHECKS: Readonly<Record<CheckId, { readonly title: string; readonly fix: string }>> = {
   package: {
     title: "package.json is ready to publish",
-    fix: 'In package.json: list plugboard.plugin.json and the entry\'s folder in "files", export "./plugboard.plugin.json", and make @plugboard/core a peerDependency (and a devDependency), not a dependency.',
+    fix: 'In package.json: list plugboard.plugin.json and the entry\'s folder in "files", export "./plugboard.plugin.json", and make @plugboard/core a peerDependency, not a dependency.',
   },
   manifest: {
     title: "the manifest is valid and agrees with package.json",
@@ -83,6 +85,10 @@ export const CHECKS: Readonly<Record<CheckId, { readonly title: string; readonly
   permissions: {
     title: "it uses only the permissions it asks for",
     fix: 'Add every permission the plugin uses to the manifest\'s "permissions" (fs.write, process.spawn, network), or stop using it; never touch files outside the workspace.',
+  },
+  confined: {
+    title: "run confined by the sandbox with its grants, it is refused nothing",
+    fix: 'Add every permission the plugin uses to the manifest\'s "permissions" (fs.write, process.spawn, network), or stop using it: an app runs it confined to exactly those grants, and the kernel refuses the rest.',
   },
 };
 

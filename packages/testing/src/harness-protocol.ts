@@ -4,12 +4,12 @@
  */
 import type { ToolLine } from "./tool-list.ts";
 
-/** The harness's instructions: build an app around the plugin (`AppInput`), or only list its tools. */
+/** The harness's instructions: load the plugin, load it and call its tools, or only list its tools. */
 export type HarnessInput = AppInput | ToolsInput;
 
-/** What both kinds of run are given. The harness runs in the workspace folder. */
+/** What every kind of run is given. The harness runs in the workspace folder. */
 interface RunInput {
-  /** The plugin's folder: the harness prefers the `@plugboard/*` copies the plugin resolves. */
+  /** The plugin's folder: the harness runs it with the `@plugboard/core` it resolves. */
   readonly pluginDir: string;
   /** Where the harness writes its report (`HarnessReport`, or a `ToolListing` for `tools`). */
   readonly reportPath: string;
@@ -17,21 +17,16 @@ interface RunInput {
   readonly options: unknown;
 }
 
-/** `tools`: import the plugin's entry without the bootstrap, whatever its manifest lists, and report the tools it returns. */
+/** `tools`: load the plugin, whatever its manifest lists, and report the tools it returns. */
 export interface ToolsInput extends RunInput {
   readonly mode: "tools";
 }
 
-/** Build the app around the plugin. */
+/** Load the plugin (`load`), then run the checks that call its tools (`calls`). */
 export interface AppInput extends RunInput {
-  /**
-   * `load`: build the app only; `calls`: build it, then run the checks that call tools;
-   * `confined`: build it with the plugin confined by the sandbox, then call each tool with
-   * the unfit inputs and collect the operations the kernel refused.
-   */
-  readonly mode: "load" | "calls" | "confined";
-  /** A config file that lists only the plugin under test, granting every permission. */
-  readonly configPath: string;
+  readonly mode: "load" | "calls";
+  /** Names the plugin in its tools' errors. */
+  readonly name: string;
   readonly unfitInputs: Readonly<Record<string, readonly unknown[]>>;
   readonly slowInputs: Readonly<Record<string, unknown>>;
   readonly callTimeoutMs: number;
@@ -58,21 +53,21 @@ export interface LoadedTool {
 /** The tools the plugin's code returns (names and full descriptions), or why it could not say. */
 export type ToolListing = { readonly ok: true; readonly tools: readonly ToolLine[] } | { readonly ok: false; readonly problem: string };
 
-/** Whether the bootstrap built an app from the plugin, and what it found. */
+/** Whether the plugin loaded, and its tools; or where and why it did not (see `LoadFailure`). */
 export type LoadOutcome =
-  | {
-      readonly ok: true;
-      readonly name: string;
-      readonly version: string;
-      readonly permissions: readonly string[];
-      readonly tools: readonly LoadedTool[];
-    }
-  | { readonly ok: false; readonly code: string; readonly message: string };
+  | { readonly ok: true; readonly tools: readonly LoadedTool[] }
+  | { readonly ok: false; readonly phase: string; readonly problem: string; readonly detail: string };
 
 /** One call-based check's problems and notes. */
 export interface Finding {
   readonly problems: string[];
   readonly notes: string[];
+}
+
+/** One call: a tool and its arguments, as JSON. */
+export interface ToolCall {
+  readonly tool: string;
+  readonly arguments: string;
 }
 
 /** What the harness observed. */
@@ -83,18 +78,7 @@ export interface HarnessReport {
     readonly foreseeableErrors: Finding;
     readonly abort: Finding;
   };
+  /** In `calls` mode: the schema-valid unfit calls it made, for the confined run to make again. */
+  readonly unfitCalls?: readonly ToolCall[];
   readonly effects: readonly SideEffect[];
-  /** When the bootstrap refused the plugin's tools: the tools its code returns, to compare with the manifest. */
-  readonly codeTools?: ToolListing;
-  /** In `confined` mode: each call whose result says the sandbox refused an operation. */
-  readonly refusals?: readonly Refusal[];
-}
-
-/** A confined call answered with `Error: Refused by the sandbox …`. */
-export interface Refusal {
-  readonly tool: string;
-  /** The call's arguments, as JSON. */
-  readonly arguments: string;
-  /** The result's text. */
-  readonly content: string;
 }

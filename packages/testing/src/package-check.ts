@@ -1,10 +1,11 @@
 /**
  * The `package` check: what a stranger installs is what Plugboard needs. It reads
- * package.json and asks `bun pm pack --dry-run` which files would be published; no plugin
- * code runs.
+ * package.json and asks `bun pm pack --dry-run` which files would be published; nothing needs
+ * to be installed, and no plugin code runs.
  */
 import { readFile } from "node:fs/promises";
 import { join, normalize } from "node:path";
+import core from "@plugboard/core/package.json" with { type: "json" };
 import { type CheckResult, failIfAny, result } from "./checks.ts";
 
 const MANIFEST = "plugboard.plugin.json";
@@ -39,11 +40,21 @@ export async function checkPackage(directory: string): Promise<CheckResult> {
   const peers = isRecord(pkg.peerDependencies) ? pkg.peerDependencies : {};
   const dependencies = isRecord(pkg.dependencies) ? pkg.dependencies : {};
   if (dependencies[CORE] !== undefined) {
-    problems.push(`${CORE} is in "dependencies": an app would load a second copy of core; move it to "peerDependencies" (and "devDependencies")`);
+    problems.push(`${CORE} is in "dependencies": an app would load a second copy of core; move it to "peerDependencies" (a package manager installs it for the plugin's own tests too)`);
   } else if (peers[CORE] === undefined) {
     problems.push(`${CORE} is missing from "peerDependencies": the plugin must use the app's core`);
+  } else if (!coreFits(peers[CORE])) {
+    problems.push(
+      `"peerDependencies"["${CORE}"] is ${String(peers[CORE])}, which leaves out ${CORE} ${core.version}, the one it is checked with: make the range include it (e.g. ^${core.version}), or check it with the Plugboard it names`,
+    );
   }
   return failIfAny("package", problems);
+}
+
+/** Whether the core the check runs with satisfies `range`; a range of another protocol (`workspace:*`, `file:…`) is not judged. */
+function coreFits(range: unknown): boolean {
+  if (typeof range !== "string" || range.includes(":")) return true;
+  return Bun.semver.satisfies(core.version, range);
 }
 
 /** The paths `bun pm pack` would publish, or what went wrong asking it. */
@@ -67,11 +78,18 @@ function samePath(a: string, b: string): boolean {
 
 /** The JSON object in the file at `path`; undefined when it is missing, not JSON or not an object. */
 export async function readJson(path: string): Promise<Record<string, unknown> | undefined> {
+  return (await readJsonFile(path)).value;
+}
+
+/** The file at `path` read as JSON: its object (`value`), or that it is `missing`, or the parser's `problem`. */
+export async function readJsonFile(path: string): Promise<{ readonly value?: Record<string, unknown>; readonly missing?: true; readonly problem?: string }> {
+  const text = await readFile(path, "utf8").catch(() => undefined);
+  if (text === undefined) return { missing: true };
   try {
-    const value: unknown = JSON.parse(await readFile(path, "utf8"));
-    return isRecord(value) ? value : undefined;
-  } catch {
-    return undefined;
+    const value: unknown = JSON.parse(text);
+    return isRecord(value) ? { value } : { problem: "it is not a JSON object" };
+  } catch (error) {
+    return { problem: error instanceof Error ? error.message : String(error) };
   }
 }
 

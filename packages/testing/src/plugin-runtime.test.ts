@@ -1,9 +1,10 @@
 import { expect, test } from "bun:test";
-import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { definePlugin, defineTool, textResult, ToolError, Workspace } from "@plugboard/core";
+import { definePlugin, defineTool, silentLogger, textResult, ToolError, Workspace } from "@plugboard/core";
 import { Type } from "@sinclair/typebox";
+import { callTool } from "./contract-call.ts";
 import { pluginRuntime } from "./plugin-runtime.ts";
 
 /** An empty temp folder for a workspace, removed when its `await using` block ends. */
@@ -30,10 +31,10 @@ const plugin = definePlugin({
 
 test("builds the tools with the schema's defaults and calls them with JSON arguments", async () => {
   await using fixture = await tempRoot();
-  const { call, runtime, tools, workspace } = await pluginRuntime(plugin, { root: fixture.root, options: { times: 2 } });
+  const { call, registry, tools, workspace } = await pluginRuntime(plugin, { root: fixture.root, options: { times: 2 } });
   expect(workspace.root).toBe(fixture.root);
   expect(tools.map((tool) => tool.name)).toEqual(["greet"]);
-  expect(runtime.registry.names()).toEqual(["greet"]);
+  expect(registry.names()).toEqual(["greet"]);
   expect(await call("greet", { name: "Ada" })).toEqual({
     content: `Hello Ada in ${fixture.root}; options {"times":2,"greeting":"Hello"}`,
     isError: false,
@@ -56,4 +57,33 @@ test("takes an open workspace, and refuses options the schema refuses", async ()
   expect(built.workspace).toBe(workspace);
   expect((await built.call("greet", { name: "Bo" })).content).toStartWith("Hi Bo in");
   await expect(pluginRuntime(plugin, { workspace, options: { times: 0 } })).rejects.toThrow("Expected integer to be greater or equal to 1");
+});
+
+/** A tool with a bug, and one whose result is longer than a results limit. */
+const rough = definePlugin({
+  options: Type.Object({}),
+  tools: () => [
+    defineTool({ name: "crash", description: "Crash.", parameters: Type.Object({}), handler: async () => Promise.reject(new TypeError("a bug")) }),
+    defineTool({ name: "long", description: "Long.", parameters: Type.Object({}), handler: async () => textResult("x".repeat(500)) }),
+  ],
+});
+
+test("text that is not a JSON object, or an unknown tool, is an Error: result; a handler's bug rejects with a PluginError naming the tool", async () => {
+  await using fixture = await tempRoot();
+  const { call, registry, workspace } = await pluginRuntime(rough, { root: fixture.root });
+  expect(await call("nope", {})).toEqual({ content: "Error: Unknown tool: nope (available: crash, long)", isError: true });
+  const ctx = { workspace, signal: new AbortController().signal, callId: "c", logger: silentLogger };
+  expect((await callTool(registry, "long", "{nope", ctx)).content).toStartWith("Error: Invalid arguments: ");
+  expect(await callTool(registry, "long", "[]", ctx)).toEqual({ content: "Error: Invalid arguments: expected a JSON object", isError: true });
+  const thrown = await call("crash", {}).catch((error: unknown) => error);
+  expect(thrown).toMatchObject({ name: "PluginError", message: "Tool crash failed in its handler: TypeError: a bug" });
+});
+
+test("with results limits, a result over maxBytes is saved whole and the caller gets its head and tail", async () => {
+  await using fixture = await tempRoot();
+  const { call } = await pluginRuntime(rough, { root: fixture.root, results: { maxBytes: 200, maxFileBytes: 10_000 } });
+  const { content } = await call("long", {}, { callId: "call_7" });
+  expect(Buffer.byteLength(content)).toBeLessThanOrEqual(200);
+  expect(content).toContain("the whole result is in .plugboard/results/call_7.txt");
+  expect(await readFile(join(fixture.root, ".plugboard/results/call_7.txt"), "utf8")).toBe("x".repeat(500));
 });

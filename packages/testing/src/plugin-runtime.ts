@@ -1,12 +1,13 @@
 /**
- * A plugin's tools behind core's runtime, in the caller's process, as an app would run them:
- * options with the schema's defaults filled in and checked, each call's arguments sent as the
- * JSON text a model would send.
+ * A plugin's tools called as an app would call them, in the caller's process, through the
+ * contract alone (core's registry, no app): options with the schema's defaults filled in and
+ * checked, each call's arguments sent as the JSON text a model would send.
  */
-import { type AnyToolDefinition, type Logger, type Plugin, type ResultsLimits, silentLogger, type ToolResult, Workspace, ToolRegistry } from "@plugboard/core";
-import { type ExecuteOptions, ToolRuntime } from "@plugboard/runtime";
+import { type AnyToolDefinition, type Logger, type Plugin, type ResultsLimits, silentLogger, type ToolResult, ToolRegistry, Workspace } from "@plugboard/core";
+import { capResult, resultsFileFor } from "@plugboard/core/internal";
 import type { Static, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { callTool } from "./contract-call.ts";
 
 /** Where the tools work (a `root` folder to open, or an open `workspace`) and with which options. */
 export type PluginRuntimeOptions<S extends TSchema> = (
@@ -21,22 +22,43 @@ export type PluginRuntimeOptions<S extends TSchema> = (
   readonly results?: ResultsLimits;
 };
 
+/** Per-call inputs of `call`. */
+export interface CallOptions {
+  /** The call id a handler sees (and its results file is named after). @default "direct" */
+  readonly callId?: string;
+  /** Aborts the call. */
+  readonly signal?: AbortSignal;
+}
+
 /** The plugin's tools, ready to call. */
 export interface PluginRuntime {
   /** The tool definitions the plugin returned, in order (their `parameters` are what the model sees). */
   readonly tools: readonly AnyToolDefinition[];
-  readonly runtime: ToolRuntime;
+  /** Core's registry of those tools: what each call is checked and run through. */
+  readonly registry: ToolRegistry;
   readonly workspace: Workspace;
   /** Calls `tool` with `args` sent as JSON text; `{ signal }` aborts it. */
-  call(tool: string, args: Readonly<Record<string, unknown>>, options?: ExecuteOptions): Promise<ToolResult>;
+  call(tool: string, args: Readonly<Record<string, unknown>>, options?: CallOptions): Promise<ToolResult>;
   /** `call` bound to one tool. */
-  tool(name: string): (args: Readonly<Record<string, unknown>>, options?: ExecuteOptions) => Promise<ToolResult>;
+  tool(name: string): (args: Readonly<Record<string, unknown>>, options?: CallOptions) => Promise<ToolResult>;
+}
+
+const NEVER = new AbortController().signal;
+
+/**
+ * The options `plugin`'s tools function receives for `given` (a config entry's `options`): the
+ * schema's defaults filled in, then checked, as an app does; TypeBox's `AssertError` when they
+ * are invalid (an unknown key too, when the schema is closed).
+ *
+ * @example expect(pluginOptions(plugin)).toEqual({ maxFileBytes: 1048576 });
+ */
+export function pluginOptions<S extends TSchema>(plugin: Plugin<S>, given: unknown = {}): Static<S> {
+  return Value.Parse(["Clone", "Default", "Assert"], plugin.options, given) as Static<S>;
 }
 
 /**
- * Builds `plugin`'s tools and a runtime for them. The options get the schema's defaults and
- * are checked, as the bootstrap does (TypeBox's `AssertError` when invalid), then given to
- * the plugin's `tools`.
+ * Builds `plugin`'s tools and a registry for them. The options are `pluginOptions(plugin, options)`,
+ * given to the plugin's `tools`. A handler's bug rejects the call with core's `PluginError`, as in an app.
  *
  * @example
  * const { call } = await pluginRuntime(plugin, { root, options: { maxBytes: 6 } });
@@ -45,9 +67,13 @@ export interface PluginRuntime {
 export async function pluginRuntime<S extends TSchema>(plugin: Plugin<S>, place: PluginRuntimeOptions<S>): Promise<PluginRuntime> {
   const workspace = place.workspace === undefined ? await Workspace.open(place.root) : place.workspace;
   const logger = place.logger ?? silentLogger;
-  const options = Value.Parse(["Clone", "Default", "Assert"], plugin.options, place.options ?? {}) as Static<S>;
-  const tools = plugin.tools(options, { workspace, logger });
-  const runtime = new ToolRuntime(new ToolRegistry(tools), { workspace, logger, ...(place.results ? { results: place.results } : {}) });
-  const call: PluginRuntime["call"] = (tool, args, execute) => runtime.execute(tool, JSON.stringify(args), execute);
-  return { tools, runtime, workspace, call, tool: (name) => (args, execute) => call(name, args, execute) };
+  const tools = plugin.tools(pluginOptions(plugin, place.options), { workspace, logger });
+  const registry = new ToolRegistry(tools);
+  const call: PluginRuntime["call"] = async (tool, args, { callId = "direct", signal = NEVER } = {}) => {
+    const results = place.results && resultsFileFor(workspace.root, callId, place.results);
+    const result = await callTool(registry, tool, JSON.stringify(args), { workspace, signal, callId, logger, ...(results ? { results } : {}) });
+    // What a tool returns over the limit is saved whole, and the caller gets its head and tail, as the model would.
+    return results ? capResult(result, workspace.root, results) : result;
+  };
+  return { tools, registry, workspace, call, tool: (name) => (args, options) => call(name, args, options) };
 }

@@ -35,9 +35,8 @@ export async function runHarness<R = HarnessReport>(input: HarnessInput, { cwd, 
   const child = Bun.spawn([process.execPath, HARNESS, inputPath], {
     cwd,
     // Bun's transpiler cache (under $HOME) is the runtime's write, not the plugin's: with it on, a
-    // cold cache would count as the plugin writing outside the workspace. So are the app's own
-    // records (when plugins could write, what it wrote itself): kept in the check's folder.
-    env: { ...process.env, NO_COLOR: "1", BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0", XDG_STATE_HOME: join(ioDir, "state") },
+    // cold cache would count as the plugin writing outside the workspace.
+    env: { ...process.env, NO_COLOR: "1", BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0" },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { cp, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PlugboardError } from "@plugboard/bootstrap";
+import { KitError } from "./errors.ts";
 import { syncManifest } from "./sync-manifest.ts";
 import { changeLine } from "./tool-list.ts";
 
@@ -101,11 +101,11 @@ describe("syncManifest", () => {
       "exits-on-load",
       "Plugin plugboard-plugin-exits-on-load could not be loaded to list its tools: the process ended (exit code 3) while loading it. Fix that, then run plugboard plugin sync again.",
     ],
-  ])("%s is a PlugboardError of one line, and the manifest is left alone", async (_case, name, message) => {
+  ])("%s is a KitError of one line, and the manifest is left alone", async (_case, name, message) => {
     const before = await readFile(join(fixture(name), "plugboard.plugin.json"), "utf8");
     const error = await syncManifest(fixture(name)).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(PlugboardError);
-    expect((error as PlugboardError).message).toBe(message);
+    expect(error).toBeInstanceOf(KitError);
+    expect((error as KitError).message).toBe(message);
     expect(await readFile(join(fixture(name), "plugboard.plugin.json"), "utf8")).toBe(before);
   });
 
@@ -113,7 +113,7 @@ describe("syncManifest", () => {
     const copy = join(await mkdtemp(join(temp, "bare-")), "conforming");
     await cp(fixture("conforming"), copy, { recursive: true });
     const error = await syncManifest(copy).catch((caught: unknown) => caught);
-    expect((error as PlugboardError).message).toBe(
+    expect((error as KitError).message).toBe(
       `Plugin plugboard-plugin-conforming could not be loaded to list its tools: its dependencies are not installed (@plugboard/core). Install the plugin's dependencies: run bun install in ${copy}, then run plugboard plugin sync again.`,
     );
   });

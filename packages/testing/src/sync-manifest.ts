@@ -7,10 +7,10 @@
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PlugboardError } from "@plugboard/bootstrap";
-import { applyEdits, type FormattingOptions, modify } from "jsonc-parser";
+import { KitError } from "./errors.ts";
 import type { ToolListing } from "./harness-protocol.ts";
 import { installFix, missingDependencies } from "./installed.ts";
+import { withTools } from "./manifest-text.ts";
 import { isRecord } from "./package-check.ts";
 import { pluginFolder } from "./plugin-folder.ts";
 import { runHarness } from "./run-harness.ts";
@@ -31,7 +31,7 @@ export interface ManifestSync {
 /**
  * Builds the tools of the plugin in `directory` with its default options and makes the
  * manifest's `"tools"` list them: each name, and the first sentence of its description
- * (`manifestDescription`). With `{ write: false }` only compares. Throws a `PlugboardError`
+ * (`manifestDescription`). With `{ write: false }` only compares. Throws a `KitError`
  * with a one-line message when the folder, its manifest or its code cannot be read.
  *
  * @example
@@ -42,40 +42,27 @@ export async function syncManifest(directory: string, { write = true }: { readon
   const root = await pluginFolder(directory);
   const manifestPath = join(root, "plugboard.plugin.json");
   const text = await readFile(manifestPath, "utf8").catch(() => undefined);
-  if (text === undefined) throw new PlugboardError("PLUGIN_MANIFEST", `There is no plugboard.plugin.json in ${root}; plugboard plugin sync updates the tools of an existing manifest.`);
+  if (text === undefined) throw new KitError("PLUGIN_MANIFEST", `There is no plugboard.plugin.json in ${root}; plugboard plugin sync updates the tools of an existing manifest.`);
   const manifest = parseManifest(text, manifestPath);
   const label = typeof manifest.name === "string" ? `Plugin ${manifest.name}` : `The plugin in ${root}`;
   const listing = await listTools(root);
   if (!listing.ok) {
     const missing = await missingDependencies(root);
     const why = missing.length > 0 ? `its dependencies are not installed (${missing.join(", ")}). ${installFix(root, "run plugboard plugin sync again")}` : `${listing.problem}. Fix that, then run plugboard plugin sync again.`;
-    throw new PlugboardError("PLUGIN_TOOLS", `${label} could not be loaded to list its tools: ${why}`);
+    throw new KitError("PLUGIN_TOOLS", `${label} could not be loaded to list its tools: ${why}`);
   }
   const tools = listing.tools.map(({ name, description }) => ({ name, description: manifestDescription(description) }));
   const undescribed = tools.filter((tool) => tool.description === "").map((tool) => tool.name);
-  if (tools.length === 0) throw new PlugboardError("PLUGIN_TOOLS", `${label} returns no tools, and a manifest lists at least one: return a tool from its tools function.`);
-  if (undescribed.length > 0) throw new PlugboardError("PLUGIN_TOOLS", `${label} has tools with an empty description (${undescribed.join(", ")}): describe each in defineTool.`);
+  if (tools.length === 0) throw new KitError("PLUGIN_TOOLS", `${label} returns no tools, and a manifest lists at least one: return a tool from its tools function.`);
+  if (undescribed.length > 0) throw new KitError("PLUGIN_TOOLS", `${label} has tools with an empty description (${undescribed.join(", ")}): describe each in defineTool.`);
   const changes = toolChanges(listedTools(manifest.tools), tools);
   const written = write && changes.length > 0;
   if (written) {
-    await writeFile(manifestPath, withTools(text, tools)).catch((error: unknown) => {
-      throw new PlugboardError("PLUGIN_MANIFEST", `Could not write ${manifestPath} (${error instanceof Error ? error.message : String(error)}): make it writable, then run plugboard plugin sync again.`);
+    await writeFile(manifestPath, withTools(text, tools.map(({ name, description }) => ({ name, description })))).catch((error: unknown) => {
+      throw new KitError("PLUGIN_MANIFEST", `Could not write ${manifestPath} (${error instanceof Error ? error.message : String(error)}): make it writable, then run plugboard plugin sync again.`);
     });
   }
   return { manifestPath, tools, changes, written };
-}
-
-/** The manifest's text with `tools` as its `"tools"` (added after `"entry"` when missing), in the file's own indentation. */
-function withTools(text: string, tools: readonly ToolLine[]): string {
-  const indent = /^([ \t]+)"/m.exec(text)?.[1] ?? "  ";
-  const formattingOptions: FormattingOptions = {
-    insertSpaces: !indent.includes("\t"),
-    tabSize: indent.includes("\t") ? 1 : indent.length,
-    eol: text.includes("\r\n") ? "\r\n" : "\n",
-  };
-  const value = tools.map(({ name, description }) => ({ name, description }));
-  const edits = modify(text, ["tools"], value, { formattingOptions, getInsertionIndex: (keys: string[]) => keys.indexOf("entry") + 1 || keys.length });
-  return applyEdits(text, edits);
 }
 
 /** The tools the plugin's code returns, from the harness. */
@@ -101,8 +88,8 @@ function parseManifest(text: string, path: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new PlugboardError("PLUGIN_MANIFEST", `${path} is not valid JSON (${error instanceof Error ? error.message : String(error)}): fix it, then run plugboard plugin sync again.`);
+    throw new KitError("PLUGIN_MANIFEST", `${path} is not valid JSON (${error instanceof Error ? error.message : String(error)}): fix it, then run plugboard plugin sync again.`);
   }
-  if (!isRecord(value)) throw new PlugboardError("PLUGIN_MANIFEST", `${path} is not a JSON object: a manifest is { "name", "version", "contract", "entry", "tools", "permissions" }.`);
+  if (!isRecord(value)) throw new KitError("PLUGIN_MANIFEST", `${path} is not a JSON object: a manifest is { "name", "version", "contract", "entry", "tools", "permissions" }.`);
   return value;
 }

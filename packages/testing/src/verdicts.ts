@@ -1,44 +1,41 @@
 /**
- * From what the harness observed to check results. When loading fails, the bootstrap's own
- * message (the one an app would print) is the problem, and the checks that need a loaded
- * plugin are skipped.
+ * From what the harness observed to check results. When loading fails, what failed is the
+ * `tools` check's problem, and the checks that need a loaded plugin are skipped.
  */
 import { type CheckId, type CheckResult, failIfAny, result } from "./checks.ts";
+import type { ConfinedOutcome, Refusal } from "./confined-run.ts";
 import type { Finding, LoadOutcome, SideEffect } from "./harness-protocol.ts";
 import type { HarnessRun } from "./run-harness.ts";
 import { strictModeProblems } from "./strict-schema.ts";
 import { changeLine, manifestDescription, type ToolLine, toolChanges } from "./tool-list.ts";
 
-/** Bootstrap error codes that mean the manifest (or its agreement with package.json) is wrong. */
-const MANIFEST_CODES = new Set(["PLUGIN_MANIFEST", "PLUGIN_VERSION", "PLUGIN_CONTRACT", "PLUGIN_NOT_FOUND"]);
-
 const DIED_FIX =
   "A plugin runs inside the app's process: never call process.exit, never block the event loop, and handle every promise it starts.";
 
-/** A loaded plugin, as the harness reported it. */
+/** Fixes for a plugin that did not load, by where it failed. */
+const LOAD_FIXES: Readonly<Record<string, string>> = {
+  import: "Fix the entry: importing it must not throw (do the work when the plugin's tools function or a handler runs).",
+  export: "The entry's default export must be definePlugin({ options, tools }) from @plugboard/core.",
+  options: 'Give every option a default in the options schema, or put the options to check with in "options" of plugboard.check.json.',
+  tools: "Fix the plugin's tools function: it returns tool definitions made with defineTool, each name once, each parameters a TypeBox object schema.",
+};
+
+/** A loaded plugin's tools, as the harness reported them. */
 export type Loaded = Extract<LoadOutcome, { ok: true }>;
 
 /**
- * The `manifest` and `tools` checks, and the loaded plugin when it loaded. `listed` is the
- * manifest's tools: when they are not the code's (names, order, or descriptions as
- * `plugboard plugin sync` writes them), `tools` fails with what sync would change.
+ * The `tools` check, and the loaded plugin when it loaded. `listed` is the manifest's tools:
+ * when they are not the code's (names, order, or descriptions as `plugboard plugin sync`
+ * writes them), `tools` fails with what sync would change.
  */
-export function loadVerdicts(run: HarnessRun, listed: readonly ToolLine[], root: string): { manifest: CheckResult; tools: CheckResult; loaded?: Loaded } {
+export function loadVerdict(run: HarnessRun, listed: readonly ToolLine[], root: string): { tools: CheckResult; loaded?: Loaded } {
   const load = run.report?.load;
-  if (load === undefined) {
-    return { manifest: result("manifest", "pass"), tools: result("tools", "fail", [died(run, "loading the plugin")], { fix: DIED_FIX }) };
-  }
-  if (load.ok) return { manifest: result("manifest", "pass"), tools: staleTools(listed, load.tools, root) ?? result("tools", "pass"), loaded: load };
-  const code = run.report?.codeTools;
-  const stale = load.code === "PLUGIN_TOOLS" && code?.ok ? staleTools(listed, code.tools, root) : undefined;
-  if (stale) return { manifest: result("manifest", "pass"), tools: stale };
-  const { problems, fix } = splitMessage(load.message);
-  if (!MANIFEST_CODES.has(load.code)) return { manifest: result("manifest", "pass"), tools: result("tools", "fail", problems, { fix }) };
-  const contractFix = 'Set "contract" to a semver range that includes the contract of the Plugboard you build against (e.g. ^1.0.0).';
-  return {
-    manifest: result("manifest", "fail", problems, { fix: load.code === "PLUGIN_CONTRACT" ? contractFix : fix }),
-    tools: skipped("tools", "the manifest is invalid, so the entry was not loaded"),
-  };
+  if (load === undefined) return { tools: result("tools", "fail", [died(run, "loading the plugin")], { fix: DIED_FIX }) };
+  if (load.ok) return { tools: staleTools(listed, load.tools, root) ?? result("tools", "pass"), loaded: load };
+  // The app's words for an entry that threw as it was imported; the others name what failed themselves.
+  const problem = load.phase === "import" ? `importing its entry threw: ${load.detail}` : load.problem;
+  const fix = LOAD_FIXES[load.phase];
+  return { tools: result("tools", "fail", [problem], fix === undefined ? {} : { fix }) };
 }
 
 /** `strict-schemas`: `warn` with every reason, since strict mode is optional. */
@@ -77,8 +74,7 @@ export interface FileChange {
 /**
  * `permissions`: every effect observed must be covered by the manifest's permissions. `files`
  * are changes in the check's folder (paths relative to it); `elsewhere`, files written
- * anywhere else on the machine (absolute paths), which no permission allows; `refused`, the
- * operations the kernel refused when the plugin ran confined with exactly those grants.
+ * anywhere else on the machine (absolute paths), which no permission allows.
  */
 export function permissionsVerdict(
   declared: readonly string[],
@@ -86,7 +82,6 @@ export function permissionsVerdict(
   files: readonly FileChange[],
   elsewhere: readonly FileChange[] = [],
   watchNotes: readonly string[] = [],
-  refused: readonly string[] = [],
 ): CheckResult {
   const has = new Set(declared);
   const problems: string[] = [];
@@ -99,7 +94,6 @@ export function permissionsVerdict(
   if (!has.has("fs.write") && inside.length > 0) problems.push(`changed files without asking for fs.write: ${listFiles(inside.map((file) => shown(file, file.path.slice("workspace/".length))))}`);
   const beyond = [...outside.map((file) => shown(file, `../${file.path}`)), ...elsewhere.map((file) => shown(file, file.path))];
   if (beyond.length > 0) problems.push(`changed files outside the workspace: ${listFiles(beyond)}`);
-  for (const operation of new Set(refused)) problems.push(`refused by the sandbox: ${operation}`);
   const notes = [
     ...(has.has("process.spawn") && spawns.length === 0 ? ["asks for process.spawn but started no program during the checks"] : []),
     ...(has.has("network") && connections.length === 0 ? ["asks for network but opened no connection during the checks"] : []),
@@ -107,6 +101,35 @@ export function permissionsVerdict(
     ...watchNotes,
   ];
   return failIfAny("permissions", problems, notes);
+}
+
+/**
+ * `confined`: the operations the kernel refused when the plugin ran confined with its grants
+ * (`sandbox`, the check's folder, to show paths as the other checks do); or why it did not run.
+ */
+export function confinedVerdict(outcome: ConfinedOutcome, sandbox: string): CheckResult {
+  if ("unavailable" in outcome) return notConfined(outcome.unavailable);
+  if ("failed" in outcome) {
+    return result("confined", "fail", [`plugboard did not serve the plugin confined: ${outcome.failed}`], {
+      fix: "Fix what plugboard says; plugboard check with a config that lists the plugin shows the same.",
+    });
+  }
+  const refused = [...new Set(outcome.refusals.map((refusal) => refusedOperation(refusal, sandbox)))];
+  return failIfAny("confined", refused.map((operation) => `refused by the sandbox: ${operation}`));
+}
+
+/**
+ * `open ../stray.txt (EACCES) (calling remember)` from a refused call's result, whose text
+ * ends with the error (`EACCES: permission denied, open '/path'`); paths in the check's
+ * folder are shown relative to the workspace, like its other findings.
+ */
+export function refusedOperation(refusal: Refusal, sandbox: string): string {
+  const error = refusal.content.replace(/^Error: Refused by the sandbox \([^)]*\): /, "");
+  const parts = /^(E[A-Z]+): [^,]*, (\w+) '([^']*)'/.exec(error);
+  const relative = (path: string) =>
+    path.startsWith(`${sandbox}/workspace/`) ? path.slice(`${sandbox}/workspace/`.length) : path.startsWith(`${sandbox}/`) ? `../${path.slice(sandbox.length + 1)}` : path;
+  const operation = parts ? `${parts[2]} ${relative(parts[3] ?? "")} (${parts[1]})` : error.split("\n")[0];
+  return `${operation} (calling ${refusal.tool})`;
 }
 
 /** The fix for a manifest whose tools are not the code's. */
@@ -122,16 +145,14 @@ function staleTools(listed: readonly ToolLine[], code: readonly ToolLine[], root
   return result("tools", "fail", problems, { fix: syncFix(root) });
 }
 
+/** `confined` skipped for `why`: the operations the grants do not cover were only observed. */
+export function notConfined(why: string): CheckResult {
+  return skipped("confined", `the plugin was not run confined, so operations its grants do not cover are only observed, not refused: ${why}`);
+}
+
 /** A check that could not run, and why. */
 export function skipped(id: CheckId, why: string): CheckResult {
   return result(id, "skip", [why]);
-}
-
-/** A bootstrap message without its `config:` line (the check's own temp config): problem lines, then the fix. */
-function splitMessage(message: string): { problems: string[]; fix: string | undefined } {
-  const lines = message.split("\n").filter((line) => !line.trimStart().startsWith("config: "));
-  const fix = lines.length > 1 ? lines.pop() : undefined;
-  return { problems: lines.map((line) => line.trim()), fix };
 }
 
 function died(run: HarnessRun, doing: string): string {

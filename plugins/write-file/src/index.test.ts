@@ -1,12 +1,14 @@
 import { expect, test } from "bun:test";
 import { join } from "node:path";
+import { REPO_PLUGBOARD } from "@plugboard/test-helpers";
 import { conformanceSuite } from "@plugboard/testing/suite";
 import { Value } from "@sinclair/typebox/value";
 import manifest from "../plugboard.plugin.json";
 import plugin from "./index.ts";
 
 // The shared conformance suite first, then this plugin's own cases.
-conformanceSuite(join(import.meta.dir, ".."));
+// Run confined by this repository's plugboard, as an app runs it.
+conformanceSuite(join(import.meta.dir, ".."), { plugboard: REPO_PLUGBOARD });
 
 test("the manifest asks for exactly the permissions the tool needs", () => {
   expect(manifest.permissions).toEqual(["fs.write"]);

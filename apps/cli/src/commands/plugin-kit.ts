@@ -1,54 +1,56 @@
 /**
- * The plugin authors' conformance kit, `@plugboard/testing`, for `plugboard plugin check` and
- * `plugboard plugin sync`, the only commands that need it. It is not the CLI's dependency:
- * each plugin depends on the kit (a devDependency, as `plugboard plugin new` writes it), and
- * these commands load the copy the plugin's folder resolves, so a plugin is checked by the
- * kit it is written against. What the kit throws is that copy's `PlugboardError`:
- * recognised by its name and code, and thrown again as ours.
+ * The plugin authors' kit, `@plugboard/testing`, for `plugboard plugin check` and
+ * `plugboard plugin sync`, the only commands that need it. A plugin is checked by the kit it
+ * is written against when its folder resolves one (its devDependency, as `plugboard plugin new`
+ * writes it); otherwise by the kit this CLI ships with, so that what needs no install (its
+ * package.json, its manifest, its names) is checked before anything is installed, and the rest
+ * says what to install. The kit runs the plugin confined through this very plugboard. What the
+ * kit throws for a person (its `KitError`, or an older kit's `PlugboardError`) is recognised by
+ * its name and code, and thrown again as ours.
  */
-import { readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { statSync } from "node:fs";
 import { PlugboardError, type PlugboardErrorCode } from "@plugboard/errors";
 import { lazily } from "@plugboard/core/internal";
 
 type Kit = typeof import("@plugboard/testing");
 
-/**
- * Runs `use` with the kit the plugin in `directory` resolves; no kit there, one that cannot be
- * loaded, or a person-facing failure inside it, is a `PlugboardError`.
- */
+/** The names a kit's person-facing errors have. */
+const KIT_ERRORS = new Set(["KitError", "PlugboardError"]);
+
+/** Runs `use` with the kit for the plugin in `directory`; a missing folder, a kit that cannot be loaded, or a person-facing failure inside it, is a `PlugboardError`. */
 export async function withKit<T>(directory: string, use: (kit: Kit) => Promise<T>): Promise<T> {
   if (!statSync(directory, { throwIfNoEntry: false })?.isDirectory()) {
     throw new PlugboardError("PLUGIN_NOT_FOUND", `Plugin folder ${directory} does not exist or is not a folder.`);
   }
-  let entry: string;
-  try {
-    entry = Bun.resolveSync("@plugboard/testing", directory);
-  } catch {
-    throw new PlugboardError("USAGE", noKit(directory));
-  }
-  const kit = await lazily(`the plugin conformance kit (${entry})`, () => import(entry) as Promise<Kit>).catch((error: unknown) => {
-    const why = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
-    throw new PlugboardError("USAGE", `${why}.\nReinstall the plugin's dependencies (bun install in ${directory}), then run this again.`);
-  });
+  const entry = pluginsKit(directory);
+  const kit = await lazily(`the plugin conformance kit (${entry ?? "@plugboard/testing"})`, () => (entry === undefined ? import("@plugboard/testing") : (import(entry) as Promise<Kit>))).catch(
+    (error: unknown) => {
+      if (entry === undefined) throw error;
+      const why = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
+      throw new PlugboardError("USAGE", `${why}.\nReinstall the plugin's dependencies (bun install in ${directory}), then run this again.`);
+    },
+  );
   try {
     return await use(kit);
   } catch (error) {
-    if (error instanceof PlugboardError || !(error instanceof Error) || error.name !== "PlugboardError") throw error;
+    if (error instanceof PlugboardError || !(error instanceof Error) || !KIT_ERRORS.has(error.name)) throw error;
     throw new PlugboardError(Reflect.get(error, "code") as PlugboardErrorCode, error.message);
   }
 }
 
-/** What to do when `directory` resolves no kit: install what the plugin lists, or add the kit to it. */
-function noKit(directory: string): string {
-  let listed = false;
+/**
+ * This plugboard as a command line, for the kit to run the plugin confined with: the Bun
+ * running it and the script it started from (the bundle, or `src/main.ts`).
+ */
+export function thisPlugboard(): string[] {
+  return [process.execPath, "--no-env-file", "--config=/dev/null", process.argv[1] ?? ""];
+}
+
+/** The kit the plugin's folder resolves, when it has one. */
+function pluginsKit(directory: string): string | undefined {
   try {
-    const manifest = JSON.parse(readFileSync(join(directory, "package.json"), "utf8")) as Record<string, Record<string, unknown> | undefined>;
-    listed = ["devDependencies", "dependencies"].some((field) => manifest[field]?.["@plugboard/testing"] !== undefined);
+    return Bun.resolveSync("@plugboard/testing", directory);
   } catch {
-    // No package.json to read: the kit is not listed.
+    return undefined;
   }
-  return listed
-    ? `The plugin's dependencies are not installed: no @plugboard/testing (the conformance kit it lists, which plugboard runs) in ${directory} or any folder above it.\nRun bun install in ${directory}, then run this again.`
-    : `No conformance kit for ${directory}: plugboard runs the @plugboard/testing the plugin depends on.\nAdd it to the plugin with \`bun add -d @plugboard/testing\` (in ${directory}), then run this again.`;
 }

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pluginRuntime } from "@plugboard/testing";
-import { Value } from "@sinclair/typebox/value";
+import { pluginOptions, pluginRuntime } from "@plugboard/testing";
 import plugin from "./index.ts";
 
 // The tool's own cases, called as the model calls it, in a real temp folder: change them with the tool.
@@ -36,7 +35,7 @@ test.each([
 });
 
 test("my_tool refuses a file over its size limit (the maxFileBytes option)", async () => {
-  const { maxFileBytes } = Value.Parse(plugin.options, {});
+  const { maxFileBytes } = pluginOptions(plugin);
   await writeFile(join(root, "big.txt"), "x".repeat(maxFileBytes + 1));
   expect(await call({ path: "big.txt" })).toEqual({
     content: `Error: big.txt is ${maxFileBytes + 1} bytes, over the limit of ${maxFileBytes} bytes`,

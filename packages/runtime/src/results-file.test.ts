@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Type } from "@sinclair/typebox";
 import { defineTool, ToolRegistry, resultCutLine, Workspace } from "@plugboard/core";
-import { safeResultName } from "./result-caps.ts";
+import { safeResultName } from "@plugboard/core/internal";
 import { ToolRuntime } from "./runtime.ts";
 
 let dir: string;

@@ -1,11 +1,13 @@
 /**
  * A result over `maxBytes` is cut for the model: its head and tail around one line naming the
- * results file (`.plugboard/results/CALL_ID.txt`) that holds it whole. The file itself is made
- * by core's results-file API, the one every tool that streams its own output uses too.
+ * results file (`.plugboard/results/CALL_ID.txt`) that holds it whole. The runtime caps every
+ * call's result with it, and the authors' kit its in-process runs, so a plugin's large result
+ * reads the same in both; the file itself is made by `results.ts`.
  */
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { createResultsFile, RESULTS_FOLDER, resultCutLine, resultDroppedLine, type ResultsFile, type ResultsLimits, type ToolResult, ResultsFolderError } from "@plugboard/core";
+import type { ToolResult } from "./contract.ts";
+import { createResultsFile, RESULTS_FOLDER, resultCutLine, resultDroppedLine, type ResultsFile, ResultsFolderError, type ResultsLimits } from "./results.ts";
 
 /**
  * A call id as a file name: letters, digits, `_` and `-` kept, every other character `_`, at
