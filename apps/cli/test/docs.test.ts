@@ -42,10 +42,10 @@ describe("README.md's install section", () => {
     const openai = await Bun.file(join(ROOT, "apps/cli/node_modules/openai/package.json")).json();
     expect(openai.version).toBe(cli.dependencies.openai);
     expect(section).toContain(`package: 'openai@${openai.version}', required: { node: '${openai.engines.node}' }`);
-    // The bash grammar core installs, and its install script (a native build plugboard never uses).
-    const core = await Bun.file(join(ROOT, "packages/core/package.json")).json();
-    const grammar = await Bun.file(join(ROOT, "packages/core/node_modules/tree-sitter-bash/package.json")).json();
-    expect(grammar.version).toBe(core.dependencies["tree-sitter-bash"]);
+    // The bash grammar the runtime installs, and its install script (a native build plugboard never uses).
+    const runtime = await Bun.file(join(ROOT, "packages/runtime/package.json")).json();
+    const grammar = await Bun.file(join(ROOT, "packages/runtime/node_modules/tree-sitter-bash/package.json")).json();
+    expect(grammar.version).toBe(runtime.dependencies["tree-sitter-bash"]);
     expect(section).toContain(`npm warn install-scripts ... tree-sitter-bash@${grammar.version} (install: ${grammar.scripts.install})`);
   });
 });
