@@ -59,7 +59,7 @@ export function prepareCall(registry: ToolRegistry, name: string, rawArguments: 
 }
 
 /** The tool `name` names: its own, or the one tool it differs from only by case or `-`/`_`. */
-export function lookUp(registry: ToolRegistry, name: string): RegisteredTool | undefined {
+function lookUp(registry: ToolRegistry, name: string): RegisteredTool | undefined {
   const exact = registry.get(name);
   if (exact) return exact;
   const meant = toolNamed(name, registry.names());
