@@ -2,15 +2,15 @@
  * Who answers when the config's policy says `ask`: the person at the terminal, everyone
  * (`--yes`, and `plugboard call`, which is the person's own call), or no one (no terminal:
  * the runtime then refuses with the text that says how to allow it). An "always" answer is
- * a rule the policy's evaluator reads for the rest of the session (`a`: this tool; `c`:
- * bash commands like this one, derived from its leading words), and `p` also saves that
- * rule to the config file, its comments and layout kept.
+ * passed back to the runtime, which remembers it as a rule for the rest of the session
+ * (`a`: this tool; `c`: bash commands like this one, the rule the runtime offers); `p` also
+ * saves that rule to the config file, its comments and layout kept.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { addPolicyRule } from "@plugboard/config";
 import { plantedRecordFile, writeTrusted } from "@plugboard/sandbox/planted-files";
-import type { Workspace } from "@plugboard/core";
-import { deriveCommandRule, type ApprovalRequest, type Approver, decide, type Policy, type PolicyRule, wildcardMatch } from "@plugboard/runtime";
+import type { ApprovalAnswer, ApprovalRequest, Approver, DerivedCommandRule, Policy, PolicyRule } from "@plugboard/runtime";
+import { wildcardMatch } from "@plugboard/runtime";
 import { visible } from "@plugboard/core/internal";
 import type { Io } from "./io.ts";
 import { readKey, readLine } from "./terminal-input.ts";
@@ -18,16 +18,15 @@ import { readKey, readLine } from "./terminal-input.ts";
 /** How asks are answered in this session. */
 export type ApprovalMode = "terminal" | "yes" | "none";
 
-/** A session's approvals: the mode and the rules its "always" answers added, in order. */
+/** A session's approvals: who answers. What its "always" answers allow, the runtime remembers. */
 export interface Approvals {
   readonly mode: ApprovalMode;
-  readonly rules: PolicyRule[];
 }
 
 /** `--yes` approves everything; otherwise a terminal (stdin and stderr) asks the person, and without one no one is asked. */
 export function createApprovals(yes: boolean, io: Io): Approvals {
   const mode = yes ? "yes" : io.stdin.isTTY === true && io.stderr.isTTY === true ? "terminal" : "none";
-  return { mode, rules: [] };
+  return { mode };
 }
 
 /** What a prompt does to the rest of the screen: the reporter stops its spinner and holds its lines meanwhile. */
@@ -36,9 +35,8 @@ export interface Screen {
   resume(): void;
 }
 
-/** Where remembered rules are judged and saved: the app's workspace, and its config when the person may edit it. */
+/** Where a rule is saved: the app's config, when the person may edit it. */
 export interface ApprovalContext {
-  readonly workspace: Workspace;
   /** The config file `p` saves a rule to, with the policy it was loaded with; absent (the shipped config): session only. */
   readonly config?: { readonly path: string; readonly policy: Policy };
 }
@@ -47,36 +45,26 @@ export interface ApprovalContext {
 export const approveAll: Approver = async () => ({ decision: "allow" });
 
 /**
- * The approver of one turn, or undefined when no one can be asked. Prompts are shown one
- * at a time, in the order the calls asked.
+ * The approver of one turn, or undefined when no one can be asked. The runtime asks through
+ * it one call at a time, in the order the calls asked, and only about calls no rule the
+ * session remembered allows.
  */
 export function approverFor(approvals: Approvals, io: Io, screen: Screen, context: ApprovalContext): Approver | undefined {
   if (approvals.mode === "yes") return approveAll;
   if (approvals.mode === "none") return undefined;
-  let queue: Promise<unknown> = Promise.resolve();
-  return (request, signal) => {
-    const answer = queue.then(async () => {
-      // The session's rules, judged as the policy judges (a bash line command by command).
-      const remembered = await decide({ default: "ask", rules: approvals.rules }, request.tool, request.arguments, context.workspace);
-      if (remembered.action === "allow") return { decision: "allow" as const };
-      // A call whose turn was cancelled while it waited for an earlier prompt is not asked about.
-      if (signal.aborted) throw signal.reason;
-      screen.pause();
-      try {
-        return await askPerson(request, io, approvals, context, signal);
-      } finally {
-        screen.resume();
-      }
-    });
-    queue = answer.catch(() => {});
-    return answer;
+  return async (request, signal) => {
+    screen.pause();
+    try {
+      return await askPerson(request, io, context, signal);
+    } finally {
+      screen.resume();
+    }
   };
 }
 
-async function askPerson(request: ApprovalRequest, io: Io, approvals: Approvals, context: ApprovalContext, signal: AbortSignal) {
+async function askPerson(request: ApprovalRequest, io: Io, context: ApprovalContext, signal: AbortSignal): Promise<ApprovalAnswer> {
   const { style } = io;
-  const command = request.tool === "bash" && typeof request.arguments.command === "string" ? request.arguments.command : undefined;
-  const derived = command === undefined ? undefined : await deriveCommandRule(command);
+  const derived = request.commands;
   const lines = [`${style.tool(`allow ${visible(request.tool)}?`)}`, ...describeCall(request).map((line) => `  ${visible(line)}`)];
   const like = derived ? `  [c] always commands like ${visible(derived.pattern)}` : "";
   io.stderr.write(`${lines.join("\n")}\n${style.dim(`[y] yes  [a] always ${visible(request.tool)} this session${like}  [n] no`)} › `);
@@ -86,37 +74,31 @@ async function askPerson(request: ApprovalRequest, io: Io, approvals: Approvals,
   });
   if (key === "y") {
     io.stderr.write("yes\n");
-    return { decision: "allow" as const };
+    return { decision: "allow" };
   }
   if (key === "a") {
     io.stderr.write(`always (${visible(request.tool)}, until the session ends)\n`);
-    approvals.rules.push({ tool: request.tool, action: "allow" });
-    return { decision: "allow" as const, always: true };
+    return { decision: "allow", always: "tool" };
   }
   if (key === "c" && derived) {
-    await rememberCommands(request.tool, derived, io, approvals, context, signal);
-    return { decision: "allow" as const, always: true };
+    await offerCommands(request.tool, derived, io, context, signal);
+    return { decision: "allow", always: "commands" };
   }
   io.stderr.write("no\n");
   const reason = (await readLine(io.stdin, io.stderr, style.dim("reason for the model (optional, Enter to skip) › "), signal)).trim();
-  return { decision: "deny" as const, ...(reason === "" ? {} : { reason }) };
+  return { decision: "deny", ...(reason === "" ? {} : { reason }) };
 }
 
-/** Shows the derived rule, then keeps it for the session (`s`) or also saves it to the config (`p`); this call is allowed either way. */
-async function rememberCommands(
-  tool: string,
-  derived: { readonly pattern: string; readonly command: string },
-  io: Io,
-  approvals: Approvals,
-  context: ApprovalContext,
-  signal: AbortSignal,
-): Promise<void> {
+/**
+ * Shows the rule the runtime offers, then the person keeps it for the session (`s`: the
+ * runtime remembers it) or also saves it to the config (`p`); this call is allowed either way.
+ */
+async function offerCommands(tool: string, derived: DerivedCommandRule, io: Io, context: ApprovalContext, signal: AbortSignal): Promise<void> {
   const rule: PolicyRule = { tool, args: { command: derived.pattern }, action: "allow" };
   const written = `{ "tool": ${JSON.stringify(tool)}, "args": { "command": ${JSON.stringify(derived.pattern)} }, "action": "allow" }`;
   const save = context.config ? `  [p] save to ${context.config.path}` : "";
   io.stderr.write(`commands like this\n  rule: ${visible(written)}\n${io.style.dim(`[s] this session${save}`)} › `);
   const key = await readKey(io.stdin, context.config ? ["s", "p"] : ["s"], signal);
-  approvals.rules.push(rule);
   if (key === "s" || !context.config) {
     io.stderr.write("this session\n");
     return;

@@ -22,7 +22,7 @@ export const CUT_OFF =
 export interface Session {
   readonly app: App;
   readonly model: ModelClient;
-  /** Who answers the policy's asks, and the tools allowed for the rest of the session. */
+  /** Who answers the policy's asks (what "always" answers allow, the runtime remembers). */
   readonly approvals: Approvals;
   /** The whole conversation, kept across turns. */
   readonly messages: ChatCompletionMessageParam[];
@@ -55,10 +55,7 @@ export async function runTurn(session: Session, prompt: string, io: Io, options:
   const started = performance.now();
   let inRequest = false;
   const editable = app.config.configPath !== SHIPPED_CONFIG;
-  const approve = approverFor(approvals, io, reporter, {
-    workspace: app.workspace,
-    ...(editable ? { config: { path: app.config.configPath, policy: app.config.policy } } : {}),
-  });
+  const approve = approverFor(approvals, io, reporter, editable ? { config: { path: app.config.configPath, policy: app.config.policy } } : {});
   using _asking = session.elicitation?.during(reporter, options.signal);
   try {
     const result = await runAgentLoop({

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { waitFor } from "@plugboard/test-helpers";
 import { EventSourceParserStream } from "eventsource-parser/stream";
 import { bodyOf, chat, postChat, startTestServer, type TestServer } from "../test/helpers.ts";
+import { startWebServer } from "./server.ts";
 
 const CONFIG = join(import.meta.dir, "../test/fixtures/policy/plugboard.config.json");
 
@@ -14,8 +15,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** A streamed turn read event by event, so the test can answer an approval mid-turn. */
-async function* streamedTurn(question: string, signal?: AbortSignal): AsyncGenerator<{ event: string; data: Record<string, unknown> }> {
-  const response = await fetch(`${t.server.url}/api/chat`, {
+async function* streamedTurn(question: string, signal?: AbortSignal, url = t.server.url): AsyncGenerator<{ event: string; data: Record<string, unknown> }> {
+  const response = await fetch(`${url}/api/chat`, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "text/event-stream" },
     body: JSON.stringify(chat(question)),
@@ -111,5 +112,52 @@ describe("approvals over the API", () => {
     }
     expect((await answer("nope", { decision: "allow" }, "text/plain")).status).toBe(415);
     expect((await fetch(`${t.server.url}/api/approvals/nope`)).status).toBe(405);
+  });
+});
+
+describe("always for commands like this", () => {
+  test("the runtime remembers the rule: the next like call is not asked, on this server or another serving the same app", async () => {
+    t.model.enqueue({ toolCalls: [{ id: "call_ls", name: "bash", arguments: { command: "ls -a" } }] }, { content: "Listed." });
+    const seen: string[] = [];
+    for await (const { event, data } of streamedTurn("List")) {
+      seen.push(event);
+      if (event === "approval") {
+        expect(data).toEqual({ id: "call_ls", tool: "bash", arguments: { command: "ls -a" }, like: "ls *" });
+        expect((await answer("call_ls", { decision: "allow", always: "commands" })).status).toBe(200);
+      }
+    }
+    expect(seen).toContain("approval");
+    expect(t.app.runtime.remembered()).toEqual([{ tool: "bash", args: { command: "ls *" }, action: "allow" }]);
+
+    t.model.enqueue({ toolCalls: [{ id: "call_ls_again", name: "bash", arguments: { command: "ls -l notes.txt" } }] }, { content: "Listed again." });
+    const again: string[] = [];
+    for await (const { event } of streamedTurn("List again")) again.push(event);
+    expect(again).not.toContain("approval");
+    expect(toolMessages()?.at(-1)).toContain("notes.txt");
+
+    // A second server on the same app has approvals of its own, and no card either: the runtime decides.
+    const other = await startWebServer({ app: t.app, client: t.client, model: "scripted-model", port: 0, log: () => {} });
+    try {
+      t.model.enqueue({ toolCalls: [{ id: "call_ls_there", name: "bash", arguments: { command: "ls notes.txt" } }] }, { content: "Listed there." });
+      const there: string[] = [];
+      for await (const { event } of streamedTurn("List there", undefined, other.url)) there.push(event);
+      expect(there).not.toContain("approval");
+      expect(toolMessages()?.at(-1)).toContain("notes.txt");
+    } finally {
+      await other.close();
+    }
+  });
+
+  test("an always answer to a card with no offer adds no rule", async () => {
+    const before = t.app.runtime.remembered();
+    t.model.enqueue({ toolCalls: [{ id: "call_write", name: "write_file", arguments: { path: "w.txt", content: "w" } }] }, { content: "Written." });
+    for await (const { event, data } of streamedTurn("Write")) {
+      if (event === "approval") {
+        expect(data.like).toBeUndefined();
+        await answer("call_write", { decision: "allow", always: "commands" });
+      }
+    }
+    expect(existsSync(join(t.workspace, "w.txt"))).toBe(true);
+    expect(t.app.runtime.remembered()).toEqual(before);
   });
 });

@@ -91,7 +91,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   checkBinding(host, options.token);
   const page = await loadChatPage();
   const shutdown = new AbortController();
-  const approvals = new PendingApprovals(app.workspace);
+  const approvals = new PendingApprovals();
   const stats = {
     turns: 0,
     inFlight: 0,

@@ -299,6 +299,34 @@ test("a bug in naming what a call writes rejects the turn, naming the tool and t
   expect((error as Error).message).toBe("Tool broken (plugin plugin-x) failed in its concurrency: RangeError: no path");
 });
 
+test("a call is read once: what it writes and what its handler gets come from one prepared call", async () => {
+  // Nested values are not copied on the way: the same object in both places is the same reading.
+  const seen: { writes?: unknown; handler?: unknown } = {};
+  const tagged = defineTool({
+    name: "tagged",
+    description: "Writes the path its options name.",
+    parameters: Type.Object({ options: Type.Object({ path: Type.String() }) }),
+    concurrency: {
+      writes: ({ options }) => {
+        seen.writes = options;
+        return options.path;
+      },
+    },
+    handler: async ({ options }) => {
+      seen.handler = options;
+      return textResult(`wrote ${options.path}`);
+    },
+  });
+  // Almost JSON: the one read repairs it.
+  await using model = await startScriptedModel([{ toolCalls: [{ name: "tagged", arguments: '{"options":{"path":"a.txt",},}' }] }, { content: "done" }]);
+  const runtime = new ToolRuntime(new ToolRegistry([tagged]), { workspace });
+  const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "Go." }];
+  await runAgentLoop({ messages, runtime, client: new OpenAI({ baseURL: model.baseURL, apiKey: "test", maxRetries: 0 }), model: "m", maxSteps: 2 });
+  expect(toolContents(messages)).toEqual([expect.stringMatching(/: wrote a\.txt$/)]);
+  expect(seen.handler).toEqual({ path: "a.txt" });
+  expect(seen.handler).toBe(seen.writes);
+});
+
 test("defineTool refuses a concurrency it does not know", () => {
   expect(() =>
     defineTool({

@@ -3,11 +3,13 @@
  * at the same time (read-only tools together; writes to different things together); every
  * other call waits for the earlier calls it could interfere with, so two writes of one file
  * apply in the order of the calls. Results come back in the order of the calls, whatever
- * order they finish in, and each `tool_result` event follows its `tool_call`.
+ * order they finish in, and each `tool_result` event follows its `tool_call`. Each call is
+ * prepared once (`runtime.prepare`: tool looked up, arguments read and validated): what it
+ * writes is read from it here, and the runtime runs that same prepared call.
  */
 import type { AgentEvent } from "./agent-loop.ts";
-import { type Approver, lookUp, parseArguments, type ToolRuntime } from "@plugboard/runtime";
-import type { ToolResult, RegisteredTool, Workspace } from "@plugboard/core";
+import type { Approver, PreparedCall, ToolRuntime } from "@plugboard/runtime";
+import type { ToolResult, Workspace } from "@plugboard/core";
 import { isCancellation, PluginError, toolErrors } from "@plugboard/core/internal";
 import type { FunctionCall } from "./model-turn.ts";
 
@@ -26,7 +28,7 @@ export interface ToolCallsOptions {
    */
   readonly cutOff?: boolean;
   /** Answers a call the loop handles itself (the tool search), or returns undefined for the runtime to run it. */
-  readonly answer?: (call: FunctionCall) => Promise<ToolResult> | undefined;
+  readonly answer?: (call: FunctionCall, prepared: PreparedCall) => Promise<ToolResult> | undefined;
 }
 
 /** A call and its result. */
@@ -47,18 +49,18 @@ interface ScheduledCall {
  * once every call already running has settled.
  */
 export async function runToolCalls(calls: readonly FunctionCall[], options: ToolCallsOptions): Promise<AnsweredCall[]> {
-  const { runtime, signal, emit } = options;
-  // One question at a time: a person answers approvals in turn, whatever runs meanwhile.
-  const approve = options.approve && oneAtATime(options.approve);
+  // One approver for every call: the runtime asks through it one question at a time, whatever runs meanwhile.
+  const { runtime, signal, emit, approve } = options;
   const scheduled: ScheduledCall[] = [];
   for (const call of calls) {
-    const access = await accessOf(lookUp(runtime.registry, call.name), call.arguments, runtime.workspace);
+    const prepared = runtime.prepare(call.name, call.arguments);
+    const access = await accessOf(prepared, runtime.workspace);
     const before = scheduled.filter((earlier) => conflicts(earlier.access, access)).map((earlier) => earlier.done);
     const done = Promise.all(before).then(() => {
       emit({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
       if (signal?.aborted) return toolErrors.cancelled();
-      if (options.cutOff && !isJson(call.arguments)) return toolErrors.cutOff();
-      return options.answer?.(call) ?? execute(runtime, call, signal, approve);
+      if (options.cutOff && prepared.reading.notJson !== undefined) return toolErrors.cutOff();
+      return options.answer?.(call, prepared) ?? execute(runtime, call.id, prepared, signal, approve);
     });
     // Awaited below in call order; marked handled now so a later call's failure is not unhandled meanwhile.
     done.catch(() => {});
@@ -80,9 +82,9 @@ export async function runToolCalls(calls: readonly FunctionCall[], options: Tool
   return answered;
 }
 
-async function execute(runtime: ToolRuntime, call: FunctionCall, signal: AbortSignal | undefined, approve: Approver | undefined) {
+async function execute(runtime: ToolRuntime, callId: string, prepared: PreparedCall, signal: AbortSignal | undefined, approve: Approver | undefined) {
   try {
-    return await runtime.execute(call.name, call.arguments, { callId: call.id, ...(signal ? { signal } : {}), ...(approve ? { approve } : {}) });
+    return await runtime.execute(prepared, { callId, ...(signal ? { signal } : {}), ...(approve ? { approve } : {}) });
   } catch (error) {
     // An approval cut short by the abort (a handler's abort is the runtime's business): its
     // call id still gets a result and the turn ends as aborted.
@@ -95,16 +97,18 @@ async function execute(runtime: ToolRuntime, call: FunctionCall, signal: AbortSi
  * The access a call declares through its tool. A call that cannot run (unknown tool, bad
  * arguments) only gets an error result, so it overlaps like a read.
  */
-async function accessOf(registered: RegisteredTool | undefined, rawArguments: string, workspace: Workspace): Promise<Access> {
+async function accessOf(prepared: PreparedCall, workspace: Workspace): Promise<Access> {
+  const { registered } = prepared;
   if (!registered) return { kind: "read" };
   const { concurrency = "serial" } = registered.tool;
   if (concurrency === "serial") return { kind: "serial" };
   if (concurrency === "read-only") return { kind: "read" };
-  const args = parseArguments(registered, rawArguments);
-  if ("isError" in args) return { kind: "read" };
+  if (!prepared.ok) return { kind: "read" };
+  // A copy: what the tool says it writes cannot change the arguments its handler gets.
+  const args = { ...prepared.arguments };
   let key: string;
   try {
-    key = registered.writes === undefined ? concurrency.writes(args.value, workspace) : await registered.writes(args.value);
+    key = registered.writes === undefined ? concurrency.writes(args, workspace) : await registered.writes(args);
   } catch (error) {
     throw new PluginError({ tool: registered.tool.name, plugin: registered.owner, phase: "concurrency", cause: error });
   }
@@ -119,22 +123,4 @@ function conflicts(earlier: Access, later: Access): boolean {
   if (earlier.kind === "read" && later.kind === "read") return false;
   if (earlier.kind === "write" && later.kind === "write") return earlier.key === later.key;
   return true;
-}
-
-function oneAtATime(approve: Approver): Approver {
-  let last: Promise<unknown> = Promise.resolve();
-  return (request, signal) => {
-    const answer = last.then(() => approve(request, signal));
-    last = answer.catch(() => {});
-    return answer;
-  };
-}
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }

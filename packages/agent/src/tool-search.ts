@@ -16,7 +16,7 @@ import { Type } from "@sinclair/typebox";
 import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
 import { defineTool, type ToolResult, errorResult, textResult, ToolRegistry } from "@plugboard/core";
 import type { FunctionCall } from "./model-turn.ts";
-import { toolNamed, lookUp, ToolRuntime, TOOL_SEARCH } from "@plugboard/runtime";
+import { type PreparedCall, toolNamed, ToolRuntime, TOOL_SEARCH } from "@plugboard/runtime";
 import { rankTools } from "./tool-match.ts";
 
 /** The most tools one search lists. */
@@ -31,9 +31,10 @@ export interface ToolOffer {
   tools(): ChatCompletionFunctionTool[];
   /**
    * The result of a call the loop answers itself (`tool_search`, or a tool that does not
-   * exist while searching), or undefined for a call the runtime runs.
+   * exist while searching), or undefined for a call the runtime runs. `prepared` is the call
+   * as the app's runtime prepared it (its arguments read once).
    */
-  answer(call: FunctionCall): Promise<ToolResult> | undefined;
+  answer(call: FunctionCall, prepared: PreparedCall): Promise<ToolResult> | undefined;
 }
 
 /** The tools found so far, by conversation (its messages array). */
@@ -69,12 +70,13 @@ export function toolOffer(runtime: ToolRuntime, conversation: object): ToolOffer
       tools = [...search.schemas(), ...registry.names().filter((name) => joined.has(name)).map((name) => structuredClone(registryTool(runtime, name)))];
       return tools;
     },
-    answer(call) {
+    answer(call, prepared) {
       // Named as the runtime names tools: exactly, or off only by case or -/_ (repair.ts).
-      if (toolNamed(call.name, [TOOL_SEARCH]) !== undefined) return search.execute(TOOL_SEARCH, call.arguments, { callId: call.id });
-      const meant = lookUp(registry, call.name);
-      if (meant !== undefined) {
-        joined.add(meant.tool.name);
+      if (toolNamed(call.name, [TOOL_SEARCH]) !== undefined) {
+        return search.execute(search.prepare(TOOL_SEARCH, call.arguments, prepared.reading), { callId: call.id });
+      }
+      if (prepared.registered !== undefined) {
+        joined.add(prepared.registered.tool.name);
         return undefined;
       }
       return Promise.resolve(errorResult(`Unknown tool: ${call.name} (find the tools you need with ${TOOL_SEARCH})`));

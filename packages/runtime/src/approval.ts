@@ -1,8 +1,10 @@
 /**
  * Asking a person about one tool call. The runtime calls an app's `Approver` when the
- * policy says `ask`; the app shows the tool and its arguments (a terminal prompt, a card in
- * a page) and answers. Remembering "always" for the rest of a session is the app's job.
+ * policy says `ask` and no rule the session remembered allows the call; the app shows the
+ * tool, its arguments and the offers (a terminal prompt, a card in a page) and passes the
+ * person's answer back. An "always" answer is remembered by the runtime (`asking.ts`).
  */
+import type { DerivedCommandRule } from "./derived-rule.ts";
 
 /** One call waiting for a person's answer. */
 export interface ApprovalRequest {
@@ -11,19 +13,28 @@ export interface ApprovalRequest {
   readonly tool: string;
   /** The validated arguments, as the handler would receive them. */
   readonly arguments: Readonly<Record<string, unknown>>;
+  /**
+   * For a bash line: "always for commands like this", the `command` pattern the answer
+   * `always: "commands"` would allow (`git log *`), derived from the line's first command.
+   */
+  readonly commands?: DerivedCommandRule;
 }
 
 /** A person's answer. */
 export interface ApprovalAnswer {
   readonly decision: "allow" | "deny";
-  /** With `allow`: allow this tool for the rest of the session (the app keeps that state). */
-  readonly always?: boolean;
+  /**
+   * With `allow`: allow calls like this one for the rest of the session, a rule the runtime
+   * remembers — `"tool"` every call of this tool, `"commands"` the request's `commands`.
+   */
+  readonly always?: "tool" | "commands";
   /** With `deny`: why, passed on to the model. */
   readonly reason?: string;
 }
 
 /**
  * Asks about one call. Rejects (e.g. with the signal's reason) when the turn is cancelled
- * while waiting; the runtime then treats the call as cancelled.
+ * while waiting; the runtime then treats the call as cancelled. The runtime asks through one
+ * approver one question at a time.
  */
 export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;

@@ -6,8 +6,8 @@
  * cannot read are asked about unless a rule denies them; a command allowed by a command
  * pattern that also writes a file with a redirection or sets variables for itself is asked.
  */
-import { lazily } from "@plugboard/core/internal";
 import type { PolicyAction, PolicyRule } from "./policy.ts";
+import type { ShellReading } from "./shell-commands.ts";
 
 /** How one simple command of the line was judged. */
 export interface CommandVerdict {
@@ -30,10 +30,8 @@ export interface LineVerdict {
 /** The first rule matching a command text, `undefined` for the default; supplied by the policy. */
 export type FirstRule = (command: string) => Promise<PolicyRule | undefined>;
 
-/** The line's verdict. `fallback` judges the raw string when the line cannot be read (only its deny counts). */
-export async function judgeLine(line: string, firstRule: FirstRule, defaultAction: PolicyAction): Promise<LineVerdict> {
-  const { readCommandLine } = await lazily("the shell parser (web-tree-sitter)", () => import("./shell-commands.ts"));
-  const reading = await readCommandLine(line);
+/** The verdict on `line`, read as `reading` (`shell-lines.ts`). A line that cannot be read is judged as its raw string (only a deny counts). */
+export async function judgeLine(line: string, reading: ShellReading, firstRule: FirstRule, defaultAction: PolicyAction): Promise<LineVerdict> {
   if (!reading.readable) {
     const rule = await firstRule(line);
     if (rule?.action === "deny") return { action: "deny", rule, commands: [] };

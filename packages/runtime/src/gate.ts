@@ -1,14 +1,18 @@
 /**
  * The one decision point between a validated call and its handler: the policy's verdict,
- * the before hooks, and for `ask` the app's approver. A refusal is the result the model sees.
+ * the before hooks, and for `ask` the session's remembered rules, then the person
+ * (`asking.ts`). A refusal is the result the model sees. The call's bash line is read once,
+ * whoever judges it; a line a hook rewrote is read anew.
  */
-import type { Approver, ApprovalRequest } from "./approval.ts";
+import type { ApprovalRequest } from "./approval.ts";
+import type { Asked } from "./asking.ts";
 import type { AuditDecision } from "./audit.ts";
 import type { ToolResult, Workspace } from "@plugboard/core";
 import { type BeforeHooksOutcome, runBeforeHooks } from "./before-hooks.ts";
 import { toolErrors } from "@plugboard/core/internal";
 import type { Hook, HookEffect } from "./hooks.ts";
 import { decide, describeRule, type Policy } from "./policy.ts";
+import type { ShellLines } from "./shell-lines.ts";
 
 /** How a call was decided; `refusal` is set when it must not run. */
 export interface GateOutcome {
@@ -27,8 +31,10 @@ export interface GateInput {
   readonly policy: Policy;
   readonly workspace: Workspace;
   readonly request: ApprovalRequest;
-  /** Absent: no one to ask, so `ask` is refused. */
-  readonly approve: Approver | undefined;
+  /** The call's bash lines, each read once (`shell-lines.ts`). */
+  readonly lines: ShellLines;
+  /** For an `ask`: a remembered rule's or the person's answer; undefined when no one can be asked. */
+  readonly ask: (request: ApprovalRequest) => Promise<Asked>;
   readonly signal: AbortSignal;
   /** The before hooks for the call's tool, in order, and what they need. @default none */
   readonly hooks?: {
@@ -44,8 +50,8 @@ export interface GateInput {
  * may deny, ask, or rewrite the arguments, decided by the policy again), then the person for
  * an `ask`. Rejects only when the approver or a hook does (a cancelled turn).
  */
-export async function passGate({ policy, workspace, request: call, approve, signal, hooks }: GateInput): Promise<GateOutcome> {
-  const first = await decide(policy, call.tool, call.arguments, workspace);
+export async function passGate({ policy, workspace, request: call, lines, ask, signal, hooks }: GateInput): Promise<GateOutcome> {
+  const first = await decide(policy, call.tool, call.arguments, workspace, lines);
   const hooked: BeforeHooksOutcome =
     first.action === "deny" || hooks === undefined || hooks.before.length === 0
       ? { request: call, verdict: first, ask: false, effects: [] }
@@ -56,7 +62,7 @@ export async function passGate({ policy, workspace, request: call, approve, sign
           verdict: first,
           workspace: workspace.root,
           signal,
-          recheck: (args) => decide(policy, call.tool, args, workspace),
+          recheck: (args) => decide(policy, call.tool, args, workspace, lines),
         });
   const { request, verdict } = hooked;
   const rule = verdict.rule ? { rule: describeRule(verdict.rule) } : {};
@@ -64,8 +70,8 @@ export async function passGate({ policy, workspace, request: call, approve, sign
   if (hooked.refusal) return { decision: "deny", ...base, refusal: hooked.refusal };
   if (verdict.action === "deny") return { decision: "deny", ...base, refusal: toolErrors.deniedByPolicy(rule.rule ?? "default") };
   if (verdict.action === "allow" && !hooked.ask) return { decision: "allow", ...base };
-  if (!approve) return { decision: "ask:no", ...base, refusal: toolErrors.noOneToAsk() };
-  const answer = await approve(request, signal);
+  const answer = await ask(request);
+  if (answer === undefined) return { decision: "ask:no", ...base, refusal: toolErrors.noOneToAsk() };
   if (answer.decision === "allow") return { decision: "ask:yes", ...base };
   return { decision: "ask:no", ...base, refusal: toolErrors.deniedByUser(answer.reason?.trim()) };
 }

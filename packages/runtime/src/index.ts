@@ -6,10 +6,11 @@
  */
 export type { ApprovalAnswer, ApprovalRequest, Approver } from "./approval.ts";
 export type { AuditDecision, AuditRecord, AuditSink } from "./audit.ts";
-export { deriveCommandRule, type DerivedCommandRule } from "./command-rule.ts";
+export type { DerivedCommandRule } from "./derived-rule.ts";
 export { DEFAULT_HOOK_TIMEOUT_MS, type Hook, type HookEffect, type Hooks, hooksFor, NO_HOOKS } from "./hooks.ts";
 export { ALLOW_ALL, decide, describeRule, PATH_ARGUMENTS, type Policy, type PolicyAction, type PolicyRule, type PolicyVerdict, SHELL_TOOLS, wildcardMatch } from "./policy.ts";
-export { toolNamed } from "./repair.ts";
+export { type ArgumentsReading, toolNamed } from "./repair.ts";
 export { runHandler } from "./run-handler.ts";
-export { type ExecuteOptions, lookUp, parseArguments, type RuntimeOptions, ToolRuntime } from "./runtime.ts";
+export type { PreparedCall } from "./prepared-call.ts";
+export { type ExecuteOptions, type RuntimeOptions, ToolRuntime } from "./runtime.ts";
 export { checkToolSearch, DEFAULT_TOOL_SEARCH, TOOL_SEARCH, type ToolSearchSettings } from "./tool-search-settings.ts";

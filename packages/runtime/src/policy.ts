@@ -9,6 +9,7 @@
 import { relative, resolve, sep } from "node:path";
 import { type CommandVerdict, judgeLine } from "./command-rules.ts";
 import type { Workspace } from "@plugboard/core";
+import { ShellLines } from "./shell-lines.ts";
 
 /** What happens to a call. */
 export type PolicyAction = "allow" | "ask" | "deny";
@@ -47,7 +48,8 @@ export interface PolicyVerdict {
 }
 
 /**
- * Decides a call with validated `args`.
+ * Decides a call with validated `args`. `lines` holds the call's bash lines read so far, so
+ * that the policy, the rule an approval offers and the remembered rules read a line once.
  *
  * @example await decide(policy, "write_file", { path: "./secrets/key" }, workspace) // { action: "deny", rule }
  */
@@ -56,6 +58,7 @@ export async function decide(
   tool: string,
   args: Readonly<Record<string, unknown>>,
   workspace: Workspace,
+  lines: ShellLines = new ShellLines(),
 ): Promise<PolicyVerdict> {
   // Each argument is turned into text (a path normalised) once, and only when a rule asks for it.
   const values = new Map<string, Promise<string | undefined>>();
@@ -88,7 +91,7 @@ export async function decide(
     SHELL_TOOLS.includes(tool) &&
     typeof line === "string" &&
     policy.rules.some((rule) => rule.args?.command !== undefined && wildcardMatch(rule.tool, tool));
-  if (commandAware) return judgeLine(line, firstRule, policy.default);
+  if (commandAware) return judgeLine(line, await lines.read(line), firstRule, policy.default);
   const rule = await firstRule();
   return rule ? { action: rule.action, rule } : { action: policy.default };
 }

@@ -14,6 +14,14 @@ export interface ReadArguments {
   readonly repaired: boolean;
 }
 
+/** What reading a call's raw arguments found: the arguments, and what JSON says of the text as written. */
+export interface ArgumentsReading {
+  /** The arguments as a value; undefined when the text is not JSON and cannot be repaired unambiguously. */
+  readonly read: ReadArguments | undefined;
+  /** `JSON.parse`'s message when the text is not JSON as written (repaired or not); undefined when it is. */
+  readonly notJson?: string;
+}
+
 /**
  * Reads `raw` as JSON, repairing it when the repair is unambiguous; undefined when it is not
  * JSON and cannot be repaired so.
@@ -21,13 +29,26 @@ export interface ReadArguments {
  * @example readArguments('{"path":"a.txt",}') // { value: { path: "a.txt" }, repaired: true }
  */
 export function readArguments(raw: string): ReadArguments | undefined {
-  const read = strictly(raw) ?? repaired(raw);
-  if (read === undefined) return undefined;
+  return readCallArguments(raw).read;
+}
+
+/**
+ * `readArguments`, and whether `raw` was JSON as written: the one read of a call's arguments.
+ *
+ * @example readCallArguments('{"a":1,}') // { read: { value: { a: 1 }, repaired: true }, notJson: "JSON Parse error: …" }
+ */
+export function readCallArguments(raw: string): ArgumentsReading {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    return { read: repaired(raw), notJson: (error as SyntaxError).message };
+  }
   // A doubled encoding: a JSON string holding the arguments' JSON.
-  if (typeof read.value !== "string") return read;
-  const inner = strictly(read.value) ?? repaired(read.value);
-  if (inner === undefined || typeof inner.value !== "object" || inner.value === null) return read;
-  return { value: inner.value, repaired: true };
+  if (typeof value !== "string") return { read: { value, repaired: false } };
+  const inner = strictly(value) ?? repaired(value);
+  if (inner === undefined || typeof inner.value !== "object" || inner.value === null) return { read: { value, repaired: false } };
+  return { read: { value: inner.value, repaired: true } };
 }
 
 /**

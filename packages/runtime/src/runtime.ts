@@ -1,19 +1,23 @@
 /**
- * The runtime: one tool call in, one result out. Looks the tool up, parses and validates
- * the model's raw arguments, passes the gate (the policy, the before hooks, the person for an
- * `ask`), then calls the handler, runs the after hooks and records the call. Every expected failure is a result the model can read; a
+ * The runtime: one tool call in, one result out. Prepares the call once (the tool looked up,
+ * the model's raw arguments read and validated, `prepared-call.ts`), passes the gate (the
+ * policy, the before hooks, the session's remembered rules and the person for an `ask`), then
+ * calls the handler, runs the after hooks and records the call. Every expected failure is a result the model can read; a
  * programming error propagates wrapped in a `PluginError` naming the tool and its plugin.
  */
 import type { Approver } from "./approval.ts";
+import { Asking } from "./asking.ts";
 import type { AuditSink } from "./audit.ts";
 import { type Logger, silentLogger, type ToolContext, type ToolResult, type FunctionTool, type RegisteredTool, type ToolRegistry, type ResultsFile, type ResultsLimits, type Workspace } from "@plugboard/core";
 import { runHandler } from "./run-handler.ts";
-import { PluginError, toolErrors } from "@plugboard/core/internal";
+import { PluginError } from "@plugboard/core/internal";
 import { runAfterHooks } from "./after-hooks.ts";
 import { type GateOutcome, passGate } from "./gate.ts";
 import { type HookEffect, type Hooks, hooksFor, NO_HOOKS } from "./hooks.ts";
-import { ALLOW_ALL, type Policy } from "./policy.ts";
-import { readArguments, toolNamed } from "./repair.ts";
+import { ALLOW_ALL, type Policy, type PolicyRule } from "./policy.ts";
+import { type PreparedCall, prepareCall } from "./prepared-call.ts";
+import type { ArgumentsReading } from "./repair.ts";
+import { ShellLines } from "./shell-lines.ts";
 import { checkToolSearch, DEFAULT_TOOL_SEARCH, type ToolSearchSettings } from "./tool-search-settings.ts";
 import { capResult, resultsFileFor } from "@plugboard/core/internal";
 
@@ -42,7 +46,10 @@ export interface ExecuteOptions {
   /** The model's tool call id; `"direct"` when a person calls the tool. */
   readonly callId?: string;
   readonly signal?: AbortSignal;
-  /** Asked when the policy says `ask`; absent means no one to ask, so the call is refused. */
+  /**
+   * Asked when the policy says `ask` and no rule the session remembered allows the call;
+   * absent means no one to ask, so the call is refused.
+   */
   readonly approve?: Approver;
   /** The audit records' `session` for this call. @default the runtime's */
   readonly session?: string;
@@ -60,6 +67,7 @@ export class ToolRuntime {
   readonly #logger: Logger;
   readonly #audit: AuditSink | undefined;
   readonly #results: ResultsLimits | undefined;
+  readonly #asking: Asking;
 
   constructor(registry: ToolRegistry, options: RuntimeOptions) {
     this.registry = registry;
@@ -72,6 +80,7 @@ export class ToolRuntime {
     this.#logger = options.logger ?? silentLogger;
     this.#audit = options.audit;
     this.#results = options.results;
+    this.#asking = new Asking(this.workspace);
   }
 
   /** The OpenAI `tools` array (deep copies), in registration order. */
@@ -80,31 +89,58 @@ export class ToolRuntime {
   }
 
   /**
-   * Executes tool `name` with the model's raw JSON `rawArguments`.
+   * The call of tool `name` with the model's raw JSON `rawArguments`, made ready to run: the
+   * tool looked up, the arguments read (repaired when almost JSON) and validated, once.
+   * `reading` is the arguments as another runtime already read them.
+   *
+   * @example const call = runtime.prepare("read_file", '{"path":"README.md"}'); // then runtime.execute(call)
+   */
+  prepare(name: string, rawArguments: string, reading?: ArgumentsReading): PreparedCall {
+    return prepareCall(this.registry, name, rawArguments, reading);
+  }
+
+  /**
+   * The rules the "always" answers of `session` added, in order: what the runtime remembers
+   * and judges before it asks anyone about a call.
+   */
+  remembered(session: string = this.session): readonly PolicyRule[] {
+    return this.#asking.remembered(session);
+  }
+
+  /**
+   * Executes a prepared call (`prepare`), or prepares tool `name` with the model's raw JSON
+   * `rawArguments` and executes it.
    *
    * @example await runtime.execute("read_file", '{"path":"README.md","limit":1}')
    */
-  async execute(name: string, rawArguments: string, options: ExecuteOptions = {}): Promise<ToolResult> {
-    const registered = lookUp(this.registry, name);
-    if (!registered) return toolErrors.unknownTool(name, this.registry.names());
+  execute(call: PreparedCall, options?: ExecuteOptions): Promise<ToolResult>;
+  execute(name: string, rawArguments: string, options?: ExecuteOptions): Promise<ToolResult>;
+  execute(call: PreparedCall | string, second?: string | ExecuteOptions, third?: ExecuteOptions): Promise<ToolResult> {
+    if (typeof call !== "string") return this.#execute(call, typeof second === "object" ? second : {});
+    return this.#execute(this.prepare(call, typeof second === "string" ? second : ""), third ?? {});
+  }
 
-    const args = parseArguments(registered, rawArguments);
-    if ("isError" in args) return args;
+  async #execute(call: PreparedCall, options: ExecuteOptions): Promise<ToolResult> {
+    if (!call.ok) return call.error;
+    const { registered, name, rawArguments } = call;
     const tool = registered.tool.name;
-    const repaired = { ...(tool === name ? {} : { tool: name }), ...(args.repaired ? { arguments: rawArguments } : {}) };
+    const repaired = { ...(tool === name ? {} : { tool: name }), ...(call.repaired ? { arguments: rawArguments } : {}) };
 
     const callId = options.callId ?? "direct";
     const signal = options.signal ?? NEVER;
     const arrived = { ts: new Date().toISOString(), at: performance.now() };
-    const request = { id: callId, tool, arguments: args.value };
+    const request = { id: callId, tool, arguments: call.arguments };
     const session = options.session ?? this.session;
+    // The call's bash lines, read once whoever judges them: the policy, the offer, the remembered rules.
+    const lines = new ShellLines();
+    const ask = (asked: typeof request) => this.#asking.ask({ request: asked, session, approve: options.approve, lines, signal });
     const before = hooksFor(this.hooks.before, tool);
     let gate: GateOutcome | undefined;
     let result: ToolResult | undefined;
     let after: readonly HookEffect[] = [];
     try {
       const hooks = before.length === 0 ? undefined : { before, session, validate: registered.validate };
-      gate = await passGate({ policy: this.policy, workspace: this.workspace, request, approve: options.approve, signal, ...(hooks ? { hooks } : {}) });
+      gate = await passGate({ policy: this.policy, workspace: this.workspace, request, lines, ask, signal, ...(hooks ? { hooks } : {}) });
       if (gate.refusal) {
         result = gate.refusal;
         return result;
@@ -161,43 +197,5 @@ export class ToolRuntime {
       throw new PluginError({ tool: registered.tool.name, plugin: registered.owner, phase: "result", cause });
     }
     return result;
-  }
-}
-
-
-/** The tool `name` names: its own, or the one tool it differs from only by case or `-`/`_`. */
-export function lookUp(registry: ToolRegistry, name: string): RegisteredTool | undefined {
-  const exact = registry.get(name);
-  if (exact) return exact;
-  const meant = toolNamed(name, registry.names());
-  return meant === undefined ? undefined : registry.get(meant);
-}
-
-/**
- * A call's raw JSON arguments parsed (repaired when they are almost JSON, see `repair.ts`) and
- * validated against its tool's schema, or the error result the model sees. Also how the
- * scheduler reads what a call writes (`tool-calls.ts`).
- */
-export function parseArguments(
-  registered: RegisteredTool,
-  rawArguments: string,
-): { readonly value: Record<string, unknown>; readonly repaired: boolean } | ToolResult {
-  const read = readArguments(rawArguments);
-  if (read === undefined) return toolErrors.invalidJson(jsonError(rawArguments));
-  const { value: args, repaired } = read;
-  if (typeof args !== "object" || args === null || Array.isArray(args)) return toolErrors.notAnObject();
-  const problems = registered.validate(args);
-  if (problems.length > 0) return toolErrors.invalidArguments(registered.tool.name, problems);
-  // Validated against the tool's own schema.
-  return { value: args as Record<string, unknown>, repaired };
-}
-
-/** What `JSON.parse` says of text that is not JSON. */
-function jsonError(text: string): string {
-  try {
-    JSON.parse(text);
-    return "not JSON";
-  } catch (error) {
-    return (error as SyntaxError).message;
   }
 }

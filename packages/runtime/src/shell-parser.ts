@@ -16,9 +16,11 @@ export interface ParsedLine {
 const RUNTIME_FOLDER = dirname(Bun.resolveSync("@plugboard/runtime/package.json", import.meta.dir));
 
 let parser: Promise<Parser> | undefined;
+let parses = 0;
 
 /** The tree of `text`, or undefined when it is not bash the grammar reads whole (a syntax error, a missing token). */
 export async function parseBash(text: string): Promise<ParsedLine | undefined> {
+  parses++;
   parser ??= loadParser();
   const tree = (await parser).parse(text);
   if (tree === null) return undefined;
@@ -34,4 +36,9 @@ async function loadParser(): Promise<Parser> {
   await Parser.init({ wasmBinary: await file("web-tree-sitter/web-tree-sitter.wasm") });
   const bash = await Language.load(await file("tree-sitter-bash/tree-sitter-bash.wasm"));
   return new Parser().setLanguage(bash);
+}
+
+/** How many texts `parseBash` was given in this process (a line, each nested script): how tests see that a call reads its line once. */
+export function bashParses(): number {
+  return parses;
 }

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { deriveCommandRule } from "./command-rule.ts";
+import { deriveCommandRule } from "./derived-rule.ts";
 
 test.each([
   ["git log --oneline -5 | head", { pattern: "git log *", command: "git log --oneline -5" }],

@@ -1,0 +1,89 @@
+/**
+ * The gate's last step, for a call the policy or a hook wants a person to see: first the
+ * rules the session remembered (what its "always" answers added, judged as the policy judges
+ * rules, a bash line command by command), then the app's approver. Questions through one
+ * approver are asked one at a time, each after the answers before it, so an "always" answer
+ * spares the calls waiting behind it. A bash line's question carries the rule "always for
+ * commands like this" would add (`derived-rule.ts`); every rule reads the call's line once.
+ */
+import type { Workspace } from "@plugboard/core";
+import type { ApprovalAnswer, ApprovalRequest, Approver } from "./approval.ts";
+import { deriveCommandRule } from "./derived-rule.ts";
+import { decide, type PolicyRule, SHELL_TOOLS } from "./policy.ts";
+import type { ShellLines } from "./shell-lines.ts";
+
+/** One call to ask about. */
+export interface AskInput {
+  readonly request: ApprovalRequest;
+  readonly session: string;
+  /** Absent: no one to ask. */
+  readonly approve: Approver | undefined;
+  readonly lines: ShellLines;
+  readonly signal: AbortSignal;
+}
+
+/** The answer, or undefined when no rule allows the call and no one can be asked. */
+export type Asked = ApprovalAnswer | undefined;
+
+const ALLOWED: ApprovalAnswer = Object.freeze({ decision: "allow" });
+
+/** A runtime's asking: its sessions' remembered rules and the questions waiting for each approver. */
+export class Asking {
+  readonly #workspace: Workspace;
+  readonly #remembered = new Map<string, PolicyRule[]>();
+  readonly #waiting = new WeakMap<Approver, Promise<unknown>>();
+
+  constructor(workspace: Workspace) {
+    this.#workspace = workspace;
+  }
+
+  /** The rules `session`'s "always" answers added, in order. */
+  remembered(session: string): readonly PolicyRule[] {
+    return [...(this.#remembered.get(session) ?? [])];
+  }
+
+  /** Asks about one call. Rejects when the approver does (a cancelled turn), or when the call's signal aborted while it waited its turn. */
+  ask({ request, session, approve, lines, signal }: AskInput): Promise<Asked> {
+    if (approve === undefined) return this.#allows(request, session, lines).then((allowed) => (allowed ? ALLOWED : undefined));
+    const answer = (this.#waiting.get(approve) ?? Promise.resolve()).then(async () => {
+      if (await this.#allows(request, session, lines)) return ALLOWED;
+      // A call whose turn was cancelled while it waited for an earlier question is not asked about.
+      if (signal.aborted) throw signal.reason;
+      const commands = await this.#offer(request, lines);
+      const given = await approve(commands === undefined ? request : { ...request, commands }, signal);
+      this.#remember(session, request.tool, given, commands?.pattern);
+      return given;
+    });
+    this.#waiting.set(approve, answer.catch(() => {}));
+    return answer;
+  }
+
+  /** Whether a rule the session remembered allows the call. */
+  async #allows(request: ApprovalRequest, session: string, lines: ShellLines): Promise<boolean> {
+    const rules = this.#remembered.get(session);
+    if (rules === undefined) return false;
+    const verdict = await decide({ default: "ask", rules }, request.tool, request.arguments, this.#workspace, lines);
+    return verdict.action === "allow";
+  }
+
+  /** "Always for commands like this", for a bash line whose first command can be named. */
+  async #offer(request: ApprovalRequest, lines: ShellLines) {
+    const line = request.arguments.command;
+    return SHELL_TOOLS.includes(request.tool) && typeof line === "string" ? deriveCommandRule(line, lines) : undefined;
+  }
+
+  /** An "always" answer as a rule: this tool, or commands like the one offered (an answer to no offer adds nothing). */
+  #remember(session: string, tool: string, answer: ApprovalAnswer, pattern: string | undefined): void {
+    if (answer.decision !== "allow") return;
+    const rule: PolicyRule | undefined =
+      answer.always === "tool"
+        ? { tool, action: "allow" }
+        : answer.always === "commands" && pattern !== undefined
+          ? { tool, args: { command: pattern }, action: "allow" }
+          : undefined;
+    if (rule === undefined) return;
+    const rules = this.#remembered.get(session) ?? [];
+    rules.push(rule);
+    this.#remembered.set(session, rules);
+  }
+}
