@@ -1,10 +1,12 @@
 /**
- * Command-line parsing with `node:util`'s `parseArgs`, validated against `specs.ts`.
+ * Command-line parsing with `node:util`'s `parseArgs`, validated against the flags (`flags.ts`)
+ * and each command's spec (`commands/`).
  * Every mistake becomes a `UsageError` whose message is one line ending with a `--help` hint.
  */
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
 import { PlugboardError } from "@plugboard/errors";
-import { COMMAND_GROUPS, COMMANDS, type CommandName, FLAGS, type FlagName, commandSpec } from "./specs.ts";
+import { COMMAND_GROUPS, type CommandName, commandSpec, SPECS } from "./commands/index.ts";
+import { FLAGS, type FlagName } from "./flags.ts";
 
 /** A word that names a group of two-word commands (`plugin`). */
 export type CommandGroup = (typeof COMMAND_GROUPS)[number];
@@ -94,17 +96,17 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
 function toCommand(word: string, after: readonly string[]): { command: CommandName; rest: string[] } {
   // A command that also has two-word ones (`mcp`, `mcp login`).
   const [next, ...others] = after;
-  const twoWords = isGroup(word) ? undefined : COMMANDS.find((spec) => spec.name === `${word} ${next}`);
+  const twoWords = isGroup(word) ? undefined : SPECS.find((spec) => spec.name === `${word} ${next}`);
   if (twoWords) return { command: twoWords.name, rest: others };
   if (isGroup(word)) {
     const [sub, ...rest] = after;
-    const found = COMMANDS.find((spec) => spec.name === `${word} ${sub}`);
+    const found = SPECS.find((spec) => spec.name === `${word} ${sub}`);
     if (found) return { command: found.name, rest };
-    const choices = COMMANDS.filter((spec) => spec.name.startsWith(`${word} `)).map((spec) => spec.usage.replace(" [flags]", ""));
+    const choices = SPECS.filter((spec) => spec.name.startsWith(`${word} `)).map((spec) => spec.usage.replace(" [flags]", ""));
     const problem = sub === undefined ? `'plugboard ${word}' needs a command: ${choices.join(" or ")}` : `unknown command '${word} ${sub}'; use ${choices.join(" or ")}`;
     throw new PlugboardError("USAGE", `${problem} (see plugboard ${word} --help)`);
   }
-  const command = COMMANDS.find((spec) => spec.name === word && spec.name !== "interactive" && !spec.name.includes(" "));
+  const command = SPECS.find((spec) => spec.name === word && spec.name !== "interactive" && !spec.name.includes(" "));
   if (command) return { command: command.name, rest: [...after] };
   throw new UsageError(`unknown command '${word}'; to ask the model, use: plugboard run "${word} …"`);
 }
@@ -117,7 +119,7 @@ function helpFor(words: readonly string[]): Omit<ParsedArgs, "flags"> {
 
 /** The help of a group: its first command stands as the command, which is never run. */
 function groupHelp(group: CommandGroup): ParsedArgs {
-  const first = COMMANDS.find((spec) => spec.name.startsWith(`${group} `));
+  const first = SPECS.find((spec) => spec.name.startsWith(`${group} `));
   return { command: first?.name ?? "interactive", args: [], flags: { yes: false, json: false }, help: true, group, version: false };
 }
 
@@ -184,7 +186,7 @@ function parseProblem(error: unknown, argv: readonly string[]): string {
 function commandIn(argv: readonly string[]): CommandName | undefined {
   const [word, next] = argv.filter((arg) => !arg.startsWith("-"));
   const name = word !== undefined && isGroup(word) ? `${word} ${next}` : word;
-  return COMMANDS.find((spec) => spec.name === name && spec.name !== "interactive")?.name;
+  return SPECS.find((spec) => spec.name === name && spec.name !== "interactive")?.name;
 }
 
 function describe(command: CommandName): string {

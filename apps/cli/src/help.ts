@@ -1,6 +1,7 @@
-/** `--help` texts, rendered from `specs.ts` so they say exactly what the parser accepts. */
+/** `--help` texts, rendered from the commands' specs and the flags, so they say exactly what the parser accepts. */
 import type { CommandGroup } from "./args.ts";
-import { COMMANDS, type CommandName, FLAGS, type FlagName, commandSpec } from "./specs.ts";
+import { type CommandName, commandSpec, SPECS } from "./commands/index.ts";
+import { FLAGS, type FlagName } from "./flags.ts";
 
 const ENVIRONMENT = [
   ["MODEL_API_KEY", "API key of the model endpoint (fallback: OPENAI_API_KEY)"],
@@ -33,7 +34,7 @@ export function helpText(command: CommandName | CommandGroup): string {
 }
 
 function groupHelp(group: CommandGroup): string {
-  const commands = COMMANDS.filter((spec) => spec.name.startsWith(`${group} `)).map((spec) => [spec.usage.replace(" [flags]", ""), spec.summary] as const);
+  const commands = SPECS.filter((spec) => spec.name.startsWith(`${group} `)).map((spec) => [spec.usage.replace(" [flags]", ""), spec.summary] as const);
   return [
     `Usage: plugboard ${group} COMMAND [flags]`,
     "",
@@ -52,7 +53,7 @@ function isGroup(word: string): word is CommandGroup {
 
 function overview(): string {
   const spec = commandSpec("interactive");
-  const commands = COMMANDS.map((entry) => [entry.usage.replace(" [flags]", ""), entry.summary] as const);
+  const commands = SPECS.map((entry) => [entry.usage.replace(" [flags]", ""), entry.summary] as const);
   return [
     "plugboard: run a tool-using model agent against a folder.",
     "",

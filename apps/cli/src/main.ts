@@ -1,6 +1,7 @@
 #!/usr/bin/env -S bun --no-env-file --config=/dev/null
 /**
- * The `plugboard` command: parse the command line, dispatch to a command, turn the outcome
+ * The `plugboard` command: parse the command line, dispatch to a command (the list is
+ * `commands/index.ts`; each command imports its code only when it runs), turn the outcome
  * into an exit code. Person-facing failures (`PlugboardError`) print their message, and so
  * do a bug in a plugin's code (`PluginError`, exit 2) and a part of Plugboard that is not
  * installed (a `LazyLoadError` whose module cannot be found, exit 2); anything else is a bug
@@ -8,35 +9,10 @@
  */
 import { PlugboardError } from "@plugboard/errors";
 import { LazyLoadError, lazily } from "@plugboard/core/internal";
-import { type ParsedArgs, parseCliArgs } from "./args.ts";
+import { parseCliArgs } from "./args.ts";
+import { commandOf } from "./commands/index.ts";
 import { helpText } from "./help.ts";
 import { type Io, processIo } from "./io.ts";
-import type { CommandName } from "./specs.ts";
-
-type Command = (parsed: ParsedArgs, io: Io) => Promise<number>;
-
-/** Each command is imported when it runs (`main` loads it with `lazily`), so `tools` or `call` never load the model SDK or the conformance kit. */
-const COMMANDS: Readonly<Record<CommandName, () => Promise<Command>>> = {
-  interactive: async () => (await import("./commands/interactive.ts")).interactiveCommand,
-  run: async () => (await import("./commands/run.ts")).runCommand,
-  tools: async () => (await import("./commands/tools.ts")).toolsCommand,
-  plugins: async () => (await import("./commands/plugins.ts")).pluginsCommand,
-  call: async () => (await import("./commands/call.ts")).callCommand,
-  check: async () => (await import("./commands/check.ts")).checkCommand,
-  mcp: async () => (await import("./commands/mcp.ts")).mcpCommand,
-  "mcp login": async () => (await import("./commands/mcp-login.ts")).mcpLoginCommand,
-  "mcp logout": async () => (await import("./commands/mcp-login.ts")).mcpLogoutCommand,
-  trust: async () => (await import("./commands/trust.ts")).trustCommand,
-  web: async () => (await import("./commands/web.ts")).webCommand,
-  "plugin new": async () => (await import("./commands/plugin-new.ts")).pluginNewCommand,
-  "plugin check": async () => (await import("./commands/plugin-check.ts")).pluginCheckCommand,
-  "plugin sync": async () => (await import("./commands/plugin-sync.ts")).pluginSyncCommand,
-  "plugin add": async () => (await import("./commands/plugin-add.ts")).pluginAddCommand,
-  "plugin remove": async () => (await import("./commands/plugin-remove.ts")).pluginRemoveCommand,
-  "policy explain": async () => (await import("./commands/policy-explain.ts")).policyExplainCommand,
-  "policy test": async () => (await import("./commands/policy-test.ts")).policyTestCommand,
-  "plugin accept": async () => (await import("./commands/plugin-accept.ts")).pluginAcceptCommand,
-};
 
 /** Exit codes for person-facing failures: 3 for the model endpoint, 2 for everything else. */
 const MODEL_CODES = new Set(["MODEL_ENDPOINT"]);
@@ -59,13 +35,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       await io.print(`${helpText(parsed.group ?? parsed.command)}\n`);
       return 0;
     }
-    const command = await lazily(`the plugboard ${parsed.command} command`, COMMANDS[parsed.command]);
-    try {
-      return await command(parsed, io);
-    } finally {
-      const { closeApps } = await lazily("the CLI's app loader", () => import("./load-app.ts"));
-      await closeApps();
-    }
+    return await commandOf(parsed.command).run(parsed, io);
   } catch (error) {
     if (error instanceof PlugboardError) {
       io.note(error.message);

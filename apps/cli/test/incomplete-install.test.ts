@@ -38,7 +38,7 @@ describe("a CLI whose files are not all installed", () => {
       code: 2,
       stdout: "",
       stderr:
-        `plugboard: Could not load the plugboard tools command: Cannot find module './commands/tools.ts' imported from ${join(copy, "src/main.ts")}.\n` +
+        `plugboard: Could not load the plugboard tools command: Cannot find module './tools.ts' imported from ${join(copy, "src/commands/tools.command.ts")}.\n` +
         "Reinstall plugboard (bun add -g @plugboard/cli) so that all its files and dependencies are installed.\n",
     });
   });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { COMMANDS } from "../src/specs.ts";
+import { SPECS } from "../src/commands/index.ts";
 import { plugboard, tempFolder } from "./helpers.ts";
 
 setDefaultTimeout(60_000);
@@ -61,7 +61,7 @@ describe("a broken config", () => {
 });
 
 describe("bad command lines", () => {
-  test.each(COMMANDS.map((spec) => [spec.name]))("plugboard %s with an unknown flag exits 2 without a stack", async (name) => {
+  test.each(SPECS.map((spec) => [spec.name]))("plugboard %s with an unknown flag exits 2 without a stack", async (name) => {
     const words = name === "interactive" ? [] : name.split(" ");
     const result = await failsWithoutStack([...words, "--no-such-flag"]);
     expect(result.code).toBe(2);

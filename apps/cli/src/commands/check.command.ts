@@ -1,0 +1,20 @@
+/** `plugboard check`: what it accepts and what its help says; its handler, in check.ts, is imported when it runs. */
+import { MODEL_FLAGS } from "../flags.ts";
+import { defineCommand } from "./command.ts";
+
+export default defineCommand(
+  {
+    name: "check",
+    usage: "plugboard check [flags]",
+    summary: "validate the config and every plugin without running anything",
+    details: [
+      "Reads the config, then every plugin's manifest, options and tools, and opens the workspace and the audit log; no tool call.",
+      "Every confined plugin's host is started and asked for its tools, whatever the listing cache (~/.cache/plugboard/hosts) holds, and the cache is refreshed.",
+      "Then asks the model endpoint for its models (an endpoint without /models: for a one-token completion), so a refused key, an unknown model or an unreachable host fails here (exit 3, with what to change); the offline demo model is not contacted, and --offline contacts nothing.",
+      "Prints a short summary (with the policy's rules in order and its default, and the audit log) and exits 0, or the problems and exits 2.",
+    ],
+    flags: [...MODEL_FLAGS, "offline"],
+    args: { min: 0, max: 0 },
+  },
+  async () => (await import("./check.ts")).checkCommand,
+);

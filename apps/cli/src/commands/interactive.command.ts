@@ -1,0 +1,19 @@
+/** `plugboard`: what it accepts and what its help says; its handler, in interactive.ts, is imported when it runs. */
+import { MODEL_FLAGS } from "../flags.ts";
+import { defineCommand } from "./command.ts";
+
+export default defineCommand(
+  {
+    name: "interactive",
+    usage: "plugboard [flags]",
+    summary: "chat with the model in a loop (the default command)",
+    details: [
+      "Reads one request per line at the `plugboard >> ` prompt and keeps the conversation across turns.",
+      "`q`, `exit`, an empty line or Ctrl-D quits; Ctrl-C cancels the turn in flight, and quits at the prompt.",
+      "A call the config's policy asks about shows the tool and its arguments: `y` allows it once, `a` allows the tool for the rest of the session, `c` allows bash commands like it (a rule from its leading words, shown first: `s` this session, `p` saved to the config), `n` refuses it (then an optional reason for the model); Ctrl-C cancels the turn.",
+    ],
+    flags: [...MODEL_FLAGS, "yes"],
+    args: { min: 0, max: 0 },
+  },
+  async () => (await import("./interactive.ts")).interactiveCommand,
+);
