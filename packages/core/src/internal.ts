@@ -13,4 +13,6 @@ export {
   type SchemaProblem,
 } from "./schema-errors.ts";
 export { LazyLoadError, lazily, lazilySync } from "./lazily.ts";
+export { answeredOrCancelled, CANCEL_GRACE_MS, runHandler } from "./run-handler.ts";
+export type { CloseOptions, ToolSource } from "./tool-source.ts";
 export { visible } from "./visible.ts";

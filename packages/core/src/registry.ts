@@ -6,9 +6,11 @@
  */
 import type { TObject } from "@sinclair/typebox";
 import type { TypeCheck } from "./compiler.ts";
-import type { AnyToolDefinition } from "./contract.ts";
+import type { AnyToolDefinition, ToolContext, ToolResult } from "./contract.ts";
 import { lazilySync } from "./lazily.ts";
+import { runHandler } from "./run-handler.ts";
 import { fieldProblems } from "./schema-errors.ts";
+import type { ToolSource } from "./tool-source.ts";
 
 /**
  * A tool as the model is sent it: the chat-completions `tools` entry (the `openai` SDK's
@@ -45,6 +47,8 @@ export interface RegistryEntry {
    * tool whose code runs elsewhere (a confined plugin's host), which answers asynchronously.
    */
   readonly writes?: (args: Record<string, unknown>) => Promise<string>;
+  /** Where the tool's calls go (see tool-source.ts); none: its handler runs here, in the app's process. */
+  readonly source?: ToolSource;
 }
 
 /** A registered tool: its definition, its compiled validator and its model-facing schema. */
@@ -59,6 +63,11 @@ export interface RegisteredTool {
   readonly schema: FunctionTool;
   /** The entry's own `writes`, when it brought one. */
   readonly writes?: (args: Record<string, unknown>) => Promise<string>;
+  /**
+   * Runs a call with validated arguments, once: through the entry's source, or, for a bare
+   * definition, its handler here (`runHandler`). Throws what the handler threw, as `runHandler` does.
+   */
+  readonly call: (args: Record<string, unknown>, ctx: ToolContext) => Promise<ToolResult>;
 }
 
 /** Thrown when two definitions share a name; names both owners when known. */
@@ -110,11 +119,12 @@ export class ToolRegistry {
 }
 
 function register(entry: RegistryEntry): RegisteredTool {
-  const { tool } = entry;
+  const { tool, source } = entry;
   const writes = entry.writes === undefined ? {} : { writes: entry.writes };
   const output = tool.outputSchema === undefined ? {} : { checkOutput: validatorOf(compiledLazily(tool.outputSchema), "(structuredContent)") };
+  const call: RegisteredTool["call"] = source === undefined ? (args, ctx) => runHandler(tool, args, ctx) : (args, ctx) => source.call(tool.name, args, ctx);
   if (entry.validate) {
-    return { tool, owner: entry.owner, validate: entry.validate, schema: functionSchema(tool, tool.parameters), ...output, ...writes };
+    return { tool, owner: entry.owner, validate: entry.validate, schema: functionSchema(tool, tool.parameters), call, ...output, ...writes };
   }
   const parameters = closed(tool.parameters);
   const compile = compiledLazily(parameters);
@@ -126,6 +136,7 @@ function register(entry: RegistryEntry): RegisteredTool {
     },
     validate: validatorOf(compile),
     schema: functionSchema(tool, parameters),
+    call,
     ...output,
     ...writes,
   };

@@ -11,6 +11,5 @@ export { DEFAULT_HOOK_TIMEOUT_MS, type Hook, type HookEffect, type Hooks, hooksF
 export { ALLOW_ALL, decide, describeRule, PATH_ARGUMENTS, type Policy, type PolicyAction, type PolicyRule, type PolicyVerdict, SHELL_TOOLS, wildcardMatch } from "./policy.ts";
 export { toolNamed } from "./repair.ts";
 export { capResult, resultsFileFor, safeResultName } from "./result-caps.ts";
-export { runHandler } from "./run-handler.ts";
 export { type ExecuteOptions, lookUp, parseArguments, type RuntimeOptions, ToolRuntime } from "./runtime.ts";
-export { checkToolSearch, DEFAULT_TOOL_SEARCH, TOOL_SEARCH, type ToolSearchSettings } from "./tool-search-settings.ts";
+export { checkToolSearch, DEFAULT_TOOL_SEARCH, TOOL_SEARCH, type ToolSearchSettings, toolSearchProblems } from "./tool-search-settings.ts";

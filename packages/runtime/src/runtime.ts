@@ -7,7 +7,6 @@
 import type { Approver } from "./approval.ts";
 import type { AuditSink } from "./audit.ts";
 import { type Logger, silentLogger, type ToolContext, type ToolResult, type FunctionTool, type RegisteredTool, type ToolRegistry, type ResultsFile, type ResultsLimits, type Workspace } from "@plugboard/core";
-import { runHandler } from "./run-handler.ts";
 import { PluginError, toolErrors } from "@plugboard/core/internal";
 import { runAfterHooks } from "./after-hooks.ts";
 import { type GateOutcome, passGate } from "./gate.ts";
@@ -150,7 +149,8 @@ export class ToolRuntime {
   async #run(registered: RegisteredTool, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
     let result: ToolResult;
     try {
-      result = await runHandler(registered.tool, args, ctx);
+      // Once, through the tool's source (where its handler runs) or, for a bare definition, here.
+      result = await registered.call(args, ctx);
     } catch (error) {
       throw new PluginError({ tool: registered.tool.name, plugin: registered.owner, phase: "handler", cause: error });
     }
