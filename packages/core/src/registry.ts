@@ -6,9 +6,8 @@
  */
 import type { TObject } from "@sinclair/typebox";
 import type { TypeCheck } from "./compiler.ts";
-import type { AnyToolDefinition, ToolContext, ToolResult } from "./contract.ts";
+import type { AnyToolDefinition } from "./contract.ts";
 import { lazilySync } from "./lazily.ts";
-import { runHandler } from "./run-handler.ts";
 import { fieldProblems } from "./schema-errors.ts";
 import type { ToolSource } from "./tool-source.ts";
 
@@ -47,7 +46,7 @@ export interface RegistryEntry {
    * tool whose code runs elsewhere (a confined plugin's host), which answers asynchronously.
    */
   readonly writes?: (args: Record<string, unknown>) => Promise<string>;
-  /** Where the tool's calls go (see tool-source.ts); none: its handler runs here, in the app's process. */
+  /** Where the tool's calls go (see tool-source.ts); none: a bare definition, whose handler runs in the app's process. */
   readonly source?: ToolSource;
 }
 
@@ -63,11 +62,8 @@ export interface RegisteredTool {
   readonly schema: FunctionTool;
   /** The entry's own `writes`, when it brought one. */
   readonly writes?: (args: Record<string, unknown>) => Promise<string>;
-  /**
-   * Runs a call with validated arguments, once: through the entry's source, or, for a bare
-   * definition, its handler here (`runHandler`). Throws what the handler threw, as `runHandler` does.
-   */
-  readonly call: (args: Record<string, unknown>, ctx: ToolContext) => Promise<ToolResult>;
+  /** The entry's source, where its calls go (the runtime hands each to it, once); none: a bare definition, whose handler the runtime runs itself. */
+  readonly source?: ToolSource;
 }
 
 /** Thrown when two definitions share a name; names both owners when known. */
@@ -122,9 +118,8 @@ function register(entry: RegistryEntry): RegisteredTool {
   const { tool, source } = entry;
   const writes = entry.writes === undefined ? {} : { writes: entry.writes };
   const output = tool.outputSchema === undefined ? {} : { checkOutput: validatorOf(compiledLazily(tool.outputSchema), "(structuredContent)") };
-  const call: RegisteredTool["call"] = source === undefined ? (args, ctx) => runHandler(tool, args, ctx) : (args, ctx) => source.call(tool.name, args, ctx);
   if (entry.validate) {
-    return { tool, owner: entry.owner, validate: entry.validate, schema: functionSchema(tool, tool.parameters), call, ...output, ...writes };
+    return { tool, owner: entry.owner, validate: entry.validate, schema: functionSchema(tool, tool.parameters), source, ...output, ...writes };
   }
   const parameters = closed(tool.parameters);
   const compile = compiledLazily(parameters);
@@ -136,7 +131,7 @@ function register(entry: RegistryEntry): RegisteredTool {
     },
     validate: validatorOf(compile),
     schema: functionSchema(tool, parameters),
-    call,
+    source,
     ...output,
     ...writes,
   };

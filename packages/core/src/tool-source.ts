@@ -1,8 +1,9 @@
 /**
  * Where a registry's tools come from and where their calls go: one interface for every source
  * of tools — a plugin in the app's process, a confined plugin's host, a mounted MCP server.
- * Defined here, beside the registry that calls it, because every source and the app that
- * assembles them import core, and nothing else of ours is shared by all of them.
+ * Defined here, beside the registry whose entries name it, because every source, the runtime
+ * that calls it and the app that assembles them import core, and nothing else of ours is shared
+ * by all of them (hosts and mcp do not import each other).
  */
 import type { ToolContext, ToolResult } from "./contract.ts";
 import type { RegistryEntry } from "./registry.ts";
@@ -14,7 +15,7 @@ export interface CloseOptions {
 }
 
 /**
- * A source of tools. The registry hands each call of one of its `entries` to `call`, once:
+ * A source of tools. The runtime hands each call of one of its `entries` to `call`, once:
  * the source runs the handler where it runs (through `runHandler` when it runs a definition),
  * and decorates the result as only it can (a confined plugin's result ends with the sandbox's
  * refusal hint and what its call left behind).

@@ -99,7 +99,7 @@ class ListedSource implements ConfinedHost {
           parameters: decodeSchema(listed.parameters) as TObject,
           ...(listed.outputSchema === undefined ? {} : { outputSchema: decodeSchema(listed.outputSchema) as TObject }),
           concurrency: listed.concurrency === "writes" ? ASKED_OF_THE_HOST : listed.concurrency,
-          // For whoever calls the definition itself: the registry calls the source.
+          // For whoever calls the definition itself: the runtime calls the source.
           handler: (args: Record<string, unknown>, ctx: ToolContext) => this.call(listed.name, args, ctx),
         });
         const writes = listed.concurrency === "writes" ? { writes: (args: Record<string, unknown>) => host.writes(listed.name, args) } : {};

@@ -1,6 +1,6 @@
 /**
  * Mounting an MCP server: connect the SDK's `Client` over stdio or Streamable HTTP, list
- * its tools, and offer them as a `ToolSource` (core's interface): the registry hands each call
+ * its tools, and offer them as a `ToolSource` (core's interface): the runtime hands each call
  * to the mount, which forwards it to the server. A stdio server that dies fails the call in
  * flight and is started again on the next one.
  */
@@ -157,7 +157,7 @@ export class McpMount implements ToolSource {
         parameters: tool.inputSchema as unknown as TObject,
         // The server's hint: its read-only tools may run alongside each other in one model turn.
         ...(tool.annotations?.readOnlyHint === true ? { concurrency: "read-only" as const } : {}),
-        // For whoever calls the definition itself: the registry calls the source.
+        // For whoever calls the definition itself: the runtime calls the source.
         handler: (args: Record<string, unknown>, ctx: ToolContext) => this.call(name, args, ctx),
       });
       return { tool: definition, owner: this.name, validate, source: this };

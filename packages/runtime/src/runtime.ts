@@ -7,7 +7,7 @@
 import type { Approver } from "./approval.ts";
 import type { AuditSink } from "./audit.ts";
 import { type Logger, silentLogger, type ToolContext, type ToolResult, type FunctionTool, type RegisteredTool, type ToolRegistry, type ResultsFile, type ResultsLimits, type Workspace } from "@plugboard/core";
-import { PluginError, toolErrors } from "@plugboard/core/internal";
+import { PluginError, runHandler, toolErrors } from "@plugboard/core/internal";
 import { runAfterHooks } from "./after-hooks.ts";
 import { type GateOutcome, passGate } from "./gate.ts";
 import { type HookEffect, type Hooks, hooksFor, NO_HOOKS } from "./hooks.ts";
@@ -149,8 +149,9 @@ export class ToolRuntime {
   async #run(registered: RegisteredTool, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
     let result: ToolResult;
     try {
-      // Once, through the tool's source (where its handler runs) or, for a bare definition, here.
-      result = await registered.call(args, ctx);
+      // Once: by the tool's source, where its handler runs, or here for a bare definition.
+      const { source, tool } = registered;
+      result = await (source === undefined ? runHandler(tool, args, ctx) : source.call(tool.name, args, ctx));
     } catch (error) {
       throw new PluginError({ tool: registered.tool.name, plugin: registered.owner, phase: "handler", cause: error });
     }
