@@ -4,12 +4,10 @@
  * (checks.ts) and pinned (pin.ts), then the registry and runtime (assemble-runtime.ts). All
  * or nothing: the first failure throws, nothing is registered and no source is left running.
  */
-import type { Workspace } from "@plugboard/core";
+import type { ToolRegistry, Workspace } from "@plugboard/core";
 import type { CloseOptions } from "@plugboard/core/internal";
-import type { ToolRegistry } from "@plugboard/core";
 import type { AppConfig, Permission } from "@plugboard/config";
-import type { LoadedPlugin } from "@plugboard/loader/loaded-plugin";
-import { loadedPlugin } from "@plugboard/loader/loaded-plugin";
+import { type LoadedPlugin, loadedPlugin } from "@plugboard/loader/loaded-plugin";
 import type { SandboxState } from "@plugboard/hosts/sandbox-mode";
 import type { ToolRuntime } from "@plugboard/runtime";
 import type { BuildAppOptions } from "./app-options.ts";

@@ -16,8 +16,7 @@ import { NetworkRefusals } from "@plugboard/hosts/network-refusals";
 import type { SandboxState } from "@plugboard/hosts/sandbox-mode";
 import type { EgressRecord, ProtectedPath } from "@plugboard/sandbox";
 import type { AuditLog } from "./audit-log.ts";
-import type { ConfinementModules } from "./confinement-modules.ts";
-import { confinementModules } from "./confinement-modules.ts";
+import { type ConfinementModules, confinementModules } from "./confinement-modules.ts";
 import type { Plan } from "./plan.ts";
 
 /** The confinement of one app. */

@@ -3,7 +3,8 @@
  * launcher with their grants, spoken to over the host protocol (protocol.ts). When the
  * listing cache knows the host's tools, nothing starts until the first call (or `warm`).
  * A host that dies fails the calls in flight with an `Error:` result and starts again on
- * the next call; hosts end with the app, however it ends.
+ * the next call; hosts end with the app, however it ends. Its tools are offered as a
+ * `ToolSource` by confined-source.ts.
  */
 import { dirname, join } from "node:path";
 import { errorResult, type Logger, type ToolContext, type ToolResult } from "@plugboard/core";
