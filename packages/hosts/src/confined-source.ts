@@ -97,13 +97,13 @@ class ListedSource implements ConfinedHost {
           name: listed.name,
           description: listed.description,
           parameters: decodeSchema(listed.parameters) as TObject,
-          ...(listed.outputSchema === undefined ? {} : { outputSchema: decodeSchema(listed.outputSchema) as TObject }),
+          outputSchema: listed.outputSchema === undefined ? undefined : (decodeSchema(listed.outputSchema) as TObject),
           concurrency: listed.concurrency === "writes" ? ASKED_OF_THE_HOST : listed.concurrency,
           // For whoever calls the definition itself: the runtime calls the source.
           handler: (args: Record<string, unknown>, ctx: ToolContext) => this.call(listed.name, args, ctx),
         });
-        const writes = listed.concurrency === "writes" ? { writes: (args: Record<string, unknown>) => host.writes(listed.name, args) } : {};
-        return { tool, owner: name, source: this, ...writes };
+        const writes = listed.concurrency === "writes" ? (args: Record<string, unknown>) => host.writes(listed.name, args) : undefined;
+        return { tool, owner: name, source: this, writes };
       });
     });
   }
@@ -158,7 +158,7 @@ class ListedSource implements ConfinedHost {
       },
       configPath: plugin.where.configPath,
       ...narrowedNetwork(plugin.entry, refusals, plugin.manifest.name),
-      ...(limits === undefined ? {} : { limits: { values: limits, counts: host.limits } }),
+      limits: limits === undefined ? undefined : { values: limits, counts: host.limits },
     };
   }
 }
@@ -166,5 +166,5 @@ class ListedSource implements ConfinedHost {
 /** A refusal context's view of an entry's narrowed `network` grant: its list, and what its proxy refused. */
 export function narrowedNetwork(entry: PluginEntry | McpEntry, refusals: NetworkRefusals | undefined, name: string): Pick<RefusalContext, "network" | "refusedHosts"> {
   if (entry.network === undefined || !entry.permissions.includes("network")) return {};
-  return { network: entry.network, ...(refusals === undefined ? {} : { refusedHosts: (since: number) => refusals.since(name, since) }) };
+  return { network: entry.network, refusedHosts: refusals === undefined ? undefined : (since) => refusals.since(name, since) };
 }
