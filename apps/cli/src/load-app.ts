@@ -4,9 +4,8 @@
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { type ChangedTools, FlagError, type ModelClient, PlugboardError, plantedRecordFile, refusePlanted, type StartedApp, startApp } from "@plugboard/bootstrap";
+import { FlagError, type ModelClient, PlugboardError, plantedRecordFile, refusePlanted, type StartAppOptions, type StartedApp, startApp } from "@plugboard/bootstrap";
 import type { Logger } from "@plugboard/core";
-import type { Elicitor } from "@plugboard/mcp";
 import { type ParsedArgs, UsageError } from "./args.ts";
 import type { Io } from "./io.ts";
 
@@ -42,20 +41,12 @@ export function defaultConfig(cwd: string, env: Readonly<Record<string, string |
   return localConfig(cwd, env) ?? SHIPPED_CONFIG;
 }
 
-/** Options of `loadApp`. */
-export interface LoadAppOptions {
+/** Options of `loadApp`: what the command asks of the app (`freshHosts`, `warm`, `elicit`, `changedTools`: see `startApp`), passed on whole. */
+export interface LoadAppOptions extends Pick<StartAppOptions, "freshHosts" | "warm" | "elicit" | "changedTools"> {
   /** Say on stderr when the workspace is the current folder only because nothing else was given. */
   readonly announceWorkspace: boolean;
   /** Also connect the model, saying on stderr which model at which endpoint, or that it is the offline demo model. */
   readonly model?: boolean;
-  /** Start every plugin host now, listing its tools afresh (see `startApp`). */
-  readonly freshHosts?: boolean;
-  /** Tools about to be called: their hosts start while the app is built (see `startApp`). */
-  readonly warm?: readonly string[];
-  /** Who answers mounted MCP servers' requests for input; without, they are declined. */
-  readonly elicit?: Elicitor | undefined;
-  /** What to do with pinned tools that changed (see `startApp`). @default withheld, each said on stderr with how to accept it */
-  readonly changedTools?: ChangedTools;
 }
 
 /** Loads the config with the command's flags and builds the app (and its model client, when asked for). */
@@ -63,7 +54,9 @@ export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOption
 export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOptions): Promise<StartedApp>;
 export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOptions): Promise<StartedApp> {
   const { config, workspace, model, baseURL, maxSteps } = parsed.flags;
+  const { announceWorkspace, ...asked } = options;
   const app = await startApp({
+    ...asked,
     // Only without --config is the current folder's config looked for (and two of them refused).
     defaultConfig: config === undefined ? defaultConfig(io.cwd, io.env) : SHIPPED_CONFIG,
     flags: { config, workspace, model, baseURL, maxSteps },
@@ -71,16 +64,11 @@ export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOption
     env: io.env,
     logger: stderrLogger(io),
     appFolder: CLI_FOLDER,
-    model: options.model === true,
-    freshHosts: options.freshHosts === true,
-    ...(options.warm === undefined ? {} : { warm: options.warm }),
-    ...(options.elicit === undefined ? {} : { elicit: options.elicit }),
-    ...(options.changedTools === undefined ? {} : { changedTools: options.changedTools }),
   }).catch((error: unknown) => {
     throw error instanceof FlagError ? new UsageError(error.message, parsed.command) : error;
   });
   opened.add(app);
-  if (options.announceWorkspace && app.config.workspaceSource === "default") {
+  if (announceWorkspace && app.config.workspaceSource === "default") {
     io.note(`workspace: ${app.workspace.root} (the current folder; --workspace DIR picks another)`);
   }
   if (app.model?.demo) {

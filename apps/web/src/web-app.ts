@@ -69,9 +69,9 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
     flags: { config: options.configPath, workspace: options.workspace },
     appFolder: options.appFolder ?? WEB_FOLDER,
     model: true,
-    ...(options.env ? { env: options.env } : {}),
-    ...(options.cwd ? { cwd: options.cwd } : {}),
-    ...(options.logger ? { logger: options.logger } : {}),
+    env: options.env,
+    cwd: options.cwd,
+    logger: options.logger,
     elicit: elicitations.elicit,
   });
   const { client, demo, apiKeySet } = model;

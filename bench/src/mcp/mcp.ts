@@ -43,7 +43,7 @@ export async function mcp(mode: RunMode, log: FigureLog): Promise<void> {
     mode.progress("mcp: the in-process call, then mounted and served calls");
     const floor = us("runtime.execute, the tool in process", await timeRuns(() => local.execute("echo", ARGS), count));
     const mounted = async (mount: McpMount) => {
-      const runtime = new ToolRuntime(new ToolRegistry(mount.entries()), { workspace: local.workspace });
+      const runtime = new ToolRuntime(new ToolRegistry(mount.entries), { workspace: local.workspace });
       const result = await runtime.execute("echo", ARGS);
       if (result.content !== "hello") throw new Error(`mounted echo answered ${result.content}`);
       return timeRuns(() => runtime.execute("echo", ARGS), count);

@@ -1,13 +1,14 @@
 /**
- * Mounting the MCP servers a config lists: start (or reach) each one, list its tools, and
- * turn them into registry entries. `@plugboard/mcp` (and the MCP SDK) is imported only when
- * a config has such an entry, so other apps start no faster or slower for it.
+ * Mounting an MCP server a config lists: start (or reach) it and list its tools, as the source
+ * of its registry entries (`McpMount`), saying what failed in the config's terms.
+ * `@plugboard/mcp` (and the MCP SDK) is imported only when a config has such an entry, so
+ * other apps start no faster or slower for it.
  */
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Logger, Permission, Workspace } from "@plugboard/core";
-import { lazily, type RegistryEntry } from "@plugboard/core/internal";
-import type { Elicitor, Launch, McpMount } from "@plugboard/mcp";
+import { lazily } from "@plugboard/core/internal";
+import type { Elicitor, Launch, McpMount, MountOptions } from "@plugboard/mcp";
 import type { McpEntry } from "@plugboard/config";
 import type { EntryLocation } from "@plugboard/errors";
 import { mcpErrors } from "@plugboard/mcp/messages";
@@ -39,10 +40,9 @@ export interface MountContext {
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 
-/** A started server: how it is listed, its entries, and its mount (to close it). */
+/** A started server: how it is listed, and its mount (the source of its tools). */
 export interface ServerMount {
   readonly server: MountedServer;
-  readonly entries: readonly RegistryEntry[];
   readonly mount: McpMount;
 }
 
@@ -50,7 +50,7 @@ export interface ServerMount {
  * Starts one server and lists its tools. A stdio server runs in the workspace with the
  * entry's `env` added to a minimal environment. Throws `MCP_SERVER` naming it.
  */
-export async function mountServer(entry: McpEntry, where: EntryLocation, context: MountContext): Promise<ServerMount> {
+export async function mountServer(entry: McpEntry, where: EntryLocation, context: MountContext, explain?: MountOptions["explain"]): Promise<ServerMount> {
   const { McpMount, McpMountError, authFolder } = await lazily("the MCP adapters @plugboard/mcp", () => import("@plugboard/mcp"));
   const { mcp } = entry;
   const { launcher } = context;
@@ -60,9 +60,10 @@ export async function mountServer(entry: McpEntry, where: EntryLocation, context
       name: entry.name,
       server: "url" in mcp ? mcp : { ...mcp, cwd: context.workspace.root },
       logger: context.logger,
-      ...(context.elicit === undefined ? {} : { elicit: context.elicit }),
+      elicit: context.elicit,
       authFolder: authFolder(context.env),
-      ...(entry.prefix === undefined ? {} : { prefix: entry.prefix }),
+      prefix: entry.prefix,
+      explain,
       launcher: (launch: Launch) => {
         // Looked for here, before the sandbox wraps the command line, so a missing command is said the same way confined or not.
         const [program = ""] = launch.argv;
@@ -78,17 +79,15 @@ export async function mountServer(entry: McpEntry, where: EntryLocation, context
     if (!(error instanceof McpMountError)) throw error;
     throw mcpErrors.startFailed(entry.name, error.reason, error.stderr, where);
   }
-  const entries = mount.entries();
   return {
     mount,
-    entries,
     server: {
       name: entry.name,
       version: mount.serverInfo.version,
       transport: "url" in mcp ? "http" : "stdio",
       target: "url" in mcp ? mcp.url : [mcp.command, ...mcp.args].join(" "),
       permissions: entry.permissions,
-      tools: entries.map(({ tool }) => ({ name: tool.name, description: tool.description })),
+      tools: mount.entries.map(({ tool }) => ({ name: tool.name, description: tool.description })),
     },
   };
 }

@@ -9,6 +9,7 @@ import type { TypeCheck } from "./compiler.ts";
 import type { AnyToolDefinition } from "./contract.ts";
 import { lazilySync } from "./lazily.ts";
 import { fieldProblems } from "./schema-errors.ts";
+import type { ToolSource } from "./tool-source.ts";
 
 /**
  * A tool as the model is sent it: the chat-completions `tools` entry (the `openai` SDK's
@@ -45,6 +46,8 @@ export interface RegistryEntry {
    * tool whose code runs elsewhere (a confined plugin's host), which answers asynchronously.
    */
   readonly writes?: (args: Record<string, unknown>) => Promise<string>;
+  /** Where the tool's calls go (see tool-source.ts); none: a bare definition, whose handler runs in the app's process. */
+  readonly source?: ToolSource;
 }
 
 /** A registered tool: its definition, its compiled validator and its model-facing schema. */
@@ -59,6 +62,8 @@ export interface RegisteredTool {
   readonly schema: FunctionTool;
   /** The entry's own `writes`, when it brought one. */
   readonly writes?: (args: Record<string, unknown>) => Promise<string>;
+  /** The entry's source, where its calls go (the runtime hands each to it, once); none: a bare definition, whose handler the runtime runs itself. */
+  readonly source?: ToolSource;
 }
 
 /** Thrown when two definitions share a name; names both owners when known. */
@@ -110,11 +115,11 @@ export class ToolRegistry {
 }
 
 function register(entry: RegistryEntry): RegisteredTool {
-  const { tool } = entry;
+  const { tool, source } = entry;
   const writes = entry.writes === undefined ? {} : { writes: entry.writes };
   const output = tool.outputSchema === undefined ? {} : { checkOutput: validatorOf(compiledLazily(tool.outputSchema), "(structuredContent)") };
   if (entry.validate) {
-    return { tool, owner: entry.owner, validate: entry.validate, schema: functionSchema(tool, tool.parameters), ...output, ...writes };
+    return { tool, owner: entry.owner, validate: entry.validate, schema: functionSchema(tool, tool.parameters), source, ...output, ...writes };
   }
   const parameters = closed(tool.parameters);
   const compile = compiledLazily(parameters);
@@ -126,6 +131,7 @@ function register(entry: RegistryEntry): RegisteredTool {
     },
     validate: validatorOf(compile),
     schema: functionSchema(tool, parameters),
+    source,
     ...output,
     ...writes,
   };

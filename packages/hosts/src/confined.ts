@@ -3,22 +3,21 @@
  * launcher with their grants, spoken to over the host protocol (protocol.ts). When the
  * listing cache knows the host's tools, nothing starts until the first call (or `warm`).
  * A host that dies fails the calls in flight with an `Error:` result and starts again on
- * the next call; hosts end with the app, however it ends.
+ * the next call; hosts end with the app, however it ends. Its tools are offered as a
+ * `ToolSource` by confined-source.ts.
  */
 import { dirname, join } from "node:path";
-import { errorResult, type Logger, type TObject, type ToolResult } from "@plugboard/core";
-import { visible } from "@plugboard/core/internal";
+import { errorResult, type Logger, type ToolContext, type ToolResult } from "@plugboard/core";
+import { type CloseOptions, visible } from "@plugboard/core/internal";
 import { killGroup, killGroupOnExit, settlesWithin } from "@plugboard/core/process";
 import { PlugboardError } from "@plugboard/errors";
-import type { LoadedPlugin } from "@plugboard/loader/loaded-plugin";
-import { loadedPlugin } from "@plugboard/loader/loaded-plugin";
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
-import { confineCommand, type EgressRecord, type Limits, type Mechanism, openEgress, type ProtectedPath } from "@plugboard/sandbox";
-import type { HostCall, HostedPlugin, PluginHost } from "./host.ts";
+import { confineCommand, type EgressRecord, type Mechanism, openEgress, type ProtectedPath } from "@plugboard/sandbox";
+import { type ConfinedHost, confinedSource, type HostConnection, type ResultNotes } from "./confined-source.ts";
 import { ListingCache } from "./listing-cache.ts";
-import { type LimitCounts, LimitTally } from "@plugboard/sandbox/limit-tally";
+import { LimitTally } from "@plugboard/sandbox/limit-tally";
 import { HOST_SOURCE, type HostPrograms, hostPrograms } from "./program.ts";
-import { type AppMessage, decodeSchema, eachLine, type HostListing, type HostMessage, type HostSpec, parseHostMessage, protocolLine, type Thrown } from "./protocol.ts";
+import { type AppMessage, eachLine, type HostListing, type HostMessage, type HostSpec, parseHostMessage, protocolLine, type Thrown } from "./protocol.ts";
 
 /** This package's folder: the host's code, kept readable in every host's view. */
 const HOSTS_FOLDER = dirname(Bun.resolveSync("@plugboard/hosts/package.json", import.meta.dir));
@@ -35,34 +34,16 @@ export interface HostListingCache {
   readonly fresh: boolean;
 }
 
-/** Where hosts run and report, and how their listings are cached. */
-export interface HostContext {
-  /** The workspace root. */
-  readonly workspace: string;
+export type { ConfinedHost } from "./confined-source.ts";
+
+/** Where hosts run and report, how their listings are cached, and what their results end with (see confined-source.ts). */
+export interface HostContext extends ResultNotes {
   readonly logger: Logger;
   readonly listing?: HostListingCache;
   /** The paths inside the workspace no host may write, as they are when a host starts (see protected-paths.ts). @default none */
   readonly protect?: () => readonly ProtectedPath[];
   /** Told of each connection a host narrowed to a `"network"` list asks its egress proxy for (the audit log). @default none */
   readonly onConnection?: (record: EgressRecord) => void;
-  /** Each host's bounds (the config's `"limits"`). @default none */
-  readonly limits?: Limits;
-}
-
-/** A confined host: the interface, and what its running view protects (for the refusal hints). */
-export interface ConfinedHost extends PluginHost {
-  /** The protected paths of the view the host runs (or last ran) in. */
-  protected(): readonly ProtectedPath[];
-  /** The host's process id while it runs. */
-  pid(): number | undefined;
-  /**
-   * Marks the host's view stale (a call left behind something to protect, see leftovers.ts):
-   * the running host is ended before the next call that finds no other call in flight, and a
-   * new one starts with the protected paths as they are then.
-   */
-  refresh(): void;
-  /** How often its limits have refused, over every start (see limit-tally.ts). */
-  readonly limits: LimitCounts;
 }
 
 /**
@@ -84,14 +65,14 @@ export async function startConfinedHost(
   // Known tools: the host need not list them, and loads each plugin on its first call.
   const host = new HostProcess(group, mechanism, context, kept !== undefined);
   if (kept !== undefined) {
-    const deferred = host.withListing(kept);
+    const deferred = confinedSource(group, kept, host, context);
     // Started at once, before the other hosts are looked at: a call is about to come.
     if (options.warm === true) deferred.warm();
     return deferred;
   }
   const listing = await host.start();
   cache?.write(listing);
-  return host.withListing(listing);
+  return confinedSource(group, listing, host, context);
 }
 
 /** The listing cache's entry of `group`'s host (exported for tests). */
@@ -129,7 +110,7 @@ interface Running {
   brokeProtocol: boolean;
 }
 
-class HostProcess {
+class HostProcess implements HostConnection {
   readonly #group: readonly ResolvedPlugin[];
   readonly #mechanism: Extract<Mechanism, { available: true }>;
   readonly #context: HostContext;
@@ -137,7 +118,7 @@ class HostProcess {
   #starting: Promise<Running> | undefined;
   /** Whether the app knows the tools already (`HostSpec.lazy`). */
   readonly #lazy: boolean;
-  readonly #names: string;
+  readonly names: string;
   #running: Running | undefined;
   #started = false;
   #closed = false;
@@ -147,14 +128,14 @@ class HostProcess {
   /** The view no longer protects all it should: start a new host when none of this one's calls is in flight. */
   #stale = false;
   readonly #stderr: string[] = [];
-  readonly #limits = new LimitTally();
+  readonly limits = new LimitTally();
 
   constructor(group: readonly ResolvedPlugin[], mechanism: Extract<Mechanism, { available: true }>, context: HostContext, lazy: boolean) {
     this.#lazy = lazy;
     this.#group = group;
     this.#mechanism = mechanism;
     this.#context = context;
-    this.#names = group.map(({ manifest }) => manifest.name).join(", ");
+    this.names = group.map(({ manifest }) => manifest.name).join(", ");
   }
 
   /** Starts the host and waits for its listing; throws the plugin's load error, or `PLUGIN_HOST`. */
@@ -162,39 +143,25 @@ class HostProcess {
     return await (await this.#runningOrStarted()).ready;
   }
 
-  /** The `PluginHost` of this process, serving `listing`'s tools. */
-  withListing(listing: HostListing): ConfinedHost {
-    const byName = new Map(this.#group.map((resolved) => [resolved.manifest.name, loadedPlugin(resolved)] as const));
-    const plugins: HostedPlugin[] = listing.plugins.map(({ name, tools }) => ({
-      plugin: byName.get(name) ?? missingPlugin(name),
-      tools: tools.map((tool) => ({
-        name: tool.name,
-        description: tool.description,
-        parameters: decodeSchema(tool.parameters) as TObject,
-        ...(tool.outputSchema === undefined ? {} : { outputSchema: decodeSchema(tool.outputSchema) as TObject }),
-        concurrency: tool.concurrency,
-      })),
-    }));
-    const owners = new Map(plugins.flatMap(({ plugin, tools }) => tools.map((tool) => [tool.name, plugin.name] as const)));
-    return {
-      plugins,
-      call: (tool, args, call) => this.#call(owners.get(tool) ?? this.#names, tool, args, call),
-      writes: (tool, args) => this.#writes(tool, args),
-      warm: () => {
-        if (this.#closed || this.#running !== undefined) return;
-        this.#ready().catch(() => undefined);
-      },
-      close: (options) => this.#close(options?.wait !== false),
-      protected: () => this.#protect,
-      pid: () => this.#running?.process.pid,
-      refresh: () => {
-        this.#stale = this.#running !== undefined;
-      },
-      limits: this.#limits,
-    };
+  /** Gets ready for a first call: starts the host in the background unless it runs. */
+  warm(): void {
+    if (this.#closed || this.#running !== undefined) return;
+    this.#ready().catch(() => undefined);
   }
 
-  async #call(plugin: string, tool: string, args: Record<string, unknown>, call: HostCall): Promise<ToolResult> {
+  protected(): readonly ProtectedPath[] {
+    return this.#protect;
+  }
+
+  refresh(): void {
+    this.#stale = this.#running !== undefined;
+  }
+
+  close(options?: CloseOptions): Promise<void> {
+    return this.#close(options?.wait !== false);
+  }
+
+  async call(plugin: string, tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
     if (this.#closed) return errorResult(`${plugin} has been closed`);
     await this.#endIfStale();
     const restarting = this.#started;
@@ -207,10 +174,10 @@ class HostProcess {
       return errorResult(restarting ? `${plugin} could not be started again: ${reason}` : reason);
     }
     const id = this.#nextId++;
-    const answered = this.#ask(running, { type: "call", id, tool, args, callId: call.callId, ...(call.results ? { results: call.results } : {}) });
+    const answered = this.#ask(running, { type: "call", id, tool, args, callId: ctx.callId, ...(ctx.results ? { results: ctx.results } : {}) });
     const cancel = () => this.#send(running, { type: "cancel", id });
-    call.signal.addEventListener("abort", cancel, { once: true });
-    if (call.signal.aborted) cancel();
+    ctx.signal.addEventListener("abort", cancel, { once: true });
+    if (ctx.signal.aborted) cancel();
     try {
       const answer = await answered;
       if (answer === undefined) return errorResult(`${plugin} stopped while running ${tool} (${this.#ending(running)}); it starts again on the next call`);
@@ -220,11 +187,11 @@ class HostProcess {
       if (answer.type === "load-failed") return errorResult(answer.message.split("\n")[0] ?? "");
       throw new Error(`${plugin}'s host answered a call with ${answer.type}`);
     } finally {
-      call.signal.removeEventListener("abort", cancel);
+      ctx.signal.removeEventListener("abort", cancel);
     }
   }
 
-  async #writes(tool: string, args: Record<string, unknown>): Promise<string> {
+  async writes(tool: string, args: Record<string, unknown>): Promise<string> {
     const running = await this.#ready();
     const answer = await this.#ask(running, { type: "writes", id: this.#nextId++, tool, args });
     if (answer === undefined) throw new Error(`the host stopped (${this.#ending(running)})`);
@@ -256,7 +223,7 @@ class HostProcess {
     if (!this.#stale || running === undefined || running.waiting.size > 0) return;
     this.#stale = false;
     this.#running = undefined;
-    this.#context.logger.info(`the plugin host of ${this.#names} starts again to protect what a call left behind`);
+    this.#context.logger.info(`the plugin host of ${this.names} starts again to protect what a call left behind`);
     killGroup(running.process.pid);
     await settlesWithin(running.ended, CLOSE_GRACE_MS);
   }
@@ -274,7 +241,7 @@ class HostProcess {
     if (this.#running !== undefined) return Promise.resolve(this.#running);
     this.#starting ??= programsOf(this.#context)
       .then((programs) => {
-        if (this.#closed) throw new Error(`${this.#names} has been closed`);
+        if (this.#closed) throw new Error(`${this.names} has been closed`);
         return this.#running ?? this.#spawn(programs);
       })
       .finally(() => {
@@ -285,7 +252,7 @@ class HostProcess {
 
   #spawn(programs: HostPrograms): Running {
     const { logger } = this.#context;
-    logger.info(`${this.#started ? "restarting" : "starting"} the plugin host of ${this.#names}`);
+    logger.info(`${this.#started ? "restarting" : "starting"} the plugin host of ${this.names}`);
     this.#started = true;
     this.#stderr.length = 0;
     const token = `${crypto.randomUUID()} `;
@@ -295,7 +262,7 @@ class HostProcess {
     const grants = first?.entry.permissions ?? [];
     // A narrowed grant: the host's only route out is a proxy of its own, which names it in refusals.
     const network = grants.includes("network") ? first?.entry.network : undefined;
-    const egress = network === undefined ? undefined : openEgress({ plugin: this.#names, network, ...(this.#context.onConnection ? { onConnection: this.#context.onConnection } : {}) });
+    const egress = network === undefined ? undefined : openEgress({ plugin: this.names, network, ...(this.#context.onConnection ? { onConnection: this.#context.onConnection } : {}) });
     const confined = confineCommand(this.#mechanism, {
       argv: [process.execPath, programs.host, JSON.stringify(spec)],
       grants,
@@ -315,10 +282,10 @@ class HostProcess {
     if (!this.#warned) {
       this.#warned = true;
       for (const link of confined.refusedLinks) {
-        logger.warn(`${this.#names}: not following ${link.path} to ${link.target}: a link in the workspace, which confined plugins may write, must not lead out of it`);
+        logger.warn(`${this.names}: not following ${link.path} to ${link.target}: a link in the workspace, which confined plugins may write, must not lead out of it`);
       }
     }
-    const limited = this.#limits.track(confined.limits);
+    const limited = this.limits.track(confined.limits);
     let child: Bun.Subprocess<"pipe", "pipe", "pipe">;
     try {
       child = Bun.spawn([confined.command, ...confined.args], {
@@ -362,7 +329,7 @@ class HostProcess {
     const stdout = eachLine(child.stdout, (line) => {
       const at = line.indexOf(token);
       const printed = at === -1 ? line : line.slice(0, at);
-      if (printed !== "") logger.info(`${this.#names} printed: ${visible(printed)}`);
+      if (printed !== "") logger.info(`${this.names} printed: ${visible(printed)}`);
       if (at === -1) return;
       const message = parseHostMessage(line.slice(at + token.length));
       if (message !== undefined) {
@@ -370,14 +337,14 @@ class HostProcess {
         return;
       }
       // The plugin's code can write to the host's stdout: a line that is not the protocol ends the host.
-      if (!running.brokeProtocol) logger.warn(`${this.#names}: its host wrote a protocol line the app cannot read; the host is ended`);
+      if (!running.brokeProtocol) logger.warn(`${this.names}: its host wrote a protocol line the app cannot read; the host is ended`);
       running.brokeProtocol = true;
       killGroup(child.pid);
     });
     const stderr = eachLine(child.stderr, (line) => {
       // What a plugin writes reaches a person's terminal: its control characters are shown, not obeyed.
       if (line.startsWith("warning: ")) logger.warn(visible(line.slice("warning: ".length)));
-      else logger.debug(`${this.#names}: ${visible(line)}`);
+      else logger.debug(`${this.names}: ${visible(line)}`);
       this.#stderr.push(line);
       if (this.#stderr.length > STDERR_TAIL) this.#stderr.shift();
     });
@@ -399,7 +366,7 @@ class HostProcess {
   /** Why a host ended before it listed its tools. */
   #startFailure(running: Running): PlugboardError {
     const tail = this.#stderr.length === 0 ? "" : `\nLast lines of its stderr:\n${this.#stderr.map((line) => `  ${line}`).join("\n")}`;
-    return new PlugboardError("PLUGIN_HOST", `Plugin ${this.#names}: its host ended before listing its tools (${this.#ending(running)})${tail}`);
+    return new PlugboardError("PLUGIN_HOST", `Plugin ${this.names}: its host ended before listing its tools (${this.#ending(running)})${tail}`);
   }
 
   #ending(running: Running): string {
@@ -432,7 +399,3 @@ function rebuilt(thrown: Thrown): unknown {
   return error;
 }
 
-
-function missingPlugin(name: string): LoadedPlugin {
-  throw new Error(`a plugin host listed a plugin it was not given: ${name}`);
-}

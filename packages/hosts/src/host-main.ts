@@ -10,13 +10,12 @@
  * `PluginError` as in its process.
  */
 import { type AnyToolDefinition, errorResult, type Logger, type ToolResult, Workspace } from "@plugboard/core";
-import { runHandler } from "@plugboard/runtime";
+import { runHandler } from "@plugboard/core/internal";
 import { PlugboardError } from "@plugboard/errors";
 import { loadPlugin } from "@plugboard/loader/load-plugin";
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
-import { concurrencyKind } from "./host.ts";
 import { refusalOf } from "@plugboard/sandbox/refusal";
-import { type AppMessage, encodeSchema, eachLine, type HostListing, type HostMessage, type HostSpec, protocolLine, type Thrown } from "./protocol.ts";
+import { type AppMessage, concurrencyKind, encodeSchema, eachLine, type HostListing, type HostMessage, type HostSpec, protocolLine, type Thrown } from "./protocol.ts";
 import { endOtherProcesses } from "@plugboard/core/process";
 import { reapExited, undumpable } from "./own-process.ts";
 

@@ -12,7 +12,7 @@
  * host (the app knows its tools) loads each plugin on its first request, and answers one
  * whose plugin fails to load with `load-failed` for that request.
  */
-import type { ResultsFile, ToolResult } from "@plugboard/core";
+import type { AnyToolDefinition, ResultsFile, ToolResult } from "@plugboard/core";
 import type { PlugboardErrorCode } from "@plugboard/errors";
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
 
@@ -30,6 +30,12 @@ export interface HostSpec {
 
 /** How a tool's calls may overlap: `writes` means the host names what a call writes (`writes` request). */
 export type ConcurrencyKind = "serial" | "read-only" | "writes";
+
+/** How a definition's `concurrency` is listed. */
+export function concurrencyKind(tool: AnyToolDefinition): ConcurrencyKind {
+  const { concurrency } = tool;
+  return concurrency === undefined ? "serial" : typeof concurrency === "string" ? concurrency : "writes";
+}
 
 /** A tool as a host lists it. */
 export interface ListedTool {

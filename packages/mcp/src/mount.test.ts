@@ -28,17 +28,17 @@ async function mount(options: Partial<MountOptions> = {}): Promise<McpMount> {
 }
 
 async function runtimeOf(mounted: McpMount): Promise<ToolRuntime> {
-  return new ToolRuntime(new ToolRegistry(mounted.entries()), { workspace: await Workspace.open(tmpdir()) });
+  return new ToolRuntime(new ToolRegistry(mounted.entries), { workspace: await Workspace.open(tmpdir()) });
 }
 
 describe("McpMount over stdio", () => {
   test("lists every page of tools, in order, with names the model can use and the prefix", async () => {
     const mounted = await mount({ prefix: "fx_" });
-    const names = mounted.entries().map((entry) => entry.tool.name);
+    const names = mounted.entries.map((entry) => entry.tool.name);
     expect(names).toEqual(["fx_echo", "fx_fail", "fx_fail_prefixed", "fx_mixed", "fx_slow", "fx_crash", "fx_spawn_child", "fx_pid", "fx_dotted_name"]);
-    expect(mounted.entries().every((entry) => entry.owner === "fixture")).toBe(true);
+    expect(mounted.entries.every((entry) => entry.owner === "fixture")).toBe(true);
     // A read-only hint lets the tool's calls overlap; without it, calls run in turn.
-    expect(mounted.entries().map((entry) => entry.tool.concurrency)).toEqual(["read-only", ...Array(8).fill(undefined)]);
+    expect(mounted.entries.map((entry) => entry.tool.concurrency)).toEqual(["read-only", ...Array(8).fill(undefined)]);
     const runtime = await runtimeOf(mounted);
     expect(runtime.schemas()[0]?.function.parameters).toEqual({ type: "object", properties: { message: { type: "string" } }, required: ["message"] });
     expect(await runtime.execute("fx_echo", '{"message":"hi"}')).toEqual({ content: "hi", isError: false });

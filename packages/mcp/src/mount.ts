@@ -1,12 +1,13 @@
 /**
  * Mounting an MCP server: connect the SDK's `Client` over stdio or Streamable HTTP, list
- * its tools, and hand the registry one entry per tool whose handler forwards the call.
- * A stdio server that dies fails the call in flight and is started again on the next one.
+ * its tools, and offer them as a `ToolSource` (core's interface): the runtime hands each call
+ * to the mount, which forwards it to the server. A stdio server that dies fails the call in
+ * flight and is started again on the next one.
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import { defineTool, errorResult, type Logger, silentLogger, type ToolContext, type ToolResult } from "@plugboard/core";
 import type { TObject } from "@plugboard/core";
-import { type ArgumentsValidator, lazily, type RegistryEntry, toolErrors } from "@plugboard/core/internal";
+import { answeredOrCancelled, type ArgumentsValidator, lazily, type RegistryEntry, type ToolSource, toolErrors } from "@plugboard/core/internal";
 import { type Connection, connect, stderrOf } from "./connect.ts";
 import { toolResult } from "./content.ts";
 import { McpMountError, reasonOf, stderrLines } from "./mount-error.ts";
@@ -53,6 +54,11 @@ export interface MountOptions {
   /** How long one call may take. @default 600000 */
   readonly timeoutMs?: number;
   readonly logger?: Logger;
+  /**
+   * Begun as each call starts, given whether the tool is read-only: what it returns is applied
+   * to the call's result (the sandbox's refusal hint of a confined server). @default none
+   */
+  readonly explain?: (readOnly: boolean) => (result: ToolResult) => ToolResult;
 }
 
 /** What a server listed when it started. */
@@ -67,9 +73,13 @@ type Validator = (schema: Readonly<Record<string, unknown>>) => ArgumentsValidat
 const DEFAULT_TIMEOUT_MS = 600_000;
 const NOT_A_NAME = /[^A-Za-z0-9_-]/g;
 
-/** A mounted server: its tools as registry entries, and `close()` to end it. */
-export class McpMount {
+/** A mounted server: the source of its tools (`entries`, `call`), and `close()` to end it. */
+export class McpMount implements ToolSource {
   readonly name: string;
+  /** Its tools' owner: the server's `name`. */
+  readonly owner: string;
+  /** One registry entry per tool, in the server's order; validated against its JSON Schema. */
+  readonly entries: readonly RegistryEntry[];
   /** The tools as the server listed them. */
   readonly tools: readonly Tool[];
   /** The server's own name and version, as it introduced itself. */
@@ -77,7 +87,8 @@ export class McpMount {
   /** The protocol revision agreed with the server (`2026-07-28`, or a 2025 one for an older server). */
   readonly protocolVersion: string;
   readonly #options: MountOptions;
-  readonly #entries: readonly RegistryEntry[];
+  /** The server's name for each tool, by its name in the registry (prefixed). */
+  readonly #names = new Map<string, Tool>();
   /** The checks of the tools that declare an output schema, by the server's name for the tool. */
   readonly #outputChecks = new Map<string, ArgumentsValidator>();
   #connection: Promise<Connection> | undefined;
@@ -87,11 +98,12 @@ export class McpMount {
 
   private constructor(options: MountOptions, listed: Listed, connection: Connection, validator: Validator) {
     this.name = options.name;
+    this.owner = options.name;
     this.#options = options;
     this.tools = listed.tools;
     this.serverInfo = listed.serverInfo;
     this.protocolVersion = connection.client.getNegotiatedProtocolVersion() ?? "unknown";
-    this.#entries = this.#build(validator);
+    this.entries = this.#build(validator);
     this.#keep(Promise.resolve(connection));
   }
 
@@ -129,11 +141,6 @@ export class McpMount {
     return connection?.kind === "stdio" ? connection.transport.pid : undefined;
   }
 
-  /** One registry entry per tool, in the server's order; validated against its JSON Schema. */
-  entries(): RegistryEntry[] {
-    return [...this.#entries];
-  }
-
   /** The entries, each tool's schemas (input, and output when it has one) compiled at once by `validator`; a schema that cannot be used throws, naming the tool. */
   #build(validator: Validator): RegistryEntry[] {
     const prefix = this.#options.prefix ?? "";
@@ -142,6 +149,7 @@ export class McpMount {
       const validate = compiled(tool, "input", () => validator(tool.inputSchema));
       const { outputSchema } = tool;
       if (outputSchema !== undefined) this.#outputChecks.set(tool.name, compiled(tool, "output", () => validator(outputSchema)));
+      this.#names.set(name, tool);
       const definition = defineTool({
         name,
         description: tool.description ?? tool.title ?? "",
@@ -149,11 +157,27 @@ export class McpMount {
         parameters: tool.inputSchema as unknown as TObject,
         // The server's hint: its read-only tools may run alongside each other in one model turn.
         ...(tool.annotations?.readOnlyHint === true ? { concurrency: "read-only" as const } : {}),
-        handler: (args: Record<string, unknown>, ctx: ToolContext) => this.#call(tool.name, args, ctx.signal),
+        // For whoever calls the definition itself: the runtime calls the source.
+        handler: (args: Record<string, unknown>, ctx: ToolContext) => this.call(name, args, ctx),
       });
-      return { tool: definition, owner: this.name, validate };
+      return { tool: definition, owner: this.name, validate, source: this };
     });
   }
+
+  /**
+   * Calls `tool` (its name in the registry) on the server: its result, decorated by `explain`;
+   * given up on 2 s after the call's abort when the server does not answer (`answeredOrCancelled`).
+   */
+  call(tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+    const listed = this.#names.get(tool);
+    if (listed === undefined) return Promise.reject(new TypeError(`MCP server ${this.name} has no tool ${tool}`));
+    const finish = this.#options.explain?.(listed.annotations?.readOnlyHint === true);
+    const answered = this.#call(listed.name, args, ctx.signal);
+    return answeredOrCancelled(finish === undefined ? answered : answered.then(finish), ctx.signal);
+  }
+
+  /** A mount is connected once open: nothing to start. */
+  warm(): void {}
 
   /**
    * Ends the server: its whole process tree for stdio, its session (when it keeps one) for

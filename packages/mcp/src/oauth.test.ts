@@ -40,7 +40,7 @@ async function browse(authorization: URL): Promise<void> {
 }
 
 const mount = () => McpMount.open({ name: "remote", server: { url: servers.mcpUrl }, authFolder: folder });
-const runtimeOf = async (mounted: McpMount) => new ToolRuntime(new ToolRegistry(mounted.entries()), { workspace: await Workspace.open(tmpdir()) });
+const runtimeOf = async (mounted: McpMount) => new ToolRuntime(new ToolRegistry(mounted.entries), { workspace: await Workspace.open(tmpdir()) });
 
 describe("OAuth for a Streamable HTTP server", () => {
   test("without a login, mounting it is an error saying to run plugboard mcp login NAME", async () => {

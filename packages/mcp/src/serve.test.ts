@@ -106,7 +106,7 @@ describe("serving a runtime over Streamable HTTP", () => {
   test("a mounted HTTP server round-trips through the client adapter", async () => {
     const mounted = await McpMount.open({ name: "self", server: { url: String(await serve({ token: "t0k" })), headers: { Authorization: "Bearer t0k" } } });
     try {
-      const runtime = new ToolRuntime(new ToolRegistry(mounted.entries()), { workspace: await Workspace.open(tmpdir()) });
+      const runtime = new ToolRuntime(new ToolRegistry(mounted.entries), { workspace: await Workspace.open(tmpdir()) });
       expect(await runtime.execute("greet", '{"name":"Bo"}')).toEqual({ content: "hello Bo", isError: false });
       expect(await runtime.execute("refuse", "{}")).toEqual({ content: "Error: refused", isError: true });
       // Checked again by the mount, against the schema the server listed, in Ajv's words.

@@ -10,7 +10,6 @@ export type { DerivedCommandRule } from "./derived-rule.ts";
 export { DEFAULT_HOOK_TIMEOUT_MS, type Hook, type HookEffect, type Hooks, hooksFor, NO_HOOKS } from "./hooks.ts";
 export { ALLOW_ALL, decide, describeRule, PATH_ARGUMENTS, type Policy, type PolicyAction, type PolicyRule, type PolicyVerdict, SHELL_TOOLS, wildcardMatch } from "./policy.ts";
 export { type ArgumentsReading, toolNamed } from "./repair.ts";
-export { runHandler } from "./run-handler.ts";
 export type { PreparedCall } from "./prepared-call.ts";
 export { type ExecuteOptions, type RuntimeOptions, ToolRuntime } from "./runtime.ts";
-export { checkToolSearch, DEFAULT_TOOL_SEARCH, TOOL_SEARCH, type ToolSearchSettings } from "./tool-search-settings.ts";
+export { checkToolSearch, DEFAULT_TOOL_SEARCH, TOOL_SEARCH, type ToolSearchSettings, toolSearchProblems } from "./tool-search-settings.ts";

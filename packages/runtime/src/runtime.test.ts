@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { tmpdir } from "node:os";
 import { Type } from "@sinclair/typebox";
 import { defineTool, type ToolContext, structuredResult, textResult, ToolError, ToolRegistry, Workspace } from "@plugboard/core";
-import { PluginError } from "@plugboard/core/internal";
+import { PluginError, type ToolSource } from "@plugboard/core/internal";
 import { ToolRuntime } from "./runtime.ts";
 import type { AuditRecord } from "./audit.ts";
 
@@ -220,5 +220,41 @@ describe("a tool's output schema", () => {
 
   test("must be an object schema", () => {
     expect(() => defineTool({ ...shaped, name: "listy", outputSchema: Type.Array(Type.String()) as never })).toThrow("Tool listy: outputSchema must be a Type.Object schema");
+  });
+});
+
+describe("a tool's source", () => {
+  /** A source that answers each call with what it was given, or throws for `text: "bug"`. */
+  const source = (given: unknown[]): ToolSource => ({
+    owner: "@acme/host",
+    entries: [],
+    call: async (tool, args, ctx) => {
+      given.push({ tool, args, callId: ctx.callId });
+      if (args.text === "bug") throw new RangeError("index out of range");
+      return textResult(`${tool} answered by its source`);
+    },
+    warm() {},
+    async close() {},
+  });
+  const echo = defineTool({
+    name: "echo",
+    description: "Echo the text.",
+    parameters: Type.Object({ text: Type.String() }),
+    handler: async () => textResult("the handler of the definition itself"),
+  });
+
+  test("gets each valid call once, with the validated arguments and the call's id; the definition's handler is not run here", async () => {
+    const given: unknown[] = [];
+    const sourced = new ToolRuntime(new ToolRegistry([{ tool: echo, owner: "@acme/plugin", source: source(given) }]), { workspace: runtime.workspace });
+    expect(await sourced.execute("echo", '{"text":"hi"}', { callId: "call_9" })).toEqual({ content: "echo answered by its source", isError: false });
+    expect(await sourced.execute("echo", '{"text":1}')).toMatchObject({ isError: true });
+    expect(given).toEqual([{ tool: "echo", args: { text: "hi" }, callId: "call_9" }]);
+  });
+
+  test("what its call throws is the plugin's bug: a PluginError naming the entry's owner", async () => {
+    const sourced = new ToolRuntime(new ToolRegistry([{ tool: echo, owner: "@acme/plugin", source: source([]) }]), { workspace: runtime.workspace });
+    const error = await sourced.execute("echo", '{"text":"bug"}').catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(PluginError);
+    expect(error).toMatchObject({ tool: "echo", plugin: "@acme/plugin", phase: "handler" });
   });
 });

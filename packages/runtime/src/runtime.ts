@@ -9,8 +9,7 @@ import type { Approver } from "./approval.ts";
 import { Asking } from "./asking.ts";
 import type { AuditSink } from "./audit.ts";
 import { type Logger, silentLogger, type ToolContext, type ToolResult, type FunctionTool, type RegisteredTool, type ToolRegistry, type ResultsFile, type ResultsLimits, type Workspace } from "@plugboard/core";
-import { runHandler } from "./run-handler.ts";
-import { PluginError } from "@plugboard/core/internal";
+import { PluginError, runHandler } from "@plugboard/core/internal";
 import { runAfterHooks } from "./after-hooks.ts";
 import { type GateOutcome, passGate } from "./gate.ts";
 import { type HookEffect, type Hooks, hooksFor, NO_HOOKS } from "./hooks.ts";
@@ -186,7 +185,9 @@ export class ToolRuntime {
   async #run(registered: RegisteredTool, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
     let result: ToolResult;
     try {
-      result = await runHandler(registered.tool, args, ctx);
+      // Once: by the tool's source, where its handler runs, or here for a bare definition.
+      const { source, tool } = registered;
+      result = await (source === undefined ? runHandler(tool, args, ctx) : source.call(tool.name, args, ctx));
     } catch (error) {
       throw new PluginError({ tool: registered.tool.name, plugin: registered.owner, phase: "handler", cause: error });
     }

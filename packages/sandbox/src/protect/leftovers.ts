@@ -10,8 +10,6 @@
  */
 import { existsSync, readFileSync, renameSync } from "node:fs";
 import { basename, join, relative } from "node:path";
-import type { ToolResult } from "@plugboard/core";
-import type { RegistryEntry } from "@plugboard/core/internal";
 import { codeIn } from "./git-code.ts";
 import { OTHER_TOOLS_FOLDERS, type WorkspaceScan, type WorkspaceWalker } from "./workspace-scan.ts";
 
@@ -96,34 +94,16 @@ export function leftoverLine(plugin: string, leftovers: readonly Leftover[]): st
 /** What the app does with what a call left behind: say it (the audit, the person's terminal) and protect it from the next call. */
 export type LeftoverHandler = (call: { readonly plugin: string; readonly tool: string; readonly callId: string }, leftovers: readonly Leftover[], line: string) => void;
 
-/** `entry` with results that end with the line naming what its call left behind (see `LeftoverWatch`). */
-export function reportingLeftovers(entry: RegistryEntry, plugin: string, watch: LeftoverWatch, handle: LeftoverHandler): RegistryEntry {
-  const { tool } = entry;
-  return {
-    ...entry,
-    tool: {
-      ...tool,
-      handler: async (args, ctx) => {
-        const report = () => {
-          const leftovers = watch.look();
-          if (leftovers.length === 0) return undefined;
-          const line = leftoverLine(plugin, leftovers);
-          handle({ plugin, tool: tool.name, callId: ctx.callId }, leftovers, line);
-          return line;
-        };
-        let result: ToolResult;
-        try {
-          result = await tool.handler(args, ctx);
-        } catch (error) {
-          // What the call left is said even when its handler failed.
-          report();
-          throw error;
-        }
-        const line = report();
-        return line === undefined ? result : { ...result, content: `${result.content}\n${line}` };
-      },
-    },
-  };
+/**
+ * What `call` left behind, looked for once it has ended (see `LeftoverWatch`): said through
+ * `handle`, and the line its result ends with; undefined when it left nothing.
+ */
+export function reportLeftovers(watch: LeftoverWatch, handle: LeftoverHandler, call: Parameters<LeftoverHandler>[0]): string | undefined {
+  const leftovers = watch.look();
+  if (leftovers.length === 0) return undefined;
+  const line = leftoverLine(call.plugin, leftovers);
+  handle(call, leftovers, line);
+  return line;
 }
 
 function described(leftover: Leftover): string {

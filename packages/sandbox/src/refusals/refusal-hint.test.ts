@@ -171,9 +171,14 @@ describe("refusalHint", () => {
 
 describe("explainingRefusals", () => {
   const context = () => ({ ...base, grants: without("network"), offered: ALL });
-  const tool = (concurrency: "serial" | "read-only", result: () => ReturnType<typeof textResult>) =>
-    explainingRefusals({ tool: defineTool({ name: "t", description: "", parameters: Type.Object({}), concurrency, handler: async () => result() }) }, context()).tool;
-  const ctx = {} as Parameters<ReturnType<typeof tool>["handler"]>[1];
+  /** A call of a tool of `concurrency` that answers `result()`, explained as its source explains it. */
+  const tool = (concurrency: "serial" | "read-only", result: () => ReturnType<typeof textResult>) => ({
+    handler: async (_args: object, _ctx: object) => {
+      const finish = explainingRefusals(context(), concurrency === "read-only");
+      return finish(result());
+    },
+  });
+  const ctx = {};
 
   test("ends a result that shows a refusal with the hint, as its last line", async () => {
     const result = await tool("serial", () => textResult("curl: (6) Could not resolve host: x\nexit code: 6")).handler({}, ctx);
@@ -220,8 +225,8 @@ describe("a network grant narrowed to a list of hosts", () => {
       },
     });
     const context = { ...narrowed([]), refusedHosts: (since: number) => (refusedAt >= since ? ["x.example:80"] : []) };
-    const entry = explainingRefusals({ tool }, context);
-    const result = await entry.tool.handler({}, {} as Parameters<typeof entry.tool.handler>[1]);
+    const finish = explainingRefusals(context, false);
+    const result = finish(await tool.handler({}, {} as Parameters<typeof tool.handler>[1]));
     expect(result.content.split("\n").at(-1)).toBe(`plugboard: refused by the sandbox: network to x.example:80 is not granted to ${PLUGIN}; add it to its "network" list in ${config} to allow it`);
   });
 });
@@ -278,8 +283,8 @@ describe("limitHint", () => {
         return textResult("fork: retry: Resource temporarily unavailable");
       },
     });
-    const entry = explainingRefusals({ tool }, { ...base, grants: ALL, offered: ALL, limits: { values, counts: { refusals: () => now, countsProcesses: () => true } } });
-    const answered = await entry.tool.handler({}, {} as Parameters<typeof entry.tool.handler>[1]);
+    const finish = explainingRefusals({ ...base, grants: ALL, offered: ALL, limits: { values, counts: { refusals: () => now, countsProcesses: () => true } } }, false);
+    const answered = finish(await tool.handler({}, {} as Parameters<typeof tool.handler>[1]));
     expect(answered.content.split("\n").at(-1)).toStartWith("plugboard: refused by a limit: @plugboard/plugin-bash reached its limit of 40 processes");
   });
 });

@@ -12,7 +12,6 @@ import { statfsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, relative, resolve } from "node:path";
 import type { ToolResult } from "@plugboard/core";
-import type { RegistryEntry } from "@plugboard/core/internal";
 import type { Controller } from "../limits/cgroups.ts";
 import { formatSize, type Limits } from "../limits/limits.ts";
 import { PRIVATE_FOLDERS, type ProtectedPath } from "../view/build-view.ts";
@@ -57,23 +56,18 @@ export function refusalHint(result: ToolResult, context: RefusalContext, refused
   return undefined;
 }
 
-/** `entry` with results that end with their refusal's hint (a read-only tool's successful result is data, never read). */
-export function explainingRefusals(entry: RegistryEntry, context: RefusalContext): RegistryEntry {
-  const { tool } = entry;
-  return {
-    ...entry,
-    tool: {
-      ...tool,
-      handler: async (args, ctx) => {
-        // A refusal is dated in whole milliseconds: one in the call's first millisecond counts.
-        const since = Date.now();
-        const before = context.limits?.counts.refusals();
-        const result = await tool.handler(args, ctx);
-        if (tool.concurrency === "read-only" && !result.isError) return result;
-        const hint = limitHint(result, context, before) ?? refusalHint(result, context, context.refusedHosts?.(since) ?? []);
-        return hint === undefined ? result : { ...result, content: `${result.content}\n${hint}` };
-      },
-    },
+/**
+ * Begins explaining one call, as it starts: the function returned ends the call's result with
+ * its refusal's hint (a read-only tool's successful result is data, never read).
+ */
+export function explainingRefusals(context: RefusalContext, readOnly: boolean): (result: ToolResult) => ToolResult {
+  // A refusal is dated in whole milliseconds: one in the call's first millisecond counts.
+  const since = Date.now();
+  const before = context.limits?.counts.refusals();
+  return (result) => {
+    if (readOnly && !result.isError) return result;
+    const hint = limitHint(result, context, before) ?? refusalHint(result, context, context.refusedHosts?.(since) ?? []);
+    return hint === undefined ? result : { ...result, content: `${result.content}\n${hint}` };
   };
 }
 

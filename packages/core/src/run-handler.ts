@@ -1,6 +1,11 @@
-/** Running one tool handler, the same way wherever the plugin runs (the app's process or its host). */
-import { type AnyToolDefinition, type ToolContext, type ToolResult, errorResult, ToolError } from "@plugboard/core";
-import { isCancellation, toolErrors } from "@plugboard/core/internal";
+/**
+ * Running one tool handler, the same way wherever the handler runs: in the app's process (an
+ * in-process source), in a confined plugin's host, or for a bare definition the registry holds.
+ * A source whose handler runs elsewhere (a host, an MCP server) gives up on a cancelled call
+ * the same way (`answeredOrCancelled`).
+ */
+import type { AnyToolDefinition, ToolContext, ToolResult } from "./contract.ts";
+import { errorResult, isCancellation, ToolError, toolErrors } from "./errors.ts";
 
 /**
  * How long a handler has to answer once its call is cancelled; past it, the call is answered
@@ -16,9 +21,15 @@ export const CANCEL_GRACE_MS = 2000;
  * rethrown as it is: a programming error, which the runtime wraps in a `PluginError` (a
  * plugin host sends it to the app, which does the same).
  */
-export async function runHandler(tool: AnyToolDefinition, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  const running = answer(tool, args, ctx);
-  const { signal } = ctx;
+export function runHandler(tool: AnyToolDefinition, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  return answeredOrCancelled(answer(tool, args, ctx), ctx.signal);
+}
+
+/**
+ * What `running` answers, or "cancelled" when it has not answered within `CANCEL_GRACE_MS`
+ * of `signal`'s abort (what it answers later is dropped; what it throws later, ignored).
+ */
+export async function answeredOrCancelled(running: Promise<ToolResult>, signal: AbortSignal): Promise<ToolResult> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
   const givenUp = new Promise<ToolResult>((resolve) => {
@@ -28,7 +39,7 @@ export async function runHandler(tool: AnyToolDefinition, args: Record<string, u
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });
   });
-  // A handler that fails after its call was given up has no one left to tell.
+  // A call that fails after it was given up has no one left to tell.
   running.catch(() => undefined);
   try {
     return await Promise.race([running, givenUp]);

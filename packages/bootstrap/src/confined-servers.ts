@@ -1,0 +1,84 @@
+/**
+ * The confinement of the config's stdio MCP servers: each started through the sandbox with
+ * its entry's grants (unless the caller gives its own `mcpLauncher`), and each confined
+ * server's results ending with the hint of a sandbox refusal, as a confined plugin's do.
+ */
+import type { ToolResult } from "@plugboard/core";
+import { lazily } from "@plugboard/core/internal";
+import { PERMISSIONS } from "@plugboard/core";
+import type { McpEntry } from "@plugboard/config";
+import { LimitTally } from "@plugboard/sandbox/limit-tally";
+import type { Confinement } from "./confinement.ts";
+import type { McpLauncher } from "./mount-server.ts";
+import type { Plan } from "./plan.ts";
+
+/** How the servers start, and what each confined server's results end with. */
+export interface ServerConfinement {
+  readonly launcher: McpLauncher | undefined;
+  /** What a call's result of `entry`'s server ends with; none when our sandbox does not confine it. */
+  explain(entry: McpEntry): ((readOnly: boolean) => (result: ToolResult) => ToolResult) | undefined;
+}
+
+/** The servers' confinement in `plan`'s app: none but the caller's launcher without a sandbox. */
+export async function confineServers(plan: Plan, confinement: Confinement | undefined): Promise<ServerConfinement> {
+  const given = plan.options.mcpLauncher;
+  const confined = new Set(plan.servers.flatMap(({ entry, confined }) => (confined ? [entry] : [])));
+  if (confinement === undefined || confined.size === 0) return { launcher: given, explain: () => undefined };
+  const [{ confineServer, serverCacheRoot }, { narrowedNetwork }, { explainingRefusals }] = await Promise.all([
+    lazily("the sandbox for MCP servers", () => import("@plugboard/sandbox/confine-server")),
+    lazily("the refusal contexts of confined sources", () => import("@plugboard/hosts/confined-source")),
+    lazily("the sandbox's refusal hints", () => import("@plugboard/sandbox/refusal-hint")),
+  ]);
+  const { config, workspace, options } = plan;
+  const cacheRoot = serverCacheRoot(options.env);
+  const warn = (message: string) => options.logger.warn(message);
+  // How often each confined server's limits refused, over its restarts, by its name.
+  const tallies = new Map<string, LimitTally>();
+  const tally = (name: string) => {
+    let found = tallies.get(name);
+    if (found === undefined) {
+      found = new LimitTally();
+      tallies.set(name, found);
+    }
+    return found;
+  };
+  const confining: McpLauncher = (launch, entry) =>
+    confined.has(entry)
+      ? confineServer(
+          launch,
+          {
+            name: entry.name,
+            grants: entry.permissions,
+            network: entry.network,
+            onConnection: confinement.onConnection,
+            workspace: workspace.root,
+            configPath: config.configPath,
+            protect: confinement.protect(),
+            cacheRoot,
+            warn,
+            limits: { values: config.limits, tally: tally(entry.name) },
+          },
+          confinement.mechanism,
+        )
+      : launch;
+  return {
+    launcher: given ?? confining,
+    explain(entry) {
+      if (!confined.has(entry)) return undefined;
+      // A server has no manifest: any permission can be granted to it.
+      const context = {
+        plugin: entry.name,
+        grants: entry.permissions,
+        offered: PERMISSIONS,
+        workspace: workspace.root,
+        configPath: config.configPath,
+        get protect() {
+          return confinement.protect();
+        },
+        ...narrowedNetwork(entry, confinement.refusals, entry.name),
+        limits: { values: config.limits, counts: tally(entry.name) },
+      };
+      return (readOnly) => explainingRefusals(context, readOnly);
+    },
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * Opening the planned sources of tools, all or nothing: the confined plugins' hosts (at once,
+ * those of tools about to be called first), the plugins loaded in the app's process (in config
+ * order), the audit log, then the MCP servers (at once). When one fails, every source opened is
+ * closed and its error thrown; nothing is left running.
+ */
+import type { Permission } from "@plugboard/core";
+import { type CloseOptions, lazily, type RegistryEntry, type ToolSource } from "@plugboard/core/internal";
+import type { ConfinedHost } from "@plugboard/hosts/confined";
+import { allOrNothing } from "./all-or-nothing.ts";
+import { type AuditLog, openAuditLog } from "./audit-log.ts";
+import { type Confinement, prepareConfinement } from "./confinement.ts";
+import { confineServers } from "./confined-servers.ts";
+import { type MountedServer, mountServer } from "./mount-server.ts";
+import type { Plan } from "./plan.ts";
+
+/** An entry of the config and the tools its source provides for it. */
+export interface Provided {
+  /** Its index in the config's `plugins`. */
+  readonly index: number;
+  /** The plugin's name, or the server entry's. */
+  readonly owner: string;
+  readonly mcp: boolean;
+  /** The permissions the config grants it. */
+  readonly grants: readonly Permission[];
+  readonly entries: readonly RegistryEntry[];
+}
+
+/** The open sources of an app. */
+export interface OpenSources {
+  /** Each entry's tools, in config order. */
+  readonly provided: readonly Provided[];
+  /** The mounted servers, in config order. */
+  readonly servers: readonly MountedServer[];
+  readonly audit: AuditLog | undefined;
+  /** Gets every source ready for a first call, in the background. */
+  warmUp(): void;
+  /** Closes every source, ends the span of confined writers, closes the audit log; safe to call twice. */
+  close(options?: CloseOptions): Promise<void>;
+}
+
+/** Opens `plan`'s sources; throws the first failure (a plugin's load error, the audit log's, a server's), having closed the others. */
+export async function openSources(plan: Plan): Promise<OpenSources> {
+  const { config, options } = plan;
+  const confinement = await prepareConfinement(plan);
+  let hosts: ReadonlyMap<number, ConfinedHost>;
+  try {
+    hosts = confinement === undefined ? new Map() : await startHosts(plan, confinement);
+  } catch (error) {
+    confinement?.end();
+    throw error;
+  }
+  const confined = [...new Set(hosts.values())];
+  confinement?.refreshing(confined);
+  const sources: ToolSource[] = [...confined];
+  let audit: AuditLog | undefined;
+  const close = async (closing?: CloseOptions) => {
+    await Promise.all(sources.map((source) => source.close(closing)));
+    confinement?.end();
+    audit?.close();
+  };
+  try {
+    const provided: Provided[] = [];
+    for (const plugin of plan.plugins) {
+      const { manifest, where, entry } = plugin;
+      let source: ToolSource | undefined = hosts.get(where.index);
+      if (source === undefined) {
+        const { openInProcess } = await lazily("the in-process plugin loader", () => import("@plugboard/hosts/in-process"));
+        source = await openInProcess(plugin, { workspace: plan.workspace, logger: options.logger });
+        sources.push(source);
+      }
+      const entries = source.entries.filter(({ owner }) => owner === manifest.name);
+      provided.push({ index: where.index, owner: manifest.name, mcp: false, grants: entry.permissions, entries });
+      options.logger.debug(`loaded plugin ${manifest.name}@${manifest.version}: ${manifest.tools.map((tool) => tool.name).join(", ")}`);
+    }
+    audit = config.audit === undefined ? undefined : openAuditLog(config.audit, config.configPath);
+    confinement?.recordTo(audit);
+    const mounts = await mountServers(plan, confinement);
+    sources.push(...mounts.map(({ mount }) => mount));
+    for (const { index, entry, mount } of mounts) provided.push({ index, owner: entry.name, mcp: true, grants: entry.permissions, entries: mount.entries });
+    provided.sort((a, b) => a.index - b.index);
+    const warmUp = () => {
+      for (const source of sources) source.warm();
+    };
+    return { provided, servers: mounts.map(({ server }) => server), audit, warmUp, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/**
+ * Starts the hosts of the confined plugins at once (plugins that may share one, in one),
+ * keyed by config index; if one fails, the others are closed and the first failure in config
+ * order is thrown. A host mounted from the listing cache starts on its first call (or at
+ * `warmUp`); one of the tools about to be called (`warm`), at once.
+ */
+async function startHosts(plan: Plan, confinement: Confinement): Promise<Map<number, ConfinedHost>> {
+  if (plan.hostGroups.length === 0) return new Map();
+  const warm = plan.options.warm ?? [];
+  // The hosts of tools about to be called first: each starts as soon as it is looked at.
+  const called = (group: Plan["hostGroups"][number]) => group.some(({ manifest }) => manifest.tools.some(({ name }) => warm.includes(name)));
+  const groups = [...plan.hostGroups].sort((a, b) => Number(called(b)) - Number(called(a)));
+  const { startConfinedHost } = confinement.modules;
+  const started = await allOrNothing(
+    groups.map(async (group) => [group, await startConfinedHost(group, confinement.mechanism, confinement.hosts, { warm: called(group) })] as const),
+    ([, host]) => host.close(),
+  );
+  return new Map(started.flatMap(([group, host]) => group.map((plugin) => [plugin.where.index, host] as const)));
+}
+
+/** Starts every MCP server of the plan at once; if one fails, the others are closed. */
+async function mountServers(plan: Plan, confinement: Confinement | undefined) {
+  if (plan.servers.length === 0) return [];
+  const { config, workspace, options } = plan;
+  const { launcher, explain } = await confineServers(plan, confinement);
+  const context = { workspace, logger: options.logger, launcher, elicit: options.elicit, env: options.env };
+  return allOrNothing(
+    plan.servers.map(async ({ index, entry }) => ({ index, entry, ...(await mountServer(entry, { index, configPath: config.configPath }, context, explain(entry))) })),
+    ({ mount }) => mount.close(),
+  );
+}

@@ -1,0 +1,41 @@
+/**
+ * Where a registry's tools come from and where their calls go: one interface for every source
+ * of tools — a plugin in the app's process, a confined plugin's host, a mounted MCP server.
+ * Defined here, beside the registry whose entries name it, because every source, the runtime
+ * that calls it and the app that assembles them import core, and nothing else of ours is shared
+ * by all of them (hosts and mcp do not import each other).
+ */
+import type { ToolContext, ToolResult } from "./contract.ts";
+import type { RegistryEntry } from "./registry.ts";
+
+/** How `close` ends a source. */
+export interface CloseOptions {
+  /** Wait until nothing of the source is left (its processes, their namespaces). @default true */
+  readonly wait?: boolean;
+}
+
+/**
+ * A source of tools. The runtime hands each call of one of its `entries` to `call`, once:
+ * the source runs the handler where it runs (through `runHandler` when it runs a definition),
+ * and decorates the result as only it can (a confined plugin's result ends with the sandbox's
+ * refusal hint and what its call left behind).
+ */
+export interface ToolSource {
+  /** Who provides its tools, named in messages: a plugin, the plugins sharing one host, an MCP server's entry. */
+  readonly owner: string;
+  /** Its tools, in order, each naming its own owner and this source as its `source`. */
+  readonly entries: readonly RegistryEntry[];
+  /**
+   * Runs `tool` (its name as the registry has it) with arguments the registry validated. A
+   * handler's `ToolError` and its call's abort are results; anything else it throws is thrown
+   * here as it was thrown, for the runtime to wrap in a `PluginError`.
+   */
+  call(tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
+  /** Gets ready for a first call now, in the background (a confined host not yet started starts). */
+  warm(): void;
+  /**
+   * Ends the source; safe to call twice. Resolves once nothing of it is left, unless `wait` is
+   * false (a process about to exit, which ends what is left anyway): then once it is told to end.
+   */
+  close(options?: CloseOptions): Promise<void>;
+}

@@ -1,0 +1,170 @@
+/**
+ * A confined host as a `ToolSource`: its tools as the host listed them (schemas rebuilt from
+ * the listing), each call handed to the host process (confined.ts) and its result decorated
+ * here, where the app sees the real disk: the sandbox's refusal hint (its refusal-hint.ts), then,
+ * for a plugin that may write the workspace, what the call left behind (its leftovers.ts), as the
+ * result's last line. The handler runs once, in the host (`runHandler` there).
+ */
+import { defineTool, type TObject, type ToolContext, type ToolResult } from "@plugboard/core";
+import { answeredOrCancelled, type CloseOptions, type RegistryEntry, type ToolSource } from "@plugboard/core/internal";
+import type { McpEntry, PluginEntry } from "@plugboard/config";
+import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
+import type { Limits, ProtectedPath } from "@plugboard/sandbox";
+import { type LeftoverHandler, type LeftoverWatch, reportLeftovers } from "@plugboard/sandbox/leftovers";
+import type { LimitCounts } from "@plugboard/sandbox/limit-tally";
+import type { NetworkRefusals } from "@plugboard/sandbox/network-refusals";
+import { type ConcurrencyKind, decodeSchema, type HostListing } from "./protocol.ts";
+import { explainingRefusals, type RefusalContext } from "@plugboard/sandbox/refusal-hint";
+
+/** What a confined host's source asks of its process (confined.ts). */
+export interface HostConnection {
+  /** Its plugins' names, for messages. */
+  readonly names: string;
+  /** Runs `tool` of `plugin` in the host: its result, or what its handler threw, rebuilt. */
+  call(plugin: string, tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
+  /** What a call of a `{ writes }` tool writes, as the host's definition names it. */
+  writes(tool: string, args: Record<string, unknown>): Promise<string>;
+  warm(): void;
+  close(options?: CloseOptions): Promise<void>;
+  /** The protected paths of the view the host runs (or last ran) in. */
+  protected(): readonly ProtectedPath[];
+  refresh(): void;
+  /** How often its limits have refused, over every start (see limit-tally.ts). */
+  readonly limits: LimitCounts;
+}
+
+/** What the app gives each confined host for its results' decorations. */
+export interface ResultNotes {
+  /** The workspace root (a real path). */
+  readonly workspace: string;
+  /** What the egress proxies of narrowed grants refused (network-refusals.ts). @default none */
+  readonly refusals?: NetworkRefusals;
+  /** The limits each tree runs with (the config's `"limits"`). @default none */
+  readonly limits?: Limits;
+  /** Looks, after each call of a plugin that may write the workspace, for what it left behind. @default not looked for */
+  readonly leftovers?: { readonly watch: LeftoverWatch; readonly handle: LeftoverHandler };
+}
+
+/** A confined host's tools, served by its process. */
+export interface ConfinedHost extends ToolSource {
+  /**
+   * Marks the host's view stale (a call left behind something to protect, see leftovers.ts):
+   * the running host is ended before the next call that finds no other call in flight, and a
+   * new one starts with the protected paths as they are then.
+   */
+  refresh(): void;
+}
+
+/** A `{ writes }` tool's definition never computes its key itself here: the entry's `writes` asks the host. */
+const ASKED_OF_THE_HOST = {
+  writes(): string {
+    throw new TypeError("what this call writes is asked of its host (RegistryEntry.writes)");
+  },
+};
+
+/** One tool of the host: its plugin, and how its calls may overlap. */
+interface Served {
+  readonly plugin: ResolvedPlugin;
+  readonly concurrency: ConcurrencyKind;
+}
+
+/** The source of `group`'s tools as `listing` lists them, each call run by `host`. */
+export function confinedSource(group: readonly ResolvedPlugin[], listing: HostListing, host: HostConnection, notes: ResultNotes): ConfinedHost {
+  return new ListedSource(group, listing, host, notes);
+}
+
+class ListedSource implements ConfinedHost {
+  readonly owner: string;
+  readonly entries: readonly RegistryEntry[];
+  readonly #host: HostConnection;
+  readonly #notes: ResultNotes;
+  readonly #served = new Map<string, Served>();
+
+  constructor(group: readonly ResolvedPlugin[], listing: HostListing, host: HostConnection, notes: ResultNotes) {
+    this.owner = host.names;
+    this.#host = host;
+    this.#notes = notes;
+    const byName = new Map(group.map((plugin) => [plugin.manifest.name, plugin] as const));
+    for (const { manifest } of group) {
+      if (!listing.plugins.some(({ name }) => name === manifest.name)) throw new Error(`the host of ${manifest.name} does not list it`);
+    }
+    this.entries = listing.plugins.flatMap(({ name, tools }) => {
+      const plugin = byName.get(name);
+      if (plugin === undefined) throw new Error(`a plugin host listed a plugin it was not given: ${name}`);
+      return tools.map((listed): RegistryEntry => {
+        this.#served.set(listed.name, { plugin, concurrency: listed.concurrency });
+        const tool = defineTool({
+          name: listed.name,
+          description: listed.description,
+          parameters: decodeSchema(listed.parameters) as TObject,
+          outputSchema: listed.outputSchema === undefined ? undefined : (decodeSchema(listed.outputSchema) as TObject),
+          concurrency: listed.concurrency === "writes" ? ASKED_OF_THE_HOST : listed.concurrency,
+          // For whoever calls the definition itself: the runtime calls the source.
+          handler: (args: Record<string, unknown>, ctx: ToolContext) => this.call(listed.name, args, ctx),
+        });
+        const writes = listed.concurrency === "writes" ? (args: Record<string, unknown>) => host.writes(listed.name, args) : undefined;
+        return { tool, owner: name, source: this, writes };
+      });
+    });
+  }
+
+  /** Runs the call in the host; given up on 2 s after its abort when the host does not answer (`answeredOrCancelled`). */
+  call(tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+    const served = this.#served.get(tool);
+    if (served === undefined) return Promise.reject(new TypeError(`${this.owner} has no tool ${tool}`));
+    return answeredOrCancelled(this.#decorated(served, tool, args, ctx), ctx.signal);
+  }
+
+  warm(): void {
+    this.#host.warm();
+  }
+
+  close(options?: CloseOptions): Promise<void> {
+    return this.#host.close(options);
+  }
+
+  refresh(): void {
+    this.#host.refresh();
+  }
+
+  /** The host's result, ending with its refusal's hint, then with what the call left behind. */
+  async #decorated({ plugin, concurrency }: Served, tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+    const name = plugin.manifest.name;
+    const finish = explainingRefusals(this.#refusalContext(plugin), concurrency === "read-only");
+    const { leftovers } = this.#notes;
+    const look = leftovers !== undefined && plugin.entry.permissions.includes("fs.write") ? () => reportLeftovers(leftovers.watch, leftovers.handle, { plugin: name, tool, callId: ctx.callId }) : () => undefined;
+    let result: ToolResult;
+    try {
+      result = finish(await this.#host.call(name, tool, args, ctx));
+    } catch (error) {
+      // What the call left is said even when its handler failed.
+      look();
+      throw error;
+    }
+    const line = look();
+    return line === undefined ? result : { ...result, content: `${result.content}\n${line}` };
+  }
+
+  #refusalContext(plugin: ResolvedPlugin): RefusalContext {
+    const host = this.#host;
+    const { limits, refusals, workspace } = this.#notes;
+    return {
+      plugin: plugin.manifest.name,
+      grants: plugin.entry.permissions,
+      offered: [...plugin.manifest.permissions, ...plugin.manifest.optionalPermissions],
+      workspace,
+      get protect() {
+        return host.protected();
+      },
+      configPath: plugin.where.configPath,
+      ...narrowedNetwork(plugin.entry, refusals, plugin.manifest.name),
+      limits: limits === undefined ? undefined : { values: limits, counts: host.limits },
+    };
+  }
+}
+
+/** A refusal context's view of an entry's narrowed `network` grant: its list, and what its proxy refused. */
+export function narrowedNetwork(entry: PluginEntry | McpEntry, refusals: NetworkRefusals | undefined, name: string): Pick<RefusalContext, "network" | "refusedHosts"> {
+  if (entry.network === undefined || !entry.permissions.includes("network")) return {};
+  return { network: entry.network, refusedHosts: refusals === undefined ? undefined : (since) => refusals.since(name, since) };
+}
