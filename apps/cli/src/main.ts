@@ -8,6 +8,7 @@
  */
 import { PlugboardError } from "@plugboard/config/errors";
 import { LazyLoadError, lazily } from "@plugboard/core/internal";
+import { trace } from "@plugboard/core/trace";
 import { type ParsedArgs, parseCliArgs } from "./args.ts";
 import { helpText } from "./help.ts";
 import { type Io, processIo } from "./io.ts";
@@ -60,11 +61,13 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       return 0;
     }
     const command = await lazily(`the plugboard ${parsed.command} command`, COMMANDS[parsed.command]);
+    trace("cli: command loaded");
     try {
       return await command(parsed, io);
     } finally {
       const { closeApps } = await lazily("the CLI's app loader", () => import("./load-app.ts"));
       await closeApps();
+      trace("cli: apps closed");
     }
   } catch (error) {
     if (error instanceof PlugboardError) {
@@ -97,9 +100,11 @@ function isNotFound(error: unknown): boolean {
  * drained before the process exits, so piped output is never cut.
  */
 export async function runCli(argv: readonly string[] = process.argv.slice(2)): Promise<never> {
+  trace("cli: started");
   const io = processIo();
   const code = await main(argv, io);
   await io.drain();
+  trace("cli: exit");
   process.exit(code);
 }
 

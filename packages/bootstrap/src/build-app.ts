@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type Logger, silentLogger, Workspace, prepareResultsFolder, ResultsFolderError, ToolRegistry } from "@plugboard/core";
 import { WorkspaceError, lazily, type RegistryEntry } from "@plugboard/core/internal";
+import { trace } from "@plugboard/core/trace";
 import { ToolRuntime, wildcardMatch } from "@plugboard/runtime";
 import type { AppConfig, McpEntry, PluginEntry } from "@plugboard/config";
 import { PlugboardError } from "@plugboard/config/errors";
@@ -127,6 +128,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const workspace = await openWorkspace(config);
 
   const found = await resolvePlugins(config, options.appFolder);
+  trace("app: plugins resolved");
   checkToolNames(found, config.configPath);
   // Before any plugin's code runs: a plugin whose files differ from what the person accepted is not loaded.
   const codeSources = await pinnedCode(found, options.appFolder, workspace.root);
@@ -136,12 +138,15 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   if (options.changedTools === undefined) for (const change of codePinning.withheld) logger.warn(withheldCodeLine(change, lockFileOf(config.configPath)));
   const unloaded = new Set(codePinning.withheld.map(({ source }) => source));
   const resolved = found.filter((plugin) => !unloaded.has(plugin.manifest.name));
+  trace("app: code pins checked");
 
   const sandbox = sandboxState(config, logger, await detecting);
+  trace("app: sandbox detected");
   const { mechanism } = sandbox;
   const isConfined = (plugin: ResolvedPlugin) => mechanism !== undefined && plugin.entry.sandbox !== false;
   const listing = { cacheFolder: listingCacheFolder(options.env ?? process.env), fresh: options.freshHosts === true };
   const modules = mechanism === undefined ? undefined : await (confining ?? confinementModules());
+  trace("app: confinement's modules loaded");
   // One walk of the workspace for repositories and other tools' files, kept: each host start and each after-call look reads only what changed.
   const walker = modules === undefined ? undefined : new modules.WorkspaceWalker(workspace.root, config.protectDepth);
   // From here until the app closes, confined plugins may write the workspace: files that appear there meanwhile are suspect.
@@ -189,6 +194,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     throw error;
   }
   const hosts: PluginHost[] = [...new Set(confined.values())];
+  trace("app: hosts mounted");
 
   const loaded = new Map<number, { grants: readonly Permission[]; entries: readonly RegistryEntry[] }>();
   const plugins: LoadedPlugin[] = [];
@@ -254,6 +260,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     const warmUp = () => {
       for (const host of hosts) host.warm();
     };
+    trace("app: built");
     return { config, workspace, registry, runtime, plugins, servers, toolGrants, pinning, codePinning, sandbox: { ...sandbox, confined: confinedNames }, warmUp, close };
   } catch (error) {
     await close();

@@ -6,6 +6,7 @@
 import { resolve } from "node:path";
 import type { Logger } from "@plugboard/core";
 import { lazily } from "@plugboard/core/internal";
+import { trace } from "@plugboard/core/trace";
 import { type App, buildApp } from "./build-app.ts";
 import type { ChangedTools } from "./pinned-tools.ts";
 import { type ConfigOverrides, loadConfig } from "@plugboard/config";
@@ -65,6 +66,7 @@ export async function startApp(options: StartAppOptions): Promise<StartedApp> {
     cwd,
     ...(options.env ? { env: options.env } : {}),
   });
+  trace("app: config loaded");
   const app = await buildApp(config, {
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.appFolder ? { appFolder: options.appFolder } : {}),

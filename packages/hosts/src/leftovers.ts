@@ -12,6 +12,7 @@ import { existsSync, readFileSync, renameSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import type { ToolResult } from "@plugboard/core";
 import type { RegistryEntry } from "@plugboard/core/internal";
+import { trace } from "@plugboard/core/trace";
 import { codeIn } from "./git-code.ts";
 import { OTHER_TOOLS_FOLDERS, type WorkspaceScan, type WorkspaceWalker } from "./workspace-scan.ts";
 
@@ -106,6 +107,7 @@ export function reportingLeftovers(entry: RegistryEntry, plugin: string, watch: 
       handler: async (args, ctx) => {
         const report = () => {
           const leftovers = watch.look();
+          trace("call: leftovers looked for");
           if (leftovers.length === 0) return undefined;
           const line = leftoverLine(plugin, leftovers);
           handle({ plugin, tool: tool.name, callId: ctx.callId }, leftovers, line);
