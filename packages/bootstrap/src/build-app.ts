@@ -232,9 +232,10 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     }
     auditLog = config.audit === undefined ? undefined : openAuditLog(config.audit, config.configPath);
     for (const record of early.splice(0)) auditLog?.connection(record);
+    // The sandbox's launcher for MCP servers is loaded only when the config has a server it confines.
     const launcher =
       options.mcpLauncher ??
-      (mechanism === undefined
+      (mechanism === undefined || !config.plugins.some((entry) => !isPlugin(entry) && confinesServer(entry))
         ? undefined
         : await confiningLauncher(mechanism, { workspace: workspace.root, configPath: config.configPath, protect, env: options.env ?? process.env, logger, onConnection, limits: config.limits, tallies }));
     mounts = await mountServers(config, { workspace, logger, launcher, elicit: options.elicit, env: options.env ?? process.env });
