@@ -8,6 +8,7 @@
  * the same command with `PLUGBOARD_TRACE=1`, each stage's time from the marks the CLI, the
  * app, the confining step and the plugin host write on stderr (core's trace.ts).
  */
+import { loadavg } from "node:os";
 import type { FigureLog } from "../harness/figures.ts";
 import { summarize, timingFigure } from "../harness/measure.ts";
 import type { RunMode } from "../harness/mode.ts";
@@ -38,6 +39,7 @@ interface Contender {
 
 /** Measures the four commands, then Plugboard's stages. */
 export async function oneShot(mode: RunMode, log: FigureLog): Promise<void> {
+  const loadAtStart = loadavg()[0] ?? Number.NaN;
   const found = await anchors(mode);
   const runs = mode.quick ? 10 : 30;
   const traced = mode.quick ? 6 : 20;
@@ -127,6 +129,9 @@ export async function oneShot(mode: RunMode, log: FigureLog): Promise<void> {
       log.add(timingFigure(STAGES_GROUP, stage.name, msTiming(values), "ms", 1e6, stage.note));
     }
   });
+  // The machine is shared: the load during these rows says how far to trust them.
+  log.add({ group: ONE_SHOT_GROUP, name: "1-minute load average, start of the suite", value: loadAtStart, unit: "" });
+  log.add({ group: ONE_SHOT_GROUP, name: "1-minute load average, end of the suite", value: loadavg()[0] ?? Number.NaN, unit: "" });
 }
 
 /** A timing from samples in ms. */
