@@ -16,6 +16,7 @@ import { renderTable } from "./harness/table.ts";
 import { leftovers } from "./leftovers/leftovers.ts";
 import { inProcessLoop } from "./loop/in-process.ts";
 import { mcp } from "./mcp/mcp.ts";
+import { oneShot } from "./one-shot/one-shot.ts";
 import { httpLoop } from "./loop/over-http.ts";
 import { BENCHMARKS_PATH, QUICK_BENCHMARKS_PATH, writeBenchmarksMd } from "./report/benchmarks-md.ts";
 import { startEnvironment } from "./report/environment.ts";
@@ -43,6 +44,7 @@ const SUITES = {
   "tool-search": toolSearch,
   leftovers,
   "author-install": authorInstall,
+  "one-shot": oneShot,
 };
 const unknown = mode.only?.filter((name) => !(name in SUITES)) ?? [];
 if (unknown.length > 0) throw new Error(`Unknown suite ${unknown.join(", ")}; the suites: ${Object.keys(SUITES).join(", ")}`);

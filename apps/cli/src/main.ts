@@ -9,6 +9,7 @@
  */
 import { PlugboardError } from "@plugboard/errors";
 import { LazyLoadError, lazily } from "@plugboard/core/internal";
+import { trace } from "@plugboard/core/trace";
 import { parseCliArgs } from "./args.ts";
 import { commandOf } from "./commands/index.ts";
 import { helpText } from "./help.ts";
@@ -67,9 +68,11 @@ function isNotFound(error: unknown): boolean {
  * drained before the process exits, so piped output is never cut.
  */
 export async function runCli(argv: readonly string[] = process.argv.slice(2)): Promise<never> {
+  trace("cli: started");
   const io = processIo();
   const code = await main(argv, io);
   await io.drain();
+  trace("cli: exit");
   process.exit(code);
 }
 

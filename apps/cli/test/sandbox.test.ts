@@ -102,3 +102,28 @@ test("a confined call through the CLI: read_file works, a write outside is refus
   expect(refused.stdout).toContain(`${system}: Read-only file system`);
   expect(await Bun.file(system).exists()).toBe(false);
 }, TIMEOUT_MS);
+
+describe("PLUGBOARD_TRACE=1", () => {
+  test("a confined call's stages on stderr, the confining step's and the host's among them, each once, in time order; unset, none", async () => {
+    const config = await configIn("trace", { sandbox: "auto", plugins: [{ package: "@plugboard/plugin-read-file", permissions: ["fs.read"] }] });
+    const args = ["call", "read_file", '{"path":"notes.txt"}', "--config", config];
+    const traced = await plugboard(args, { cwd: dir, env: { PLUGBOARD_TRACE: "1" } });
+    expect(traced.code).toBe(0);
+    expect(traced.stdout).toBe("hello\n");
+    const marks = traced.stderr
+      .split("\n")
+      .filter((line) => line.startsWith("plugboard trace "))
+      .map((line) => /^plugboard trace (\d+\.\d{3}) (.+)$/.exec(line) ?? []);
+    const stages = marks.map(([, , stage]) => stage);
+    for (const stage of ["cli: started", "app: config loaded", "host: spawned", "confine: started", "confine: seccomp installed, execve", "host program: loaded", "host: ready", "host program: runs read_file", "call: result", "cli: exit"]) {
+      expect(stages.filter((each) => each === stage)).toEqual([stage]);
+    }
+    const at = (stage: string) => Number(marks.find(([, , each]) => each === stage)?.[1]);
+    expect(at("host: spawned")).toBeLessThan(at("confine: started"));
+    expect(at("confine: started")).toBeLessThan(at("host program: loaded"));
+    expect(at("host program: runs read_file")).toBeLessThan(at("call: result"));
+    const quiet = await plugboard(args, { cwd: dir });
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).not.toContain("plugboard trace");
+  }, TIMEOUT_MS);
+});

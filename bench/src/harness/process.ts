@@ -9,6 +9,8 @@
 
 /** How one process run went. */
 export interface ProcessRun {
+  /** When the child was spawned, in ms since the epoch (as `performance.timeOrigin + performance.now()`). */
+  readonly startedAt: number;
   readonly wallMs: number;
   /** User + system CPU time of the child. */
   readonly cpuMs: number;
@@ -45,5 +47,5 @@ export async function runProcess(command: readonly string[], options: ProcessOpt
     throw new Error(`${command.join(" ")} exited with ${child.exitCode ?? child.signalCode}: ${stderr.trim()}`);
   }
   const cpuMs = Number(child.resourceUsage()?.cpuTime.total ?? Number.NaN) / 1000;
-  return { wallMs, cpuMs, stdout, stderr };
+  return { startedAt: performance.timeOrigin + started, wallMs, cpuMs, stdout, stderr };
 }

@@ -5,6 +5,7 @@
  * or nothing: the first failure throws, nothing is registered and no source is left running.
  */
 import type { ToolRegistry, Workspace } from "@plugboard/core";
+import { trace } from "@plugboard/core/trace";
 import type { CloseOptions } from "@plugboard/core/internal";
 import type { AppConfig } from "@plugboard/config";
 import type { Permission } from "@plugboard/core";
@@ -73,6 +74,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     const { registry, runtime, toolGrants } = assembleRuntime(plan, opened, pinning);
     const { workspace, codePinning, sandbox } = plan;
     const plugins = plan.plugins.map(loadedPlugin);
+    trace("app: built");
     return { config, workspace, registry, runtime, plugins, servers: opened.servers, toolGrants, pinning, codePinning, sandbox, warmUp: opened.warmUp, close: opened.close };
   } catch (error) {
     await opened.close();

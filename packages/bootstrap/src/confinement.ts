@@ -7,6 +7,7 @@
  */
 import { join } from "node:path";
 import { prepareResultsFolder, ResultsFolderError } from "@plugboard/core";
+import { trace } from "@plugboard/core/trace";
 import { ensureLock, lockFileOf } from "@plugboard/config/lock-file";
 import { beginWritableSpan, plantedRecordFile } from "@plugboard/sandbox/planted-files";
 import type { ConfinedHost, HostContext } from "@plugboard/hosts/confined";
@@ -46,6 +47,7 @@ export async function prepareConfinement(plan: Plan): Promise<Confinement | unde
   const { logger, env } = options;
   const root = workspace.root;
   const modules = await (plan.modules ?? confinementModules());
+  trace("app: confinement's modules loaded");
   // One walk of the workspace for repositories and other tools' files, kept: each host start and each after-call look reads only what changed.
   const walker = new modules.WorkspaceWalker(root, config.protectDepth);
   const cacheFolder = listingCacheFolder(env);

@@ -5,6 +5,7 @@
  * plugins grouped by the host they share, and the servers our sandbox confines.
  */
 import { type Logger, silentLogger, Workspace } from "@plugboard/core";
+import { trace } from "@plugboard/core/trace";
 import { WorkspaceError } from "@plugboard/core/internal";
 import type { AppConfig, McpEntry, PluginEntry } from "@plugboard/config";
 import { PlugboardError } from "@plugboard/errors";
@@ -53,12 +54,15 @@ export async function planApp(config: AppConfig, given: BuildAppOptions): Promis
   const workspace = await openWorkspace(config);
   const entries = [...config.plugins.entries()];
   const found = await allOrNothing(entries.flatMap(([index, entry]) => (isPlugin(entry) ? [resolvePlugin(entry, { index, configPath: config.configPath }, options.appFolder)] : [])));
+  trace("app: plugins resolved");
   checkToolNames(config, found.map(({ manifest, where }) => ({ index: where.index, name: manifest.name, mcp: false, tools: manifest.tools.map(({ name }) => name) })));
   // Before any plugin's code runs: a plugin whose files differ from what the person accepted is not loaded.
   const { codePinning, pinsCode } = await pinPluginCode(config, found, workspace.root, options);
+  trace("app: code pins checked");
   const unloaded = new Set(codePinning.withheld.map(({ source }) => source));
   const plugins = found.filter((plugin) => !unloaded.has(plugin.manifest.name));
   const state = sandboxState(config, options.logger, await detecting);
+  trace("app: sandbox detected");
   const confining = state.mechanism !== undefined;
   const confined = plugins.filter((plugin) => confining && plugin.entry.sandbox !== false);
   // Only servers our sandbox confines: a launcher given by the caller confines (or not) in its own way.

@@ -6,6 +6,7 @@
 import { resolve } from "node:path";
 import { lazily } from "@plugboard/core/internal";
 import type { BuildAppOptions } from "./app-options.ts";
+import { trace } from "@plugboard/core/trace";
 import { type App, buildApp } from "./build-app.ts";
 import { type ConfigOverrides, loadConfig } from "@plugboard/config";
 import type { ModelClient } from "@plugboard/agent";
@@ -45,6 +46,7 @@ export async function startApp(options: StartAppOptions): Promise<StartedApp> {
   const cwd = resolve(options.cwd ?? process.cwd());
   const { config: configFlag, ...overrides } = options.flags ?? {};
   const config = await loadConfig(resolve(cwd, configFlag ?? options.defaultConfig), { overrides, cwd, env: options.env });
+  trace("app: config loaded");
   const app = await buildApp(config, options);
   if (!options.model) return { ...app, model: undefined };
   const { createModelClient } = await lazily("the model client @plugboard/agent", () => import("@plugboard/agent"));

@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import { errorResult, type Logger, type ToolContext, type ToolResult } from "@plugboard/core";
 import { type CloseOptions, visible } from "@plugboard/core/internal";
 import { killGroup, killGroupOnExit, settlesWithin } from "@plugboard/core/process";
+import { TRACE_PREFIX, trace, tracing } from "@plugboard/core/trace";
 import { PlugboardError } from "@plugboard/errors";
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
 import { confineCommand, type EgressRecord, type Mechanism, openEgress, type ProtectedPath } from "@plugboard/sandbox";
@@ -174,12 +175,14 @@ class HostProcess implements HostConnection {
       return errorResult(restarting ? `${plugin} could not be started again: ${reason}` : reason);
     }
     const id = this.#nextId++;
+    trace("call: sent to the host");
     const answered = this.#ask(running, { type: "call", id, tool, args, callId: ctx.callId, ...(ctx.results ? { results: ctx.results } : {}) });
     const cancel = () => this.#send(running, { type: "cancel", id });
     ctx.signal.addEventListener("abort", cancel, { once: true });
     if (ctx.signal.aborted) cancel();
     try {
       const answer = await answered;
+      trace("call: the host answered");
       if (answer === undefined) return errorResult(`${plugin} stopped while running ${tool} (${this.#ending(running)}); it starts again on the next call`);
       if (answer.type === "result") return answer.result;
       if (answer.type === "thrown") throw rebuilt(answer.error);
@@ -241,6 +244,7 @@ class HostProcess implements HostConnection {
     if (this.#running !== undefined) return Promise.resolve(this.#running);
     this.#starting ??= programsOf(this.#context)
       .then((programs) => {
+        trace("host: programs found");
         if (this.#closed) throw new Error(`${this.names} has been closed`);
         return this.#running ?? this.#spawn(programs);
       })
@@ -279,6 +283,7 @@ class HostProcess implements HostConnection {
       ...(programs.confine === undefined ? {} : { confineProgram: programs.confine }),
       ...(this.#context.limits === undefined ? {} : { limits: this.#context.limits }),
     });
+    trace("host: view and limits made");
     if (!this.#warned) {
       this.#warned = true;
       for (const link of confined.refusedLinks) {
@@ -300,6 +305,7 @@ class HostProcess implements HostConnection {
     } finally {
       egress?.spawned();
     }
+    trace("host: spawned");
     // The token goes first, on stdin: on the command line, every process of the sandbox could read it in /proc.
     try {
       child.stdin.write(`${token}\n`);
@@ -319,7 +325,10 @@ class HostProcess implements HostConnection {
     const running: Running = { process: child, ready, waiting, ended: new Promise((resolve) => (ended = resolve)), brokeProtocol: false };
     this.#running = running;
     const onMessage = (message: HostMessage) => {
-      if (message.type === "ready") listed?.(message.listing);
+      if (message.type === "ready") {
+        trace("host: ready");
+        listed?.(message.listing);
+      }
       else if (message.type === "load-failed" && !("id" in message)) refused?.(new PlugboardError(message.code, message.message));
       else {
         waiting.get(message.id)?.(message);
@@ -342,6 +351,8 @@ class HostProcess implements HostConnection {
       killGroup(child.pid);
     });
     const stderr = eachLine(child.stderr, (line) => {
+      // The confining step's and the host's own stages, when tracing (a plugin could write such a line too: it is only shown).
+      if (tracing && line.startsWith(TRACE_PREFIX)) process.stderr.write(`${visible(line)}\n`);
       // What a plugin writes reaches a person's terminal: its control characters are shown, not obeyed.
       if (line.startsWith("warning: ")) logger.warn(visible(line.slice("warning: ".length)));
       else logger.debug(`${this.names}: ${visible(line)}`);

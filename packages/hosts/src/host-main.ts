@@ -17,6 +17,7 @@ import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
 import { refusalOf } from "@plugboard/sandbox/refusal";
 import { type AppMessage, concurrencyKind, encodeSchema, eachLine, type HostListing, type HostMessage, type HostSpec, protocolLine, type Thrown } from "./protocol.ts";
 import { endOtherProcesses } from "@plugboard/core/process";
+import { trace } from "@plugboard/core/trace";
 import { reapExited, undumpable } from "./own-process.ts";
 
 /** Plugin messages go to stderr, which the app logs. */
@@ -66,6 +67,7 @@ async function host(spec: HostSpec, send: (message: HostMessage) => void, lines:
       });
     }
   }
+  trace("host program: sends ready");
   send({ type: "ready", listing: { plugins: listing } });
 
   /** The tool a request names, its plugin loaded; a load failure is answered as the loader's error. */
@@ -87,6 +89,7 @@ async function host(spec: HostSpec, send: (message: HostMessage) => void, lines:
   const spawns = spec.plugins.some(({ entry }) => entry.permissions.includes("process.spawn"));
   const answer = async (message: Extract<AppMessage, { type: "call" }>, target: Served, controller: AbortController) => {
     let answered: HostMessage;
+    trace(`host program: runs ${message.tool}`);
     try {
       const ctx = { workspace, signal: controller.signal, callId: message.callId, logger, ...(message.results ? { results: message.results } : {}) };
       const result: ToolResult = await runHandler(target.tool, message.args, ctx).catch((error: unknown) => {
@@ -108,6 +111,7 @@ async function host(spec: HostSpec, send: (message: HostMessage) => void, lines:
         reapExited();
       }
     }
+    trace(`host program: ${message.tool} answered`);
     send(answered);
   };
 
@@ -181,6 +185,7 @@ function thrown(error: unknown): Thrown {
  * plugin that fails to load is answered `load-failed` (and the host exits 2).
  */
 export async function runHost(argument: string | undefined): Promise<never> {
+  trace("host program: loaded");
   // Before the token is read: no program a plugin starts may read it from this process's memory.
   undumpable();
   const spec = JSON.parse(argument ?? "{}") as HostSpec;

@@ -119,6 +119,16 @@ test("whatever a confined process starts ends with it, daemons included", async 
   expect(await survivorsNamed(marker, 5000)).toEqual([]);
 });
 
+test("no namespace can be made in a confined process, which its environment says (PLUGBOARD_CONFINED=1): core's probe for one is skipped there", async () => {
+  // The probe's two forms, run anyway: both fail, so skipping them changes nothing.
+  const script = `const run = (flags) => Bun.spawnSync(["unshare", ...flags, "true"], { stderr: "ignore" }).exitCode; console.log(process.env.PLUGBOARD_CONFINED, run(["--pid", "--fork", "--kill-child"]), run(["--user", "--map-current-user", "--pid", "--fork", "--kill-child"]));`;
+  const confined = confineCommand(available, { argv: [process.execPath, "-e", script], grants: ["process.spawn"], workspace, code: [PACKAGE] });
+  const run = Bun.spawn([confined.command, ...confined.args], { env: confined.env, cwd: confined.cwd, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
+  expect(stderr).toBe("");
+  expect(stdout).toMatch(/^1 [1-9]\d* [1-9]\d*\n$/);
+});
+
 describe("the mechanism", () => {
   test("is reported missing when its test hook disables a part", () => {
     expect(detectMechanism({ PLUGBOARD_SANDBOX_DISABLE: "landlock" })).toEqual({

@@ -10,7 +10,8 @@ import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Permission } from "@plugboard/core";
-import { unshareFlags } from "@plugboard/core/process";
+import { CONFINED_VARIABLE, unshareFlags } from "@plugboard/core/process";
+import { TRACE_VARIABLE, tracing } from "@plugboard/core/trace";
 import { buildView, DEVICES, PRIVATE_FOLDERS, type ProtectedPath } from "./view/build-view.ts";
 import type { ConfinementRules } from "./kernel/confine-main.ts";
 import { EGRESS_PORT } from "./network/egress-channel.ts";
@@ -166,7 +167,11 @@ export function confineCommand(mechanism: Extract<Mechanism, { available: true }
     HOME: home,
     TMPDIR: "/tmp",
     BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0",
+    // No namespace can be made in here: core's probe for one (a bash call's PID namespace) is skipped.
+    [CONFINED_VARIABLE]: "1",
     ...(narrowed ? PROXY_ENV : {}),
+    // The app traces its stages (a flag, no secret): the confining step and the program trace theirs.
+    ...(tracing ? { [TRACE_VARIABLE]: "1" } : {}),
   });
   const namespaces = unshareFlags({ ...HOST_NAMESPACES, net: sockets !== "any" });
   // Made last: nothing above may throw and leave them behind.

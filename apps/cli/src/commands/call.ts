@@ -4,6 +4,7 @@
  * `--json` carries it exactly.
  */
 import { visible } from "@plugboard/core/internal";
+import { trace } from "@plugboard/core/trace";
 import type { ParsedArgs } from "../args.ts";
 import { abortOnInterrupt } from "../interrupt.ts";
 import type { Io } from "../io.ts";
@@ -20,7 +21,9 @@ export async function callCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const app = await loadApp(parsed, io, { announceWorkspace: true, warm: [tool], elicit: elicitation.elicit });
   using interrupt = abortOnInterrupt();
   using _asking = elicitation.during({ pause() {}, resume() {} }, interrupt.signal);
+  trace("call: executing");
   const result = await app.runtime.execute(tool, json, { callId: "direct", signal: interrupt.signal, approve: approveAll });
+  trace("call: result");
   if (parsed.flags.json) {
     io.stdout.write(jsonLine({ type: "tool_result", id: "direct", is_error: result.isError, content: result.content }));
   } else {

@@ -3,6 +3,7 @@
  * shows, and `run`, which runs its handler. The handler's module is imported only when the
  * command runs, so reading every spec (the parser, `plugboard --help`) loads no command's code.
  */
+import { trace } from "@plugboard/core/trace";
 import { lazily } from "@plugboard/core/internal";
 import type { ParsedArgs } from "../args.ts";
 import type { FlagName } from "../flags.ts";
@@ -42,12 +43,14 @@ export interface Command<Name extends string = string> {
 export function defineCommand<const Name extends string>(spec: CommandSpec<Name>, load: () => Promise<Handler>): Command<Name> {
   const run: Handler = async (parsed, io) => {
     const handler = await lazily(`the plugboard ${spec.name} command`, load);
+    trace("cli: command loaded");
     try {
       return await handler(parsed, io);
     } finally {
       // The MCP servers and plugin hosts its apps started end as the CLI is about to exit.
       const { closeApps } = await lazily("the CLI's app loader", () => import("../load-app.ts"));
       await closeApps();
+      trace("cli: apps closed");
     }
   };
   return { spec, run };

@@ -7,5 +7,5 @@
 export { type Ending, readEnding } from "./ending.ts";
 export { drainPipes, endOtherProcesses, type GroupEnding, type GroupSupervisor, isAlive, killGroup, killGroupOnExit, PIPE_GRACE_MS, settlesWithin, superviseGroup } from "./group.ts";
 export { type ProgramOptions, type ProgramOutcome, runProgram } from "./run-program.ts";
-export { CORE_FOLDER, pidNamespacePrefix, underInit } from "./pid-namespace.ts";
+export { CONFINED_VARIABLE, CORE_FOLDER, pidNamespacePrefix, underInit } from "./pid-namespace.ts";
 export { findUnshare, type Namespaces, unshareFlags, whyUnshareFails, whyUnshareFailsAsync } from "./unshare.ts";

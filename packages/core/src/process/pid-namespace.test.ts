@@ -11,6 +11,13 @@ test("pidNamespacePrefix tries a plain PID namespace first (a mapped root may no
   expect([[], [unshare, "--user", "--map-current-user", ...plain.slice(1)]]).toContainEqual([...pidNamespacePrefix()]);
 });
 
+test("in a process Plugboard's sandbox confines, no namespace is probed for: none can be made there", () => {
+  const script = `const { pidNamespacePrefix } = await import(${JSON.stringify(join(import.meta.dir, "pid-namespace.ts"))}); console.log(JSON.stringify(pidNamespacePrefix()));`;
+  // Where this process can make one (root here), the empty answer shows the probe was not made.
+  const run = Bun.spawnSync([process.execPath, "-e", script], { env: { ...process.env, PLUGBOARD_CONFINED: "1" }, stdout: "pipe", stderr: "pipe" });
+  expect(run.stdout.toString()).toBe("[]\n");
+});
+
 test("underInit runs the init with this Bun, loading no .env or bunfig.toml, then the program", () => {
   expect(underInit(["bash", "-c", "true"])).toEqual([
     process.execPath,

@@ -25,12 +25,21 @@ const INIT_FLAGS = ["--no-env-file", "--config=/dev/null"];
 export const CORE_FOLDER = dirname(Bun.resolveSync("@plugboard/core/package.json", import.meta.dir));
 const INIT = join(CORE_FOLDER, "src/process/init.ts");
 
+/**
+ * Set (`1`) by Plugboard's sandbox in the environment of every process it confines: there no
+ * namespace can be made (the seccomp filter refuses new user namespaces, and the process holds
+ * no capability, which a PID namespace of its own needs), so the probe, two runs of `unshare`
+ * that would fail, is not made.
+ */
+export const CONFINED_VARIABLE = "PLUGBOARD_CONFINED";
+
 let prefix: readonly string[] | undefined;
 
 /**
  * The argv prefix that runs a program in a PID namespace of its own — plain first (a mapped
  * root in a confined host may not create user namespaces), else with a user namespace — or
- * `[]` where none can be made. Probed once per process (a few milliseconds, on first use).
+ * `[]` where none can be made. Probed once per process (a few milliseconds, on first use),
+ * except in a process Plugboard's sandbox confines (`CONFINED_VARIABLE`), where none can be.
  */
 export function pidNamespacePrefix(): readonly string[] {
   prefix ??= probe();
@@ -48,6 +57,7 @@ export function underInit(argv: readonly string[]): string[] {
 }
 
 function probe(): readonly string[] {
+  if (process.env[CONFINED_VARIABLE] === "1") return [];
   const unshare = findUnshare();
   if (unshare === null) return [];
   const flags = [PID_NAMESPACE, PID_NAMESPACE_AS_USER].find((candidate) => whyUnshareFails(unshare, candidate) === null);

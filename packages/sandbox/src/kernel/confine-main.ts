@@ -10,6 +10,7 @@
  * restriction on every thread it will have. Run by the launcher; not an API.
  */
 import { writeFileSync } from "node:fs";
+import { trace } from "@plugboard/core/trace";
 import { applyView } from "../view/apply-view.ts";
 import { dropCapabilities } from "./capabilities.ts";
 import { CHANNEL_FD, handOverListener } from "../network/egress-channel.ts";
@@ -49,16 +50,21 @@ export function confineAndExec(argv: readonly string[], environment: Readonly<Re
     if (name !== RULES_VARIABLE && value !== undefined) env[name] = value;
   }
   try {
+    trace("confine: started");
     const { view, landlock, seccomp, egress, limits } = JSON.parse(rules) as ConfinementRules;
     // "0" is the writer itself, with all its threads: whatever it starts is counted from now on.
     for (const procs of limits?.cgroups ?? []) writeFileSync(procs, "0");
+    trace("confine: cgroups joined");
     applyView(view, limits?.tmp);
+    trace("confine: view mounted");
     if (egress === true) handOverListener(CHANNEL_FD);
     libc.setsid();
     if (limits?.nproc !== undefined) limitProcesses(limits.nproc);
     dropCapabilities();
     restrictSelf(landlock);
+    trace("confine: landlock applied");
     installSeccomp(seccomp);
+    trace("confine: seccomp installed, execve");
     execve(file, [file, ...args], env);
   } catch (error) {
     process.stderr.write(`plugboard sandbox: ${error instanceof Error ? error.message : String(error)}\n`);

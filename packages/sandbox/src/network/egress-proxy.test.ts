@@ -75,6 +75,23 @@ describe("egress proxy", () => {
     expect(answer).toEndWith(`A /x close localhost:${server.port}`);
   });
 
+  test("a big answer and a big request body pass whole, the proxy reading no faster than the other side takes them", async () => {
+    const big = new Uint8Array(8 * 1024 * 1024).map((_, index) => index % 251);
+    const echo = withPort(Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: async (request) => (request.method === "POST" ? new Response(await request.arrayBuffer()) : new Response(big)) }));
+    const { port, close } = proxy([`127.0.0.1:${echo.port}`]);
+    try {
+      const through = { proxy: `http://127.0.0.1:${port()}`, keepalive: false };
+      const down = new Uint8Array(await (await fetch(`http://127.0.0.1:${echo.port}/`, through)).arrayBuffer());
+      expect(down.byteLength).toBe(big.byteLength);
+      expect(Bun.hash(down)).toBe(Bun.hash(big));
+      const up = new Uint8Array(await (await fetch(`http://127.0.0.1:${echo.port}/`, { ...through, method: "POST", body: big })).arrayBuffer());
+      expect(Bun.hash(up)).toBe(Bun.hash(big));
+    } finally {
+      close();
+      echo.stop(true);
+    }
+  });
+
   test("CONNECT: a byte tunnel to the listed host, never terminated", async () => {
     const { records, port, close } = proxy([`localhost:${tls.port}`]);
     const answer = await exchange(port(), `CONNECT localhost:${tls.port} HTTP/1.1\r\nHost: localhost:${tls.port}\r\n\r\n`, "\x16\x03\x01client-hello");

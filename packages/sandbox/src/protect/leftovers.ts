@@ -10,6 +10,7 @@
  */
 import { existsSync, readFileSync, renameSync } from "node:fs";
 import { basename, join, relative } from "node:path";
+import { trace } from "@plugboard/core/trace";
 import { codeIn } from "./git-code.ts";
 import { OTHER_TOOLS_FOLDERS, type WorkspaceScan, type WorkspaceWalker } from "./workspace-scan.ts";
 
@@ -100,6 +101,7 @@ export type LeftoverHandler = (call: { readonly plugin: string; readonly tool: s
  */
 export function reportLeftovers(watch: LeftoverWatch, handle: LeftoverHandler, call: Parameters<LeftoverHandler>[0]): string | undefined {
   const leftovers = watch.look();
+  trace("call: leftovers looked for");
   if (leftovers.length === 0) return undefined;
   const line = leftoverLine(call.plugin, leftovers);
   handle(call, leftovers, line);
