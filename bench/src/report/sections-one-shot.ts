@@ -1,4 +1,4 @@
-/** BENCHMARKS.md section 13 (one confined command against the anchors): what is measured, and a reading with the per-stage budget. */
+/** BENCHMARKS.md section 14 (one confined command against the anchors): what is measured, and a reading with the per-stage budget. */
 import { formatNumber as n } from "../harness/format.ts";
 import { CODEX_VERSION, SRT_VERSION } from "../one-shot/anchors.ts";
 import { ONE_SHOT_GROUP, ONE_SHOT_GROUPS, STAGES_GROUP } from "../one-shot/groups.ts";
@@ -7,7 +7,7 @@ import type { FigureIndex } from "./lookup.ts";
 import type { Section } from "./section.ts";
 
 const oneShot: Section = {
-  title: "13. One confined command, against Codex's and Anthropic's sandboxes",
+  title: "14. One confined command, against Codex's and Anthropic's sandboxes",
   groups: ONE_SHOT_GROUPS,
   measured: () =>
     [
@@ -75,5 +75,5 @@ function oneShotReadings(index: FigureIndex, cores: number): string[] {
   ];
 }
 
-/** Section 13. */
+/** Section 14. */
 export const ONE_SHOT_SECTIONS: readonly Section[] = [oneShot];
