@@ -5,9 +5,8 @@
  * for a plugin that may write the workspace, what the call left behind (its leftovers.ts), as the
  * result's last line. The handler runs once, in the host (`runHandler` there).
  */
-import { defineTool, type TObject, type ToolContext, type ToolResult } from "@plugboard/core";
+import { defineTool, type Permission, type TObject, type ToolContext, type ToolResult } from "@plugboard/core";
 import { answeredOrCancelled, type CloseOptions, type RegistryEntry, type ToolSource } from "@plugboard/core/internal";
-import type { McpEntry, PluginEntry } from "@plugboard/config";
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
 import type { Limits, ProtectedPath } from "@plugboard/sandbox";
 import { type LeftoverHandler, type LeftoverWatch, reportLeftovers } from "@plugboard/sandbox/leftovers";
@@ -164,7 +163,7 @@ class ListedSource implements ConfinedHost {
 }
 
 /** A refusal context's view of an entry's narrowed `network` grant: its list, and what its proxy refused. */
-export function narrowedNetwork(entry: PluginEntry | McpEntry, refusals: NetworkRefusals | undefined, name: string): Pick<RefusalContext, "network" | "refusedHosts"> {
+export function narrowedNetwork(entry: { readonly network?: readonly string[] | undefined; readonly permissions: readonly Permission[] }, refusals: NetworkRefusals | undefined, name: string): Pick<RefusalContext, "network" | "refusedHosts"> {
   if (entry.network === undefined || !entry.permissions.includes("network")) return {};
   return { network: entry.network, refusedHosts: refusals === undefined ? undefined : (since) => refusals.since(name, since) };
 }
