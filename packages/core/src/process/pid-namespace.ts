@@ -5,6 +5,7 @@
  * when the init ends, and the init ends with the command. Without a namespace, only the
  * command's process group can be killed.
  */
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { findUnshare, unshareFlags, whyUnshareFails } from "./unshare.ts";
 
@@ -29,7 +30,8 @@ const INIT = join(CORE_FOLDER, "src/process/init.ts");
  * Set (`1`) by Plugboard's sandbox in the environment of every process it confines: there no
  * namespace can be made (the seccomp filter refuses new user namespaces, and the process holds
  * no capability, which a PID namespace of its own needs), so the probe, two runs of `unshare`
- * that would fail, is not made.
+ * that would fail, is not made. Believed only where the kernel agrees (`confinedByKernel`): in
+ * any other process the variable alone never takes the namespace away.
  */
 export const CONFINED_VARIABLE = "PLUGBOARD_CONFINED";
 
@@ -57,9 +59,23 @@ export function underInit(argv: readonly string[]): string[] {
 }
 
 function probe(): readonly string[] {
-  if (process.env[CONFINED_VARIABLE] === "1") return [];
+  if (process.env[CONFINED_VARIABLE] === "1" && confinedByKernel()) return [];
   const unshare = findUnshare();
   if (unshare === null) return [];
   const flags = [PID_NAMESPACE, PID_NAMESPACE_AS_USER].find((candidate) => whyUnshareFails(unshare, candidate) === null);
   return flags === undefined ? [] : [unshare, ...flags];
+}
+
+/**
+ * Whether this process is held as the sandbox holds what it confines: `no_new_privs` set and a
+ * seccomp filter installed (`/proc/self/status`). Neither can be undone, and a shell the person
+ * starts has neither; where the file cannot be read, no.
+ */
+function confinedByKernel(): boolean {
+  try {
+    const status = readFileSync("/proc/self/status", "utf8");
+    return /^NoNewPrivs:\s*1$/m.test(status) && /^Seccomp:\s*2$/m.test(status);
+  } catch {
+    return false;
+  }
 }
