@@ -5,10 +5,12 @@
  * first (the longest to run, near enough), so that no file starts late and leaves a core idle at
  * the end. Each file's output is written whole when it ends, so that its lines and closing counts
  * never interleave with another's; a last line adds them up and names the files that failed.
+ * The bundle the tests run (see test/helpers.ts) is built first when it is stale, once.
  * With arguments (`bun run test -t NAME`, a file), it is one `bun test` with them, as usual.
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
+import { ensureBundle } from "../test/helpers.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const WORKERS = 2;
@@ -21,6 +23,7 @@ const files = [...new Bun.Glob("**/*.test.ts").scanSync({ cwd: ROOT })]
   .filter((file) => !file.split("/").includes("node_modules"))
   .sort((a, b) => statSync(join(ROOT, b)).size - statSync(join(ROOT, a)).size || a.localeCompare(b));
 
+await ensureBundle();
 const started = performance.now();
 const failed: string[] = [];
 const counts = { pass: 0, fail: 0 };
