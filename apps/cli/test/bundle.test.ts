@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildCli, CLI_DIR } from "../scripts/build.ts";
 import { staleReason } from "../scripts/start.ts";
-import { cleanEnv, plugboard } from "./helpers.ts";
+import { cleanEnv, fromSources } from "./helpers.ts";
 
 // Beside dist/, as the real bundle is: the CLI finds its shipped config and templates from there.
 const OUT = join(CLI_DIR, `.dist-test-${process.pid}`);
@@ -41,7 +41,7 @@ async function bundled(args: readonly string[], env: Record<string, string> = {}
 
 test("--version, help and tools print what the sources print", async () => {
   for (const args of [["--version"], ["-v"], ["help"], ["tools", "--help"], ["tools", "--json"], ["tools"]]) {
-    const [fromBundle, fromSource] = await Promise.all([bundled(args), plugboard(args, { cwd: workspace })]);
+    const [fromBundle, fromSource] = await Promise.all([bundled(args), fromSources(args, { cwd: workspace })]);
     expect({ args, ...fromBundle }).toEqual({ args, ...fromSource });
   }
 }, 120_000);

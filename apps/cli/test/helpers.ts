@@ -1,15 +1,31 @@
 /**
- * End-to-end helpers: run the real `plugboard` process (bun + src/main.ts) with a clean
- * environment, in real temp folders, against real plugins.
+ * End-to-end helpers: run the real `plugboard` process with a clean environment, in real temp
+ * folders, against real plugins. The process is the CLI as users run it, the bundle
+ * (`bun dist/bin.js`): the tests start it some 700 times, and the bundle is built from the
+ * sources once (again only when a source is newer, as `bun run plugboard` does) instead of
+ * each start transpiling every source. `fromSources` runs the sources themselves, for the
+ * tests that compare the two.
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ScriptedModel } from "@plugboard/testing";
+import { staleReason } from "../scripts/start.ts";
 
-const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
+const MAIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
+const SOURCES = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 const PLUGINS = fileURLToPath(new URL("../../../plugins/", import.meta.url));
+
+/** Builds the bundle the tests run when it is missing or older than a source (the test runner does it once, before any test). */
+export async function ensureBundle(): Promise<void> {
+  const reason = staleReason();
+  if (reason === undefined) return;
+  process.stderr.write(`building the CLI bundle the tests run (${reason})\n`);
+  await (await import("../scripts/build.ts")).buildCli();
+}
+
+await ensureBundle();
 
 /** The five first-party plugins as config entries, by absolute path (a temp config has no node_modules). */
 export const FIRST_PARTY = [
@@ -42,7 +58,11 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
 
 /** Starts `plugboard ARGS` with piped stdio. */
 export function spawnPlugboard(args: readonly string[], options: SpawnOptions) {
-  return Bun.spawn(["bun", MAIN, ...args], {
+  return spawnEntry(MAIN, args, options);
+}
+
+function spawnEntry(entry: string, args: readonly string[], options: SpawnOptions) {
+  return Bun.spawn(["bun", entry, ...args], {
     cwd: options.cwd,
     env: cleanEnv(options.env),
     stdin: "pipe",
@@ -52,8 +72,16 @@ export function spawnPlugboard(args: readonly string[], options: SpawnOptions) {
 }
 
 /** Runs `plugboard ARGS` to the end. */
-export async function plugboard(args: readonly string[], options: SpawnOptions): Promise<Finished> {
-  const child = spawnPlugboard(args, options);
+export function plugboard(args: readonly string[], options: SpawnOptions): Promise<Finished> {
+  return toEnd(spawnPlugboard(args, options), options);
+}
+
+/** Runs `plugboard ARGS` from the sources (`bun src/main.ts`) to the end. */
+export function fromSources(args: readonly string[], options: SpawnOptions): Promise<Finished> {
+  return toEnd(spawnEntry(SOURCES, args, options), options);
+}
+
+async function toEnd(child: ReturnType<typeof spawnPlugboard>, options: SpawnOptions): Promise<Finished> {
   if (options.stdin !== undefined) child.stdin.write(options.stdin);
   await child.stdin.end();
   return finished(child);
