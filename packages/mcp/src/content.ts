@@ -1,8 +1,9 @@
 /**
  * An MCP tool result as the model reads it: text blocks joined, every other block
- * summarised in one line of text, `isError` results as `Error: …`. Structured content is
- * the result itself, as JSON text: it takes the place of the text blocks, which restate it
- * for clients that cannot read it (the spec asks servers to add them).
+ * summarised in one line of text, `isError` results as `Error: …`. The text is what the
+ * server wrote for the model ("Forecast ready. …", a file's contents); structured content
+ * is data for programs, sent as JSON only when the result has no text to read, so a text block
+ * that restates it is sent once.
  */
 import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/client";
 import { errorResult, type ToolResult, textResult } from "@plugboard/core";
@@ -12,11 +13,12 @@ import { ERROR_PREFIX } from "@plugboard/core/internal";
  * @example toolResult({ content: [{ type: "text", text: "hi" }] }) // { content: "hi", isError: false }
  */
 export function toolResult(result: CallToolResult): ToolResult {
-  const { structuredContent } = result;
+  const { content, structuredContent } = result;
+  const written = content.some((block) => block.type === "text" && block.text.trim() !== "");
   const parts =
-    structuredContent === undefined
-      ? result.content.map(describe)
-      : [JSON.stringify(structuredContent), ...result.content.filter((block) => block.type !== "text").map(describe)];
+    written || structuredContent === undefined
+      ? content.map(describe)
+      : [JSON.stringify(structuredContent), ...content.filter((block) => block.type !== "text").map(describe)];
   const text = parts.join("\n");
   if (result.isError === true) {
     const message = text === "" ? "the tool reported an error without a message" : text;

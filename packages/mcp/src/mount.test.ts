@@ -251,10 +251,11 @@ describe("McpMount and protocol revisions", () => {
 describe("McpMount: structured results", () => {
   const STATS = '{"count":2,"names":["a","b"]}';
 
-  test("structured content reaches the model as JSON text, in place of the text restating it, checked against the output schema", async () => {
+  test("the model reads the text the server wrote; structured content, checked against the output schema, only when there is no text", async () => {
     const runtime = await runtimeOf(await mount({ server: fixture({ FIXTURE_STRUCTURED: "1" }) }));
-    // The server wrote the JSON as text too: it is not repeated.
-    expect(await runtime.execute("stats", "{}")).toEqual({ content: STATS, isError: false });
+    expect(await runtime.execute("stats_told", "{}")).toEqual({ content: "Two names: a and b.", isError: false });
+    // The server wrote the JSON as text: sent as written, once.
+    expect(await runtime.execute("stats", "{}")).toEqual({ content: JSON.stringify(JSON.parse(STATS), null, 2), isError: false });
     expect(await runtime.execute("stats_only", "{}")).toEqual({ content: STATS, isError: false });
     expect(await runtime.execute("stats_wrong", "{}")).toEqual({
       content: "Error: MCP server fixture answered stats_wrong with structured content that does not match its output schema: count: must be integer; names[0]: must be string",

@@ -7,7 +7,7 @@
  * `FIXTURE_FAIL_START=1` makes it print to stderr and exit before answering anything.
  * `FIXTURE_BAD_SCHEMA=1` adds a tool whose input schema points at a definition it lacks.
  * `FIXTURE_STRUCTURED=1` adds tools with an output schema: `stats` answers it (and its JSON
- * as text), `stats_only` answers it without text, `stats_wrong` answers what it does not
+ * as text), `stats_told` answers it with a sentence for the model, `stats_only` answers it without text, `stats_wrong` answers what it does not
  * allow, `stats_none` answers no structured content; `FIXTURE_BAD_OUTPUT=1` adds a tool whose
  * output schema cannot compile. `FIXTURE_ASK=1` adds `ask`, which asks the person to fill in
  * a form (elicitation) and answers what they did.
@@ -55,7 +55,7 @@ if (process.env.FIXTURE_BAD_SCHEMA === "1") {
 
 if (process.env.FIXTURE_STRUCTURED === "1") {
   const outputSchema = { type: "object" as const, properties: { count: { type: "integer" }, names: { type: "array", items: { type: "string" } } }, required: ["count"] };
-  for (const name of ["stats", "stats_only", "stats_wrong", "stats_none"]) {
+  for (const name of ["stats", "stats_told", "stats_only", "stats_wrong", "stats_none"]) {
     TOOLS.push({ name, description: `Counts, as structured output (${name}).`, inputSchema: object(), outputSchema });
   }
 }
@@ -114,6 +114,8 @@ mcp.server.setRequestHandler(CallToolRequestSchema, async ({ params }, extra): P
       return text(String(process.pid));
     case "stats":
       return { content: [{ type: "text", text: JSON.stringify(STATS, null, 2) }], structuredContent: STATS };
+    case "stats_told":
+      return { content: [{ type: "text", text: "Two names: a and b." }], structuredContent: STATS };
     case "stats_only":
       return { content: [], structuredContent: STATS };
     case "stats_wrong":
