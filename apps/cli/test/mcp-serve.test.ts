@@ -3,6 +3,7 @@
  * against the real process and the five first-party plugins.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client as CurrentClient, StreamableHTTPClientTransport as CurrentHttpTransport } from "@modelcontextprotocol/client";
@@ -180,6 +181,119 @@ describe("plugboard mcp", () => {
     expect(notUrl.stderr).toContain("--peers takes the other copies' URLs, comma-separated (http://10.0.0.2:8808/mcp,…), got '10.0.0.2:8808'");
   }, TIMEOUT);
 });
+
+describe("plugboard mcp --http, a body over 4 MiB", () => {
+  const MiB = 1024 * 1024;
+
+  test("written in chunks, 5 MiB with Content-Length or chunked, by a client that asks to close: it reads the 413, and none of its writes fails", async () => {
+    await withHttpServer(async (port) => {
+      // Closing as the answer went out reset the connection under a client still writing: its write failed (EPIPE), mostly before it read the status.
+      for (let attempt = 0; attempt < 5; attempt++) {
+        for (const framing of ["length", "chunked"] as const) {
+          const posted = await rawPost(port, { framing, close: true, bytes: 5 * MiB });
+          expect({ framing, status: posted.status, error: posted.error, sent: posted.sent }).toEqual({ framing, status: "HTTP/1.1 413 Payload Too Large", error: undefined, sent: 5 * MiB });
+          expect(posted.answer).toContain('"message":"Payload Too Large: a request body may hold at most 4194304 bytes (4 MiB)"');
+        }
+      }
+    });
+  }, TIMEOUT);
+
+  test("a client that never stops writing reads the 413 and is cut off once 32 MiB of its body are thrown away; one gone mid-body leaves it serving", async () => {
+    await withHttpServer(async (port) => {
+      // Up to 256 MiB: without the bound the server reads (and drops) a kept-alive body for as long as it comes.
+      const posted = await rawPost(port, { framing: "chunked", close: false, bytes: 256 * MiB });
+      expect(posted.status).toBe("HTTP/1.1 413 Payload Too Large");
+      expect(posted.sent).toBeGreaterThan(32 * MiB);
+      expect(posted.sent).toBeLessThan(256 * MiB);
+      // Gone once the status came, its body half written: the throwing away ends, the server goes on.
+      const gone = connect(port, "127.0.0.1");
+      gone.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${5 * MiB}\r\n\r\n`);
+      gone.write(Buffer.alloc(MiB, "x"));
+      await new Promise((resolve) => gone.once("data", resolve));
+      gone.destroy();
+      const client = new Client({ name: "test", version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+      expect((await client.listTools()).tools).toHaveLength(5);
+      await client.close();
+    });
+  }, TIMEOUT);
+});
+
+/** Runs `plugboard mcp --http` on a free port for `use`, then stops it. */
+async function withHttpServer(use: (port: number) => Promise<void>): Promise<void> {
+  const child = spawnPlugboard(["mcp", "--http", "--port", "0", "--config", config], { cwd: dir });
+  const output = watch(child);
+  try {
+    await use(Number(new URL(await servedUrl(output)).port));
+  } finally {
+    child.kill("SIGINT");
+    await output.finished();
+  }
+}
+
+interface RawPost {
+  /** The answer's status line, once read. */
+  readonly status: string | undefined;
+  readonly answer: string;
+  /** Body bytes written before the connection ended (or all of them). */
+  readonly sent: number;
+  /** The first socket error (`EPIPE`, `ECONNRESET`), and whether the status had been read by then. */
+  readonly error: { readonly code: string; readonly afterStatus: boolean } | undefined;
+}
+
+/**
+ * POSTs `bytes` of body to `/mcp` over a raw socket, 64 KiB at a time, each write waiting
+ * until the one before went out (as an HTTP client streams a body); stops writing when the
+ * connection ends. `close` sends `Connection: close` (Node's `http.request` without an
+ * agent does).
+ */
+function rawPost(port: number, options: { framing: "length" | "chunked"; close: boolean; bytes: number }): Promise<RawPost> {
+  const chunk = Buffer.alloc(64 * 1024, "x");
+  const { framing, close, bytes } = options;
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    let answer = "";
+    let sent = 0;
+    let ended = false;
+    let error: RawPost["error"];
+    const status = () => (answer.includes("\r\n") ? answer.slice(0, answer.indexOf("\r\n")) : undefined);
+    socket.on("data", (data) => {
+      answer += data.toString();
+    });
+    socket.on("end", () => {
+      ended = true;
+    });
+    socket.on("error", (failure: NodeJS.ErrnoException) => {
+      error ??= { code: failure.code ?? failure.message, afterStatus: status() !== undefined };
+    });
+    socket.on("close", () => resolve({ status: status(), answer, sent, error }));
+    const head = [
+      "POST /mcp HTTP/1.1",
+      `Host: 127.0.0.1:${port}`,
+      "Content-Type: application/json",
+      "Accept: application/json, text/event-stream",
+      framing === "chunked" ? "Transfer-Encoding: chunked" : `Content-Length: ${bytes}`,
+      ...(close ? ["Connection: close"] : []),
+      "",
+      "",
+    ];
+    socket.write(head.join("\r\n"));
+    const next = () => {
+      if (ended || socket.destroyed) return;
+      if (sent >= bytes) {
+        socket.end(framing === "chunked" ? "0\r\n\r\n" : "");
+        return;
+      }
+      const written = () => {
+        sent += chunk.length;
+        setImmediate(next);
+      };
+      if (framing === "chunked") socket.write(Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]), (failed) => failed || written());
+      else socket.write(chunk, (failed) => failed || written());
+    };
+    next();
+  });
+}
 
 /** Runs `plugboard mcp ARGS` as the SDK's stdio client does, and `use`s the connected client. */
 async function withStdioClient(args: string[], use: (client: Client) => Promise<void>): Promise<void> {

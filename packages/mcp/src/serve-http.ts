@@ -10,7 +10,9 @@
  *
  * Before a POST's body is read: a foreign `Origin` is refused (403), a `Content-Type`
  * other than `application/json` too (415), and a body over 4 MiB gets 413, its declared
- * length checked first and its bytes counted as they come.
+ * length checked first and its bytes counted as they come. The 413 goes out at once, and
+ * the connection closes after the rest of the body has been read and thrown away (up to
+ * 32 MiB in all), so that a client still writing reads it.
  *
  * Cancellation: a call ends when its client closes the request (how a 2026-07-28 client
  * cancels); and a 2025 client cancels with `notifications/cancelled` in a later POST, keyed
@@ -23,11 +25,14 @@ import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTrans
 import type { ToolRuntime } from "@plugboard/runtime";
 import { isBearerToken, isForeignOrigin, isJsonContentType, isLoopbackHostHeader } from "./http-guard.ts";
 import { FORWARDED_HEADER, InFlightCalls, type PeerOptions, SESSION_HEADER } from "./in-flight.ts";
-import { readBounded } from "./bounded-body.ts";
+import { readBounded, refuseTooLarge } from "./bounded-body.ts";
 import { mcpServerFactory, type ServeOptions, type ServerFactory } from "./serve.ts";
 
 /** The largest request body served, as the SDK's own bound. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** How much of a body refused for its size is read (and thrown away) before the connection closes. */
+const DISCARDED_BODY_BYTES = 32 * 1024 * 1024;
 
 export interface HttpServeOptions extends ServeOptions, Omit<PeerOptions, "token"> {
   /**
@@ -53,7 +58,10 @@ export function mcpHttpHandler(runtime: ToolRuntime, options: HttpServeOptions =
     // Stateless: no session stream to GET, no session to DELETE.
     if (request.method !== "POST") return jsonRpcError(405, -32000, "Method not allowed.", { allow: "POST" });
     const body = await readBounded(request, MAX_BODY_BYTES);
-    if (body.tooLarge) return jsonRpcError(413, -32000, `Payload Too Large: a request body may hold at most ${MAX_BODY_BYTES} bytes (4 MiB)`);
+    if (body.tooLarge) {
+      const answer = jsonRpcError(413, -32000, `Payload Too Large: a request body may hold at most ${MAX_BODY_BYTES} bytes (4 MiB)`);
+      return refuseTooLarge(answer, body, DISCARDED_BODY_BYTES);
+    }
     const parsed = parseJson(body.bytes);
     if (parsed === undefined) return jsonRpcError(400, -32700, "Parse error: the request body is not JSON");
     const messages = (Array.isArray(parsed.value) ? parsed.value : [parsed.value]).filter(isMessage);
