@@ -4,25 +4,38 @@
  */
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { PlugboardError } from "@plugboard/bootstrap";
 
 const PACKAGE_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
 
 /** A package argument split into its name and the version or range after `@`, if any. */
 export function packageSpec(spec: string): { name: string; version: string | undefined } {
-  const at = spec.lastIndexOf("@");
-  const [name, version] = at > 0 ? [spec.slice(0, at), spec.slice(at + 1)] : [spec, undefined];
-  if (!PACKAGE_NAME.test(name) || version === "") {
+  if (!isPackageSpec(spec)) {
     throw new PlugboardError("USAGE", `'${spec}' is not an npm package name (such as @acme/plugboard-plugin-notes, optionally with @VERSION).`);
   }
-  return { name, version };
+  return split(spec);
+}
+
+/** Whether `spec` is a package name, optionally with `@VERSION`. */
+export function isPackageSpec(spec: string): boolean {
+  const { name, version } = split(spec);
+  return PACKAGE_NAME.test(name) && version !== "";
+}
+
+function split(spec: string): { name: string; version: string | undefined } {
+  const at = spec.lastIndexOf("@");
+  return at > 0 ? { name: spec.slice(0, at), version: spec.slice(at + 1) } : { name: spec, version: undefined };
 }
 
 /** Whether `folder`'s package.json lists `name` among its dependencies. */
 export async function dependsOn(folder: string, name: string): Promise<boolean> {
-  const json = await readPackageJson(folder);
-  return json !== undefined && Object.hasOwn(json.dependencies ?? {}, name);
+  return Object.hasOwn(await dependencies(folder), name);
+}
+
+/** The dependencies `folder`'s package.json lists (none without one), by name. */
+export async function dependencies(folder: string): Promise<Readonly<Record<string, string>>> {
+  return (await readPackageJson(folder))?.dependencies ?? {};
 }
 
 /**
@@ -37,6 +50,12 @@ export async function addPackage(folder: string, spec: string, registry: string 
   if (failed !== undefined) {
     throw new PlugboardError("PLUGIN_NOT_FOUND", `Could not install ${spec} in ${folder}:\n${failed}\nCheck the package name${registry ? " and the registry" : ""}.`);
   }
+}
+
+/** The name of the package `folder`'s package.json installs from the file `tarball` (as `bun add` wrote it), or undefined. */
+export async function installedFrom(folder: string, tarball: string): Promise<string | undefined> {
+  const listed = Object.entries(await dependencies(folder));
+  return listed.find(([, spec]) => resolve(folder, spec.replace(/^file:/, "")) === tarball)?.[0];
 }
 
 /** `bun remove NAME` in `folder`. */

@@ -12,6 +12,7 @@ export {
   type ConfigOverrides,
   DEFAULT_MAX_STEPS,
   DEFAULT_MODEL,
+  type EntryKey,
   FlagError,
   invocationCwd,
   type LoadConfigOptions,

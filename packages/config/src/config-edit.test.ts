@@ -36,20 +36,20 @@ test("adding a package already listed replaces its permissions only", () => {
 
 test("removing takes out that entry and keeps the rest; a package not listed gives undefined", () => {
   const added = addPluginEntry(CONFIG, { package: "@acme/notes", permissions: [] });
-  const removed = removePluginEntry(added, "@acme/notes") ?? "";
+  const removed = removePluginEntry(added, { package: "@acme/notes" }) ?? "";
   expect(removed).toContain("/* reads */");
   expect(parseJson(removed)).toEqual(parseJson(CONFIG));
-  expect(removePluginEntry(CONFIG, "@acme/other")).toBeUndefined();
+  expect(removePluginEntry(CONFIG, { package: "@acme/other" })).toBeUndefined();
 });
 
 test("removing the first, a middle, the last or the only entry of a list written on one line leaves valid JSON", () => {
   const entries = ['{"package":"a","permissions":["process.spawn"]}', '{"package":"b"}', '{"package":"c","options":{"x":[1]}}'];
   const config = (list: readonly string[]) => `{"workspace":".","plugins":[${list.join(",")}]}`;
   for (const name of ["a", "b", "c"]) {
-    const removed = removePluginEntry(config(entries), name) ?? "";
+    const removed = removePluginEntry(config(entries), { package: name }) ?? "";
     expect(parseJson(removed)).toEqual(parseJson(config(entries.filter((entry) => !entry.includes(`"${name}"`)))));
   }
-  expect(removePluginEntry(config([entries[0] ?? ""]), "a")).toBe('{"workspace":".","plugins":[]}');
+  expect(removePluginEntry(config([entries[0] ?? ""]), { package: "a" })).toBe('{"workspace":".","plugins":[]}');
 });
 
 test("adding and updating leave the other entries as they were written, one line each", () => {
@@ -90,4 +90,14 @@ test("addPolicyRule puts a rule before the one at its index, on its own line, co
   );
   const created = parseJson(addPolicyRule('{ "plugins": [] } // mine', rule, 0));
   expect(created).toEqual({ ok: true, value: { plugins: [], policy: { rules: [rule] } } });
+});
+
+test("a path entry is added as written, updated when that path is listed, and removed by it", () => {
+  const text = '{ "plugins": [{ "package": "@acme/notes", "permissions": [] }] }\n';
+  const added = addPluginEntry(text, { path: "./plugins/todo", permissions: ["fs.read"] });
+  expect(added).toBe('{ "plugins": [{ "package": "@acme/notes", "permissions": [] }, { "path": "./plugins/todo", "permissions": ["fs.read"] }] }\n');
+  expect(addPluginEntry(added, { path: "./plugins/todo", permissions: [] })).toBe(added.replace('"permissions": ["fs.read"]', '"permissions": []'));
+  expect(removePluginEntry(added, { path: "./plugins/todo" })).toBe(text);
+  expect(removePluginEntry(added, { path: "./plugins/notes" })).toBeUndefined();
+  expect(removePluginEntry(added, { package: "./plugins/todo" })).toBeUndefined();
 });

@@ -14,16 +14,26 @@ export interface PackageEntry {
   readonly permissions: readonly Permission[];
 }
 
+/** A `path` entry (a plugin's folder, as the config names it) as `plugboard plugin add` writes it. */
+export interface PathEntry {
+  readonly path: string;
+  readonly permissions: readonly Permission[];
+}
+
+/** Which entry of `plugins`: the one of a package, or the one whose `path` is written so. */
+export type EntryKey = { readonly package: string } | { readonly path: string };
+
 const FORMAT: FormattingOptions = { insertSpaces: true, tabSize: 2, eol: "\n" };
 
 /**
- * The config text with `entry` in its `plugins` list: appended, or, when the package is
- * listed already, that entry's permissions replaced. Throws when the text is not a config object.
+ * The config text with `entry` in its `plugins` list: appended, or, when the package (or the
+ * path, written the same) is listed already, that entry's permissions replaced. Throws when
+ * the text is not a config object.
  *
  * @example addPluginEntry('{ "plugins": [] }', { package: "@acme/plugin-notes", permissions: ["fs.read"] })
  */
-export function addPluginEntry(text: string, entry: PackageEntry): string {
-  const index = pluginIndex(text, entry.package);
+export function addPluginEntry(text: string, entry: PackageEntry | PathEntry): string {
+  const index = pluginIndex(text, entry);
   const plugins = findNodeAtLocation(parseTree(text, [], { allowTrailingComma: true }) ?? emptyNode(), ["plugins"]);
   if (index >= 0) {
     const permissions = findNodeAtLocation(plugins ?? emptyNode(), [index, "permissions"]);
@@ -41,8 +51,9 @@ export function addPluginEntry(text: string, entry: PackageEntry): string {
  * The edits that put `entry` after the array's `last` element: on the same line when the
  * array is written on one line, else on a line of its own, indented like `last`.
  */
-function appendAfter(text: string, array: Node, last: Node, entry: PackageEntry): Edit[] {
-  return appendText(text, array, last, `{ "package": ${JSON.stringify(entry.package)}, "permissions": ${inline(entry.permissions)} }`);
+function appendAfter(text: string, array: Node, last: Node, entry: PackageEntry | PathEntry): Edit[] {
+  const [key, value] = "package" in entry ? ["package", entry.package] : ["path", entry.path];
+  return appendText(text, array, last, `{ "${key}": ${JSON.stringify(value)}, "permissions": ${inline(entry.permissions)} }`);
 }
 
 /** The edits that put `entryText` after the array's `last` element, as `appendAfter` does. */
@@ -69,9 +80,9 @@ function emptyNode(): Node {
   return { type: "null", offset: 0, length: 0 };
 }
 
-/** The config text without the `plugins` entry of package `name`; undefined when it lists none. */
-export function removePluginEntry(text: string, name: string): string | undefined {
-  const index = pluginIndex(text, name);
+/** The config text without the `plugins` entry `key` names; undefined when it lists none. */
+export function removePluginEntry(text: string, key: EntryKey): string | undefined {
+  const index = pluginIndex(text, key);
   if (index < 0) return undefined;
   const plugins = findNodeAtLocation(parseTree(text, [], { allowTrailingComma: true }) ?? emptyNode(), ["plugins"]);
   const items = plugins?.children ?? [];
@@ -87,13 +98,14 @@ export function removePluginEntry(text: string, name: string): string | undefine
   return `${text.slice(0, start)}${text.slice(end)}`;
 }
 
-/** The index in `plugins` of the entry for package `name`, or -1. */
-function pluginIndex(text: string, name: string): number {
+/** The index in `plugins` of the entry `key` names, or -1. */
+function pluginIndex(text: string, key: EntryKey): number {
   const parsed = parseJson(text);
   if (!parsed.ok) throw new Error(`not valid JSON: line ${parsed.line}, column ${parsed.column}: ${parsed.problem}`);
   const plugins = typeof parsed.value === "object" && parsed.value !== null ? Reflect.get(parsed.value, "plugins") : undefined;
   if (!Array.isArray(plugins)) return -1;
-  return plugins.findIndex((entry: unknown) => typeof entry === "object" && entry !== null && Reflect.get(entry, "package") === name);
+  const [field, value] = "package" in key ? ["package", key.package] : ["path", key.path];
+  return plugins.findIndex((entry: unknown) => typeof entry === "object" && entry !== null && Reflect.get(entry, field) === value);
 }
 
 /** A policy rule as an approval saves it. */

@@ -1,44 +1,59 @@
 /**
- * `plugboard plugin add PACKAGE [--registry URL] [--yes]`: install a plugin beside the
- * config, show what it asks for, let the person grant it, enable it, and check the app.
- * Declined or failing, the config and the folder are left as they were.
+ * `plugboard plugin add PACKAGE|PATH [--registry URL] [--yes]`: install a plugin beside the
+ * config (a package, or a tarball's PATH; a folder's PATH is listed as it is), show what it
+ * asks for, let the person grant it, enable it, and check the app. Declined or failing, the
+ * config and the folder are left as they were.
  */
 import { existsSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
-import { addPluginEntry, inspectPlugin, PERMISSION_EFFECTS, type Permission, plantedRecordFile, type ResolvedPlugin, removePluginEntry, writeTrusted } from "@plugboard/bootstrap";
+import {
+  addPluginEntry,
+  type EntryKey,
+  inspectPlugin,
+  PERMISSION_EFFECTS,
+  type Permission,
+  PlugboardError,
+  plantedRecordFile,
+  type ResolvedPlugin,
+  removePluginEntry,
+  writeTrusted,
+} from "@plugboard/bootstrap";
 import { parseJson } from "@plugboard/config/json";
 import { visible } from "@plugboard/core/internal";
 import { describeRule, type PolicyRule, wildcardMatch } from "@plugboard/runtime";
-import { addPackage, dependsOn, packageSpec, removePackage } from "../app-packages.ts";
+import { addPackage, dependencies, installedFrom, removePackage } from "../app-packages.ts";
 import { type ParsedArgs, UsageError } from "../args.ts";
 import type { Io } from "../io.ts";
 import { localConfig, SHIPPED_CONFIG } from "../load-app.ts";
+import { checkAddable, entryPath, listedFolders, type PluginArgument, pluginArgument } from "../plugin-argument.ts";
 import { checkCommand } from "./check.ts";
 
 /** Returns 0 when added and checked, 1 when the person declined; problems throw (exit 2). */
 export async function pluginAddCommand(parsed: ParsedArgs, io: Io): Promise<number> {
-  const { name } = packageSpec(parsed.args[0] ?? "");
+  const given = parsed.args[0] ?? "";
+  const argument = pluginArgument(given, io.cwd, io.env.HOME);
   const terminal = io.stdin.isTTY === true && io.stdout.isTTY === true;
   if (!parsed.flags.yes && !terminal) {
-    throw new UsageError(`plugin add asks you to grant ${name}'s permissions, and there is no terminal to ask on; pass --yes to grant them`, "plugin add");
+    const whose = argument.kind === "package" ? argument.name : given;
+    throw new UsageError(`plugin add asks you to grant ${whose}'s permissions, and there is no terminal to ask on; pass --yes to grant them`, "plugin add");
   }
+  checkAddable(argument, given);
   const configPath = parsed.flags.config === undefined ? (localConfig(io.cwd, io.env) ?? join(io.cwd, "plugboard.config.json")) : resolve(io.cwd, parsed.flags.config);
   const folder = dirname(configPath);
-  const before = { config: existsSync(configPath) ? await readFile(configPath, "utf8") : undefined, installed: await dependsOn(folder, name) };
+  const before = existsSync(configPath) ? await readFile(configPath, "utf8") : undefined;
+  const configText = before ?? (await readFile(SHIPPED_CONFIG, "utf8"));
   // The app's own writes: the next start does not take them for a plugin's.
   const write = (text: string) => writeTrusted(plantedRecordFile(io.env), configPath, () => writeFile(configPath, text));
+  const { entry, uninstall } = await install(argument, { folder, configText, registry: parsed.flags.registry, io });
   const undo = async () => {
-    if (before.config === undefined) await rm(configPath, { force: true });
-    else await write(before.config);
-    if (!before.installed) await removePackage(folder, name);
+    if (before === undefined) await rm(configPath, { force: true });
+    else await write(before);
+    await uninstall?.();
   };
 
-  io.note(`installing ${parsed.args[0]} in ${folder}`);
-  await addPackage(folder, parsed.args[0] ?? name, parsed.flags.registry);
-  const configText = before.config ?? (await readFile(SHIPPED_CONFIG, "utf8"));
-  const { manifest } = await inspectPlugin({ package: name, permissions: [], options: undefined }, { index: 0, configPath }).catch(async (error: unknown) => {
+  const { manifest } = await inspectPlugin({ ...entry, permissions: [], options: undefined }, { index: 0, configPath }).catch(async (error: unknown) => {
     await undo();
     throw error;
   });
@@ -51,11 +66,11 @@ export async function pluginAddCommand(parsed: ParsedArgs, io: Io): Promise<numb
   }
   if (granted === undefined) {
     await undo();
-    io.stdout.write(`Not added: ${manifest.name} is uninstalled and ${configPath} is unchanged.\n`);
+    io.stdout.write(`Not added: ${uninstall === undefined ? "" : `${manifest.name} is uninstalled and `}${configPath} is unchanged.\n`);
     return 1;
   }
-  const listed = removePluginEntry(configText, name) !== undefined;
-  await write(addPluginEntry(configText, { package: name, permissions: granted }));
+  const listed = removePluginEntry(configText, entry) !== undefined;
+  await write(addPluginEntry(configText, { ...entry, permissions: granted }));
   try {
     const checked = { ...parsed, flags: { ...parsed.flags, config: configPath } };
     const done = listed ? `Updated ${manifest.name} in` : `Added ${manifest.name} to`;
@@ -66,9 +81,41 @@ export async function pluginAddCommand(parsed: ParsedArgs, io: Io): Promise<numb
     return await checkCommand(checked, io, manifest.name);
   } catch (error) {
     await undo();
-    io.note(`${manifest.name} was not added: the check failed, so ${configPath} and ${folder} are as they were.`);
+    const what = uninstall === undefined ? `${configPath} is as it was` : `${configPath} and ${folder} are as they were`;
+    io.note(`${manifest.name} was not added: the check failed, so ${what}.`);
     throw error;
   }
+}
+
+/** Where `install` puts a plugin, and what it needs to say. */
+interface InstallPlace {
+  readonly folder: string;
+  readonly configText: string;
+  readonly registry: string | undefined;
+  readonly io: Io;
+}
+
+/**
+ * Installs the package or tarball `argument` names beside the config (`bun add`); a folder is
+ * not installed. Returns the config entry that enables it (a folder: by the path the config
+ * lists it by already, else `./REL` inside the config's folder, else its absolute path), and
+ * how to take the install back (none when nothing new was installed).
+ */
+async function install(argument: PluginArgument, place: InstallPlace): Promise<{ entry: EntryKey; uninstall?: () => Promise<void> }> {
+  const { folder, io } = place;
+  if (argument.kind === "folder") {
+    const listed = listedFolders(place.configText, folder).find((entry) => entry.folder === argument.path);
+    return { entry: { path: listed?.written ?? entryPath(argument.path, folder) } };
+  }
+  const spec = argument.kind === "package" ? argument.spec : argument.path;
+  const had = await dependencies(folder);
+  io.note(`installing ${spec} in ${folder}`);
+  await addPackage(folder, spec, argument.kind === "package" ? place.registry : undefined);
+  const name = argument.kind === "package" ? argument.name : await installedFrom(folder, spec);
+  if (name === undefined) {
+    throw new PlugboardError("PLUGIN_NOT_FOUND", `bun add installed ${spec} in ${folder}, but its package.json does not list it: add the plugin by hand (its name in package.json's dependencies, as a { "package": NAME } entry).`);
+  }
+  return { entry: { package: name }, ...(Object.hasOwn(had, name) ? {} : { uninstall: () => removePackage(folder, name) }) };
 }
 
 /** A plugin's manifest, as bootstrap reads it. */
