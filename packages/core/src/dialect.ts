@@ -16,7 +16,7 @@ import type { JsonSchema } from "./schema-refs.ts";
 export type Dialect = "openai" | "openai-strict" | "gemini";
 
 /** Every dialect, the default first. */
-export const DIALECTS: readonly Dialect[] = ["openai", "openai-strict", "gemini"];
+export const DIALECTS = ["openai", "openai-strict", "gemini"] as const satisfies readonly Dialect[];
 
 /** A tool's parameters as a dialect sends them. */
 export interface SentSchema {
