@@ -53,10 +53,11 @@ describe("gemini", () => {
       definitions: { Node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/definitions/Node" } } } } },
     };
     const sent = rewriteSchema(tree, "gemini");
-    let node = (sent.parameters.properties as Record<string, Record<string, unknown>>).root;
-    for (let depth = 1; depth < REF_DEPTH; depth++) node = (node?.properties as Record<string, Record<string, unknown>>).children?.items as Record<string, unknown>;
-    expect(node?.type).toBe("object");
-    expect((node?.properties as Record<string, Record<string, unknown>>).children?.items).toEqual({ type: "object" });
+    const child = (node: unknown, ...keys: string[]): unknown => keys.reduce((at: unknown, key) => (at as Record<string, unknown> | undefined)?.[key], node);
+    let node = child(sent.parameters, "properties", "root");
+    for (let depth = 1; depth < REF_DEPTH; depth++) node = child(node, "properties", "children", "items");
+    expect(child(node, "type")).toBe("object");
+    expect(child(node, "properties", "children", "items")).toEqual({ type: "object" });
     expect(sent.dropped).toEqual([`$ref #/definitions/Node at properties.root${".properties.children.items".repeat(REF_DEPTH)}`]);
     expect(JSON.stringify(sent.parameters)).not.toContain("$ref");
   });
