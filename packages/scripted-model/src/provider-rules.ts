@@ -61,9 +61,10 @@ function checkGeminiSchema(schema: unknown, at: string, unknown: (name: string, 
   if (node.type !== undefined && !(typeof node.type === "string" && GEMINI_TYPES.has(node.type))) invalid("type", "type.googleapis.com/google.ai.generativelanguage.v1beta.Type");
   if (node.nullable !== undefined && typeof node.nullable !== "boolean") invalid("nullable", "TYPE_BOOL");
   if (node.enum !== undefined && !(Array.isArray(node.enum) && node.enum.every((value) => typeof value === "string"))) invalid("enum", "TYPE_STRING");
-  Object.values(record(node.properties)).forEach((value, index) => checkGeminiSchema(value, `${at}.properties[${index}].value`, unknown, violations));
+  // A map's entries are named by their position: `properties[1].value`.
+  for (const [index, value] of Object.values(record(node.properties)).entries()) checkGeminiSchema(value, `${at}.properties[${index}].value`, unknown, violations);
   if (node.items !== undefined) checkGeminiSchema(node.items, `${at}.items`, unknown, violations);
-  if (Array.isArray(node.anyOf)) node.anyOf.forEach((branch, index) => checkGeminiSchema(branch, `${at}.any_of[${index}]`, unknown, violations));
+  for (const [index, branch] of (Array.isArray(node.anyOf) ? node.anyOf : []).entries()) checkGeminiSchema(branch, `${at}.any_of[${index}]`, unknown, violations);
 }
 
 function strictRefusal(body: Readonly<Record<string, unknown>>): Refusal | undefined {
