@@ -44,8 +44,7 @@ export function toolSchemaRefusal(error: unknown, tools: readonly ChatCompletion
   const gemini = texts.some((text) => text.includes("function_declarations") || text.includes("Invalid JSON payload"));
   const { dialect } = registry;
   const fix = gemini && dialect !== "gemini" ? "gemini" : dialect === "openai-strict" ? "openai" : undefined;
-  const first = texts.find((text) => text.length > 0) ?? "";
-  const detail = first.length > DETAIL_CHARS ? `${first.slice(0, DETAIL_CHARS)}…` : first;
+  const detail = detailOf(error.error, texts);
   return new ToolSchemaRefusal(tool, registry.get(tool)?.owner, dialect, fix, detail.replace(/\s*\n\s*/g, " "), { cause: error });
 }
 
@@ -72,17 +71,28 @@ function named(texts: readonly string[], tools: readonly ChatCompletionTool[]): 
   return undefined;
 }
 
+/** The first field violation (Gemini lists one per keyword refused) and how many more, else the message; shortened. */
+function detailOf(body: unknown, texts: readonly string[]): string {
+  const violations = fieldViolations(body).filter(({ description }) => typeof description === "string");
+  const first = String(violations[0]?.description ?? texts.find((text) => text.length > 0) ?? "");
+  const shown = first.length > DETAIL_CHARS ? `${first.slice(0, DETAIL_CHARS)}…` : first;
+  return violations.length > 1 ? `${shown} and ${violations.length - 1} more` : shown;
+}
+
 /** The message, `param` and each field violation's `field` and `description` of an error body. */
 function textsOf(body: unknown): string[] {
   if (typeof body !== "object" || body === null) return [];
-  const { message, param, details } = body as { message?: unknown; param?: unknown; details?: unknown };
+  const { message, param } = body as { message?: unknown; param?: unknown };
   const texts = [message, param].filter((text): text is string => typeof text === "string");
-  for (const detail of Array.isArray(details) ? details : []) {
-    const violations = (detail as { fieldViolations?: unknown } | null)?.fieldViolations;
-    for (const violation of Array.isArray(violations) ? violations : []) {
-      const { field, description } = violation as { field?: unknown; description?: unknown };
-      texts.push(...[field, description].filter((text): text is string => typeof text === "string"));
-    }
-  }
+  for (const { field, description } of fieldViolations(body)) texts.push(...[field, description].filter((text): text is string => typeof text === "string"));
   return texts;
+}
+
+/** The field violations of a Google error body (`details[].fieldViolations[]`). */
+function fieldViolations(body: unknown): { field?: unknown; description?: unknown }[] {
+  const details = (body as { details?: unknown } | null)?.details;
+  return (Array.isArray(details) ? details : []).flatMap((detail) => {
+    const violations = (detail as { fieldViolations?: unknown } | null)?.fieldViolations;
+    return Array.isArray(violations) ? (violations as { field?: unknown; description?: unknown }[]) : [];
+  });
 }
