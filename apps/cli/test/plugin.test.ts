@@ -145,8 +145,11 @@ describe("plugboard plugin check", () => {
     expect(result.stdout).toStartWith(`Conformance of @plugboard/plugin-read-file@0.1.0 (${join(PLUGINS, "read-file")}):\n`);
     expect(result.stdout).toContain("✓ invalid arguments never reach a handler\n");
     expect(result.stdout).toContain("! parameter schemas fit OpenAI strict mode (optional)\n");
+    expect(result.stdout).toContain(
+      "✓ each model dialect can send its tools (what each rewrite drops is in the notes)\n    note: read_file: as written in openai; openai-strict strict: says optional properties.offset as required and nullable, optional properties.limit as required and nullable; gemini drops additionalProperties at the root\n",
+    );
     // Run confined through this plugboard, where the system has the sandbox.
-    expect(result.stdout).toEndWith(detectMechanism().available ? "9 passed, 1 with warnings.\n" : "8 passed, 1 with warnings, 1 skipped.\n");
+    expect(result.stdout).toEndWith(detectMechanism().available ? "10 passed, 1 with warnings.\n" : "9 passed, 1 with warnings, 1 skipped.\n");
   });
 
   test("fails a broken plugin with ✗, the problem and the fix, exit 1", async () => {
