@@ -54,9 +54,9 @@ export interface GeminiRewrite {
 
 /** Rewrites `schema` for Gemini. */
 export function geminiSchema(schema: JsonSchema): GeminiRewrite {
-  const { schema: inlined, cut } = inlineRefs(schema);
+  const { schema: inlined, cut, inlined: refs } = inlineRefs(schema);
   const dropped: string[] = [...cut];
-  const expressed: string[] = JSON.stringify(schema).includes('"$ref"') ? ["$ref inlined"] : [];
+  const expressed: string[] = refs > 0 ? ["$ref inlined"] : [];
   const rewrite = (node: unknown, path: string): JsonSchema => {
     const at = path === "" ? "the root" : path;
     const child = (key: string) => (path === "" ? key : `${path}.${key}`);

@@ -16,6 +16,8 @@ export interface Inlined {
   readonly schema: JsonSchema;
   /** `$ref at PATH` for each reference cut to an untyped object (recursive beyond `REF_DEPTH`, or pointing nowhere). */
   readonly cut: readonly string[];
+  /** How many references were followed. */
+  readonly inlined: number;
 }
 
 /**
@@ -27,7 +29,8 @@ export interface Inlined {
  */
 export function inlineRefs(root: JsonSchema): Inlined {
   const cut: string[] = [];
-  if (!JSON.stringify(root).includes('"$ref"')) return { schema: withoutDefinitions(root), cut };
+  if (!hasRef(root)) return { schema: withoutDefinitions(root), cut, inlined: 0 };
+  let inlined = 0;
   const visit = (node: unknown, path: string, chain: readonly string[]): unknown => {
     if (!isSchema(node)) return node;
     const ref = node.$ref;
@@ -38,13 +41,15 @@ export function inlineRefs(root: JsonSchema): Inlined {
         cut.push(`$ref ${ref} at ${path || "the root"}`);
         return { type: "object", ...(typeof node.description === "string" ? { description: node.description } : {}) };
       }
+      inlined += 1;
       const { $ref: _, ...beside } = node;
       // Keywords beside a `$ref` (a description, most often) win over the target's.
       return visit({ ...withoutDefinitions(target), ...beside }, path, [...chain, ref]);
     }
     return mapSubschemas(withoutDefinitions(node), path, (child, at) => visit(child, at, chain));
   };
-  return { schema: visit(root, "", []) as JsonSchema, cut };
+  const schema = visit(root, "", []) as JsonSchema;
+  return { schema, cut, inlined };
 }
 
 /** Keywords whose value is a map of names to schemas. */
@@ -65,6 +70,16 @@ export function mapSubschemas(node: JsonSchema, path: string, map: (child: unkno
     else out[key] = value;
   }
   return out;
+}
+
+/** Whether a `$ref` key lies anywhere in `value` (a quick look before the copying walk). */
+function hasRef(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) return value.some(hasRef);
+  for (const key in value) {
+    if (key === "$ref" || hasRef((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
 }
 
 /** Whether `value` is a schema object (not an array, not a boolean schema). */
