@@ -121,6 +121,18 @@ describe("the dialect left at openai against Gemini's rules", () => {
   }, TIMEOUT);
 });
 
+test("plugboard check names the dialect and the tools it rewrites; the default at Google's host is gemini", async () => {
+  const folder = `${dir}/${crypto.randomUUID()}`;
+  await Bun.write(`${folder}/workspace/README.md`, "# Demo\n");
+  const config = await writeConfig(folder, { plugins: [FIRST_PARTY[1], weather] });
+  const at = (baseURL: string) => plugboard(["check", "--offline", "--config", config, "--base-url", baseURL], { cwd: folder });
+  const google = await at("https://generativelanguage.googleapis.com/v1beta/openai/");
+  expect(google.code).toBe(0);
+  expect(google.stdout).toContain("\n  dialect:   gemini (rewritten for it: read_file, forecast)\n");
+  const local = await at("http://127.0.0.1:9/v1");
+  expect(local.stdout).toContain("\n  dialect:   openai\n");
+}, TIMEOUT);
+
 test("a tool name the dialect refuses is a config error naming prefix (exit 2)", async () => {
   await using model = await startScriptedModel([], { rules: "gemini" });
   const result = await run(model.baseURL, "gemini", [{ ...weather, prefix: "7" }]);
