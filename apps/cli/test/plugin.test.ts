@@ -181,11 +181,11 @@ describe("plugboard plugin check", () => {
         "✗ the entry loads and returns exactly the manifest's tools",
         `    its dependencies are not installed: @plugboard/core (no node_modules/NAME in ${folder} or any folder above it), so its entry cannot load`,
         `    fix: Install the plugin's dependencies: run bun install in ${folder}, then check again.`,
-        ...["parameter schemas fit OpenAI strict mode (optional)", "invalid arguments never reach a handler", "bad input gives Error: results, not exceptions"]
+        ...["parameter schemas fit OpenAI strict mode (optional)", "each model dialect can send its tools (what each rewrite drops is in the notes)", "invalid arguments never reach a handler", "bad input gives Error: results, not exceptions"]
           .concat(["a call stops soon after its signal aborts", "loading and calling it print nothing on stdout", "it uses only the permissions it asks for"])
           .concat(["run confined by the sandbox with its grants, it is refused nothing"])
           .flatMap((title) => [`- ${title} (skipped)`, "    the plugin's dependencies are not installed"]),
-        "2 passed, 1 failed, 7 skipped.",
+        "2 passed, 1 failed, 8 skipped.",
         "",
       ].join("\n"),
     );
@@ -203,7 +203,7 @@ describe("plugboard plugin check", () => {
     );
     expect(result.stdout).toContain("- the entry loads and returns exactly the manifest's tools (skipped)\n    the manifest is invalid, so no code ran\n");
     expect(result.stdout).not.toContain("bun install");
-    expect(result.stdout).toEndWith("1 passed, 1 failed, 8 skipped.\n");
+    expect(result.stdout).toEndWith("1 passed, 1 failed, 9 skipped.\n");
   });
 
   test("a scaffolded plugin whose peerDependencies leave out this plugboard's core, checked before bun install: the range, and the install only for the code", async () => {
