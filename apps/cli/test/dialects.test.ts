@@ -45,6 +45,7 @@ function everyTool(dialect: string): ScriptedToolCall[] {
     { id: "edit", name: "edit_file", arguments: { path: "notes.txt", old_text: "beta", new_text: "gamma" } },
     { id: "glob", name: "glob", arguments: { pattern: "*.md" } },
     { id: "forecast", name: "forecast", arguments: { kind: "daily", place: { city: "Lyon" }, unit: null, days: absent } },
+    { id: "stations", name: "stations", arguments: {} },
   ];
 }
 
@@ -66,9 +67,10 @@ describe("each dialect against an endpoint with its provider's rules", () => {
       expect(results.edit).not.toStartWith("Error");
       expect(results.glob).toBe("README.md");
       expect(results.forecast).toBe(`forecast {"kind":"daily","place":{"city":"Lyon"},"unit":null}`);
+      expect(results.stations).toBe("stations {}");
       expect(await Bun.file(`${result.folder}/workspace/notes.txt`).text()).toBe("alpha gamma\n");
       const sent = model.requests[0]?.body.tools ?? [];
-      expect(sent).toHaveLength(6);
+      expect(sent).toHaveLength(7);
       const strict = sent.filter((tool) => (tool as { function: { strict?: boolean } }).function.strict === true);
       if (dialect === "openai-strict") expect(strict.length).toBeGreaterThan(0);
       else expect(strict).toEqual([]);
@@ -106,7 +108,7 @@ describe("the dialect left at openai against Gemini's rules", () => {
     const lines = result.stderr.trim().split("\n");
     expect(lines).toEqual([
       `plugboard: model gpt-4.1-mini at ${model.baseURL} (dialect openai)`,
-      `plugboard: Model endpoint ${model.baseURL} refused the schema of tool bash (provided by @plugboard/plugin-bash) (400: Invalid JSON payload received. Unknown name "additionalProperties" at 'tools[0].function_declarations[0].parameters': Cannot find field. and 10 more); set "model": {"dialect": "gemini"} in the config to send it in a form the endpoint takes (it is sent in the openai dialect)`,
+      `plugboard: Model endpoint ${model.baseURL} refused the schema of tool bash (provided by @plugboard/plugin-bash) (400: Invalid JSON payload received. Unknown name "additionalProperties" at 'tools[0].function_declarations[0].parameters': Cannot find field. and 11 more); set "model": {"dialect": "gemini"} in the config to send it in a form the endpoint takes (it is sent in the openai dialect)`,
     ]);
   }, TIMEOUT);
 
@@ -128,7 +130,7 @@ test("plugboard check names the dialect and the tools it rewrites; the default a
   const at = (baseURL: string) => plugboard(["check", "--offline", "--config", config, "--base-url", baseURL], { cwd: folder });
   const google = await at("https://generativelanguage.googleapis.com/v1beta/openai/");
   expect(google.code).toBe(0);
-  expect(google.stdout).toContain("\n  dialect:   gemini (rewritten for it: read_file, forecast)\n");
+  expect(google.stdout).toContain("\n  dialect:   gemini (rewritten for it: read_file, forecast, stations)\n");
   const local = await at("http://127.0.0.1:9/v1");
   expect(local.stdout).toContain("\n  dialect:   openai\n");
 }, TIMEOUT);

@@ -48,7 +48,8 @@ const PLAIN = ["title", "description", "minItems", "maxItems", "minProperties", 
 
 /** What the Gemini rewrite sends, with what it changed. */
 export interface GeminiRewrite {
-  readonly parameters: JsonSchema;
+  /** None for an object without properties, which Gemini refuses ("should be non-empty for OBJECT type"): the tool takes no parameters. */
+  readonly parameters: JsonSchema | undefined;
   /** Constraints left out, `KEYWORD at PATH`. */
   readonly dropped: readonly string[];
   /** Keywords said another way, `KEYWORD at PATH as …`. */
@@ -116,5 +117,6 @@ export function geminiSchema(schema: JsonSchema): GeminiRewrite {
     return out;
   };
   const parameters = rewrite(inlined, "");
-  return { parameters, dropped, expressed };
+  if (isSchema(parameters.properties) && Object.keys(parameters.properties).length > 0) return { parameters, dropped, expressed };
+  return { parameters: undefined, dropped, expressed: [...expressed, "no properties as no parameters"] };
 }

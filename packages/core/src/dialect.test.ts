@@ -75,13 +75,19 @@ describe("gemini", () => {
       },
       "gemini",
     );
-    expect(sent.parameters.properties).toEqual({
+    expect(sent.parameters?.properties).toEqual({
       when: { type: "string", format: "date-time", nullable: true },
       either: { anyOf: [{ type: "string" }, { type: "integer" }] },
       level: { type: "integer" },
       id: { anyOf: [{ type: "string" }, { type: "integer" }] },
     });
     expect(sent.dropped).toEqual(["enum at properties.level"]);
+  });
+
+  test("an object without properties, which Gemini refuses, is sent as no parameters", () => {
+    const sent = rewriteSchema({ type: "object", properties: {}, additionalProperties: false }, "gemini");
+    expect(sent.parameters).toBeUndefined();
+    expect(sent.expressed).toEqual(["no properties as no parameters"]);
   });
 
   test("a schema of Google's fields only is taken as written", () => {

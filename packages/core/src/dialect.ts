@@ -20,7 +20,8 @@ export const DIALECTS = ["openai", "openai-strict", "gemini"] as const satisfies
 
 /** A tool's parameters as a dialect sends them. */
 export interface SentSchema {
-  readonly parameters: JsonSchema;
+  /** None: the tool is sent without parameters (Gemini refuses an object without properties). */
+  readonly parameters: JsonSchema | undefined;
   /** `strict: true` is sent with the tool (openai-strict, where the rewrite is exact). */
   readonly strict: boolean;
   /** Whether the schema is sent exactly as written. */

@@ -188,7 +188,8 @@ function typeCompiler(): typeof import("./compiler.ts").TypeCompiler {
 }
 
 function functionSchema(tool: AnyToolDefinition, sent: SentSchema): FunctionTool {
-  return { type: "function", function: { name: tool.name, description: tool.description, parameters: sent.parameters, ...(sent.strict ? { strict: true } : {}) } };
+  const parameters = sent.parameters === undefined ? {} : { parameters: sent.parameters };
+  return { type: "function", function: { name: tool.name, description: tool.description, ...parameters, ...(sent.strict ? { strict: true } : {}) } };
 }
 
 /** A plain JSON copy: TypeBox's symbol keys never reach the wire. */

@@ -48,6 +48,13 @@ describe("gemini rules", () => {
     expect((await post(model.baseURL, { model: "m", messages: user, tools: [tool(schema)], tool_choice: "auto" })).status).toBe(200);
   });
 
+  test("an object without properties as a tool's parameters is refused", async () => {
+    await using model = await startScriptedModel([{ content: "ok" }], { rules: "gemini" });
+    const refused = await post(model.baseURL, { model: "m", messages: user, tools: [tool({ type: "object", properties: {} })] });
+    expect(JSON.stringify(refused.body)).toContain("parameters.properties: should be non-empty for OBJECT type");
+    expect((await post(model.baseURL, { model: "m", messages: user, tools: [{ type: "function", function: { name: "list" } }] })).status).toBe(200);
+  });
+
   test("a name Gemini refuses is refused", async () => {
     await using model = await startScriptedModel([], { rules: "gemini" });
     const refused = await post(model.baseURL, { model: "m", messages: user, tools: [{ type: "function", function: { name: "2fa", parameters: { type: "object" } } }] });

@@ -47,6 +47,10 @@ function geminiRefusal(body: Readonly<Record<string, unknown>>): Refusal | undef
       violations.push({ field: `${at}.name`, description: `* GenerateContentRequest.${at}.name: Invalid function name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.), colons (:), or dashes (-), with a maximum length of 64.` });
     }
     if (fn.parameters !== undefined) checkGeminiSchema(fn.parameters, `${at}.parameters`, unknown, violations);
+    const parameters = record(fn.parameters);
+    if (fn.parameters !== undefined && String(parameters.type).toLowerCase() === "object" && Object.keys(record(parameters.properties)).length === 0) {
+      violations.push({ field: `${at}.parameters.properties`, description: `* GenerateContentRequest.${at}.parameters.properties: should be non-empty for OBJECT type` });
+    }
   });
   if (violations.length === 0) return undefined;
   const message = violations.map(({ description }) => description).join("\n");
