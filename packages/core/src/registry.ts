@@ -135,13 +135,9 @@ function register(entry: RegistryEntry, dialect: Dialect): RegisteredTool {
   const { tool, source } = entry;
   const writes = entry.writes === undefined ? {} : { writes: entry.writes };
   const output = tool.outputSchema === undefined ? {} : { checkOutput: validatorOf(compiledLazily(tool.outputSchema), "(structuredContent)") };
-  if (entry.validate) {
-    const sent = rewriteSchema(plainJson(tool.parameters), dialect);
-    return { tool, owner: entry.owner, validate: entry.validate, schema: functionSchema(tool, sent), sent, fromModel: sent.fromModel ?? same, source, ...output, ...writes };
-  }
+  if (entry.validate) return { tool, owner: entry.owner, validate: entry.validate, ...sentIn(dialect, tool, tool.parameters), source, ...output, ...writes };
   const parameters = closed(tool.parameters);
   const compile = compiledLazily(parameters);
-  const sent = rewriteSchema(plainJson(parameters), dialect);
   return {
     tool,
     owner: entry.owner,
@@ -149,13 +145,19 @@ function register(entry: RegistryEntry, dialect: Dialect): RegisteredTool {
       return compile();
     },
     validate: validatorOf(compile),
-    schema: functionSchema(tool, sent),
-    sent,
-    fromModel: sent.fromModel ?? same,
+    ...sentIn(dialect, tool, parameters),
     source,
     ...output,
     ...writes,
   };
+}
+
+/** What the model is sent of `tool` in `dialect`, rewritten once, here; and how its arguments come back. */
+function sentIn(dialect: Dialect, tool: AnyToolDefinition, parameters: TObject): Pick<RegisteredTool, "schema" | "sent" | "fromModel"> {
+  // A plain JSON copy: TypeBox's symbol keys never reach the wire.
+  const sent = rewriteSchema(JSON.parse(JSON.stringify(parameters)), dialect);
+  const function_ = { name: tool.name, description: tool.description, ...(sent.parameters === undefined ? {} : { parameters: sent.parameters }) };
+  return { schema: { type: "function", function: { ...function_, ...(sent.strict ? { strict: true } : {}) } }, sent, fromModel: sent.fromModel ?? ((args) => args) };
 }
 
 /**
@@ -185,20 +187,6 @@ function validatorOf(compile: () => TypeCheck<TObject>, root?: string): Argument
  */
 function typeCompiler(): typeof import("./compiler.ts").TypeCompiler {
   return lazilySync("TypeBox's compiler", () => require("./compiler.ts") as typeof import("./compiler.ts")).TypeCompiler;
-}
-
-function functionSchema(tool: AnyToolDefinition, sent: SentSchema): FunctionTool {
-  const parameters = sent.parameters === undefined ? {} : { parameters: sent.parameters };
-  return { type: "function", function: { name: tool.name, description: tool.description, ...parameters, ...(sent.strict ? { strict: true } : {}) } };
-}
-
-/** A plain JSON copy: TypeBox's symbol keys never reach the wire. */
-function plainJson(schema: TObject): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(schema));
-}
-
-function same(args: Record<string, unknown>): Record<string, unknown> {
-  return args;
 }
 
 /** Extra properties are refused unless a schema explicitly allows them. */
