@@ -75,6 +75,9 @@ describe("each dialect against an endpoint with its provider's rules", () => {
       if (dialect === "openai-strict") expect(strict.length).toBeGreaterThan(0);
       else expect(strict).toEqual([]);
       if (dialect === "gemini") expect(JSON.stringify(sent)).not.toMatch(/additionalProperties|\$ref|\$schema|"const"/);
+      // plugboard tools --json prints exactly what the model is sent, in the config's dialect.
+      const listed = await plugboard(["tools", "--json", "--config", `${result.folder}/plugboard.config.json`], { cwd: result.folder });
+      expect(JSON.parse(listed.stdout)).toEqual(sent);
     }, TIMEOUT);
   }
 
