@@ -8,6 +8,7 @@ import { loadavg } from "node:os";
 import { FigureLog } from "./harness/figures.ts";
 import { parseMode } from "./harness/mode.ts";
 import { renderTable } from "./harness/table.ts";
+import { DIALECTS_GROUP } from "./tool-search/dialects.ts";
 import { TOOL_SEARCH_GROUP, toolSearch } from "./tool-search/tool-search.ts";
 import { replaceGroups } from "./report/results-file.ts";
 
@@ -19,4 +20,4 @@ const log = new FigureLog();
 await toolSearch(mode, log);
 mode.progress(`1 / 5 / 15-minute load average: ${before} at the start, ${load()} at the end`);
 process.stdout.write(`\n${renderTable(log.figures)}\n\n`);
-await replaceGroups([TOOL_SEARCH_GROUP], log.figures);
+await replaceGroups([TOOL_SEARCH_GROUP, DIALECTS_GROUP], log.figures);

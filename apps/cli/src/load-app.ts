@@ -76,7 +76,7 @@ export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOption
     io.note("To use a real model, set MODEL_API_KEY (OpenAI), or BASE_URL / --base-url URL for any OpenAI-compatible endpoint.");
   } else if (app.model) {
     // Which model and where, once per session (never the key), so a wrong one is seen before the first answer.
-    io.note(`model ${app.model.endpoint.model} at ${app.model.endpoint.baseURL}`);
+    io.note(`model ${app.model.endpoint.model} at ${app.model.endpoint.baseURL} (dialect ${app.config.model.dialect})`);
   }
   return app;
 }

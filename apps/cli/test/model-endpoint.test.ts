@@ -19,9 +19,9 @@ describe("the model line at the start of a session", () => {
     const env = { MODEL_API_KEY: "sk-secret-key" };
     const result = await plugboard([...args, "hello"], { cwd: dir, env });
     expect(result).toMatchObject({ code: 0, stdout: "hi\n" });
-    expect(result.stderr).toBe(`plugboard: model flag-model at ${model.baseURL}\n`);
+    expect(result.stderr).toBe(`plugboard: model flag-model at ${model.baseURL} (dialect openai)\n`);
     const json = await plugboard([...args, "--json", "hello"], { cwd: dir, env });
-    expect(json.stderr).toBe(`plugboard: model flag-model at ${model.baseURL}\n`);
+    expect(json.stderr).toBe(`plugboard: model flag-model at ${model.baseURL} (dialect openai)\n`);
     expect(json.stdout).not.toContain("flag-model at");
     expect(JSON.parse(json.stdout)).toMatchObject({ type: "final", status: "answered", text: "hi" });
     expect(result.stderr + json.stderr).not.toContain("sk-secret-key");
@@ -30,14 +30,14 @@ describe("the model line at the start of a session", () => {
   test("plugboard run says the model and endpoint of MODEL and BASE_URL", async () => {
     await using model = await startScriptedModel([{ content: "hi" }]);
     const result = await plugboard(["run", "--config", config, "hello"], { cwd: dir, env: { MODEL: "env-model", BASE_URL: model.baseURL } });
-    expect(result).toMatchObject({ code: 0, stdout: "hi\n", stderr: `plugboard: model env-model at ${model.baseURL}\n` });
+    expect(result).toMatchObject({ code: 0, stdout: "hi\n", stderr: `plugboard: model env-model at ${model.baseURL} (dialect openai)\n` });
   });
 
   test("the interactive session says it once, before the first prompt", async () => {
     await using model = await startScriptedModel([{ content: "one" }, { content: "two" }]);
     const result = await plugboard(["--config", config], { cwd: dir, env: { MODEL: "env-model", BASE_URL: model.baseURL }, stdin: "a\nb\nexit\n" });
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe(`plugboard: model env-model at ${model.baseURL}\n`);
+    expect(result.stderr).toBe(`plugboard: model env-model at ${model.baseURL} (dialect openai)\n`);
   });
 
   test("the demo model says it is the demo model, with no model line", async () => {

@@ -145,8 +145,11 @@ describe("plugboard plugin check", () => {
     expect(result.stdout).toStartWith(`Conformance of @plugboard/plugin-read-file@0.1.0 (${join(PLUGINS, "read-file")}):\n`);
     expect(result.stdout).toContain("✓ invalid arguments never reach a handler\n");
     expect(result.stdout).toContain("! parameter schemas fit OpenAI strict mode (optional)\n");
+    expect(result.stdout).toContain(
+      "✓ each model dialect can send its tools (what each rewrite drops is in the notes)\n    note: read_file: as written in openai; openai-strict strict: says optional properties.offset as required and nullable, optional properties.limit as required and nullable; gemini drops additionalProperties at the root\n",
+    );
     // Run confined through this plugboard, where the system has the sandbox.
-    expect(result.stdout).toEndWith(detectMechanism().available ? "9 passed, 1 with warnings.\n" : "8 passed, 1 with warnings, 1 skipped.\n");
+    expect(result.stdout).toEndWith(detectMechanism().available ? "10 passed, 1 with warnings.\n" : "9 passed, 1 with warnings, 1 skipped.\n");
   });
 
   test("fails a broken plugin with ✗, the problem and the fix, exit 1", async () => {
@@ -178,11 +181,11 @@ describe("plugboard plugin check", () => {
         "✗ the entry loads and returns exactly the manifest's tools",
         `    its dependencies are not installed: @plugboard/core (no node_modules/NAME in ${folder} or any folder above it), so its entry cannot load`,
         `    fix: Install the plugin's dependencies: run bun install in ${folder}, then check again.`,
-        ...["parameter schemas fit OpenAI strict mode (optional)", "invalid arguments never reach a handler", "bad input gives Error: results, not exceptions"]
+        ...["parameter schemas fit OpenAI strict mode (optional)", "each model dialect can send its tools (what each rewrite drops is in the notes)", "invalid arguments never reach a handler", "bad input gives Error: results, not exceptions"]
           .concat(["a call stops soon after its signal aborts", "loading and calling it print nothing on stdout", "it uses only the permissions it asks for"])
           .concat(["run confined by the sandbox with its grants, it is refused nothing"])
           .flatMap((title) => [`- ${title} (skipped)`, "    the plugin's dependencies are not installed"]),
-        "2 passed, 1 failed, 7 skipped.",
+        "2 passed, 1 failed, 8 skipped.",
         "",
       ].join("\n"),
     );
@@ -200,7 +203,7 @@ describe("plugboard plugin check", () => {
     );
     expect(result.stdout).toContain("- the entry loads and returns exactly the manifest's tools (skipped)\n    the manifest is invalid, so no code ran\n");
     expect(result.stdout).not.toContain("bun install");
-    expect(result.stdout).toEndWith("1 passed, 1 failed, 8 skipped.\n");
+    expect(result.stdout).toEndWith("1 passed, 1 failed, 9 skipped.\n");
   });
 
   test("a scaffolded plugin whose peerDependencies leave out this plugboard's core, checked before bun install: the range, and the install only for the code", async () => {

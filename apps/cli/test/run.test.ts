@@ -25,7 +25,7 @@ function run(args: string[], baseURL: string, env: Record<string, string> = {}, 
 /** The one line on stderr after the model line that every run against an endpoint starts with. */
 function oneLine(stderr: string, baseURL?: string): string {
   const all = stderr.trim().split("\n");
-  if (baseURL !== undefined) expect(all[0]).toBe(`plugboard: model gpt-4.1-mini at ${baseURL}`);
+  if (baseURL !== undefined) expect(all[0]).toBe(`plugboard: model gpt-4.1-mini at ${baseURL} (dialect openai)`);
   const lines = baseURL === undefined ? all : all.slice(1);
   expect(lines).toHaveLength(1);
   expect(stderr).not.toContain(STACK_FRAME);

@@ -64,9 +64,9 @@ export function meets(value: number, target: Target): boolean {
   return target.op === "<=" ? value <= target.limit : value < target.limit;
 }
 
-/** `≤ 1.5×` or `< 1×`. */
-export function describeTarget(target: Target): string {
-  return `${{ "<=": "≤", "<": "<", ">=": "≥" }[target.op]} ${target.limit}×`;
+/** `≤ 1.5×` or `< 1×` for a ratio; `≤ 5 ms` for a figure in another unit. */
+export function describeTarget(target: Target, unit = "×"): string {
+  return `${{ "<=": "≤", "<": "<", ">=": "≥" }[target.op]} ${target.limit}${unit === "×" ? "×" : ` ${unit}`}`;
 }
 
 /** How far `value` misses `target`, in percent of the limit (positive). */

@@ -30,7 +30,7 @@ export function formatSpread(figure: Figure): string {
 /** `≤ 1.5× ✓`, `< 1× ✗ (missed by 12%)`, or empty for a figure without target. */
 export function formatVerdict(figure: Figure): string {
   if (!figure.target) return "";
-  if (figure.met) return `${describeTarget(figure.target)} met`;
+  if (figure.met) return `${describeTarget(figure.target, figure.unit)} met`;
   const over = missedBy(figure.value, figure.target);
-  return `${describeTarget(figure.target)} MISSED by ${formatNumber(over)}%`;
+  return `${describeTarget(figure.target, figure.unit)} MISSED by ${formatNumber(over)}%`;
 }

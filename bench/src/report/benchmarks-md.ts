@@ -87,7 +87,7 @@ function targetTable(figures: readonly Figure[]): string {
   const rows = figures
     .filter((figure) => figure.target)
     .map((figure) => {
-      const target = figure.target ? describeTarget(figure.target) : "";
+      const target = figure.target ? describeTarget(figure.target, figure.unit) : "";
       const verdict = figure.met || !figure.target ? "met" : `**missed** by ${formatNumber(missedBy(figure.value, figure.target))}%`;
       return `| ${figure.group}: ${figure.name} | ${target} | ${formatValue(figure)} | ${verdict} |`;
     });

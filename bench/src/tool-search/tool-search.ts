@@ -14,6 +14,7 @@ import { TOOL_SEARCH, ToolRuntime, type ToolSearchSettings } from "@plugboard/ru
 import { type RecordedRequest, type ScriptedModel, type StaticReply, startScriptedModel } from "@plugboard/testing";
 import OpenAI from "openai";
 import type { FigureLog } from "../harness/figures.ts";
+import { dialects } from "./dialects.ts";
 import type { RunMode } from "../harness/mode.ts";
 import { REPO_ROOT } from "../harness/paths.ts";
 import { withTempDir } from "../harness/temp.ts";
@@ -76,6 +77,7 @@ export async function toolSearch(mode: RunMode, log: FigureLog): Promise<void> {
         count(`${kind}: listed first by the first search`, (100 * searched.filter((turn) => turn.firstListed).length) / searched.length, "%");
         count(`${kind}: bytes sent in a one-tool turn`, mean(searched.map((turn) => turn.bytes)), "bytes", "every request of the turn, summed, searches included");
       }
+      await dialects(app, model, client, mode, log);
     } finally {
       await app.close();
     }

@@ -10,6 +10,7 @@ import type { Approver, ToolRuntime } from "@plugboard/runtime";
 import { type AssistantMessage, type AssistantTurn, assistantMessage, reasoningText, requestTurn } from "./model-turn.ts";
 import { sealMessage } from "./request-body.ts";
 import { runToolCalls } from "./tool-calls.ts";
+import { toolSchemaRefusal } from "./tool-schema-refusal.ts";
 import { toolOffer } from "./tool-search.ts";
 
 /** What the loop reports while it runs, in order. */
@@ -84,15 +85,17 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     if (signal?.aborted) return { status: "aborted", text, steps: step - 1 };
     emit({ type: "model_request", step });
     let turn: AssistantTurn;
+    const tools = offer.tools();
     try {
       turn = await requestTurn(
-        { ...options, tools: offer.tools(), stream: options.stream ?? false, signal },
+        { ...options, tools, stream: options.stream ?? false, signal, dialect: runtime.registry.dialect },
         { text: (delta) => emit({ type: "text_delta", text: delta }), reasoning: (delta) => emit({ type: "reasoning_delta", text: delta }) },
       );
     } catch (error) {
       // The SDK rejects with its APIUserAbortError only when our signal aborted it.
       if (signal?.aborted) return { status: "aborted", text, steps: step };
-      throw error;
+      // A 400 about one of the tools sent names that tool and the dialect that fixes it.
+      throw toolSchemaRefusal(error, tools, runtime.registry) ?? error;
     }
     text = turn.content ?? "";
     const reasoning = reasoningText(turn);

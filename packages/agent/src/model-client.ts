@@ -25,7 +25,7 @@ export interface ModelClient {
  *
  * @example const { client, demo } = createModelClient(config.model);
  */
-export function createModelClient(model: ModelSettings): ModelClient {
+export function createModelClient(model: Omit<ModelSettings, "dialect">): ModelClient {
   const demo = model.apiKey === undefined && model.baseURL === undefined;
   const client = demo
     ? new OpenAI({ apiKey: "demo", baseURL: DEMO_BASE_URL, fetch: demoFetch, maxRetries: 0 })
@@ -35,9 +35,36 @@ export function createModelClient(model: ModelSettings): ModelClient {
         apiKey: model.apiKey ?? "no-api-key",
         baseURL: model.baseURL ?? DEFAULT_BASE_URL,
         maxRetries: 2,
+        fetch: unwrappingErrors,
         // Failures surface as errors the app reports itself; the SDK's own warnings on stderr
         // would only repeat them. OPENAI_LOG still turns them on for debugging.
         ...(process.env.OPENAI_LOG ? {} : { logLevel: "off" as const }),
       });
   return { client, demo, endpoint: { baseURL: client.baseURL, model: model.name }, apiKeySet: model.apiKey !== undefined };
+}
+
+/**
+ * `fetch`, with an error body sent as a one-element array (Gemini's OpenAI-compatible
+ * endpoint: `[{"error": {…}}]`) unwrapped to the object inside, which the SDK reads as the
+ * error (it reads `body.error`, and of an array nothing). Answers that succeed pass untouched.
+ */
+async function unwrappingErrors(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const response = await fetch(input, init);
+  if (response.ok || !response.headers.get("content-type")?.includes("json")) return response;
+  const text = await response.text();
+  const body = parsed(text);
+  const inner: unknown = Array.isArray(body) && body.length === 1 ? body[0] : undefined;
+  // The text is already decoded: its length and encoding are no longer the response's.
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  headers.delete("content-encoding");
+  return new Response(inner === undefined ? text : JSON.stringify(inner), { status: response.status, statusText: response.statusText, headers });
+}
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

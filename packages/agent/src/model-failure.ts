@@ -5,6 +5,7 @@
  * left alone (undefined), so programming errors still surface as themselves.
  */
 import { ModelResponseError } from "./model-response-error.ts";
+import { refusalMessage, ToolSchemaRefusal } from "./tool-schema-refusal.ts";
 import OpenAI from "openai";
 
 /** Where the request went, for the message. */
@@ -37,6 +38,7 @@ const SHAPE_HINT = "check that BASE_URL or --base-url points at an OpenAI-compat
  */
 export function describeModelFailure(error: unknown, endpoint: Endpoint, duringRequest = true): ModelFailure | undefined {
   const at = endpoint.baseURL;
+  if (error instanceof ToolSchemaRefusal) return { ...oneLine(refusalMessage(error, at)), status: 400 };
   if (error instanceof ModelResponseError) {
     if (error.endpointError !== undefined) return oneLine(`Model endpoint ${at} answered an error instead of a completion: ${error.endpointError}`);
     return oneLine(`${error.message} (from ${at}); ${SHAPE_HINT}`);

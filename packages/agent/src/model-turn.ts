@@ -8,6 +8,7 @@
  * of another call of the same answer, is given one of ours, so every result is tied to
  * exactly one call.
  */
+import type { Dialect } from "@plugboard/core";
 import type OpenAI from "openai";
 import type { Stream } from "openai/core/streaming";
 import type {
@@ -58,6 +59,8 @@ export interface TurnRequest {
   readonly tools: NonNullable<ChatCompletionCreateParamsBase["tools"]>;
   readonly stream: boolean;
   readonly signal: AbortSignal | undefined;
+  /** The request fields it refuses are left out (`request-body.ts`). */
+  readonly dialect?: Dialect;
 }
 
 /** Pieces of a streamed turn, as they arrive. */

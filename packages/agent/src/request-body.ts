@@ -5,7 +5,19 @@
  * the loop appends are sealed (deeply frozen, so they can never differ from their encoding)
  * and their JSON is kept; a request then encodes only what is new and joins the rest.
  */
+import type { Dialect } from "@plugboard/core";
 import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
+
+/**
+ * The request fields each dialect refuses, of those a request can carry: Gemini's
+ * OpenAI-compatible endpoint answers 400 `Unknown name "parallel_tool_calls"` (and the same
+ * for `stream_options`, with which OpenAI reports a stream's usage).
+ */
+export const REFUSED_FIELDS: Readonly<Record<Dialect, ReadonlySet<string>>> = {
+  openai: new Set(),
+  "openai-strict": new Set(),
+  gemini: new Set(["parallel_tool_calls", "stream_options"]),
+};
 
 const encoded = new WeakMap<object, string>();
 
@@ -26,18 +38,28 @@ export interface RequestBody {
   /** Sent with `tool_choice: "auto"` when there are any; absent otherwise. */
   readonly tools: readonly ChatCompletionTool[];
   readonly stream: boolean;
+  /** Fields it refuses are left out (`REFUSED_FIELDS`). @default "openai" */
+  readonly dialect?: Dialect;
 }
 
 /**
  * The body as JSON, equal to `JSON.stringify` of `{ model, messages, tools, tool_choice,
- * stream }`: sealed messages and a tools array seen before reuse their encoding.
+ * stream }` without the fields its dialect refuses: sealed messages and a tools array seen
+ * before reuse their encoding.
  */
 export function encodeRequestBody(body: RequestBody): string {
   const messages = body.messages.map((message) => encoded.get(message) ?? JSON.stringify(message));
-  let json = `{"model":${JSON.stringify(body.model)},"messages":[${messages.join(",")}]`;
-  if (body.tools.length > 0) json += `,"tools":${encodedTools(body.tools)},"tool_choice":"auto"`;
-  if (body.stream) json += `,"stream":true`;
-  return `${json}}`;
+  const fields: [string, string][] = [
+    ["model", JSON.stringify(body.model)],
+    ["messages", `[${messages.join(",")}]`],
+  ];
+  if (body.tools.length > 0) fields.push(["tools", encodedTools(body.tools)], ["tool_choice", '"auto"']);
+  if (body.stream) fields.push(["stream", "true"]);
+  const refused = REFUSED_FIELDS[body.dialect ?? "openai"];
+  return `{${fields
+    .filter(([name]) => !refused.has(name))
+    .map(([name, json]) => `"${name}":${json}`)
+    .join(",")}}`;
 }
 
 /** A tools array's JSON; the loop sends the same array (its own copy) at every step. */

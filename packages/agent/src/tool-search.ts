@@ -119,7 +119,7 @@ function searchRuntime(runtime: ToolRuntime, join: (names: readonly string[]) =>
       );
     },
   });
-  return new ToolRuntime(new ToolRegistry([{ tool, owner: "Plugboard" }]), { workspace: runtime.workspace, session: runtime.session });
+  return new ToolRuntime(new ToolRegistry([{ tool, owner: "Plugboard" }], { dialect: registry.dialect }), { workspace: runtime.workspace, session: runtime.session });
 }
 
 function cut(text: string): string {

@@ -24,7 +24,8 @@ export function assembleRuntime({ config, options, workspace, found, plugins }: 
   const withheld = new Set(pinning.withheld.map(({ tool }) => tool));
   // A withheld tool is sent neither at once (tools.pinned) nor found by a search: it is not in the registry.
   const offered = opened.provided.map(({ entries, grants }) => ({ entries: entries.filter(({ tool }) => !withheld.has(tool.name)), grants }));
-  const registry = new ToolRegistry(offered.flatMap(({ entries }) => entries));
+  // Each tool's schema is rewritten for the endpoint's dialect here, once (core's dialect.ts).
+  const registry = new ToolRegistry(offered.flatMap(({ entries }) => entries), { dialect: config.model.dialect });
   const toolGrants = new Map(offered.flatMap(({ entries, grants }) => entries.map(({ tool }) => [tool.name, grants] as const)));
   // A plugin not loaded (its code changed) still counts as the config's: a hook for one of its tools is no mistake of the config.
   const unloaded = found.filter((plugin) => !plugins.includes(plugin)).flatMap(({ manifest }) => manifest.tools.map(({ name }) => name));

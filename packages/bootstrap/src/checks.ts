@@ -10,6 +10,7 @@ import type { AppConfig } from "@plugboard/config";
 import { configErrors } from "@plugboard/config/messages";
 import { pluginErrors } from "@plugboard/loader/messages";
 import { mcpErrors } from "@plugboard/mcp/messages";
+import { refusedName } from "@plugboard/core";
 import { TOOL_SEARCH, toolSearchProblems, wildcardMatch } from "@plugboard/runtime";
 import type { Provided } from "./open-sources.ts";
 
@@ -42,11 +43,23 @@ export function checkToolNames(config: AppConfig, owners: readonly ToolOwner[]):
 /** The tools the open sources provide, checked: their names (servers' included) and the `tools` settings; throws what is to change. */
 export function checkProvided(config: AppConfig, provided: readonly Provided[]): void {
   checkToolNames(config, provided.map(({ index, owner, mcp, entries }) => ({ index, name: owner, mcp, tools: entries.map(({ tool }) => tool.name) })));
+  checkDialectNames(config, provided);
   const names = provided.flatMap(({ entries }) => entries.map(({ tool }) => tool.name));
   const { unknown, hidden } = toolSearchProblems(config.tools, names);
   if (unknown.length > 0) throw configErrors.pinnedUnknown(config.configPath, unknown);
   const taken = hidden ? provided.find(({ entries }) => entries.some(({ tool }) => tool.name === TOOL_SEARCH)) : undefined;
   if (taken !== undefined) throw configErrors.toolSearchTaken(config.configPath, { name: taken.owner, index: taken.index }, config.tools.searchOver, names.length);
+}
+
+/** Throws `CONFIG_INVALID` for the first tool name the model's dialect refuses (Gemini's names start with a letter or `_`). */
+function checkDialectNames(config: AppConfig, provided: readonly Provided[]): void {
+  const { dialect } = config.model;
+  for (const { index, owner, mcp, entries } of provided) {
+    for (const { tool } of entries) {
+      const reason = refusedName(tool.name, dialect);
+      if (reason !== undefined) throw configErrors.toolNameRefused(config.configPath, { name: owner, index, mcp }, tool.name, reason);
+    }
+  }
 }
 
 /**

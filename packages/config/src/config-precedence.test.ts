@@ -31,7 +31,7 @@ describe("precedence: flag > environment > config file > default", () => {
       configPath: path,
       workspace: cwd,
       workspaceSource: "default",
-      model: { name: "gpt-4.1-mini", baseURL: undefined, apiKey: undefined },
+      model: { name: "gpt-4.1-mini", baseURL: undefined, apiKey: undefined, dialect: "openai" },
       maxSteps: 20,
       tools: { searchOver: 64, pinned: [] },
       sandbox: "auto",
@@ -52,7 +52,7 @@ describe("precedence: flag > environment > config file > default", () => {
     const config = await loadConfig(path, { env: {}, cwd });
     expect(config.workspace).toBe(join(root, "app/ws"));
     expect(config.workspaceSource).toBe("config");
-    expect(config.model).toEqual({ name: "config-model", baseURL: "http://config.example/v1", apiKey: undefined });
+    expect(config.model).toEqual({ name: "config-model", baseURL: "http://config.example/v1", apiKey: undefined, dialect: "openai" });
     expect(config.maxSteps).toBe(7);
     expect(config.systemPrompt).toBe("Be brief.");
   });
@@ -61,7 +61,7 @@ describe("precedence: flag > environment > config file > default", () => {
     const { cwd, path } = await layout(full);
     const env = { MODEL: "env-model", BASE_URL: "http://env.example/v1", MODEL_API_KEY: "sk-env" };
     const config = await loadConfig(path, { env, cwd });
-    expect(config.model).toEqual({ name: "env-model", baseURL: "http://env.example/v1", apiKey: "sk-env" });
+    expect(config.model).toEqual({ name: "env-model", baseURL: "http://env.example/v1", apiKey: "sk-env", dialect: "openai" });
   });
 
   test("flags beat the environment; a flag's relative workspace is resolved against cwd", async () => {
@@ -83,6 +83,7 @@ describe("precedence: flag > environment > config file > default", () => {
       name: "gpt-4.1-mini",
       baseURL: "http://openai.example/v1",
       apiKey: "sk-openai",
+      dialect: "openai",
     });
     const both = { ...fallbacks, MODEL_API_KEY: "sk-model", BASE_URL: "http://base.example/v1" };
     expect((await loadConfig(path, { env: both, cwd })).model).toMatchObject({ baseURL: "http://base.example/v1", apiKey: "sk-model" });
@@ -96,19 +97,36 @@ describe("precedence: flag > environment > config file > default", () => {
   });
 });
 
+describe("model.dialect", () => {
+  test("is gemini by default at Google's hosts, openai elsewhere; the config's wins", async () => {
+    const { cwd, path } = await layout({ plugins: [] });
+    const at = async (BASE_URL: string) => (await loadConfig(path, { env: { BASE_URL }, cwd })).model.dialect;
+    expect(await at("https://generativelanguage.googleapis.com/v1beta/openai/")).toBe("gemini");
+    expect(await at("https://us-central1-aiplatform.googleapis.com/v1/projects/p/locations/us-central1/endpoints/openapi")).toBe("gemini");
+    expect(await at("https://googleapis.com.example/v1")).toBe("openai");
+    const strict = await layout({ model: { dialect: "openai-strict" }, plugins: [] });
+    expect((await loadConfig(strict.path, { env: { BASE_URL: "https://generativelanguage.googleapis.com/v1beta/openai/" }, cwd })).model.dialect).toBe("openai-strict");
+  });
+
+  test("another value is refused, naming the three", async () => {
+    const { cwd, path } = await layout({ model: { dialect: "anthropic" }, plugins: [] });
+    await expect(loadConfig(path, { env: {}, cwd })).rejects.toThrow('model.dialect: expected one of openai, openai-strict, gemini, got "anthropic"');
+  });
+});
+
 describe("the .env file beside the config", () => {
   const dotEnv = '# model settings\nMODEL=dotenv-model\nexport MODEL_API_KEY="sk-dotenv"\nBASE_URL=http://dotenv.example/v1 # local\n';
 
   test("is read, and beats the config file", async () => {
     const { cwd, path } = await layout(full, dotEnv);
     const config = await loadConfig(path, { env: {}, cwd });
-    expect(config.model).toEqual({ name: "dotenv-model", baseURL: "http://dotenv.example/v1", apiKey: "sk-dotenv" });
+    expect(config.model).toEqual({ name: "dotenv-model", baseURL: "http://dotenv.example/v1", apiKey: "sk-dotenv", dialect: "openai" });
   });
 
   test("loses to the process environment, variable by variable", async () => {
     const { cwd, path } = await layout(full, dotEnv);
     const config = await loadConfig(path, { env: { MODEL: "env-model" }, cwd });
-    expect(config.model).toEqual({ name: "env-model", baseURL: "http://dotenv.example/v1", apiKey: "sk-dotenv" });
+    expect(config.model).toEqual({ name: "env-model", baseURL: "http://dotenv.example/v1", apiKey: "sk-dotenv", dialect: "openai" });
   });
 
   test("only the one beside the config is read, not one in cwd", async () => {

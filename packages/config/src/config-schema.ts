@@ -2,7 +2,7 @@
  * The config file's shape, as a valibot schema: strict objects (unknown keys are refused,
  * so a typo never passes silently), and a readable message for every problem.
  */
-import { PERMISSIONS } from "@plugboard/core";
+import { DIALECTS, PERMISSIONS } from "@plugboard/core";
 import { patternProblem } from "@plugboard/sandbox/egress-rules";
 import { parseSize, SIZE_SPELLING } from "@plugboard/sandbox/limits";
 import type { SandboxMode } from "@plugboard/sandbox/sandbox-mode";
@@ -220,6 +220,7 @@ export const ConfigFileSchema = strict({
     strict({
       name: v.optional(text("a model name")),
       baseURL: v.optional(v.pipe(text("a URL"), v.url((issue) => `expected a URL such as https://api.openai.com/v1, got ${issue.received}`))),
+      dialect: v.optional(oneOf(DIALECTS)),
     }),
   ),
   maxSteps: v.optional(maxSteps),

@@ -70,7 +70,7 @@ describe("validation", () => {
       `Invalid config file ${path}:`,
       "  workspace: expected a folder path, got 3",
       "  model.name: expected a model name, got an empty string",
-      "  model.baseUrl: unknown key (allowed keys: name, baseURL)",
+      "  model.baseUrl: unknown key (allowed keys: name, baseURL, dialect)",
       "  maxSteps: expected at least 1, got 0",
       '  plugins[0]: set exactly one of "package" (an installed npm package), "path" (a plugin folder) or "mcp" (an MCP server)',
       '  plugins[1].package: ./local-tool is a folder, not a package name; write it as "path": ./local-tool',

@@ -3,7 +3,7 @@
  * command-line flags, merged with the precedence flag > environment > config file > default.
  */
 import { readFile } from "node:fs/promises";
-import type { ModelSettings } from "@plugboard/agent/settings";
+import { defaultDialect, type ModelSettings } from "@plugboard/agent/settings";
 import { ALLOW_ALL, DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_TOOL_SEARCH, type Hook, type Hooks, NO_HOOKS, type Policy, type ToolSearchSettings } from "@plugboard/runtime";
 import { DEFAULT_RESULTS_LIMITS, type ResultsLimits } from "@plugboard/core";
 import { dirname, join, resolve } from "node:path";
@@ -18,7 +18,7 @@ import { hookProgram } from "./hook-program.ts";
 import { parseJson } from "./json.ts";
 import { lockFileOf } from "./lock-file.ts";
 import { configErrors } from "./messages.ts";
-import type { Permission } from "@plugboard/core";
+import type { Dialect, Permission } from "@plugboard/core";
 import { describeIssues } from "./schema-kit.ts";
 
 /**
@@ -148,11 +148,12 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
   return {
     configPath: path,
     ...workspace,
-    model: {
-      name: flags.model ?? env.get("MODEL")?.value ?? file.model?.name ?? DEFAULT_MODEL,
-      baseURL: flags.baseURL ?? envBaseURL?.value ?? file.model?.baseURL,
-      apiKey: env.get("MODEL_API_KEY", "OPENAI_API_KEY")?.value,
-    },
+    model: modelSettings(
+      flags.model ?? env.get("MODEL")?.value ?? file.model?.name ?? DEFAULT_MODEL,
+      flags.baseURL ?? envBaseURL?.value ?? file.model?.baseURL,
+      env.get("MODEL_API_KEY", "OPENAI_API_KEY")?.value,
+      file.model?.dialect,
+    ),
     maxSteps: flags.maxSteps ?? file.maxSteps ?? DEFAULT_MAX_STEPS,
     tools: {
       searchOver: file.tools?.searchOver ?? DEFAULT_TOOL_SEARCH.searchOver,
@@ -222,6 +223,11 @@ interface CheckedOverrides {
   readonly model?: string;
   readonly baseURL?: string;
   readonly maxSteps?: number;
+}
+
+/** The model settings; the dialect is the config's, else the one of the base URL's host. */
+function modelSettings(name: string, baseURL: string | undefined, apiKey: string | undefined, dialect: Dialect | undefined): ModelSettings {
+  return { name, baseURL, apiKey, dialect: dialect ?? defaultDialect(baseURL) };
 }
 
 function checkOverrides(flags: ConfigOverrides): CheckedOverrides {

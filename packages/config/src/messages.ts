@@ -51,9 +51,26 @@ export const configErrors = {
         `Set a "prefix" on its entry (an MCP server) or remove it from the config, or set "tools.searchOver" to ${tools} or more to send every tool instead.`,
       ].join("\n"),
     ),
+  toolNameRefused: (path: string, owner: PluginAt & { readonly mcp: boolean }, tool: string, reason: string) =>
+    new PlugboardError(
+      "CONFIG_INVALID",
+      [
+        `${owner.name} (plugins[${owner.index}]) provides a tool named ${tool}, a name the model's dialect refuses: ${reason}.`,
+        indent(`config: ${path}`),
+        owner.mcp
+          ? `Set a "prefix" on its entry that starts with a letter (such as "prefix": "${safePrefix(owner.name)}_"), or set "model": {"dialect": …} to one that takes the name.`
+          : `Its tool names are the plugin's own (only an MCP server's entry takes a "prefix"): remove it from the config, or set "model": {"dialect": …} to one that takes the name.`,
+      ].join("\n"),
+    ),
   envURL: (name: string, source: string, got: string) =>
     new PlugboardError(
       "CONFIG_INVALID",
       `${name} (${source}) must be a URL such as https://api.openai.com/v1, got ${JSON.stringify(got)}.\nFix or unset it.`,
     ),
 } as const;
+
+/** A prefix made of a server's name, as Gemini's names take it. */
+function safePrefix(name: string): string {
+  const letters = name.replace(/[^A-Za-z0-9_]/g, "_");
+  return /^[A-Za-z_]/.test(letters) ? letters : `mcp_${letters}`;
+}

@@ -25,7 +25,8 @@ export {
 export { errorResult, PathEscapeError, PluginOptionsError, structuredResult, textResult, ToolError } from "./errors.ts";
 export { decodeText, fileErrors, fileSystemError, statFile } from "./file-checks.ts";
 export { type Permission, PERMISSIONS } from "./permissions.ts";
-export { type FunctionTool, type RegisteredTool, ToolRegistry } from "./registry.ts";
+export { type Dialect, DIALECTS, refusedName, rewriteSchema, type SentSchema } from "./dialect.ts";
+export { type FunctionTool, type RegisteredTool, type RegistryOptions, ToolRegistry } from "./registry.ts";
 export {
   createResultsFile,
   DEFAULT_RESULTS_LIMITS,

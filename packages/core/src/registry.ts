@@ -7,6 +7,7 @@
 import type { TObject } from "@sinclair/typebox";
 import type { TypeCheck } from "./compiler.ts";
 import type { AnyToolDefinition } from "./contract.ts";
+import { type Dialect, rewriteSchema, type SentSchema } from "./dialect.ts";
 import { lazilySync } from "./lazily.ts";
 import { fieldProblems } from "./schema-errors.ts";
 import type { ToolSource } from "./tool-source.ts";
@@ -21,7 +22,15 @@ export interface FunctionTool {
     readonly name: string;
     readonly description?: string;
     readonly parameters?: Record<string, unknown>;
+    /** OpenAI's strict mode for this tool (the `openai-strict` dialect, where its schema can be made strict). */
+    readonly strict?: boolean;
   };
+}
+
+/** How a registry sends its tools. */
+export interface RegistryOptions {
+  /** The schema dialect of the endpoint: each tool's parameters are rewritten for it once, here. @default "openai" */
+  readonly dialect?: Dialect;
 }
 
 /**
@@ -59,7 +68,12 @@ export interface RegisteredTool {
   readonly validate: ArgumentsValidator;
   /** Checks a result's `structuredContent` against the tool's `outputSchema` (compiled on first use); absent without one. */
   readonly checkOutput?: ArgumentsValidator;
+  /** What the model is sent: the tool's schema in the registry's dialect. */
   readonly schema: FunctionTool;
+  /** What the dialect's rewrite changed (`dropped`, `expressed`, `notStrict`). */
+  readonly sent: SentSchema;
+  /** The model's arguments as the tool's schema reads them, before validation (openai-strict removes the nulls it made the model send for optional properties). */
+  readonly fromModel: (args: Record<string, unknown>) => Record<string, unknown>;
   /** The entry's own `writes`, when it brought one. */
   readonly writes?: (args: Record<string, unknown>) => Promise<string>;
   /** The entry's source, where its calls go (the runtime hands each to it, once); none: a bare definition, whose handler the runtime runs itself. */
@@ -84,14 +98,17 @@ export class DuplicateToolError extends Error {
 
 export class ToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>();
+  /** The schema dialect its tools are sent in. */
+  readonly dialect: Dialect;
 
-  /** Indexes `entries` in order; throws `DuplicateToolError` on a repeated name. */
-  constructor(entries: Iterable<AnyToolDefinition | RegistryEntry>) {
+  /** Indexes `entries` in order, each rewritten for `options.dialect` once; throws `DuplicateToolError` on a repeated name. */
+  constructor(entries: Iterable<AnyToolDefinition | RegistryEntry>, options: RegistryOptions = {}) {
+    this.dialect = options.dialect ?? "openai";
     for (const item of entries) {
       const entry: RegistryEntry = "tool" in item ? item : { tool: item };
       const existing = this.#tools.get(entry.tool.name);
       if (existing) throw new DuplicateToolError(entry.tool.name, [existing.owner, entry.owner]);
-      this.#tools.set(entry.tool.name, register(entry));
+      this.#tools.set(entry.tool.name, register(entry, this.dialect));
     }
   }
 
@@ -114,13 +131,11 @@ export class ToolRegistry {
   }
 }
 
-function register(entry: RegistryEntry): RegisteredTool {
+function register(entry: RegistryEntry, dialect: Dialect): RegisteredTool {
   const { tool, source } = entry;
   const writes = entry.writes === undefined ? {} : { writes: entry.writes };
   const output = tool.outputSchema === undefined ? {} : { checkOutput: validatorOf(compiledLazily(tool.outputSchema), "(structuredContent)") };
-  if (entry.validate) {
-    return { tool, owner: entry.owner, validate: entry.validate, schema: functionSchema(tool, tool.parameters), source, ...output, ...writes };
-  }
+  if (entry.validate) return { tool, owner: entry.owner, validate: entry.validate, ...sentIn(dialect, tool, tool.parameters), source, ...output, ...writes };
   const parameters = closed(tool.parameters);
   const compile = compiledLazily(parameters);
   return {
@@ -130,11 +145,19 @@ function register(entry: RegistryEntry): RegisteredTool {
       return compile();
     },
     validate: validatorOf(compile),
-    schema: functionSchema(tool, parameters),
+    ...sentIn(dialect, tool, parameters),
     source,
     ...output,
     ...writes,
   };
+}
+
+/** What the model is sent of `tool` in `dialect`, rewritten once, here; and how its arguments come back. */
+function sentIn(dialect: Dialect, tool: AnyToolDefinition, parameters: TObject): Pick<RegisteredTool, "schema" | "sent" | "fromModel"> {
+  // A plain JSON copy: TypeBox's symbol keys never reach the wire.
+  const sent = rewriteSchema(JSON.parse(JSON.stringify(parameters)), dialect);
+  const function_ = { name: tool.name, description: tool.description, ...(sent.parameters === undefined ? {} : { parameters: sent.parameters }) };
+  return { schema: { type: "function", function: { ...function_, ...(sent.strict ? { strict: true } : {}) } }, sent, fromModel: sent.fromModel ?? ((args) => args) };
 }
 
 /**
@@ -164,18 +187,6 @@ function validatorOf(compile: () => TypeCheck<TObject>, root?: string): Argument
  */
 function typeCompiler(): typeof import("./compiler.ts").TypeCompiler {
   return lazilySync("TypeBox's compiler", () => require("./compiler.ts") as typeof import("./compiler.ts")).TypeCompiler;
-}
-
-function functionSchema(tool: AnyToolDefinition, parameters: TObject): FunctionTool {
-  return {
-    type: "function",
-    function: {
-      name: tool.name,
-      description: tool.description,
-      // A plain JSON copy: TypeBox's symbol keys never reach the wire.
-      parameters: JSON.parse(JSON.stringify(parameters)),
-    },
-  };
 }
 
 /** Extra properties are refused unless a schema explicitly allows them. */

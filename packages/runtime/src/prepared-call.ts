@@ -52,10 +52,12 @@ export function prepareCall(registry: ToolRegistry, name: string, rawArguments: 
   if (read === undefined) return { ...asMade, ok: false, registered, error: toolErrors.invalidJson(notJson ?? "not JSON") };
   const { value, repaired } = read;
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { ...asMade, ok: false, registered, error: toolErrors.notAnObject() };
-  const problems = registered.validate(value);
+  // As the tool's schema reads them (the dialect's rewrite may have let the model send nulls for absent properties).
+  const args = registered.fromModel(value as Record<string, unknown>);
+  const problems = registered.validate(args);
   if (problems.length > 0) return { ...asMade, ok: false, registered, error: toolErrors.invalidArguments(registered.tool.name, problems) };
   // Validated against the tool's own schema.
-  return { ...asMade, ok: true, registered, arguments: value as Record<string, unknown>, repaired };
+  return { ...asMade, ok: true, registered, arguments: args, repaired };
 }
 
 /** The tool `name` names: its own, or the one tool it differs from only by case or `-`/`_`. */

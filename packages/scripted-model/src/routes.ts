@@ -5,6 +5,7 @@
 import { answerChatCompletion, type ScriptSource } from "./chat-completions.ts";
 import { errorBody } from "./error-bodies.ts";
 import { isObject, parseJson } from "./record.ts";
+import { type ProviderRules, refusalOf } from "./provider-rules.ts";
 import { jsonResponse } from "./responses.ts";
 import type { RecordedMessage, RecordedRequest } from "./types.ts";
 
@@ -14,6 +15,7 @@ export interface RouteContext {
   readonly models: readonly string[];
   readonly apiKey: string | undefined;
   readonly requireReasoning: boolean;
+  readonly rules: ProviderRules | undefined;
   readonly headers: Readonly<Record<string, string>>;
 }
 
@@ -35,6 +37,8 @@ export function route(request: Request, record: RecordedRequest, context: RouteC
     if (context.requireReasoning && record.body.messages?.some(lacksReasoning)) {
       return jsonResponse(400, errorBody(REASONING_REQUIRED, "invalid_request_error", "invalid_request_error"), headers);
     }
+    const refusal = context.rules === undefined ? undefined : refusalOf(record.body, context.rules);
+    if (refusal !== undefined) return jsonResponse(refusal.status, refusal.body, headers);
     return answerChatCompletion(request, record, context.source, headers);
   }
   if (method === "GET" && path === "/v1/models") {

@@ -3,6 +3,7 @@
  * every request, so tests drive the real `openai` SDK over real HTTP.
  */
 import type { ScriptSource } from "./chat-completions.ts";
+import type { ProviderRules } from "./provider-rules.ts";
 import { recordOf } from "./record.ts";
 import { checkReply } from "./replies.ts";
 import { route } from "./routes.ts";
@@ -20,6 +21,12 @@ export interface ScriptedModelOptions {
    * passed back to the API.`) and uses no reply. @default false
    */
   readonly requireReasoning?: boolean;
+  /**
+   * Answer as a stricter provider does (`provider-rules.ts`): `gemini` refuses request fields
+   * and schema keywords Gemini does not know with its 400; `openai-strict` refuses a
+   * `strict: true` tool whose schema breaks strict mode's rules. A refused request uses no reply.
+   */
+  readonly rules?: ProviderRules;
 }
 
 /** A running scripted model. */
@@ -97,7 +104,7 @@ export async function startScriptedModel(
         }
       }
       const headers = { "x-request-id": `req_scripted_${requests.length}` };
-      return route(request, record, { source, models, apiKey: options.apiKey, requireReasoning: options.requireReasoning ?? false, headers });
+      return route(request, record, { source, models, apiKey: options.apiKey, requireReasoning: options.requireReasoning ?? false, rules: options.rules, headers });
     },
   });
 

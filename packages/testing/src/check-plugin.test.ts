@@ -143,7 +143,7 @@ describe("checkPlugin", () => {
   test("checks that need a loaded plugin are skipped, saying why, when the manifest is invalid", async () => {
     const report = await checkPlugin(fixture("manifest-version-mismatch"));
     const skipped = report.checks.filter((check) => check.status === "skip");
-    expect(skipped.map((check) => check.id)).toEqual(["tools", "strict-schemas", "invalid-arguments", "foreseeable-errors", "abort", "quiet", "permissions", "confined"]);
+    expect(skipped.map((check) => check.id)).toEqual(["tools", "strict-schemas", "dialects", "invalid-arguments", "foreseeable-errors", "abort", "quiet", "permissions", "confined"]);
     expect(skipped[1]?.problems).toEqual(["the manifest is invalid, so no code ran"]);
   });
 
@@ -228,7 +228,7 @@ describe("checkPlugin with nothing installed: package.json, the manifest and the
       const manifest = report.checks.find((check) => check.id === "manifest");
       expect(manifest?.status).toBe("fail");
       expect(manifest?.problems.join("\n")).toContain(text);
-      expect(report.checks.filter((check) => check.status === "skip").map((check) => check.problems[0])).toEqual(Array(8).fill("the manifest is invalid, so no code ran"));
+      expect(report.checks.filter((check) => check.status === "skip").map((check) => check.problems[0])).toEqual(Array(9).fill("the manifest is invalid, so no code ran"));
       expect(JSON.stringify(report)).not.toContain("bun install");
     },
   );

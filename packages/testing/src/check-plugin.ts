@@ -39,7 +39,7 @@ export interface CheckPluginOptions {
 }
 
 /** The checks that run the plugin's code, skipped together when it cannot run. */
-const CODE_CHECKS: readonly CheckId[] = ["tools", "strict-schemas", "invalid-arguments", "foreseeable-errors", "abort", "quiet", "permissions", "confined"];
+const CODE_CHECKS: readonly CheckId[] = ["tools", "strict-schemas", "dialects", "invalid-arguments", "foreseeable-errors", "abort", "quiet", "permissions", "confined"];
 
 /**
  * Runs every check over the plugin in `directory` (its package root) and reports each one.

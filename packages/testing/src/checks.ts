@@ -9,6 +9,7 @@ export type CheckId =
   | "manifest"
   | "tools"
   | "strict-schemas"
+  | "dialects"
   | "invalid-arguments"
   | "foreseeable-errors"
   | "abort"
@@ -17,8 +18,8 @@ export type CheckId =
   | "confined";
 
 /**
- * `warn` passes with reasons worth reading (only `strict-schemas`, since strict mode is
- * optional); `skip` means the check could not run: the plugin did not load, or (`confined`)
+ * `warn` passes with reasons worth reading (`strict-schemas`, since strict mode is
+ * optional, and `dialects`); `skip` means the check could not run: the plugin did not load, or (`confined`)
  * there is no `plugboard` to run it confined, or no sandbox on this system.
  */
 export type CheckStatus = "pass" | "warn" | "fail" | "skip";
@@ -65,6 +66,10 @@ export const CHECKS: Readonly<Record<CheckId, { readonly title: string; readonly
   "strict-schemas": {
     title: "parameter schemas fit OpenAI strict mode (optional)",
     fix: "For strict mode, list every property in required (an optional one becomes nullable: Type.Union([T, Type.Null()])), set additionalProperties: false on every object, and say what unsupported keywords (default, minLength, …) meant in the description instead.",
+  },
+  dialects: {
+    title: "each model dialect can send its tools (what each rewrite drops is in the notes)",
+    fix: "Name each tool with a letter or _ first: Gemini refuses other names.",
   },
   "invalid-arguments": {
     title: "invalid arguments never reach a handler",

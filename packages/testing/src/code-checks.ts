@@ -15,7 +15,7 @@ import type { AppInput } from "./harness-protocol.ts";
 import { declaredPermissions, type Manifest } from "./manifest-check.ts";
 import { type HarnessRun, runHarness } from "./run-harness.ts";
 import { changes, snapshot } from "./snapshot.ts";
-import { callVerdicts, confinedVerdict, type FileChange, loadVerdict, notConfined, permissionsVerdict, quietVerdict, skipped, strictVerdict } from "./verdicts.ts";
+import { callVerdicts, confinedVerdict, dialectsVerdict, type FileChange, loadVerdict, notConfined, permissionsVerdict, quietVerdict, skipped, strictVerdict } from "./verdicts.ts";
 import { watchWrites, writeWatchUnavailable } from "./write-watch.ts";
 
 /** The files the sandbox workspace starts with; `UNFIT_TEXTS` name some of them. */
@@ -72,7 +72,7 @@ export async function codeChecks(root: string, manifest: Manifest, options: Chec
     const loading = await watched("load", 60_000);
     const { tools, loaded } = loadVerdict(loading, manifest.tools, root);
     if (loaded === undefined) {
-      const rest = ["strict-schemas", "invalid-arguments", "foreseeable-errors", "abort", "permissions", "confined"] as const;
+      const rest = ["strict-schemas", "dialects", "invalid-arguments", "foreseeable-errors", "abort", "permissions", "confined"] as const;
       return { tools, quiet: quietVerdict({ loading }), ...Object.fromEntries(rest.map((id) => [id, skipped(id, NOT_LOADED)])) };
     }
     const calling = await watched("calls", 120_000 + loaded.tools.length * 60_000);
@@ -95,6 +95,7 @@ export async function codeChecks(root: string, manifest: Manifest, options: Chec
     return {
       tools,
       "strict-schemas": strictVerdict(loaded),
+      dialects: dialectsVerdict(loaded),
       "invalid-arguments": invalid,
       "foreseeable-errors": foreseeable,
       abort,

@@ -6,6 +6,7 @@ import { type CheckId, type CheckResult, failIfAny, result } from "./checks.ts";
 import type { ConfinedOutcome, Refusal } from "./confined-run.ts";
 import type { Finding, LoadOutcome, SideEffect } from "./harness-protocol.ts";
 import type { HarnessRun } from "./run-harness.ts";
+import { dialectLine, refusedNames } from "./dialect-lines.ts";
 import { strictModeProblems } from "./strict-schema.ts";
 import { changeLine, manifestDescription, type ToolLine, toolChanges } from "./tool-list.ts";
 
@@ -45,6 +46,12 @@ export function strictVerdict(loaded: Loaded): CheckResult {
   return result("strict-schemas", "warn", problems, {
     notes: ["Plugboard validates every call itself; strict mode matters only to an app that sends tools with strict: true."],
   });
+}
+
+/** `dialects`: per tool, the dialects that take its schema as written and what each rewrite drops (notes); `warn` for a name a dialect refuses. */
+export function dialectsVerdict(loaded: Loaded): CheckResult {
+  const refused = loaded.tools.flatMap(refusedNames);
+  return result("dialects", refused.length > 0 ? "warn" : "pass", refused, { notes: loaded.tools.map(dialectLine) });
 }
 
 /** The three call-based checks, from the calls run. */

@@ -31,6 +31,7 @@ export async function checkCommand(parsed: ParsedArgs, io: Io, accept?: string):
     `OK: ${config.configPath}`,
     `  workspace: ${app.workspace.root}${config.workspaceSource === "default" ? " (the current folder)" : ""}`,
     `  model:     ${endpoint}`,
+    ...(demo ? [] : [`  dialect:   ${dialectLine(app)}`]),
     `  max steps: ${config.maxSteps}`,
     `  plugins:   ${plugins.length}${plugins.length > 0 ? ` (${plugins.map((plugin) => `${plugin.name} ${plugin.version}`).join(", ")})` : ""}`,
     ...(app.servers.length > 0
@@ -52,6 +53,14 @@ export async function checkCommand(parsed: ParsedArgs, io: Io, accept?: string):
   // Names, versions and withheld descriptions come from the plugins and servers themselves.
   await io.print(`${visible(lines.join("\n"))}\n`);
   return app.pinning.withheld.length > 0 || app.codePinning.withheld.length > 0 ? 1 : 0;
+}
+
+/** The schema dialect the tools are sent in, and the tools it sends not as written (core's dialect.ts). */
+function dialectLine({ config, registry }: StartedApp): string {
+  const { dialect } = config.model;
+  const changed = registry.names().filter((name) => registry.get(name)?.sent.asWritten === false);
+  const rewritten = changed.length === 0 ? "every tool's schema as written" : `rewritten for it: ${changed.join(", ")}`;
+  return `${dialect}${config.model.dialect === "openai" ? "" : ` (${rewritten})`}`;
 }
 
 /** Whose code the lock pins: the plugins compared with their pins, and the shipped ones, which the release pins. */
