@@ -10,8 +10,8 @@
  * registry they cannot reach.
  */
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, openSync, readSync, realpathSync } from "node:fs";
-import { basename, dirname, join, relative, sep } from "node:path";
+import { closeSync, existsSync, mkdirSync, openSync, readSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { CORE_FOLDER, underInit } from "@plugboard/core/process";
 import { confineCommand } from "./launcher.ts";
 import type { Limits } from "./limits/limits.ts";
@@ -19,7 +19,8 @@ import type { Mechanism } from "./mechanism.ts";
 import { openEgress } from "./network/egress.ts";
 import type { EgressRecord } from "./network/egress-proxy.ts";
 import type { ProtectedPath } from "./view/build-view.ts";
-import { isWithin } from "./view/view.ts";
+import { isWithin, sees, type View } from "./view/view.ts";
+import type { PathGrants } from "./granted-paths.ts";
 import type { Permission } from "@plugboard/core";
 import type { LimitTally } from "./limits/limit-tally.ts";
 
@@ -41,6 +42,10 @@ export interface ServerConfinement {
   readonly warn: (message: string) => void;
   /** The server's bounds (the config's `"limits"`), and where its trees' refusals are counted. @default none */
   readonly limits?: { readonly values: Limits; readonly tally: LimitTally };
+  /** Paths its entry grants besides the workspace (`"read"`, `"write"`). @default none */
+  readonly paths?: PathGrants;
+  /** Told at each start of the existing files its arguments name outside the workspace that it cannot see (a start that fails then says so). */
+  readonly unseen?: (files: readonly string[]) => void;
 }
 
 /**
@@ -71,7 +76,9 @@ export interface Launch {
 export function confineServer(launch: Launch, server: ServerConfinement, mechanism: Extract<Mechanism, { available: true }>): Launch {
   const [program = "", ...args] = launch.argv;
   const found = Bun.which(program, { PATH: launch.env.PATH ?? "", cwd: launch.cwd ?? server.workspace }) ?? program;
-  const { executables, code } = programFiles(found, launch.env.PATH ?? "", realpathSync(server.workspace));
+  const workspace = realpathSync(server.workspace);
+  const { executables, code, installations } = programFiles(found, launch.env.PATH ?? "", workspace);
+  const paths = { read: [...(server.paths?.read ?? []), ...installations], write: server.paths?.write ?? [] };
   const home = server.cacheRoot === undefined ? undefined : cacheFolder(server);
   const network = server.grants.includes("network") ? server.network : undefined;
   const confined = confineCommand(mechanism, {
@@ -82,12 +89,14 @@ export function confineServer(launch: Launch, server: ServerConfinement, mechani
     workspace: server.workspace,
     code: [...code, CORE_FOLDER],
     executables,
+    paths,
     env: server.grants.includes("network") ? launch.env : { ...OFFLINE, ...launch.env },
     protect: server.protect,
     cwd: launch.cwd ?? server.workspace,
     ...(home === undefined ? {} : { home }),
     ...(server.limits === undefined ? {} : { limits: server.limits.values }),
   });
+  server.unseen?.(unseenFiles(args, launch.cwd ?? server.workspace, workspace, confined.view));
   const ended = server.limits?.tally.track(confined.limits);
   const launched = { argv: [confined.command, ...confined.args], env: confined.env, cwd: confined.cwd, ...(ended === undefined ? {} : { ended }) };
   if (network === undefined) return launched;
@@ -110,27 +119,81 @@ function cacheFolder(server: ServerConfinement): string | undefined {
   }
 }
 
+/** What running a program needs (see `programFiles`). */
+interface ProgramFiles {
+  /** The program at the path found and its real path (the launcher keeps the links between), its interpreter, what it runs in its place. */
+  readonly executables: string[];
+  /** A script's folder, with its package's dependencies. */
+  readonly code: string[];
+  /** The package or installation the program belongs to, read-only whole (see `installationOf`). */
+  readonly installations: string[];
+}
+
 /**
- * What running `program` needs: the program itself (with its dynamic loader, which the
- * launcher adds), and for a script its interpreter (`#!/usr/bin/env node` finds node on
- * `PATH`) and the folder it lies in, with that package's dependencies.
+ * What running `program` needs, wherever it lies (under HOME, in a version manager's folder,
+ * in a temp-folder npm prefix): the file found and its real path (with its dynamic loader,
+ * which the launcher adds), the package or installation it belongs to, and for a script its
+ * interpreter (`#!/usr/bin/env node` finds node on `PATH`) and the folder it lies in, with
+ * that package's dependencies. Nothing else of the folders they lie in.
  */
-function programFiles(program: string, path: string, workspace: string): { executables: string[]; code: string[] } {
+function programFiles(program: string, path: string, workspace: string): ProgramFiles {
   let real: string;
   try {
     real = realpathSync(program);
   } catch {
     // Not found: the server fails to start, and says so.
-    return { executables: [], code: [] };
+    return { executables: [], code: [], installations: [] };
   }
+  const own = [...new Set([program, real])];
+  const installations = installationOf(program, real);
   const interpreter = shebang(real);
-  if (interpreter === undefined) return { executables: [real, ...companions(real)], code: [] };
+  if (interpreter === undefined) return { executables: [...own, ...companions(real)], code: [], installations };
   const [command = "", first] = interpreter;
   const named = command.endsWith("/env") && first !== undefined ? (Bun.which(first, { PATH: path }) ?? first) : command;
   const inner = programFiles(named, path, workspace);
   // The kernel executes the `#!` line's program (`/usr/bin/env`) too.
   const launcher = named === command ? [] : programFiles(command, path, workspace).executables;
-  return { executables: [real, ...launcher, ...inner.executables], code: [...scriptCode(real, workspace), ...inner.code] };
+  return {
+    executables: [...own, ...launcher, ...inner.executables],
+    code: [...scriptCode(real, workspace), ...inner.code],
+    installations: [...installations, ...inner.installations],
+  };
+}
+
+/**
+ * The package or installation a program belongs to: the npm package holding its real file,
+ * found below the prefix it was found in (`<prefix>/bin/bun` → `<prefix>/lib/node_modules/bun`,
+ * not the other global packages beside it), or a version manager's folder when the program is
+ * one of its shims (`~/.pyenv/shims/python3` → `~/.pyenv`, which the shim runs from).
+ */
+function installationOf(program: string, real: string): string[] {
+  const prefix = dirname(dirname(program));
+  if (basename(dirname(real)) === "shims") return [dirname(dirname(real))];
+  for (let folder = dirname(real); folder !== prefix && isWithin(folder, prefix) && folder !== dirname(folder); folder = dirname(folder)) {
+    if (existsSync(join(folder, "package.json"))) return [folder];
+  }
+  return [];
+}
+
+/**
+ * The existing files `args` name (absolute, or relative to `cwd`) that lie outside the
+ * workspace and are not in the server's `view`: a script given to an interpreter
+ * (`node /opt/srv/index.js`) cannot be run, and the start-up error says which `"read"` fixes it.
+ */
+function unseenFiles(args: readonly string[], cwd: string, workspace: string, view: View): string[] {
+  const files: string[] = [];
+  for (const arg of args) {
+    if (arg.startsWith("-") || !arg.includes("/")) continue;
+    let real: string;
+    try {
+      real = realpathSync(resolve(cwd, arg));
+      if (!statSync(real).isFile()) continue;
+    } catch {
+      continue;
+    }
+    if (!isWithin(real, workspace) && !sees(view, real)) files.push(real);
+  }
+  return files;
 }
 
 /**
