@@ -5,7 +5,9 @@
  * during which confined processes may write the workspace, and where what they do is recorded
  * (connections, refusals, what calls leave behind, the audit log once it is open).
  */
+import { statSync } from "node:fs";
 import { join } from "node:path";
+import { existingGrants } from "@plugboard/sandbox/granted-paths";
 import { prepareResultsFolder, ResultsFolderError } from "@plugboard/core";
 import { trace } from "@plugboard/core/trace";
 import { ensureLock, lockFileOf } from "@plugboard/config/lock-file";
@@ -55,9 +57,17 @@ export async function prepareConfinement(plan: Plan): Promise<Confinement | unde
   let code: readonly ProtectedPath[] | undefined;
   const codeFolders = [...(options.appFolder === undefined ? [] : [options.appFolder]), ...plan.found.map(({ directory }) => directory)];
   const closureCache = cacheFolder === undefined ? undefined : join(cacheFolder, "closures.json");
+  // Each folder or file a `write` grant names holds the protections of a writable workspace (its walk kept likewise).
+  const granted = existingGrants(config.plugins.flatMap((entry) => entry.write ?? [])).map((path) => ({
+    path,
+    walker: statSync(path).isDirectory() ? new modules.WorkspaceWalker(path, config.protectDepth) : undefined,
+  }));
+  let grantedCode: readonly ProtectedPath[] | undefined;
   const protect = () => {
     code ??= writers ? modules.codeProtections(codeFolders, root, closureCache) : [];
-    return [...modules.protectedPaths(config, root, cacheFolder, walker), ...code];
+    grantedCode ??= granted.flatMap(({ path }) => modules.codeProtections(codeFolders, path, closureCache));
+    const grants = granted.flatMap(({ path, walker: found }) => modules.grantedRootPaths(path, found, config.hooks));
+    return [...modules.protectedPaths(config, root, cacheFolder, walker), ...code, ...grants, ...grantedCode];
   };
   const record = plantedRecordFile(env);
   if (writers) {

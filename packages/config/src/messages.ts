@@ -51,6 +51,15 @@ export const configErrors = {
         `Set a "prefix" on its entry (an MCP server) or remove it from the config, or set "tools.searchOver" to ${tools} or more to send every tool instead.`,
       ].join("\n"),
     ),
+  reservedWrite: (path: string, index: number, grant: string, what: string, folder: string) =>
+    new PlugboardError(
+      "CONFIG_INVALID",
+      [
+        `Invalid config file ${path}:`,
+        indent(`plugins[${index}].write: ${JSON.stringify(grant)} ${grant === folder ? "is" : "overlaps"} ${what} (${folder}), which no plugin or server may write: the app reads and runs what is there.`),
+        `Remove it from "write" in plugins[${index}], or grant a folder of the tool's own instead (such as ~/.cache/my-tool).`,
+      ].join("\n"),
+    ),
   envURL: (name: string, source: string, got: string) =>
     new PlugboardError(
       "CONFIG_INVALID",
