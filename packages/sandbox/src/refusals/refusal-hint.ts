@@ -183,7 +183,7 @@ function readHint(line: string, context: RefusalContext): string | undefined {
     // A missing file in a hidden folder that exists (a write to /tmp/x/new.txt) is refused as much as an existing one.
     const parent = dirname(path);
     if (exists(path) || (HIDDEN.some((folder) => parent !== folder && isWithin(parent, folder)) && exists(parent))) {
-      return `${path} is outside what ${context.plugin} can see (its own code, the system's folders and, with fs.read, the workspace)`;
+      return `${path} is outside what ${context.plugin} can see (its own code, the system's folders, the paths its entry grants and, with fs.read, the workspace); add "read": [${JSON.stringify(path)}] to its entry in ${context.configPath} to let it read it`;
     }
   }
   return undefined;
