@@ -66,6 +66,19 @@ describe.skipIf(!confining)("an MCP server started as node /abs/server.js, outsi
     expect(result.stderr).not.toContain(STACK_FRAME);
   }, TIMEOUT_MS);
 
+  test("under HOME too (~/mcp/…), where the server's own cache folder is its HOME: the file is named, and ~ in read works", async () => {
+    const home = join(dir, "home");
+    cpSync(join(dir, "srv"), join(home, "mcp/plain"), { recursive: true });
+    const script = join(home, "mcp/plain/server.js");
+    const bare = await configWith("home-bare.json", { mcp: { command: "node", args: [script] }, name: "plain" });
+    const failed = await plugboard(["call", "--config", bare, "echo", '{"text":"hi"}'], { cwd: dir, env: { HOME: home } });
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toContain(`its argument ${script} is a file outside its sandbox`);
+    expect(failed.stderr).toContain(`add "read": ["${join(home, "mcp/plain")}"] to its entry`);
+    const granted = await configWith("home-granted.json", { mcp: { command: "node", args: [script] }, name: "plain", read: ["~/mcp/plain"] });
+    expect(await plugboard(["call", "--config", granted, "echo", '{"text":"hi"}'], { cwd: dir, env: { HOME: home } })).toMatchObject({ code: 0, stdout: "hi\n" });
+  }, TIMEOUT_MS);
+
   test("with that read entry it starts and answers; what lies outside its grants stays unseen", async () => {
     const config = await configWith("granted.json", { mcp: { command: "node", args: [join(dir, "srv/server.js")] }, name: "plain", read: [join(dir, "srv")] });
     expect(await call(config, "echo", { text: "hi" })).toMatchObject({ code: 0, stdout: "hi\n" });
