@@ -99,7 +99,11 @@ describe.skipIf(!confining)("a plugin granted read and write besides the workspa
     expect(await call(config, "write_path", { path: join(dir, "data/new.txt"), text: "written" })).toMatchObject({ code: 0 });
     expect(readFileSync(join(dir, "data/new.txt"), "utf8")).toBe("written");
     expect((await call(config, "read_path", { path: join(dir, "outside/secret.txt") })).stdout).toStartWith("Error: Refused by the sandbox (granted-files is granted no permissions): ENOENT");
-    expect((await call(config, "write_path", { path: join(dir, "srv/planted.txt"), text: "x" })).stdout).toStartWith("Error: Refused by the sandbox (granted-files is granted no permissions): EROFS");
+    const planted = await call(config, "write_path", { path: join(dir, "srv/planted.txt"), text: "x" });
+    expect(planted.stdout).toStartWith("Error: Refused by the sandbox (granted-files is granted no permissions): EROFS");
+    expect(planted.stdout).toEndWith(
+      `plugboard: refused by the sandbox: granted-files may not write ${join(dir, "srv/planted.txt")}: "read" grants ${join(dir, "srv")} read-only; list it in "write" instead, in its entry in ${config}, to let it write there\n`,
+    );
     const check = await plugboard(["check", "--offline", "--config", config], { cwd: dir });
     expect(check.code).toBe(0);
     expect(check.stdout).toContain(`\n  paths:     granted-files reads ${join(dir, "srv")}\n             granted-files writes ${join(dir, "data")} (but the protected paths in them)\n`);

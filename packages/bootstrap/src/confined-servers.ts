@@ -83,6 +83,7 @@ export async function confineServers(plan: Plan, confinement: Confinement | unde
         },
         ...narrowedNetwork(entry, confinement.refusals, entry.name),
         limits: { values: config.limits, counts: tally(entry.name) },
+        paths: { read: entry.read ?? [], write: entry.write ?? [] },
       };
       return (readOnly) => explainingRefusals(context, readOnly);
     },
