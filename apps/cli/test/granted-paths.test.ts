@@ -6,7 +6,7 @@
  * attack), which the same plugin unconfined does write (the twin).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { detectMechanism } from "@plugboard/sandbox";
@@ -124,6 +124,29 @@ describe.skipIf(!confining)("a plugin granted read and write besides the workspa
     expect(await call(twin, "write_path", { path: bashrc, text: "planted\n" })).toMatchObject({ code: 0 });
     expect(readFileSync(hook, "utf8")).toBe("planted\n");
     expect(readFileSync(bashrc, "utf8")).toBe("planted\n");
+  }, TIMEOUT_MS);
+});
+
+describe.skipIf(!confining)("a write grant over the config's folder", () => {
+  test("the attack: a .env a confined plugin plants beside the config is refused at the next start; the twin unconfined is read", async () => {
+    const project = join(dir, "project");
+    mkdirSync(join(project, "workspace"), { recursive: true });
+    const env = { XDG_STATE_HOME: join(dir, "state") };
+    const dotEnv = join(project, ".env");
+    const run = async (sandbox: false | undefined) => {
+      const config = join(project, "plugboard.config.json");
+      const entry = { path: join(dir, "plugin"), permissions: [], write: [project], ...(sandbox === false ? { sandbox } : {}) };
+      writeFileSync(config, JSON.stringify({ workspace: "./workspace", sandbox: "auto", plugins: [entry] }));
+      const planted = await plugboard(["call", "--config", config, "write_path", JSON.stringify({ path: dotEnv, text: "MODEL=planted-model\n" })], { cwd: dir, env });
+      expect(planted.code).toBe(0);
+      return plugboard(["tools", "--config", config], { cwd: dir, env });
+    };
+    const refused = await run(undefined);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`${dotEnv} (the .env beside the config) was created at `);
+    rmSync(dotEnv);
+    rmSync(join(dir, "state"), { recursive: true });
+    expect(await run(false)).toMatchObject({ code: 0 });
   }, TIMEOUT_MS);
 });
 

@@ -6,7 +6,8 @@
  * (connections, refusals, what calls leave behind, the audit log once it is open).
  */
 import { statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { isWithin } from "@plugboard/sandbox/view";
 import { existingGrants } from "@plugboard/sandbox/granted-paths";
 import { prepareResultsFolder, ResultsFolderError } from "@plugboard/core";
 import { trace } from "@plugboard/core/trace";
@@ -58,7 +59,8 @@ export async function prepareConfinement(plan: Plan): Promise<Confinement | unde
   const codeFolders = [...(options.appFolder === undefined ? [] : [options.appFolder]), ...plan.found.map(({ directory }) => directory)];
   const closureCache = cacheFolder === undefined ? undefined : join(cacheFolder, "closures.json");
   // Each folder or file a `write` grant names holds the protections of a writable workspace (its walk kept likewise).
-  const granted = existingGrants(config.plugins.flatMap((entry) => entry.write ?? [])).map((path) => ({
+  const confinedEntries = [...plan.hostGroups.flat().map(({ entry }) => entry), ...plan.servers.flatMap(({ entry, confined }) => (confined ? [entry] : []))];
+  const granted = existingGrants(confinedEntries.flatMap((entry) => entry.write ?? [])).map((path) => ({
     path,
     walker: statSync(path).isDirectory() ? new modules.WorkspaceWalker(path, config.protectDepth) : undefined,
   }));
@@ -73,11 +75,17 @@ export async function prepareConfinement(plan: Plan): Promise<Confinement | unde
   if (writers) {
     // Made before any host starts, so that the sandbox keeps `.plugboard/` read-only and only its results/ writable.
     resultsFolder(root, (message) => logger.warn(message));
-    // The lock too: a confined plugin cannot write a pin for the person.
-    if (plan.locks) await ensureLock(lockFileOf(config.configPath), record);
   }
+  // The lock too, where a confined process could write beside the config: it cannot write a pin for the person.
+  const besideConfig = granted.some(({ path }) => isWithin(dirname(config.configPath), path));
+  if ((writers || besideConfig) && plan.locks) await ensureLock(lockFileOf(config.configPath), record);
   // From here until the app closes, confined plugins may write the workspace: files that appear there meanwhile are suspect.
-  const end = writers ? beginWritableSpan(record, root, (message) => logger.warn(message)) : () => {};
+  // Each `write` path too: a config or .env a confined process makes there is suspect as in the workspace.
+  const writable = [...(writers ? [root] : []), ...granted.map(({ path }) => path)];
+  const ends = writable.map((path) => beginWritableSpan(record, path, (message) => logger.warn(message)));
+  const end = () => {
+    for (const ending of ends) ending();
+  };
   let audit: AuditLog | undefined;
   // A narrowed host's connections go to the audit log; those made before it opens (while a plugin loads) once it has.
   const early: EgressRecord[] | undefined = config.audit === undefined ? undefined : [];
