@@ -17,13 +17,15 @@ export interface ServerConfinement {
   readonly launcher: McpLauncher | undefined;
   /** What a call's result of `entry`'s server ends with; none when our sandbox does not confine it. */
   explain(entry: McpEntry): ((readOnly: boolean) => (result: ToolResult) => ToolResult) | undefined;
+  /** The existing files outside the workspace that `entry`'s arguments name and its view lacks, as of its last start. */
+  unseen(entry: McpEntry): readonly string[];
 }
 
 /** The servers' confinement in `plan`'s app: none but the caller's launcher without a sandbox. */
 export async function confineServers(plan: Plan, confinement: Confinement | undefined): Promise<ServerConfinement> {
   const given = plan.options.mcpLauncher;
   const confined = new Set(plan.servers.flatMap(({ entry, confined }) => (confined ? [entry] : [])));
-  if (confinement === undefined || confined.size === 0) return { launcher: given, explain: () => undefined };
+  if (confinement === undefined || confined.size === 0) return { launcher: given, explain: () => undefined, unseen: () => [] };
   const [{ confineServer, serverCacheRoot }, { narrowedNetwork }, { explainingRefusals }] = await Promise.all([
     lazily("the sandbox for MCP servers", () => import("@plugboard/sandbox/confine-server")),
     lazily("the refusal contexts of confined sources", () => import("@plugboard/hosts/confined-source")),
@@ -34,6 +36,7 @@ export async function confineServers(plan: Plan, confinement: Confinement | unde
   const warn = (message: string) => options.logger.warn(message);
   // How often each confined server's limits refused, over its restarts, by its name.
   const tallies = new Map<string, LimitTally>();
+  const unseen = new Map<McpEntry, readonly string[]>();
   const tally = (name: string) => {
     let found = tallies.get(name);
     if (found === undefined) {
@@ -57,12 +60,15 @@ export async function confineServers(plan: Plan, confinement: Confinement | unde
             cacheRoot,
             warn,
             limits: { values: config.limits, tally: tally(entry.name) },
+            paths: { read: entry.read ?? [], write: entry.write ?? [] },
+            unseen: (files) => unseen.set(entry, files),
           },
           confinement.mechanism,
         )
       : launch;
   return {
     launcher: given ?? confining,
+    unseen: (entry) => unseen.get(entry) ?? [],
     explain(entry) {
       if (!confined.has(entry)) return undefined;
       // A server has no manifest: any permission can be granted to it.
@@ -77,6 +83,7 @@ export async function confineServers(plan: Plan, confinement: Confinement | unde
         },
         ...narrowedNetwork(entry, confinement.refusals, entry.name),
         limits: { values: config.limits, counts: tally(entry.name) },
+        paths: { read: entry.read ?? [], write: entry.write ?? [] },
       };
       return (readOnly) => explainingRefusals(context, readOnly);
     },

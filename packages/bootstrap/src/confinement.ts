@@ -5,7 +5,10 @@
  * during which confined processes may write the workspace, and where what they do is recorded
  * (connections, refusals, what calls leave behind, the audit log once it is open).
  */
-import { join } from "node:path";
+import { statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { isWithin } from "@plugboard/sandbox/view";
+import { existingGrants } from "@plugboard/sandbox/granted-paths";
 import { prepareResultsFolder, ResultsFolderError } from "@plugboard/core";
 import { trace } from "@plugboard/core/trace";
 import { ensureLock, lockFileOf } from "@plugboard/config/lock-file";
@@ -55,19 +58,34 @@ export async function prepareConfinement(plan: Plan): Promise<Confinement | unde
   let code: readonly ProtectedPath[] | undefined;
   const codeFolders = [...(options.appFolder === undefined ? [] : [options.appFolder]), ...plan.found.map(({ directory }) => directory)];
   const closureCache = cacheFolder === undefined ? undefined : join(cacheFolder, "closures.json");
+  // Each folder or file a `write` grant names holds the protections of a writable workspace (its walk kept likewise).
+  const confinedEntries = [...plan.hostGroups.flat().map(({ entry }) => entry), ...plan.servers.flatMap(({ entry, confined }) => (confined ? [entry] : []))];
+  const granted = existingGrants(confinedEntries.flatMap((entry) => entry.write ?? [])).map((path) => ({
+    path,
+    walker: statSync(path).isDirectory() ? new modules.WorkspaceWalker(path, config.protectDepth) : undefined,
+  }));
+  let grantedCode: readonly ProtectedPath[] | undefined;
   const protect = () => {
     code ??= writers ? modules.codeProtections(codeFolders, root, closureCache) : [];
-    return [...modules.protectedPaths(config, root, cacheFolder, walker), ...code];
+    grantedCode ??= granted.flatMap(({ path }) => modules.codeProtections(codeFolders, path, closureCache));
+    const grants = granted.flatMap(({ path, walker: found }) => modules.grantedRootPaths(path, found, config.hooks));
+    return [...modules.protectedPaths(config, root, cacheFolder, walker), ...code, ...grants, ...grantedCode];
   };
   const record = plantedRecordFile(env);
   if (writers) {
     // Made before any host starts, so that the sandbox keeps `.plugboard/` read-only and only its results/ writable.
     resultsFolder(root, (message) => logger.warn(message));
-    // The lock too: a confined plugin cannot write a pin for the person.
-    if (plan.locks) await ensureLock(lockFileOf(config.configPath), record);
   }
+  // The lock too, where a confined process could write beside the config: it cannot write a pin for the person.
+  const besideConfig = granted.some(({ path }) => isWithin(dirname(config.configPath), path));
+  if ((writers || besideConfig) && plan.locks) await ensureLock(lockFileOf(config.configPath), record);
   // From here until the app closes, confined plugins may write the workspace: files that appear there meanwhile are suspect.
-  const end = writers ? beginWritableSpan(record, root, (message) => logger.warn(message)) : () => {};
+  // Each `write` path too: a config or .env a confined process makes there is suspect as in the workspace.
+  const writable = [...(writers ? [root] : []), ...granted.map(({ path }) => path)];
+  const ends = writable.map((path) => beginWritableSpan(record, path, (message) => logger.warn(message)));
+  const end = () => {
+    for (const ending of ends) ending();
+  };
   let audit: AuditLog | undefined;
   // A narrowed host's connections go to the audit log; those made before it opens (while a plugin loads) once it has.
   const early: EgressRecord[] | undefined = config.audit === undefined ? undefined : [];

@@ -4,8 +4,8 @@
  * `@plugboard/mcp` (and the MCP SDK) is imported only when a config has such an entry, so
  * other apps start no faster or slower for it.
  */
-import { statSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import type { Logger, Permission, Workspace } from "@plugboard/core";
 import { lazily } from "@plugboard/core/internal";
 import type { Elicitor, Launch, McpMount, MountOptions } from "@plugboard/mcp";
@@ -38,12 +38,22 @@ export interface MountContext {
   readonly elicit: Elicitor | undefined;
   /** Where Streamable HTTP servers' OAuth tokens are kept (`plugboard mcp login`) comes from `XDG_CONFIG_HOME` or `HOME`. */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The existing files outside the workspace a confined server's arguments name that it cannot see (its last start). @default none */
+  readonly unseen?: (entry: McpEntry) => readonly string[];
 }
 
 /** A started server: how it is listed, and its mount (the source of its tools). */
 export interface ServerMount {
   readonly server: MountedServer;
   readonly mount: McpMount;
+}
+
+/** What to grant for a script `file` the server is given: its package's folder (nearest `package.json`), else the file's own folder. */
+function readEntry(file: string): string {
+  for (let folder = dirname(file); folder !== dirname(folder); folder = dirname(folder)) {
+    if (existsSync(join(folder, "package.json"))) return folder;
+  }
+  return dirname(file);
 }
 
 /**
@@ -77,6 +87,8 @@ export async function mountServer(entry: McpEntry, where: EntryLocation, context
     });
   } catch (error) {
     if (!(error instanceof McpMountError)) throw error;
+    const [unseen] = context.unseen?.(entry) ?? [];
+    if (unseen !== undefined) throw mcpErrors.unseenArgument(entry.name, unseen, readEntry(unseen), where);
     throw mcpErrors.startFailed(entry.name, error.reason, error.stderr, where);
   }
   return {

@@ -113,8 +113,8 @@ async function startHosts(plan: Plan, confinement: Confinement): Promise<Map<num
 async function mountServers(plan: Plan, confinement: Confinement | undefined) {
   if (plan.servers.length === 0) return [];
   const { config, workspace, options } = plan;
-  const { launcher, explain } = await confineServers(plan, confinement);
-  const context = { workspace, logger: options.logger, launcher, elicit: options.elicit, env: options.env };
+  const { launcher, explain, unseen } = await confineServers(plan, confinement);
+  const context = { workspace, logger: options.logger, launcher, elicit: options.elicit, env: options.env, unseen };
   return allOrNothing(
     plan.servers.map(async ({ index, entry }) => ({ index, entry, ...(await mountServer(entry, { index, configPath: config.configPath }, context, explain(entry))) })),
     ({ mount }) => mount.close(),

@@ -8,7 +8,9 @@ import { type Logger, silentLogger, Workspace } from "@plugboard/core";
 import { trace } from "@plugboard/core/trace";
 import { WorkspaceError } from "@plugboard/core/internal";
 import type { AppConfig, McpEntry, PluginEntry } from "@plugboard/config";
+import { configErrors } from "@plugboard/config/messages";
 import { PlugboardError } from "@plugboard/errors";
+import { reservedFolders, reservedWrite } from "@plugboard/sandbox/granted-paths";
 import { detectSandbox, type SandboxState, sandboxState } from "@plugboard/sandbox/sandbox-mode";
 import { type ResolvedPlugin, resolvePlugin } from "@plugboard/loader/resolve-plugin";
 import type { BuildAppOptions } from "./app-options.ts";
@@ -51,6 +53,7 @@ export async function planApp(config: AppConfig, given: BuildAppOptions): Promis
   const modules = config.sandbox === "off" ? undefined : confinementModules();
   // Awaited only when a mechanism is found: a failure is not left unhandled meanwhile.
   modules?.catch(() => undefined);
+  checkWriteGrants(config, options);
   const workspace = await openWorkspace(config);
   const entries = [...config.plugins.entries()];
   const found = await allOrNothing(entries.flatMap(([index, entry]) => (isPlugin(entry) ? [resolvePlugin(entry, { index, configPath: config.configPath }, options.appFolder)] : [])));
@@ -90,12 +93,14 @@ export async function planApp(config: AppConfig, given: BuildAppOptions): Promis
  * not already trust). The only publisher known here is Plugboard itself: an installed
  * package of the `@plugboard` npm scope, which only the project can publish to. Every other
  * plugin — a `path` entry, or another scope's package — has a host of its own, and so has a
- * plugin whose `network` is narrowed (its egress proxy names it in each refusal).
+ * plugin whose `network` is narrowed (its egress proxy names it in each refusal) or that is
+ * granted paths besides the workspace (`read`, `write`: no other plugin may see them).
  */
 export function hostGroups(confined: readonly ResolvedPlugin[]): ResolvedPlugin[][] {
   const groups = new Map<string, ResolvedPlugin[]>();
   for (const plugin of confined) {
-    const firstParty = plugin.origin !== "path" && plugin.manifest.name.startsWith("@plugboard/") && plugin.entry.network === undefined;
+    const own = plugin.entry.network !== undefined || plugin.entry.read !== undefined || plugin.entry.write !== undefined;
+    const firstParty = plugin.origin !== "path" && plugin.manifest.name.startsWith("@plugboard/") && !own;
     const key = firstParty ? `first-party ${[...new Set(plugin.entry.permissions)].sort().join(" ")}` : `entry ${plugin.where.index}`;
     const group = groups.get(key);
     if (group === undefined) groups.set(key, [plugin]);
@@ -112,6 +117,15 @@ export async function openWorkspace(config: AppConfig): Promise<Workspace> {
     if (!(error instanceof WorkspaceError)) throw error;
     const source = config.workspaceSource === "config" ? `\nThe workspace is set by "workspace" in ${config.configPath}.` : "";
     throw new PlugboardError("WORKSPACE_INVALID", `${error.message}${source}`, { cause: error });
+  }
+}
+
+/** Throws `CONFIG_INVALID` for the first `write` grant that touches the app's install or Plugboard's own folders. */
+function checkWriteGrants(config: AppConfig, options: Plan["options"]): void {
+  const reserved = reservedFolders(options.env, options.appFolder);
+  for (const [index, entry] of config.plugins.entries()) {
+    const found = reservedWrite(entry.write ?? [], reserved);
+    if (found !== undefined) throw configErrors.reservedWrite(config.configPath, index, found.grant, found.folder.what, found.folder.path);
   }
 }
 

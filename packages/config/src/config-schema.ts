@@ -62,6 +62,15 @@ const hostPattern = v.pipe(
   }),
 );
 
+/** A path granted besides the workspace: absolute, or under the home folder (`~/…`). */
+const grantedPath = v.pipe(
+  text("an absolute path such as /opt/mcp/weather or ~/.cache/my-tool"),
+  v.check(
+    (path) => path.startsWith("/") || path === "~" || path.startsWith("~/"),
+    (issue) => `expected an absolute path such as /opt/mcp/weather or ~/.cache/my-tool, got ${JSON.stringify(issue.input)}`,
+  ),
+);
+
 const pluginEntry = v.pipe(
   strict({
     package: v.optional(packageName),
@@ -76,6 +85,8 @@ const pluginEntry = v.pipe(
     ),
     permissions: v.optional(list(oneOf(PERMISSIONS)), () => []),
     network: v.optional(list(hostPattern)),
+    read: v.optional(list(grantedPath)),
+    write: v.optional(list(grantedPath)),
     options: v.optional(v.unknown()),
     sandbox: v.optional(v.literal(false, (issue) => `expected false (run this plugin unconfined), got ${issue.received}`)),
   }),
@@ -94,6 +105,10 @@ const pluginEntry = v.pipe(
     '"network" lists the hosts a "network" grant may reach, and this entry does not grant "network": add "network" to its "permissions"',
   ),
   v.check((entry) => entry.network === undefined || entry.network.length > 0, 'an empty "network" list reaches no host: remove "network" from "permissions" instead'),
+  v.check(
+    (entry) => (entry.read === undefined && entry.write === undefined) || entry.mcp?.url === undefined,
+    '"read" and "write" grant paths to a confined process; a "url" server is reached by the app itself',
+  ),
   v.check(
     (entry) => entry.network === undefined || entry.mcp?.url === undefined,
     '"network" narrows a confined process\'s connections; a "url" server is reached by the app itself',

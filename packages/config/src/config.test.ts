@@ -76,7 +76,7 @@ describe("validation", () => {
       '  plugins[1].package: ./local-tool is a folder, not a package name; write it as "path": ./local-tool',
       '  plugins[2].permissions[1]: expected one of fs.read, fs.write, process.spawn, network, got "disk"',
       '  plugins[3].package: expected an npm package name such as @plugboard/plugin-bash, got "Not A Name"',
-      "  plugins[4].permission: unknown key (allowed keys: package, path, mcp, name, prefix, permissions, network, options, sandbox)",
+      "  plugins[4].permission: unknown key (allowed keys: package, path, mcp, name, prefix, permissions, network, read, write, options, sandbox)",
       "  verbose: unknown key (allowed keys: $schema, workspace, model, maxSteps, tools, systemPrompt, sandbox, plugins, policy, hooks, audit, protect, protectDepth, results, limits)",
     ]);
   });
@@ -205,6 +205,33 @@ describe("validation", () => {
       '  plugins[2].network[2]: expected a port from 1 to 65535 in "host:99999"',
       '  plugins[2].network[3]: expected a host such as api.example.com, *.github.com or localhost:4873, got "a*.example.com"',
       '  plugins[3]: "network" narrows a confined process\'s connections; a "url" server is reached by the app itself',
+    ]);
+  });
+
+  test("read and write: absolute paths or ~, for plugins and stdio MCP servers, ~ made the HOME the app has", async () => {
+    const dir = await tempDir();
+    const plugin = { path: "./notes", read: ["/opt/datasets", "~"], write: ["~/notes", "/srv/cache/x.db"] };
+    const server = { mcp: { command: "node", args: ["/opt/mcp/weather/index.js"] }, name: "weather", read: ["/opt/mcp/weather"] };
+    const path = await writeConfig(dir, { plugins: [plugin, server] });
+    const config = await loadConfig(path, { env: { HOME: "/home/me" } });
+    expect(config.plugins[0]).toMatchObject({ read: ["/opt/datasets", "/home/me"], write: ["/home/me/notes", "/srv/cache/x.db"] });
+    expect(config.plugins[1]).toMatchObject({ name: "weather", read: ["/opt/mcp/weather"] });
+  });
+
+  test("read and write: a relative path, a ~user path or a url server's grant is a config error with the fix", async () => {
+    const dir = await tempDir();
+    const path = await writeConfig(dir, {
+      plugins: [
+        { path: "./a", read: ["data"], write: ["~bob/x"] },
+        { mcp: { url: "http://127.0.0.1:9/mcp" }, name: "web", write: ["/srv/x"] },
+      ],
+    });
+    const error = await loadFails(path, { env: {} });
+    expect(error.code).toBe("CONFIG_INVALID");
+    expect(error.message.split("\n").slice(1)).toEqual([
+      '  plugins[0].read[0]: expected an absolute path such as /opt/mcp/weather or ~/.cache/my-tool, got "data"',
+      '  plugins[0].write[0]: expected an absolute path such as /opt/mcp/weather or ~/.cache/my-tool, got "~bob/x"',
+      '  plugins[1]: "read" and "write" grant paths to a confined process; a "url" server is reached by the app itself',
     ]);
   });
 

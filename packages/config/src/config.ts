@@ -8,6 +8,8 @@ import { ALLOW_ALL, DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_TOOL_SEARCH, type Hook, typ
 import { DEFAULT_RESULTS_LIMITS, type ResultsLimits } from "@plugboard/core";
 import { dirname, join, resolve } from "node:path";
 import * as v from "valibot";
+import { homedir } from "node:os";
+import { expandHome } from "@plugboard/sandbox/granted-paths";
 import { DEFAULT_LIMITS, type Limits } from "@plugboard/sandbox/limits";
 import { plantedRecordFile, refusePlanted } from "@plugboard/sandbox/planted-files";
 import type { SandboxMode } from "@plugboard/sandbox/sandbox-mode";
@@ -43,6 +45,10 @@ export interface PluginEntry {
   permissions: Permission[];
   /** The hosts its `network` grant is narrowed to (`api.example.com`, `*.github.com`, `localhost:4873`); none: any host. */
   network?: string[];
+  /** Paths it may read besides the workspace (absolute, `~` expanded). */
+  read?: string[];
+  /** Paths it may read and write besides the workspace (absolute, `~` expanded), but their protected paths. */
+  write?: string[];
   options: unknown;
   /** `false`: run this plugin in the app's process, unconfined (trusted code). */
   sandbox?: false;
@@ -63,6 +69,10 @@ export interface McpEntry {
   permissions: Permission[];
   /** The hosts a stdio server's `network` grant is narrowed to; none: any host. */
   network?: string[];
+  /** Paths a stdio server may read besides the workspace (absolute, `~` expanded). */
+  read?: string[];
+  /** Paths a stdio server may read and write besides the workspace (absolute, `~` expanded), but their protected paths. */
+  write?: string[];
   /** `false`: start a stdio server unconfined (trusted code). */
   sandbox?: false;
 }
@@ -161,8 +171,8 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
     },
     systemPrompt: file.systemPrompt,
     sandbox: file.sandbox,
-    plugins: file.plugins.map(({ package: name, path: folderPath, mcp, name: serverName, prefix, permissions, network, options: pluginOptions, sandbox }) => {
-      const narrowed = network === undefined ? {} : { network };
+    plugins: file.plugins.map(({ package: name, path: folderPath, mcp, name: serverName, prefix, permissions, network, read, write, options: pluginOptions, sandbox }) => {
+      const narrowed = { ...(network === undefined ? {} : { network }), ...grantedPaths(read, write, given.HOME) };
       if (mcp !== undefined) return { mcp: mcpServer(mcp), name: serverName ?? "", prefix, permissions, ...narrowed, ...(sandbox === false ? { sandbox } : {}) };
       return {
         ...(name === undefined ? {} : { package: name }),
@@ -197,6 +207,12 @@ function hookOf(entry: NonNullable<ConfigFile["hooks"]>["before"][number], folde
     label: entry.command.join(" "),
     timeoutMs: entry.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
   };
+}
+
+/** An entry's `read` and `write`, `~` made the home folder; absent when the file sets none. */
+function grantedPaths(read: string[] | undefined, write: string[] | undefined, home: string | undefined): { read?: string[]; write?: string[] } {
+  const expand = (paths: string[]) => paths.map((path) => expandHome(path, home || homedir()));
+  return { ...(read === undefined ? {} : { read: expand(read) }), ...(write === undefined ? {} : { write: expand(write) }) };
 }
 
 function mcpServer(server: NonNullable<ConfigFile["plugins"][number]["mcp"]>): McpServerConfig {

@@ -60,6 +60,15 @@ export const configErrors = {
         owner.mcp
           ? `Set a "prefix" on its entry that starts with a letter (such as "prefix": "${safePrefix(owner.name)}_"), or set "model": {"dialect": …} to one that takes the name.`
           : `Its tool names are the plugin's own (only an MCP server's entry takes a "prefix"): remove it from the config, or set "model": {"dialect": …} to one that takes the name.`,
+        ].join("\n"),
+      ),
+  reservedWrite: (path: string, index: number, grant: string, what: string, folder: string) =>
+    new PlugboardError(
+      "CONFIG_INVALID",
+      [
+        `Invalid config file ${path}:`,
+        indent(`plugins[${index}].write: ${JSON.stringify(grant)} ${grant === folder ? "is" : "overlaps"} ${what} (${folder}), which no plugin or server may write: the app reads and runs what is there.`),
+        `Remove it from "write" in plugins[${index}], or grant a folder of the tool's own instead (such as ~/.cache/my-tool).`,
       ].join("\n"),
     ),
   envURL: (name: string, source: string, got: string) =>

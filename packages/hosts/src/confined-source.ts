@@ -158,6 +158,7 @@ class ListedSource implements ConfinedHost {
       configPath: plugin.where.configPath,
       ...narrowedNetwork(plugin.entry, refusals, plugin.manifest.name),
       limits: limits === undefined ? undefined : { values: limits, counts: host.limits },
+      paths: { read: plugin.entry.read ?? [], write: plugin.entry.write ?? [] },
     };
   }
 }

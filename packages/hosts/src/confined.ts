@@ -271,6 +271,8 @@ class HostProcess implements HostConnection {
       argv: [process.execPath, programs.host, JSON.stringify(spec)],
       grants,
       ...(network === undefined ? {} : { network }),
+      // Grouped hosts share grants; an entry granted paths has a host of its own.
+      paths: { read: first?.entry.read ?? [], write: first?.entry.write ?? [] },
       workspace: this.#context.workspace,
       // The bundled program is one file: the hosts package's sources are needed only to run from them.
       code: [...this.#group.map(({ directory }) => directory), programs.host === HOST_SOURCE ? HOSTS_FOLDER : dirname(programs.host)],

@@ -6,7 +6,7 @@
  *
  * The key covers: this Bun, this package's version and the listing's format; each plugin's folder (every file outside
  * `node_modules`: path, size, modification and change time, inode) and the `package.json`
- * of each dependency it declares; their manifests, options and grants; the workspace (their
+ * of each dependency it declares; their manifests, options and grants (the paths granted too); the workspace (their
  * `tools()` receives it); and the sandbox mechanism. A plugin's `tools()` must depend on
  * nothing else (docs/plugins.md says so).
  *
@@ -61,7 +61,7 @@ export class ListingCache {
     for (const resolved of group) {
       const files = fingerprint(resolved.directory);
       if (files === undefined) return undefined;
-      part([resolved.directory, resolved.entryPath, resolved.manifest, resolved.entry.options, resolved.entry.permissions]);
+      part([resolved.directory, resolved.entryPath, resolved.manifest, resolved.entry.options, resolved.entry.permissions, resolved.entry.read, resolved.entry.write]);
       part(files);
       part(dependencies(resolved.directory));
     }

@@ -13,6 +13,11 @@ export const mcpErrors = {
       details: stderr.length === 0 ? [] : ["last lines of its stderr:", ...stderr.map(indent)],
       fix: `Check its "mcp" entry: the command, its "args" and "env" (or the "url" and "headers"), and that the server runs on its own.`,
     }),
+  unseenArgument: (name: string, file: string, grant: string, where: EntryLocation) =>
+    entryFailure("MCP_SERVER", where, {
+      problem: `MCP server ${name} failed to start: its argument ${file} is a file outside its sandbox, which it cannot see (arguments never widen what a confined server sees).`,
+      fix: `Grant it to the server: add "read": [${JSON.stringify(grant)}] to its entry (the folder of its code, read-only), or run it unconfined with "sandbox": false.`,
+    }),
   commandNotFound: (name: string, command: string, where: EntryLocation) =>
     entryFailure("MCP_SERVER", where, {
       problem: `MCP server ${name} failed to start: its command ${command} is not found${command.includes("/") ? "" : " on PATH"}.`,

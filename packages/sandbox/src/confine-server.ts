@@ -1,7 +1,9 @@
 /**
- * The confined form of a stdio MCP server's command line: exactly its entry's grants. Its
- * arguments never widen what it sees; its program (found on its PATH) and, for a script,
- * the script's package and interpreter stay readable and executable (a script in the
+ * The confined form of a stdio MCP server's command line: exactly its entry's grants (its
+ * permissions and its `read` and `write` paths). Its arguments never widen what it sees (a
+ * file they name that it cannot see is reported, for the start-up error); its program (found
+ * on its PATH, wherever it lies: server-program.ts) and, for a script, the script's package
+ * and interpreter stay readable and executable (a script in the
  * workspace, outside its `node_modules`, is the workspace's: only the file itself, the rest
  * per `fs.read`); and it keeps a cache
  * folder of its own between runs, mounted as its `HOME` and writable by it alone, so that a
@@ -10,8 +12,8 @@
  * registry they cannot reach.
  */
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, openSync, readSync, realpathSync } from "node:fs";
-import { basename, dirname, join, relative, sep } from "node:path";
+import { mkdirSync, realpathSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { CORE_FOLDER, underInit } from "@plugboard/core/process";
 import { confineCommand } from "./launcher.ts";
 import type { Limits } from "./limits/limits.ts";
@@ -19,9 +21,11 @@ import type { Mechanism } from "./mechanism.ts";
 import { openEgress } from "./network/egress.ts";
 import type { EgressRecord } from "./network/egress-proxy.ts";
 import type { ProtectedPath } from "./view/build-view.ts";
-import { isWithin } from "./view/view.ts";
+import { isWithin, sees, type View } from "./view/view.ts";
+import type { PathGrants } from "./granted-paths.ts";
 import type { Permission } from "@plugboard/core";
 import type { LimitTally } from "./limits/limit-tally.ts";
+import { programFiles } from "./server-program.ts";
 
 /** What a server's confinement needs to know besides its command line. */
 export interface ServerConfinement {
@@ -41,6 +45,10 @@ export interface ServerConfinement {
   readonly warn: (message: string) => void;
   /** The server's bounds (the config's `"limits"`), and where its trees' refusals are counted. @default none */
   readonly limits?: { readonly values: Limits; readonly tally: LimitTally };
+  /** Paths its entry grants besides the workspace (`"read"`, `"write"`). @default none */
+  readonly paths?: PathGrants;
+  /** Told at each start of the existing files its arguments name outside the workspace that it cannot see (a start that fails then says so). */
+  readonly unseen?: (files: readonly string[]) => void;
 }
 
 /**
@@ -71,7 +79,9 @@ export interface Launch {
 export function confineServer(launch: Launch, server: ServerConfinement, mechanism: Extract<Mechanism, { available: true }>): Launch {
   const [program = "", ...args] = launch.argv;
   const found = Bun.which(program, { PATH: launch.env.PATH ?? "", cwd: launch.cwd ?? server.workspace }) ?? program;
-  const { executables, code } = programFiles(found, launch.env.PATH ?? "", realpathSync(server.workspace));
+  const workspace = realpathSync(server.workspace);
+  const { executables, code, installations } = programFiles(found, launch.env.PATH ?? "", workspace);
+  const paths = { read: [...(server.paths?.read ?? []), ...installations], write: server.paths?.write ?? [] };
   const home = server.cacheRoot === undefined ? undefined : cacheFolder(server);
   const network = server.grants.includes("network") ? server.network : undefined;
   const confined = confineCommand(mechanism, {
@@ -82,12 +92,14 @@ export function confineServer(launch: Launch, server: ServerConfinement, mechani
     workspace: server.workspace,
     code: [...code, CORE_FOLDER],
     executables,
+    paths,
     env: server.grants.includes("network") ? launch.env : { ...OFFLINE, ...launch.env },
     protect: server.protect,
     cwd: launch.cwd ?? server.workspace,
     ...(home === undefined ? {} : { home }),
     ...(server.limits === undefined ? {} : { limits: server.limits.values }),
   });
+  server.unseen?.(unseenFiles(args, launch.cwd ?? server.workspace, workspace, confined.view));
   const ended = server.limits?.tally.track(confined.limits);
   const launched = { argv: [confined.command, ...confined.args], env: confined.env, cwd: confined.cwd, ...(ended === undefined ? {} : { ended }) };
   if (network === undefined) return launched;
@@ -111,56 +123,23 @@ function cacheFolder(server: ServerConfinement): string | undefined {
 }
 
 /**
- * What running `program` needs: the program itself (with its dynamic loader, which the
- * launcher adds), and for a script its interpreter (`#!/usr/bin/env node` finds node on
- * `PATH`) and the folder it lies in, with that package's dependencies.
+ * The existing files `args` name (absolute, or relative to `cwd`) that lie outside the
+ * workspace and are not in the server's `view`: a script given to an interpreter
+ * (`node /opt/srv/index.js`) cannot be run, and the start-up error says which `"read"` fixes it.
  */
-function programFiles(program: string, path: string, workspace: string): { executables: string[]; code: string[] } {
-  let real: string;
-  try {
-    real = realpathSync(program);
-  } catch {
-    // Not found: the server fails to start, and says so.
-    return { executables: [], code: [] };
+function unseenFiles(args: readonly string[], cwd: string, workspace: string, view: View): string[] {
+  const files: string[] = [];
+  for (const arg of args) {
+    if (arg.startsWith("-") || !arg.includes("/")) continue;
+    let real: string;
+    try {
+      real = realpathSync(resolve(cwd, arg));
+      if (!statSync(real).isFile()) continue;
+    } catch {
+      continue;
+    }
+    if (!isWithin(real, workspace) && !sees(view, real)) files.push(real);
   }
-  const interpreter = shebang(real);
-  if (interpreter === undefined) return { executables: [real, ...companions(real)], code: [] };
-  const [command = "", first] = interpreter;
-  const named = command.endsWith("/env") && first !== undefined ? (Bun.which(first, { PATH: path }) ?? first) : command;
-  const inner = programFiles(named, path, workspace);
-  // The kernel executes the `#!` line's program (`/usr/bin/env`) too.
-  const launcher = named === command ? [] : programFiles(command, path, workspace).executables;
-  return { executables: [real, ...launcher, ...inner.executables], code: [...scriptCode(real, workspace), ...inner.code] };
+  return files;
 }
 
-/**
- * The folder whose package a script loads: none for a script in the workspace outside its
- * `node_modules`, whose package would be the workspace (or part of it), seen only per
- * `fs.read`; the script file itself stays readable as the program.
- */
-function scriptCode(script: string, workspace: string): string[] {
-  const folder = dirname(script);
-  return !isWithin(folder, workspace) || relative(workspace, folder).split(sep).includes("node_modules") ? [folder] : [];
-}
-
-/** Programs a binary executes in its place: `uvx` is the `uv` beside it (`uv tool uvx …`), found beside its real path. */
-function companions(real: string): string[] {
-  const name = basename(real);
-  if (!name.startsWith("uvx")) return [];
-  const uv = join(dirname(real), `uv${name.slice("uvx".length)}`);
-  return existsSync(uv) ? [uv] : [];
-}
-
-/** The interpreter and its first argument of a `#!` script, or undefined. */
-function shebang(file: string): string[] | undefined {
-  const fd = openSync(file, "r");
-  try {
-    const head = Buffer.alloc(256);
-    const length = readSync(fd, head, 0, head.length, 0);
-    const text = head.subarray(0, length).toString("utf8");
-    if (!text.startsWith("#!")) return undefined;
-    return text.slice(2).split("\n")[0]?.trim().split(/\s+/).filter((part) => part !== "-S");
-  } finally {
-    closeSync(fd);
-  }
-}

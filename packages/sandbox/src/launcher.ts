@@ -21,7 +21,9 @@ import type { Limits } from "./limits/limits.ts";
 import { HOST_NAMESPACES, type Mechanism } from "./mechanism.ts";
 import { type CodeClosure, codeClosure } from "./view/package-closure.ts";
 import { limitTree, type TreeLimits } from "./limits/tree-limits.ts";
-import { isWithin } from "./view/view.ts";
+import { isWithin, type View } from "./view/view.ts";
+import { existingGrants, type PathGrants } from "./granted-paths.ts";
+import { programLinks } from "./view/program-links.ts";
 
 /** What to confine and with which rights. */
 export interface ConfineOptions {
@@ -41,8 +43,13 @@ export interface ConfineOptions {
   readonly code: readonly string[];
   /** Variables added to the confined environment (which otherwise holds only PATH, locale and the like). */
   readonly env?: Readonly<Record<string, string>>;
-  /** Programs besides Bun that may be executed without `process.spawn` (an MCP server's own command), kept readable. */
+  /**
+   * Programs besides Bun that may be executed without `process.spawn` (an MCP server's own
+   * command), kept readable, each at the path given and at its real path (links on the way kept as links).
+   */
   readonly executables?: readonly string[];
+  /** Paths granted besides the workspace (the entry's `"read"` and `"write"`, absolute): see granted-paths.ts. @default none */
+  readonly paths?: PathGrants;
   /**
    * A real folder mounted, writable, as the process's `HOME` and kept between runs (an MCP
    * server's cache). @default a private, empty `HOME`, writable with `fs.write`, gone with the process
@@ -78,6 +85,8 @@ export interface ConfinedCommand {
   readonly env: Readonly<Record<string, string>>;
   /** The folder to start `command` in (outside the view; the program then starts in `ConfineOptions.cwd`). */
   readonly cwd: string;
+  /** What the process sees (`sees` tells whether a path is in it). */
+  readonly view: View;
   /** Links in the workspace that were not followed into the view (they lead out of it). */
   readonly refusedLinks: CodeClosure["refused"];
   /** The tree's limits, with `ConfineOptions.limits`: how often they refused, and the removal of its cgroups (call it once the tree has ended). */
@@ -128,11 +137,15 @@ export function confineCommand(mechanism: Extract<Mechanism, { available: true }
   const code = codeClosure([...options.code, SANDBOX_FOLDER], [workspace], options.closureCache);
   const home = homeIn(workspace);
   const cwd = options.cwd ?? options.code[0] ?? workspace;
+  const write = existingGrants(options.paths?.write);
   const view = buildView({
     grants,
     workspace,
     code,
     programs,
+    programLinks: (options.executables ?? []).flatMap(programLinks),
+    read: existingGrants(options.paths?.read),
+    write,
     home,
     ...(options.home === undefined ? {} : { homeSource: options.home }),
     protect: options.protect ?? [],
@@ -147,7 +160,7 @@ export function confineCommand(mechanism: Extract<Mechanism, { available: true }
       // The view is what can be read; Landlock keeps writes and execution to the grants.
       read: ["/"],
       // A persistent HOME (an MCP server's cache) is its own, writable without fs.write.
-      write: [...DEVICES, ...(writes ? [workspace, ...PRIVATE_FOLDERS] : []), ...(writes || options.home !== undefined ? [home] : [])],
+      write: [...DEVICES, ...(writes ? [workspace, ...PRIVATE_FOLDERS] : []), ...(writes || options.home !== undefined ? [home] : []), ...write],
       // process.spawn: any program in the view may run.
       execute: grants.has("process.spawn") ? ["/"] : programs,
       network: grants.has("network"),
@@ -182,6 +195,7 @@ export function confineCommand(mechanism: Extract<Mechanism, { available: true }
     args: [...namespaces, bun, options.confineProgram ?? CONFINE_MAIN, ...options.argv],
     env,
     cwd: SANDBOX_FOLDER,
+    view,
     refusedLinks: code.refused,
     ...(limits === undefined ? {} : { limits }),
   };

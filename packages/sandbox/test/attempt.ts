@@ -17,7 +17,7 @@ if (!mechanism.available) throw new Error(`these tests need the sandbox's mechan
 export const available = mechanism;
 
 /** Options besides the grants and the workspace. */
-export type Extra = Partial<Pick<ConfineOptions, "protect" | "home" | "code">>;
+export type Extra = Partial<Pick<ConfineOptions, "protect" | "home" | "code" | "paths">>;
 
 /** What the attempt printed (`ok: …` or `refused: …`), confined with `grants` in `workspace`, or unconfined with `"off"`. */
 export async function attempt(workspace: string, grants: readonly Permission[] | "off", args: readonly string[], extra: Extra = {}): Promise<string> {

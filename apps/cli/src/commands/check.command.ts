@@ -11,7 +11,7 @@ export default defineCommand(
       "Reads the config, then every plugin's manifest, options and tools, and opens the workspace and the audit log; no tool call.",
       "Every confined plugin's host is started and asked for its tools, whatever the listing cache (~/.cache/plugboard/hosts) holds, and the cache is refreshed.",
       "Then asks the model endpoint for its models (an endpoint without /models: for a one-token completion), so a refused key, an unknown model or an unreachable host fails here (exit 3, with what to change); the offline demo model is not contacted, and --offline contacts nothing.",
-      "Prints a short summary (with the policy's rules in order and its default, and the audit log) and exits 0, or the problems and exits 2.",
+      "Prints a short summary (with the policy's rules in order and its default, the audit log, and the paths each plugin or server is granted besides the workspace) and exits 0, or the problems and exits 2.",
     ],
     flags: [...MODEL_FLAGS, "offline"],
     args: { min: 0, max: 0 },

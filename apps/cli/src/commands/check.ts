@@ -7,6 +7,7 @@ import { DEFAULT_BASE_URL, type ModelSettings, PlugboardError, type StartedApp, 
 import { visible } from "@plugboard/core/internal";
 import { describeRule, type Hook, type Hooks, type Policy } from "@plugboard/runtime";
 import { loadApp } from "../load-app.ts";
+import { grantedPathLines } from "./check-paths.ts";
 import { protectedLines } from "./check-protected.ts";
 
 /**
@@ -44,6 +45,7 @@ export async function checkCommand(parsed: ParsedArgs, io: Io, accept?: string):
     `  audit:     ${config.audit ?? "(none)"}`,
     codeLine(app),
     ...networkLines(app),
+    ...grantedPathLines(app),
     `  sandbox:   ${sandboxLine(app)}`,
     ...sandboxLayers(app),
     ...protectedLines(app, io.env),

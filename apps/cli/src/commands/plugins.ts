@@ -40,7 +40,10 @@ export async function pluginsCommand(parsed: ParsedArgs, io: Io): Promise<number
     ]),
   );
   // Config order: each entry is a plugin not loaded, the next plugin or the next server.
-  const plugins = app.config.plugins.flatMap((entry, index) => (unloaded.get(index) ?? ("mcp" in entry ? servers.shift() : loaded.shift())) ?? []);
+  const plugins = app.config.plugins.flatMap((entry, index) => {
+    const listed = unloaded.get(index) ?? ("mcp" in entry ? servers.shift() : loaded.shift());
+    return listed === undefined ? [] : [{ ...listed, read: entry.read ?? [], write: entry.write ?? [] }];
+  });
   if (parsed.flags.json) {
     await io.print(`${JSON.stringify(plugins, null, 2)}\n`);
     return 0;
@@ -54,6 +57,8 @@ export async function pluginsCommand(parsed: ParsedArgs, io: Io): Promise<number
       `${plugin.name} ${plugin.version}`,
       `  tools:       ${plugin.tools.join(", ") || "(none)"}`,
       `  permissions: ${plugin.permissions.join(", ") || "(none)"}`,
+      ...(plugin.read.length === 0 ? [] : [`  reads:       ${plugin.read.join(", ")}`]),
+      ...(plugin.write.length === 0 ? [] : [`  writes:      ${plugin.write.join(", ")}`]),
       `  from:        ${plugin.directory} (${ORIGINS[plugin.origin]})`,
     ].join("\n"),
   );

@@ -81,9 +81,10 @@ describe("confined bash", () => {
   test("a read of a file outside the workspace ends with what the plugin can see; unconfined it works", async () => {
     const secret = join(await tempDir(), "api.secret");
     writeFileSync(secret, "sk-outside\n");
-    const confined = await bash(await bashApp("auto"), `cat ${secret}`);
+    const app = await bashApp("auto");
+    const confined = await bash(app, `cat ${secret}`);
     expect(confined).toContain(`${secret}: No such file or directory`);
-    expect(lastLine(confined)).toBe(`${REFUSED}${secret} is outside what @plugboard/plugin-bash can see (its own code, the system's folders and, with fs.read, the workspace)`);
+    expect(lastLine(confined)).toBe(`${REFUSED}${secret} is outside what @plugboard/plugin-bash can see (its own code, the system's folders, the paths its entry grants and, with fs.read, the workspace); add "read": [${JSON.stringify(secret)}] to its entry in ${app.config.configPath} to let it read it`);
     expect(await bash(await bashApp("off"), `cat ${secret}`)).toBe("sk-outside\nexit code: 0");
   });
 

@@ -111,6 +111,19 @@ describe("the listing cache", () => {
     expect(await listed(join(cacheHome, "plugboard", "hosts"))).toHaveLength(2);
   });
 
+  test("other granted paths are a miss too: a listing made with other grants is not reused", async () => {
+    const { plugin, cacheHome, workspace } = await setup();
+    await (await start(plugin, workspace, cacheHome)).close();
+    const granted = await tempDir();
+    for (const paths of [{ read: [granted] }, { write: [granted] }]) {
+      const app = await buildApp(await configWith([{ path: plugin, permissions: [], ...paths }], workspace, "auto"), { env: { XDG_CACHE_HOME: cacheHome } });
+      apps.push(app);
+      expect(hostsOf(workspace).length).toBeGreaterThan(0);
+      await app.close();
+    }
+    expect(await listed(join(cacheHome, "plugboard", "hosts"))).toHaveLength(3);
+  });
+
   test("freshHosts starts every host even when its listing is kept", async () => {
     const { plugin, cacheHome, workspace } = await setup();
     await (await start(plugin, workspace, cacheHome)).close();

@@ -64,6 +64,22 @@ test("first-party plugins with the same grants share a host; other grants, or a 
   expect(app.registry.get("read_file")?.owner).toBe("@plugboard/plugin-read-file");
 });
 
+test("a first-party plugin granted paths besides the workspace has a host of its own: no other plugin sees them", async () => {
+  const workspace = await tempDir();
+  const granted = await tempDir();
+  const config = await configWith(
+    [
+      { package: "@plugboard/plugin-read-file", permissions: ["fs.read"], read: [granted] },
+      { package: "@plugboard/plugin-glob", permissions: ["fs.read"] },
+    ],
+    workspace,
+    "auto",
+  );
+  const app = await buildApp(config, { appFolder: CLI, freshHosts: true, env: {} });
+  apps.push(app);
+  expect(hostedPlugins(app.workspace.root).sort()).toEqual([["@plugboard/plugin-glob"], ["@plugboard/plugin-read-file"]]);
+});
+
 /** A copy of fixture `name` installed in `dir`'s node_modules as `@plugboard/NEW`, as a first-party package would be. */
 async function installedAs(dir: string, name: string, renamed: string): Promise<void> {
   const target = join(dir, "node_modules", "@plugboard", renamed);

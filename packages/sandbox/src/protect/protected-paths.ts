@@ -12,7 +12,9 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import type { ProtectedPath } from "../view/build-view.ts";
 import { exists } from "../view/view.ts";
 import { type HookLists, hookFiles } from "./hook-files.ts";
-import { DEFAULT_PROTECT_DEPTH, OTHER_TOOLS_FOLDERS, type WorkspaceScan, WorkspaceWalker } from "./workspace-scan.ts";
+import { DEFAULT_PROTECT_DEPTH, OTHER_TOOLS_FILES, OTHER_TOOLS_FOLDERS, type WorkspaceScan, WorkspaceWalker } from "./workspace-scan.ts";
+
+const OTHER_TOOLS_NAMES = new Set<string>([...OTHER_TOOLS_FILES, ...OTHER_TOOLS_FOLDERS]);
 
 const ALWAYS = "always protected";
 
@@ -67,6 +69,25 @@ export function protectedPaths(
       paths.push({ path: resolve(folder, match), rule });
     }
   }
+  return paths.filter(({ path }) => exists(path)).map((entry) => ({ ...entry, path: realLocation(entry.path) }));
+}
+
+/**
+ * The protected paths of a `write` grant (a real path), as of a writable workspace: in a
+ * folder, the metadata of every repository `walker` finds in it, the files other tools run on
+ * their own and the hooks' files; a granted file that is one of those is protected itself.
+ * (The config's own files, the audit log and the code are in `protectedPaths` and
+ * `codeProtections` wherever they lie.)
+ */
+export function grantedRootPaths(root: string, walker: WorkspaceWalker | undefined, hooks: HookLists | undefined): ProtectedPath[] {
+  if (walker === undefined) {
+    const name = basename(root);
+    const git = root.split("/").includes(".git");
+    if (!git && !OTHER_TOOLS_NAMES.has(name)) return [];
+    return [{ path: root, rule: git ? `${root} (a repository's metadata, ${ALWAYS})` : `${root} (other tools run it on their own, ${ALWAYS})` }];
+  }
+  const scan = walker.scan();
+  const paths = [...gitPaths(root, scan), ...otherToolsPaths(root, scan), ...(hooks === undefined ? [] : hookFiles(hooks, root))];
   return paths.filter(({ path }) => exists(path)).map((entry) => ({ ...entry, path: realLocation(entry.path) }));
 }
 

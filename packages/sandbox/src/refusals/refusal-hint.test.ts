@@ -138,7 +138,7 @@ describe("refusalHint", () => {
     ["node", () => `ENOENT: no such file or directory, open '${outside}'`, () => outside],
     ["a new file in a hidden folder", () => `/usr/bin/bash: line 1: ${outside}.new: No such file or directory`, () => `${outside}.new`],
   ])("what exists outside the view (%s) is outside what the plugin can see, whatever the grants", (_, output, path) => {
-    const expected = `plugboard: refused by the sandbox: ${path()} is outside what ${PLUGIN} can see (its own code, the system's folders and, with fs.read, the workspace)`;
+    const expected = `plugboard: refused by the sandbox: ${path()} is outside what ${PLUGIN} can see (its own code, the system's folders, the paths its entry grants and, with fs.read, the workspace); add "read": [${JSON.stringify(path())}] to its entry in ${config} to let it read it`;
     expect(hint(output(), ALL)).toBe(expected);
     expect(hint(output(), [])).toBe(expected);
   });

@@ -17,6 +17,7 @@ import { formatSize, type Limits } from "../limits/limits.ts";
 import { PRIVATE_FOLDERS, type ProtectedPath } from "../view/build-view.ts";
 import type { LimitCounts } from "../limits/limit-tally.ts";
 import { exists, isWithin } from "../view/view.ts";
+import type { PathGrants } from "../granted-paths.ts";
 import type { Permission } from "@plugboard/core";
 
 /** Who ran confined, with which grants, and where. */
@@ -36,6 +37,8 @@ export interface RefusalContext {
   readonly refusedHosts?: (since: number) => readonly string[];
   /** The limits it runs with, and how often they have refused so far (see limit-tally.ts); none: no limits in force. */
   readonly limits?: { readonly values: Limits; readonly counts: LimitCounts };
+  /** The paths its entry grants besides the workspace (`"read"`, `"write"`). @default none */
+  readonly paths?: PathGrants;
 }
 
 const PREFIX = "plugboard: refused by the sandbox: ";
@@ -162,12 +165,14 @@ function writeHint(line: string, context: RefusalContext): string | undefined {
     const rule = protectingRule(path, context.protect);
     if (rule !== undefined) return `${context.plugin} may not write ${shown(path, context)}: it is a protected path (${unnested(rule)})`;
   }
-  if (context.grants.includes("fs.write")) return undefined;
   // A file that does not exist yet is taken only from a word that looks like a path (`new.txt`, not `Error`).
   const named = words.find((word) => !/\s/.test(word) && /[./]/.test(word) && exists(dirname(resolve(context.workspace, word))));
   const path = paths.find(exists) ?? (named === undefined ? undefined : resolve(context.workspace, named));
   if (path === undefined) return undefined;
   const what = `${context.plugin} may not write ${shown(path, context)}`;
+  const readOnly = context.paths?.read?.find((granted) => isWithin(path, granted) && !context.paths?.write?.some((writable) => isWithin(path, writable)));
+  if (readOnly !== undefined) return `${what}: "read" grants ${readOnly} read-only; list it in "write" instead, in its entry in ${context.configPath}, to let it write there`;
+  if (context.grants.includes("fs.write")) return undefined;
   if (isWithin(path, context.workspace)) return `${what}; ${fix(context, "fs.write", "to let it write the workspace")}`;
   if (HIDDEN.some((folder) => isWithin(path, folder))) return `${what}; ${fix(context, "fs.write", "to let it write its private temporary folders")}`;
   return undefined;
@@ -183,7 +188,7 @@ function readHint(line: string, context: RefusalContext): string | undefined {
     // A missing file in a hidden folder that exists (a write to /tmp/x/new.txt) is refused as much as an existing one.
     const parent = dirname(path);
     if (exists(path) || (HIDDEN.some((folder) => parent !== folder && isWithin(parent, folder)) && exists(parent))) {
-      return `${path} is outside what ${context.plugin} can see (its own code, the system's folders and, with fs.read, the workspace)`;
+      return `${path} is outside what ${context.plugin} can see (its own code, the system's folders, the paths its entry grants and, with fs.read, the workspace); add "read": [${JSON.stringify(path)}] to its entry in ${context.configPath} to let it read it`;
     }
   }
   return undefined;

@@ -38,7 +38,13 @@ export interface ViewOptions {
   readonly home: string;
   /** …or this real folder, writable, mounted there (an MCP server's persistent cache). */
   readonly homeSource?: string;
-  /** Paths inside the workspace to keep read-only when it is writable. */
+  /** Paths granted besides the workspace (real, existing): read-only… */
+  readonly read: readonly string[];
+  /** …and writable, but for the protected paths in them. */
+  readonly write: readonly string[];
+  /** Links on the way to a program (a command found on PATH, `bin/bun` → `../lib/node_modules/bun/bin/bun.exe`), kept as links. */
+  readonly programLinks: readonly { readonly path: string; readonly target: string }[];
+  /** Paths inside the workspace (and inside the `write` grants) to keep read-only when writable. */
   readonly protect: readonly ProtectedPath[];
   readonly cwd: string;
 }
@@ -50,7 +56,8 @@ export function buildView(options: ViewOptions): View {
   const mounts: ViewMount[] = [];
   const bound: string[] = [];
   const bind = (path: string, writable: boolean, source?: string) => {
-    if (bound.some((folder) => isWithin(path, folder))) return;
+    // A writable grant inside a read-only bind is a writable bind of its own on top.
+    if (bound.some((folder) => isWithin(path, folder)) && !(writable && options.write.includes(path))) return;
     bound.push(path);
     mounts.push({ kind: "bind", path, writable, ...(source === undefined ? {} : { source }) });
   };
@@ -81,14 +88,17 @@ export function buildView(options: ViewOptions): View {
   if (sees) bind(workspace, writes);
   // Without either grant the workspace is an empty folder: its path still resolves, and nothing of it can be read.
   else mounts.push({ kind: "tmpfs", path: workspace, writable: false, mode: 0o755 });
+  for (const path of options.write) bind(path, true);
+  for (const path of options.read) bind(path, false);
   for (const program of options.programs) bind(program, false);
   // Without a workspace grant, code that is the workspace (or holds it) is not shown: it would show the workspace.
   for (const folder of options.code.folders) if (sees || !isWithin(workspace, folder)) bind(folder, false);
   for (const file of options.code.files) bind(file, false);
-  for (const link of options.code.links) {
+  for (const link of [...options.code.links, ...options.programLinks]) {
     if (!bound.some((folder) => isWithin(link.path, folder))) mounts.push({ kind: "symlink", path: link.path, target: link.target });
   }
-  if (sees && writes) mounts.push(...protections(workspace, options.protect));
+  // Every writable root holds the protected paths a writable workspace does.
+  mounts.push(...protections([...(sees && writes ? [workspace] : []), ...options.write], workspace, options.protect));
 
   mounts.push(...sealedParents(mounts));
 
@@ -118,18 +128,25 @@ function sealedParents(mounts: readonly ViewMount[]): ViewMount[] {
 }
 
 /**
- * The mounts that keep `protect` read-only inside the writable `workspace`: each existing
- * path read-only, and each folder between it and the workspace a mount point of its own,
- * so that renaming or removing a folder cannot get round the protection.
+ * The mounts that keep `protect` read-only inside each writable root (the workspace, a
+ * `write` grant): each existing path read-only, and each folder between it and the root a
+ * mount point of its own, so that renaming or removing a folder cannot get round the
+ * protection. A root that is itself protected (a granted `.bashrc`) is read-only whole.
  */
-function protections(workspace: string, protect: readonly ProtectedPath[]): ViewMount[] {
+function protections(roots: readonly string[], workspace: string, protect: readonly ProtectedPath[]): ViewMount[] {
   const entries = new Map<string, ViewMount>();
-  for (const { path, rule, writable = false } of protect) {
-    if (!isWithin(path, workspace) || path === workspace || !exists(path)) continue;
-    for (let folder = dirname(path); folder !== workspace && isWithin(folder, workspace); folder = dirname(folder)) {
-      if (!entries.has(folder)) entries.set(folder, { kind: "protect", path: folder, writable: true, rule });
+  for (const root of roots) {
+    for (const { path, rule, writable = false } of protect) {
+      // The workspace itself is never read-only whole: only what lies inside it.
+      const covers = root !== workspace && isWithin(root, path);
+      if ((!covers && (!isWithin(path, root) || path === root)) || !exists(path)) continue;
+      const at = covers ? root : path;
+      for (let folder = dirname(at); folder !== root && isWithin(folder, root); folder = dirname(folder)) {
+        if (!entries.has(folder)) entries.set(folder, { kind: "protect", path: folder, writable: true, rule });
+      }
+      if (at === root && writable) continue;
+      entries.set(at, { kind: "protect", path: at, writable, rule });
     }
-    entries.set(path, { kind: "protect", path, writable, rule });
   }
   return [...entries.values()];
 }

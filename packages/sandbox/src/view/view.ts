@@ -48,3 +48,13 @@ export function isWithin(path: string, folder: string): boolean {
 export function depth(path: string): number {
   return path === "/" ? 0 : path.split("/").length - 1;
 }
+
+/** Whether `path` (absolute, real) is in `view`: the deepest entry holding it is a bind of the real file system at its own place (not a server's cache folder mounted as its HOME). */
+export function sees(view: View, path: string): boolean {
+  let deepest: ViewMount | undefined;
+  for (const entry of view.mounts) {
+    if (entry.kind === "protect" || !isWithin(path, entry.path)) continue;
+    if (deepest === undefined || depth(entry.path) >= depth(deepest.path)) deepest = entry;
+  }
+  return deepest?.kind === "bind" && deepest.source === undefined;
+}

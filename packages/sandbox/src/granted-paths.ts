@@ -1,0 +1,92 @@
+/**
+ * Paths a person grants a plugin or an MCP server besides the workspace (`"read"` and
+ * `"write"` in its config entry): each is in the process's view at its own path, read-only or
+ * writable, with Landlock's write rule for the writable ones; a writable folder holds the same
+ * protected paths a writable workspace does. What may never be granted writable: the app's own
+ * code and Plugboard's config, state and cache folders, whose files the app reads and runs.
+ */
+import { realpathSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { isWithin } from "./view/view.ts";
+
+/** The extra paths of an entry, absolute (`~` already expanded), as the config gives them. */
+export interface PathGrants {
+  /** Files and folders the process may read. @default none */
+  readonly read?: readonly string[];
+  /** Files and folders the process may read and write, but their protected paths. @default none */
+  readonly write?: readonly string[];
+}
+
+/** `path` with a leading `~` (alone or `~/…`) made the home folder `home`; other paths as they are. */
+export function expandHome(path: string, home: string = homedir()): string {
+  if (path === "~") return home;
+  return path.startsWith("~/") ? join(home, path.slice(2)) : path;
+}
+
+/**
+ * The real paths of the grants that exist (a missing one is left out of the view: nothing is
+ * created on the person's disk for it), each once.
+ */
+export function existingGrants(paths: readonly string[] | undefined): string[] {
+  const found = new Set<string>();
+  for (const path of paths ?? []) {
+    try {
+      found.add(realpathSync(path));
+    } catch {
+      // Not there: not in the view.
+    }
+  }
+  return [...found];
+}
+
+/** A folder no `write` grant may touch, and what it is (as a message names it). */
+export interface ReservedFolder {
+  readonly path: string;
+  readonly what: string;
+}
+
+/**
+ * The folders Plugboard reads and runs from, which no confined process may write: the app's
+ * install (`appFolder`), its config folder (`$XDG_CONFIG_HOME/plugboard`, else
+ * `~/.config/plugboard`: MCP logins), its state (`$XDG_STATE_HOME/plugboard`, else
+ * `~/.local/state/plugboard`: the record of writable spans, conversations) and its cache
+ * (`$XDG_CACHE_HOME/plugboard`, else `~/.cache/plugboard`: tool listings, servers' homes).
+ */
+export function reservedFolders(env: Readonly<Record<string, string | undefined>>, appFolder: string | undefined): ReservedFolder[] {
+  const home = env.HOME || homedir();
+  const base = (variable: string, fallback: string) => join(env[variable] || join(home, fallback), "plugboard");
+  return [
+    ...(appFolder === undefined ? [] : [{ path: appFolder, what: "the app's install" }]),
+    { path: base("XDG_CONFIG_HOME", ".config"), what: "Plugboard's config folder" },
+    { path: base("XDG_STATE_HOME", ".local/state"), what: "Plugboard's state folder" },
+    { path: base("XDG_CACHE_HOME", ".cache"), what: "Plugboard's cache folder" },
+  ];
+}
+
+/** The first `write` grant that is, holds or lies in a reserved folder, with that folder; none when all are allowed. */
+export function reservedWrite(write: readonly string[], reserved: readonly ReservedFolder[]): { readonly grant: string; readonly folder: ReservedFolder } | undefined {
+  for (const grant of write) {
+    const real = realOrSame(grant);
+    for (const folder of reserved) {
+      const target = realOrSame(folder.path);
+      if (isWithin(real, target) || isWithin(target, real)) return { grant, folder };
+    }
+  }
+  return undefined;
+}
+
+/** The real path of `path`, or of its nearest existing folder with the rest appended; `path` itself when none resolves. */
+function realOrSame(path: string): string {
+  const rest: string[] = [];
+  for (let at = path; ; ) {
+    try {
+      return join(realpathSync(at), ...rest.reverse());
+    } catch {
+      const parent = join(at, "..");
+      if (parent === at) return path;
+      rest.push(at.slice(parent === "/" ? 1 : parent.length + 1));
+      at = parent;
+    }
+  }
+}
