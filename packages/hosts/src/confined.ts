@@ -13,7 +13,9 @@ import { killGroup, killGroupOnExit, settlesWithin } from "@plugboard/core/proce
 import { TRACE_PREFIX, trace, tracing } from "@plugboard/core/trace";
 import { PlugboardError } from "@plugboard/errors";
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
-import { confineCommand, type EgressRecord, type Mechanism, openEgress, type ProtectedPath } from "@plugboard/sandbox";
+import type { EgressRecord, Mechanism, ProtectedPath } from "@plugboard/sandbox";
+import { openEgress } from "@plugboard/sandbox/egress";
+import { confineCommand } from "@plugboard/sandbox/launcher";
 import { type ConfinedHost, confinedSource, type HostConnection, type ResultNotes } from "./confined-source.ts";
 import { ListingCache } from "./listing-cache.ts";
 import { LimitTally } from "@plugboard/sandbox/limit-tally";

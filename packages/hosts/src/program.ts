@@ -20,7 +20,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Logger } from "@plugboard/core";
-import { CONFINE_PROGRAM } from "@plugboard/sandbox";
+import { CONFINE_PROGRAM } from "@plugboard/sandbox/launcher";
 import { stamp } from "./listing-cache.ts";
 
 /** This package's folder. */
