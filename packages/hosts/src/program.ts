@@ -24,7 +24,7 @@ import { CONFINE_PROGRAM } from "@plugboard/sandbox/launcher";
 import { stamp } from "./listing-cache.ts";
 
 /** This package's folder. */
-const HOSTS_FOLDER = dirname(Bun.resolveSync("@plugboard/hosts/package.json", import.meta.dir));
+export const HOSTS_FOLDER = dirname(Bun.resolveSync("@plugboard/hosts/package.json", import.meta.dir));
 /** The host's program from its sources. */
 export const HOST_SOURCE = join(HOSTS_FOLDER, "src/host-program.ts");
 
