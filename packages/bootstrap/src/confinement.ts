@@ -2,8 +2,9 @@
  * What an app's confined sources share, made before any of them starts: the mechanism and the
  * confinement's modules, the protected paths (found again at each start), the results folder
  * and the lock made beforehand (a confined plugin cannot write them for the person), the span
- * during which confined processes may write the workspace, and where what they do is recorded
- * (connections, refusals, what calls leave behind, the audit log once it is open).
+ * during which confined processes may write the workspace (from the first start of one, or
+ * the app's warm-up, until the app closes), and where what they do is recorded (connections,
+ * refusals, what calls leave behind, the audit log once it is open).
  */
 import { join } from "node:path";
 import { prepareResultsFolder, ResultsFolderError } from "@plugboard/core";
@@ -26,8 +27,19 @@ export interface Confinement {
   readonly modules: ConfinementModules;
   /** What every confined host runs with and reports to. */
   readonly hosts: HostContext;
-  /** The paths no confined process may write, as they are now. */
+  /**
+   * The paths no confined process may write, as they are now: asked right before each
+   * confined process (a plugin's host, a server) starts, so the first ask also begins the
+   * span during which confined processes may write the workspace (`writable`).
+   */
   protect(): readonly ProtectedPath[];
+  /**
+   * Begins, unless it has, the span during which confined processes may write the workspace
+   * (recorded for the planted-files check): at the first confined start, or when the app
+   * warms its sources up. An app that starts none (`plugboard tools` mounting every host from
+   * the listing cache) records none: no process of a plugin could write meanwhile.
+   */
+  writable(): void;
   readonly refusals: NetworkRefusals;
   /** Told of each connection an egress proxy was asked for: kept for the refusal hints, recorded in the audit log. */
   readonly onConnection: (record: EgressRecord) => void;
@@ -55,10 +67,6 @@ export async function prepareConfinement(plan: Plan): Promise<Confinement | unde
   let code: readonly ProtectedPath[] | undefined;
   const codeFolders = [...(options.appFolder === undefined ? [] : [options.appFolder]), ...plan.found.map(({ directory }) => directory)];
   const closureCache = cacheFolder === undefined ? undefined : join(cacheFolder, "closures.json");
-  const protect = () => {
-    code ??= writers ? modules.codeProtections(codeFolders, root, closureCache) : [];
-    return [...modules.protectedPaths(config, root, cacheFolder, walker), ...code];
-  };
   const record = plantedRecordFile(env);
   if (writers) {
     // Made before any host starts, so that the sandbox keeps `.plugboard/` read-only and only its results/ writable.
@@ -66,8 +74,22 @@ export async function prepareConfinement(plan: Plan): Promise<Confinement | unde
     // The lock too: a confined plugin cannot write a pin for the person.
     if (plan.locks) await ensureLock(lockFileOf(config.configPath), record);
   }
-  // From here until the app closes, confined plugins may write the workspace: files that appear there meanwhile are suspect.
-  const end = writers ? beginWritableSpan(record, root, (message) => logger.warn(message)) : () => {};
+  // From the first confined start until the app closes, confined plugins may write the workspace: files that appear there meanwhile are suspect.
+  let endSpan: (() => void) | undefined;
+  let ended = false;
+  const writable = () => {
+    if (writers && !ended && endSpan === undefined) endSpan = beginWritableSpan(record, root, (message) => logger.warn(message));
+  };
+  const end = () => {
+    ended = true;
+    endSpan?.();
+    endSpan = undefined;
+  };
+  const protect = () => {
+    writable();
+    code ??= writers ? modules.codeProtections(codeFolders, root, closureCache) : [];
+    return [...modules.protectedPaths(config, root, cacheFolder, walker), ...code];
+  };
   let audit: AuditLog | undefined;
   // A narrowed host's connections go to the audit log; those made before it opens (while a plugin loads) once it has.
   const early: EgressRecord[] | undefined = config.audit === undefined ? undefined : [];
@@ -95,6 +117,7 @@ export async function prepareConfinement(plan: Plan): Promise<Confinement | unde
     modules,
     hosts: { workspace: root, logger, listing, protect, onConnection, limits: config.limits, refusals, leftovers },
     protect,
+    writable,
     refusals,
     onConnection,
     refreshing(hosts) {
