@@ -12,13 +12,14 @@ import { trace } from "@plugboard/core/trace";
 import { ensureLock, lockFileOf } from "@plugboard/config/lock-file";
 import { beginWritableSpan, plantedRecordFile } from "@plugboard/sandbox/planted-files";
 import type { ConfinedHost, HostContext } from "@plugboard/hosts/confined";
-import type { LeftoverHandler } from "@plugboard/sandbox/leftovers";
+import type { LeftoverHandler, LeftoverWatch } from "@plugboard/sandbox/leftovers";
+import type { WorkspaceWalker } from "@plugboard/sandbox/workspace-scan";
 import { listingCacheFolder } from "@plugboard/hosts/listing-cache";
 import { NetworkRefusals } from "@plugboard/sandbox/network-refusals";
 import type { SandboxState } from "@plugboard/sandbox/sandbox-mode";
 import type { EgressRecord, ProtectedPath } from "@plugboard/sandbox";
 import type { AuditLog } from "./audit-log.ts";
-import { type ConfinementModules, confinementModules } from "./confinement-modules.ts";
+import { type ConfinementModules, confinementModules, type ProtectionModules, protectionModules } from "./confinement-modules.ts";
 import type { Plan } from "./plan.ts";
 
 /** The confinement of one app. */
@@ -60,8 +61,12 @@ export async function prepareConfinement(plan: Plan): Promise<Confinement | unde
   const root = workspace.root;
   const modules = await (plan.modules ?? confinementModules());
   trace("app: confinement's modules loaded");
+  // The protections' modules, required at the first confined start.
+  let protection: ProtectionModules | undefined;
+  const protections = () => (protection ??= protectionModules());
   // One walk of the workspace for repositories and other tools' files, kept: each host start and each after-call look reads only what changed.
-  const walker = new modules.WorkspaceWalker(root, config.protectDepth);
+  let walker: WorkspaceWalker | undefined;
+  const walk = () => (walker ??= new (protections().WorkspaceWalker)(root, config.protectDepth));
   const cacheFolder = listingCacheFolder(env);
   // The app's own code and every enabled plugin's, found once (code does not move while the app runs), when any confined process may write.
   let code: readonly ProtectedPath[] | undefined;
@@ -87,8 +92,9 @@ export async function prepareConfinement(plan: Plan): Promise<Confinement | unde
   };
   const protect = () => {
     writable();
-    code ??= writers ? modules.codeProtections(codeFolders, root, closureCache) : [];
-    return [...modules.protectedPaths(config, root, cacheFolder, walker), ...code];
+    const { codeProtections, protectedPaths } = protections();
+    code ??= writers ? codeProtections(codeFolders, root, closureCache) : [];
+    return [...protectedPaths(config, root, cacheFolder, walk()), ...code];
   };
   let audit: AuditLog | undefined;
   // A narrowed host's connections go to the audit log; those made before it opens (while a plugin loads) once it has.
@@ -110,7 +116,16 @@ export async function prepareConfinement(plan: Plan): Promise<Confinement | unde
   };
   // What confined plugins that may write the workspace leave behind is looked for after each of their calls, against the workspace as it is now.
   const watched = plan.hostGroups.flat().some(({ entry }) => entry.permissions.includes("fs.write"));
-  const leftovers = watched ? { watch: new modules.LeftoverWatch(root, walker), handle: onLeftovers } : undefined;
+  // Made when the first call looks (after its host started, so after the workspace's first walk).
+  let watch: LeftoverWatch | undefined;
+  const leftovers = watched
+    ? {
+        get watch() {
+          return (watch ??= new (protections().LeftoverWatch)(root, walk()));
+        },
+        handle: onLeftovers,
+      }
+    : undefined;
   const listing = { cacheFolder, fresh: options.freshHosts === true };
   return {
     mechanism,
