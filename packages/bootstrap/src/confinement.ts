@@ -121,7 +121,8 @@ export async function prepareConfinement(plan: Plan): Promise<Confinement | unde
   const leftovers = watched
     ? {
         get watch() {
-          return (watch ??= new (protections().LeftoverWatch)(root, walk()));
+          watch ??= new (protections().LeftoverWatch)(root, walk());
+          return watch;
         },
         handle: onLeftovers,
       }
