@@ -8,7 +8,7 @@
  */
 import { dirname, join } from "node:path";
 import { errorResult, type Logger, type ToolContext, type ToolResult } from "@plugboard/core";
-import { type CloseOptions, lazily, visible } from "@plugboard/core/internal";
+import { type CloseOptions, lazilySync, visible } from "@plugboard/core/internal";
 import { killGroup, killGroupOnExit, settlesWithin } from "@plugboard/core/process";
 import { TRACE_PREFIX, trace, tracing } from "@plugboard/core/trace";
 import { PlugboardError } from "@plugboard/errors";
@@ -112,11 +112,10 @@ function starterOf(context: HostContext): Promise<Starter> {
 }
 
 async function loadStarter(folder: string | undefined, logger: Logger): Promise<Starter> {
-  const [program, { confineCommand }, { openEgress }] = await Promise.all([
-    lazily("the plugin hosts' programs", () => import("./program.ts")),
-    lazily("the sandbox's launcher", () => import("@plugboard/sandbox/launcher")),
-    lazily("the egress channel", () => import("@plugboard/sandbox/egress")),
-  ]);
+  // Required, not imported: a host about to be called (`warm`) is spawned as soon as its programs are found, not after the app's next stage.
+  const program = lazilySync("the plugin hosts' programs", () => require("./program.ts") as typeof import("./program.ts"));
+  const { confineCommand } = lazilySync("the sandbox's launcher", () => require("@plugboard/sandbox/launcher") as typeof import("@plugboard/sandbox/launcher"));
+  const { openEgress } = lazilySync("the egress channel", () => require("@plugboard/sandbox/egress") as typeof import("@plugboard/sandbox/egress"));
   const programs = await program.hostPrograms(folder, logger);
   return { programs, hostSource: program.HOST_SOURCE, hostsFolder: program.HOSTS_FOLDER, confineCommand, openEgress };
 }
