@@ -10,7 +10,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { addPolicyRule } from "@plugboard/config";
 import { plantedRecordFile, writeTrusted } from "@plugboard/sandbox/planted-files";
 import type { ApprovalAnswer, ApprovalRequest, Approver, DerivedCommandRule, Policy, PolicyRule } from "@plugboard/runtime";
-import { wildcardMatch } from "@plugboard/runtime";
+import { approveAll, wildcardMatch } from "@plugboard/runtime";
 import { visible } from "@plugboard/core/internal";
 import type { Io } from "./io.ts";
 import { readKey, readLine } from "./terminal-input.ts";
@@ -41,8 +41,8 @@ export interface ApprovalContext {
   readonly config?: { readonly path: string; readonly policy: Policy };
 }
 
-/** Approves every call: `--yes` and `plugboard call`. */
-export const approveAll: Approver = async () => ({ decision: "allow" });
+/** Approves every call: `--yes` and `plugboard call` (the runtime's, which it offers no rule, so no bash line is read for it). */
+export { approveAll };
 
 /**
  * The approver of one turn, or undefined when no one can be asked. The runtime asks through

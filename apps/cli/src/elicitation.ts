@@ -9,7 +9,6 @@ import type { ElicitationAnswer, ElicitationRequest, Elicitor, FieldValue, FormF
 import { lazily, visible } from "@plugboard/core/internal";
 import type { Screen } from "./approvals.ts";
 import type { Io } from "./io.ts";
-import { readKey, readLine } from "./terminal-input.ts";
 
 /** Who answers the servers' requests in this process, and the turn they interrupt. */
 export interface Elicitation {
@@ -60,7 +59,11 @@ export function createElicitation(io: Io): Elicitation {
 
 async function askForm(request: ElicitationRequest, io: Io, signal: AbortSignal): Promise<ElicitationAnswer> {
   const { style } = io;
-  const { parseField, fieldProblems, answerProblems } = await lazily("the MCP elicitation forms", () => import("@plugboard/mcp/elicitation"));
+  // Loaded when a server asks: a command no server asks anything (most) loads neither.
+  const [{ parseField, fieldProblems, answerProblems }, { readKey, readLine }] = await Promise.all([
+    lazily("the MCP elicitation forms", () => import("@plugboard/mcp/elicitation")),
+    lazily("the terminal's prompts", () => import("./terminal-input.ts")),
+  ]);
   io.stderr.write(`${style.tool(`MCP server ${visible(request.server)} asks:`)} ${visible(request.message)}\n`);
   io.stderr.write(`${style.dim("[a] answer  [d] decline  [c] cancel")} › `);
   const key = await readKey(io.stdin, ["a", "d", "c"], signal).catch((error: unknown) => {

@@ -2,8 +2,9 @@
  * What an app's confined sources share, made before any of them starts: the mechanism and the
  * confinement's modules, the protected paths (found again at each start), the results folder
  * and the lock made beforehand (a confined plugin cannot write them for the person), the span
- * during which confined processes may write the workspace, and where what they do is recorded
- * (connections, refusals, what calls leave behind, the audit log once it is open).
+ * during which confined processes may write the workspace (from the first start of one, or
+ * the app's warm-up, until the app closes), and where what they do is recorded (connections,
+ * refusals, what calls leave behind, the audit log once it is open).
  */
 import { statSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -14,13 +15,14 @@ import { trace } from "@plugboard/core/trace";
 import { ensureLock, lockFileOf } from "@plugboard/config/lock-file";
 import { beginWritableSpan, plantedRecordFile } from "@plugboard/sandbox/planted-files";
 import type { ConfinedHost, HostContext } from "@plugboard/hosts/confined";
-import type { LeftoverHandler } from "@plugboard/sandbox/leftovers";
+import type { LeftoverHandler, LeftoverWatch } from "@plugboard/sandbox/leftovers";
+import type { WorkspaceWalker } from "@plugboard/sandbox/workspace-scan";
 import { listingCacheFolder } from "@plugboard/hosts/listing-cache";
 import { NetworkRefusals } from "@plugboard/sandbox/network-refusals";
 import type { SandboxState } from "@plugboard/sandbox/sandbox-mode";
 import type { EgressRecord, ProtectedPath } from "@plugboard/sandbox";
 import type { AuditLog } from "./audit-log.ts";
-import { type ConfinementModules, confinementModules } from "./confinement-modules.ts";
+import { type ConfinementModules, confinementModules, type ProtectionModules, protectionModules } from "./confinement-modules.ts";
 import type { Plan } from "./plan.ts";
 
 /** The confinement of one app. */
@@ -29,8 +31,19 @@ export interface Confinement {
   readonly modules: ConfinementModules;
   /** What every confined host runs with and reports to. */
   readonly hosts: HostContext;
-  /** The paths no confined process may write, as they are now. */
+  /**
+   * The paths no confined process may write, as they are now: asked right before each
+   * confined process (a plugin's host, a server) starts, so the first ask also begins the
+   * span during which confined processes may write the workspace (`writable`).
+   */
   protect(): readonly ProtectedPath[];
+  /**
+   * Begins, unless it has, the span during which confined processes may write the workspace
+   * (recorded for the planted-files check): at the first confined start, or when the app
+   * warms its sources up. An app that starts none (`plugboard tools` mounting every host from
+   * the listing cache) records none: no process of a plugin could write meanwhile.
+   */
+  writable(): void;
   readonly refusals: NetworkRefusals;
   /** Told of each connection an egress proxy was asked for: kept for the refusal hints, recorded in the audit log. */
   readonly onConnection: (record: EgressRecord) => void;
@@ -51,8 +64,12 @@ export async function prepareConfinement(plan: Plan): Promise<Confinement | unde
   const root = workspace.root;
   const modules = await (plan.modules ?? confinementModules());
   trace("app: confinement's modules loaded");
+  // The protections' modules, required at the first confined start.
+  let protection: ProtectionModules | undefined;
+  const protections = () => (protection ??= protectionModules());
   // One walk of the workspace for repositories and other tools' files, kept: each host start and each after-call look reads only what changed.
-  const walker = new modules.WorkspaceWalker(root, config.protectDepth);
+  let walker: WorkspaceWalker | undefined;
+  const walk = () => (walker ??= new (protections().WorkspaceWalker)(root, config.protectDepth));
   const cacheFolder = listingCacheFolder(env);
   // The app's own code and every enabled plugin's, found once (code does not move while the app runs), when any confined process may write.
   let code: readonly ProtectedPath[] | undefined;
@@ -60,31 +77,42 @@ export async function prepareConfinement(plan: Plan): Promise<Confinement | unde
   const closureCache = cacheFolder === undefined ? undefined : join(cacheFolder, "closures.json");
   // Each folder or file a `write` grant names holds the protections of a writable workspace (its walk kept likewise).
   const confinedEntries = [...plan.hostGroups.flat().map(({ entry }) => entry), ...plan.servers.flatMap(({ entry, confined }) => (confined ? [entry] : []))];
-  const granted = existingGrants(confinedEntries.flatMap((entry) => entry.write ?? [])).map((path) => ({
-    path,
-    walker: statSync(path).isDirectory() ? new modules.WorkspaceWalker(path, config.protectDepth) : undefined,
-  }));
+  const grantedPaths = existingGrants(confinedEntries.flatMap((entry) => entry.write ?? []));
+  let granted: readonly { readonly path: string; readonly walker: WorkspaceWalker | undefined }[] | undefined;
+  const grantedWalks = () =>
+    (granted ??= grantedPaths.map((path) => ({
+      path,
+      walker: statSync(path).isDirectory() ? new (protections().WorkspaceWalker)(path, config.protectDepth) : undefined,
+    })));
   let grantedCode: readonly ProtectedPath[] | undefined;
-  const protect = () => {
-    code ??= writers ? modules.codeProtections(codeFolders, root, closureCache) : [];
-    grantedCode ??= granted.flatMap(({ path }) => modules.codeProtections(codeFolders, path, closureCache));
-    const grants = granted.flatMap(({ path, walker: found }) => modules.grantedRootPaths(path, found, config.hooks));
-    return [...modules.protectedPaths(config, root, cacheFolder, walker), ...code, ...grants, ...grantedCode];
-  };
   const record = plantedRecordFile(env);
   if (writers) {
     // Made before any host starts, so that the sandbox keeps `.plugboard/` read-only and only its results/ writable.
     resultsFolder(root, (message) => logger.warn(message));
   }
   // The lock too, where a confined process could write beside the config: it cannot write a pin for the person.
-  const besideConfig = granted.some(({ path }) => isWithin(dirname(config.configPath), path));
+  const besideConfig = grantedPaths.some((path) => isWithin(dirname(config.configPath), path));
   if ((writers || besideConfig) && plan.locks) await ensureLock(lockFileOf(config.configPath), record);
-  // From here until the app closes, confined plugins may write the workspace: files that appear there meanwhile are suspect.
-  // Each `write` path too: a config or .env a confined process makes there is suspect as in the workspace.
-  const writable = [...(writers ? [root] : []), ...granted.map(({ path }) => path)];
-  const ends = writable.map((path) => beginWritableSpan(record, path, (message) => logger.warn(message)));
+  // From the first confined start until the app closes, confined plugins may write the workspace, and each `write`
+  // path: files that appear there meanwhile are suspect (a config or .env made in a write path as in the workspace).
+  const writablePaths = [...(writers ? [root] : []), ...grantedPaths];
+  let ends: (() => void)[] | undefined;
+  let ended = false;
+  const writable = () => {
+    if (!ended && ends === undefined) ends = writablePaths.map((path) => beginWritableSpan(record, path, (message) => logger.warn(message)));
+  };
   const end = () => {
-    for (const ending of ends) ending();
+    ended = true;
+    for (const ending of ends ?? []) ending();
+    ends = undefined;
+  };
+  const protect = () => {
+    writable();
+    const { codeProtections, grantedRootPaths, protectedPaths } = protections();
+    code ??= writers ? codeProtections(codeFolders, root, closureCache) : [];
+    grantedCode ??= grantedPaths.flatMap((path) => codeProtections(codeFolders, path, closureCache));
+    const grants = grantedWalks().flatMap(({ path, walker: found }) => grantedRootPaths(path, found, config.hooks));
+    return [...protectedPaths(config, root, cacheFolder, walk()), ...code, ...grants, ...grantedCode];
   };
   let audit: AuditLog | undefined;
   // A narrowed host's connections go to the audit log; those made before it opens (while a plugin loads) once it has.
@@ -106,13 +134,24 @@ export async function prepareConfinement(plan: Plan): Promise<Confinement | unde
   };
   // What confined plugins that may write the workspace leave behind is looked for after each of their calls, against the workspace as it is now.
   const watched = plan.hostGroups.flat().some(({ entry }) => entry.permissions.includes("fs.write"));
-  const leftovers = watched ? { watch: new modules.LeftoverWatch(root, walker), handle: onLeftovers } : undefined;
+  // Made when the first call looks (after its host started, so after the workspace's first walk).
+  let watch: LeftoverWatch | undefined;
+  const leftovers = watched
+    ? {
+        get watch() {
+          watch ??= new (protections().LeftoverWatch)(root, walk());
+          return watch;
+        },
+        handle: onLeftovers,
+      }
+    : undefined;
   const listing = { cacheFolder, fresh: options.freshHosts === true };
   return {
     mechanism,
     modules,
     hosts: { workspace: root, logger, listing, protect, onConnection, limits: config.limits, refusals, leftovers },
     protect,
+    writable,
     refusals,
     onConnection,
     refreshing(hosts) {

@@ -80,6 +80,8 @@ export async function openSources(plan: Plan): Promise<OpenSources> {
     for (const { index, entry, mount } of mounts) provided.push({ index, owner: entry.name, mcp: true, grants: entry.permissions, entries: mount.entries });
     provided.sort((a, b) => a.index - b.index);
     const warmUp = () => {
+      // Before the hosts start in the background: what appears in the workspace from now on is suspect.
+      confinement?.writable();
       for (const source of sources) source.warm();
     };
     return { provided, servers: mounts.map(({ server }) => server), audit, warmUp, close };

@@ -1,8 +1,11 @@
 /**
  * JSON with comments and trailing commas (JSONC, as in tsconfig.json), parsed by
  * `jsonc-parser`, with the first syntax error reported as line, column and a readable problem.
+ * Plain JSON is parsed by `JSON.parse`: `jsonc-parser` is required only for the text it
+ * refuses, so a start with plain JSON files does not load it.
  */
-import { type ParseError, parse, printParseErrorCode } from "jsonc-parser";
+import type { ParseError, printParseErrorCode } from "./jsonc.ts";
+import { lazilySync } from "@plugboard/core/internal";
 
 /** The outcome of `parseJson`: the value, or where and why the text is not JSON. */
 export type JsonResult =
@@ -54,17 +57,22 @@ export function parseJson(text: string): JsonResult {
   } catch {
     // Below.
   }
+  const { parse, printParseErrorCode } = jsonc();
   const errors: ParseError[] = [];
   const value: unknown = parse(source, errors, { allowTrailingComma: true, allowEmptyContent: false });
   const [first] = errors;
   if (first === undefined) return { ok: true, value };
   const before = source.slice(0, first.offset).split("\n");
-  return { ok: false, line: before.length, column: (before.at(-1)?.length ?? 0) + 1, problem: describe(first, source) };
+  return { ok: false, line: before.length, column: (before.at(-1)?.length ?? 0) + 1, problem: describe(first, printParseErrorCode(first.error), source) };
+}
+
+function jsonc(): typeof import("./jsonc.ts") {
+  return lazilySync("the JSONC parser jsonc-parser", () => require("./jsonc.ts") as typeof import("./jsonc.ts"));
 }
 
 /** The problem in words, naming the text found there where that helps. */
-function describe(error: ParseError, source: string): string {
-  const [problem, showFound] = PROBLEMS[printParseErrorCode(error.error)];
+function describe(error: ParseError, code: Code, source: string): string {
+  const [problem, showFound] = PROBLEMS[code];
   if (!showFound) return problem;
   const found = source.slice(error.offset, error.offset + error.length);
   if (found === "") return `${problem}, found the end of the file`;

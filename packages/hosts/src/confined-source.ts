@@ -6,14 +6,14 @@
  * result's last line. The handler runs once, in the host (`runHandler` there).
  */
 import { defineTool, type Permission, type TObject, type ToolContext, type ToolResult } from "@plugboard/core";
-import { answeredOrCancelled, type CloseOptions, type RegistryEntry, type ToolSource } from "@plugboard/core/internal";
+import { answeredOrCancelled, type CloseOptions, lazilySync, type RegistryEntry, type ToolSource } from "@plugboard/core/internal";
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
 import type { Limits, ProtectedPath } from "@plugboard/sandbox";
-import { type LeftoverHandler, type LeftoverWatch, reportLeftovers } from "@plugboard/sandbox/leftovers";
+import type { LeftoverHandler, LeftoverWatch } from "@plugboard/sandbox/leftovers";
 import type { LimitCounts } from "@plugboard/sandbox/limit-tally";
 import type { NetworkRefusals } from "@plugboard/sandbox/network-refusals";
 import { type ConcurrencyKind, decodeSchema, type HostListing } from "./protocol.ts";
-import { explainingRefusals, type RefusalContext } from "@plugboard/sandbox/refusal-hint";
+import type { RefusalContext } from "@plugboard/sandbox/refusal-hint";
 
 /** What a confined host's source asks of its process (confined.ts). */
 export interface HostConnection {
@@ -129,6 +129,7 @@ class ListedSource implements ConfinedHost {
   /** The host's result, ending with its refusal's hint, then with what the call left behind. */
   async #decorated({ plugin, concurrency }: Served, tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
     const name = plugin.manifest.name;
+    const { explainingRefusals, reportLeftovers } = decorations();
     const finish = explainingRefusals(this.#refusalContext(plugin), concurrency === "read-only");
     const { leftovers } = this.#notes;
     const look = leftovers !== undefined && plugin.entry.permissions.includes("fs.write") ? () => reportLeftovers(leftovers.watch, leftovers.handle, { plugin: name, tool, callId: ctx.callId }) : () => undefined;
@@ -161,6 +162,16 @@ class ListedSource implements ConfinedHost {
       paths: { read: plugin.entry.read ?? [], write: plugin.entry.write ?? [] },
     };
   }
+}
+
+/**
+ * What decorates a result (the refusal hint, the after-call look), required at the first call:
+ * an app that calls nothing (`plugboard tools`) never loads it.
+ */
+function decorations(): Pick<typeof import("@plugboard/sandbox/refusal-hint"), "explainingRefusals"> & Pick<typeof import("@plugboard/sandbox/leftovers"), "reportLeftovers"> {
+  const { explainingRefusals } = lazilySync("the sandbox's refusal hints", () => require("@plugboard/sandbox/refusal-hint") as typeof import("@plugboard/sandbox/refusal-hint"));
+  const { reportLeftovers } = lazilySync("the after-call look for what calls leave behind", () => require("@plugboard/sandbox/leftovers") as typeof import("@plugboard/sandbox/leftovers"));
+  return { explainingRefusals, reportLeftovers };
 }
 
 /** A refusal context's view of an entry's narrowed `network` grant: its list, and what its proxy refused. */

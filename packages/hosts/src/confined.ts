@@ -8,20 +8,18 @@
  */
 import { dirname, join } from "node:path";
 import { errorResult, type Logger, type ToolContext, type ToolResult } from "@plugboard/core";
-import { type CloseOptions, visible } from "@plugboard/core/internal";
+import { type CloseOptions, lazilySync, visible } from "@plugboard/core/internal";
 import { killGroup, killGroupOnExit, settlesWithin } from "@plugboard/core/process";
 import { TRACE_PREFIX, trace, tracing } from "@plugboard/core/trace";
 import { PlugboardError } from "@plugboard/errors";
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
-import { confineCommand, type EgressRecord, type Mechanism, openEgress, type ProtectedPath } from "@plugboard/sandbox";
+import type { EgressRecord, Mechanism, ProtectedPath } from "@plugboard/sandbox";
 import { type ConfinedHost, confinedSource, type HostConnection, type ResultNotes } from "./confined-source.ts";
 import { ListingCache } from "./listing-cache.ts";
 import { LimitTally } from "@plugboard/sandbox/limit-tally";
-import { HOST_SOURCE, type HostPrograms, hostPrograms } from "./program.ts";
+import type { HostPrograms } from "./program.ts";
 import { type AppMessage, eachLine, type HostListing, type HostMessage, type HostSpec, parseHostMessage, protocolLine, type Thrown } from "./protocol.ts";
 
-/** This package's folder: the host's code, kept readable in every host's view. */
-const HOSTS_FOLDER = dirname(Bun.resolveSync("@plugboard/hosts/package.json", import.meta.dir));
 /** How long a closed host's pipes may take to close once it is killed. */
 const CLOSE_GRACE_MS = 1000;
 /** Lines of a host's stderr kept for the message of a host that fails. */
@@ -87,16 +85,39 @@ export function listingCache(
   return ListingCache.of(folder, group, { workspace, mechanism: mechanism.description }, logger);
 }
 
-/** The programs each cache folder's hosts start with, found (or built) once per app. */
-const programsByFolder = new Map<string | undefined, Promise<HostPrograms>>();
-function programsOf(context: HostContext): Promise<HostPrograms> {
+/**
+ * What starting a host takes: its programs (found, or built, once per cache folder and app),
+ * the sandbox's launcher and the egress channel. Loaded when the first host starts: an app
+ * that starts none (`plugboard tools` mounting from the listing cache) never loads them.
+ */
+interface Starter {
+  readonly programs: HostPrograms;
+  /** The host's program from its sources. */
+  readonly hostSource: string;
+  /** This package's folder: the host's code, kept readable in every host's view. */
+  readonly hostsFolder: string;
+  readonly confineCommand: typeof import("@plugboard/sandbox/launcher").confineCommand;
+  readonly openEgress: typeof import("@plugboard/sandbox/egress").openEgress;
+}
+
+const startersByFolder = new Map<string | undefined, Promise<Starter>>();
+function starterOf(context: HostContext): Promise<Starter> {
   const folder = context.listing?.cacheFolder;
-  let found = programsByFolder.get(folder);
+  let found = startersByFolder.get(folder);
   if (found === undefined) {
-    found = hostPrograms(folder, context.logger);
-    programsByFolder.set(folder, found);
+    found = loadStarter(folder, context.logger);
+    startersByFolder.set(folder, found);
   }
   return found;
+}
+
+async function loadStarter(folder: string | undefined, logger: Logger): Promise<Starter> {
+  // Required, not imported: a host about to be called (`warm`) is spawned as soon as its programs are found, not after the app's next stage.
+  const program = lazilySync("the plugin hosts' programs", () => require("./program.ts") as typeof import("./program.ts"));
+  const { confineCommand } = lazilySync("the sandbox's launcher", () => require("@plugboard/sandbox/launcher") as typeof import("@plugboard/sandbox/launcher"));
+  const { openEgress } = lazilySync("the egress channel", () => require("@plugboard/sandbox/egress") as typeof import("@plugboard/sandbox/egress"));
+  const programs = await program.hostPrograms(folder, logger);
+  return { programs, hostSource: program.HOST_SOURCE, hostsFolder: program.HOSTS_FOLDER, confineCommand, openEgress };
 }
 
 /** A running host, as the app sees it. */
@@ -242,11 +263,11 @@ class HostProcess implements HostConnection {
    */
   #runningOrStarted(): Promise<Running> {
     if (this.#running !== undefined) return Promise.resolve(this.#running);
-    this.#starting ??= programsOf(this.#context)
-      .then((programs) => {
+    this.#starting ??= starterOf(this.#context)
+      .then((starter) => {
         trace("host: programs found");
         if (this.#closed) throw new Error(`${this.names} has been closed`);
-        return this.#running ?? this.#spawn(programs);
+        return this.#running ?? this.#spawn(starter);
       })
       .finally(() => {
         this.#starting = undefined;
@@ -254,7 +275,7 @@ class HostProcess implements HostConnection {
     return this.#starting;
   }
 
-  #spawn(programs: HostPrograms): Running {
+  #spawn({ programs, hostSource, hostsFolder, confineCommand, openEgress }: Starter): Running {
     const { logger } = this.#context;
     logger.info(`${this.#started ? "restarting" : "starting"} the plugin host of ${this.names}`);
     this.#started = true;
@@ -275,10 +296,10 @@ class HostProcess implements HostConnection {
       paths: { read: first?.entry.read ?? [], write: first?.entry.write ?? [] },
       workspace: this.#context.workspace,
       // The bundled program is one file: the hosts package's sources are needed only to run from them.
-      code: [...this.#group.map(({ directory }) => directory), programs.host === HOST_SOURCE ? HOSTS_FOLDER : dirname(programs.host)],
+      code: [...this.#group.map(({ directory }) => directory), programs.host === hostSource ? hostsFolder : dirname(programs.host)],
       protect: this.#protect,
       // Not the workspace: without fs.read it is not in the view, and Bun reads its current folder when it resolves imports.
-      cwd: first?.directory ?? HOSTS_FOLDER,
+      cwd: first?.directory ?? hostsFolder,
       // In the listing cache's folder (protected as it is), not in a folder of code, whose
       // change would make the closure it is part of stale.
       ...(this.#context.listing?.cacheFolder === undefined ? {} : { closureCache: join(this.#context.listing.cacheFolder, "closures.json") }),

@@ -20,11 +20,11 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Logger } from "@plugboard/core";
-import { CONFINE_PROGRAM } from "@plugboard/sandbox";
+import { CONFINE_PROGRAM } from "@plugboard/sandbox/launcher";
 import { stamp } from "./listing-cache.ts";
 
 /** This package's folder. */
-const HOSTS_FOLDER = dirname(Bun.resolveSync("@plugboard/hosts/package.json", import.meta.dir));
+export const HOSTS_FOLDER = dirname(Bun.resolveSync("@plugboard/hosts/package.json", import.meta.dir));
 /** The host's program from its sources. */
 export const HOST_SOURCE = join(HOSTS_FOLDER, "src/host-program.ts");
 

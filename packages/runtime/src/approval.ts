@@ -38,3 +38,10 @@ export interface ApprovalAnswer {
  * approver one question at a time.
  */
 export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
+
+/**
+ * Allows every call and asks no one: a person's own call (`plugboard call`), an app told to
+ * allow everything (`--yes`). It never answers "always", so the runtime offers it no rule and
+ * reads no bash line to derive one (the shell parser is not loaded for it).
+ */
+export const approveAll: Approver = async () => ({ decision: "allow" });

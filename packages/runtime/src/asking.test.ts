@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Type } from "@sinclair/typebox";
 import { defineTool, textResult, ToolRegistry, Workspace } from "@plugboard/core";
-import type { ApprovalAnswer, ApprovalRequest, Approver } from "./approval.ts";
+import { type ApprovalAnswer, type ApprovalRequest, type Approver, approveAll } from "./approval.ts";
 import type { AuditRecord } from "./audit.ts";
 import { DEFAULT_HOOK_TIMEOUT_MS, type Hooks } from "./hooks.ts";
 import type { Policy } from "./policy.ts";
@@ -182,6 +182,20 @@ describe("a bash line is parsed once per call", () => {
     const runtime = new ToolRuntime(new ToolRegistry([bash]), { workspace, policy: { default: "ask", rules: [] } });
     expect(await parses(() => run(runtime, "ls -a", person({ decision: "allow" }).approve))).toBe(1);
     expect(await parses(() => run(runtime, "ls -a"))).toBe(0);
+  });
+
+  test("approveAll, which asks no one, is offered nothing: the line is not read; twin: a person's approver is offered a rule, read once", async () => {
+    const runtime = new ToolRuntime(new ToolRegistry([bash]), { workspace, policy: { default: "ask", rules: [] } });
+    let result: Awaited<ReturnType<typeof run>> | undefined;
+    expect(
+      await parses(async () => {
+        result = await run(runtime, "ls -a", approveAll);
+      }),
+    ).toBe(0);
+    expect(result?.content).toBe("ran ls -a");
+    const { approve, asked } = person({ decision: "allow" });
+    expect(await parses(() => run(runtime, "ls -a", approve))).toBe(1);
+    expect(asked[0]?.commands?.pattern).toBe("ls *");
   });
 
   test("a line a before hook rewrote is a new line: read once more", async () => {

@@ -7,7 +7,7 @@
  * commands like this" would add (`derived-rule.ts`); every rule reads the call's line once.
  */
 import type { Workspace } from "@plugboard/core";
-import type { ApprovalAnswer, ApprovalRequest, Approver } from "./approval.ts";
+import { type ApprovalAnswer, type ApprovalRequest, type Approver, approveAll } from "./approval.ts";
 import { deriveCommandRule } from "./derived-rule.ts";
 import { decide, type PolicyRule, SHELL_TOOLS } from "./policy.ts";
 import type { ShellLines } from "./shell-lines.ts";
@@ -49,7 +49,8 @@ export class Asking {
       if (await this.#allows(request, session, lines)) return ALLOWED;
       // A call whose turn was cancelled while it waited for an earlier question is not asked about.
       if (signal.aborted) throw signal.reason;
-      const commands = await this.#offer(request, lines);
+      // Whoever asks no one is offered nothing: no line is read for it.
+      const commands = approve === approveAll ? undefined : await this.#offer(request, lines);
       const given = await approve(commands === undefined ? request : { ...request, commands }, signal);
       this.#remember(session, request.tool, given, commands?.pattern);
       return given;

@@ -4,7 +4,7 @@
  * approvals asked through a callback), the handler run, the result capped to its results
  * file, and the audit record.
  */
-export type { ApprovalAnswer, ApprovalRequest, Approver } from "./approval.ts";
+export { type ApprovalAnswer, type ApprovalRequest, type Approver, approveAll } from "./approval.ts";
 export type { AuditDecision, AuditRecord, AuditSink } from "./audit.ts";
 export type { DerivedCommandRule } from "./derived-rule.ts";
 export { DEFAULT_HOOK_TIMEOUT_MS, type Hook, type HookEffect, type Hooks, hooksFor, NO_HOOKS } from "./hooks.ts";

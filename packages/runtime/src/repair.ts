@@ -4,9 +4,10 @@
  * a doubled encoding) are repaired with `jsonrepair` only when the repair changes nothing but
  * quoting, commas, escapes and whitespace — so a truncated `{"path":"a.t` is not completed,
  * and no value is invented (`{"a":}` does not become `{"a":null}`). A tool name that differs
- * from exactly one tool's only by case or `-`/`_` is that tool.
+ * from exactly one tool's only by case or `-`/`_` is that tool. `jsonrepair` is required on
+ * the first repair: arguments that are JSON (nearly every call) never load it.
  */
-import { jsonrepair } from "jsonrepair";
+import { lazilySync } from "@plugboard/core/internal";
 
 /** The arguments as a value, and whether they had to be repaired to read. */
 export interface ReadArguments {
@@ -83,6 +84,7 @@ function repaired(raw: string): ReadArguments | undefined {
   const unfenced = text !== raw;
   const plain = strictly(text);
   if (plain !== undefined) return unfenced ? { value: plain.value, repaired: true } : plain;
+  const { jsonrepair } = lazilySync("the JSON repair jsonrepair", () => require("./json-repair.ts") as typeof import("./json-repair.ts"));
   let fixed: string;
   try {
     fixed = jsonrepair(text);

@@ -15,8 +15,8 @@ export { detectSandbox, type SandboxMode, type SandboxSettings, type SandboxStat
 export { PERMISSION_EFFECTS } from "./grants.ts";
 export { type Egress, openEgress } from "./network/egress.ts";
 export { CHANNEL_FD, EGRESS_PORT } from "./network/egress-channel.ts";
-export { type EgressProxy, type EgressProxyOptions, type EgressRecord, hostAndPort, refusalText, serveEgressProxy } from "./network/egress-proxy.ts";
-export { patternProblem } from "./network/egress-rules.ts";
+export { type EgressProxy, type EgressProxyOptions, type EgressRecord, refusalText, serveEgressProxy } from "./network/egress-proxy.ts";
+export { hostAndPort, patternProblem } from "./network/egress-rules.ts";
 export { type CgroupSupport, type Controller, cgroupSupport } from "./limits/cgroups.ts";
 export { DEFAULT_LIMITS, formatSize, type Limits, parseSize } from "./limits/limits.ts";
 export { type LimitsInForce, limitsInForce, type TreeLimits } from "./limits/tree-limits.ts";

@@ -8,7 +8,7 @@ import { trace } from "@plugboard/core/trace";
 import type { ParsedArgs } from "../args.ts";
 import { abortOnInterrupt } from "../interrupt.ts";
 import type { Io } from "../io.ts";
-import { approveAll } from "../approvals.ts";
+import { approveAll } from "@plugboard/runtime";
 import { createElicitation } from "../elicitation.ts";
 import { loadApp } from "../load-app.ts";
 import { jsonLine } from "../output.ts";

@@ -4,7 +4,7 @@
  * its policy and audit log apply.
  */
 import { annotationsFor, isBearerToken, isLoopbackHost, mcpHttpHandler, serveStdio } from "@plugboard/mcp";
-import { approveAll } from "../approvals.ts";
+import { approveAll } from "@plugboard/runtime";
 import { type ParsedArgs, UsageError } from "../args.ts";
 import { abortOnInterrupt } from "../interrupt.ts";
 import type { Io } from "../io.ts";

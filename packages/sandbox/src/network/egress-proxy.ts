@@ -11,7 +11,7 @@
  */
 import { lookup } from "node:dns/promises";
 import { isIP, type Server, type Socket, connect, createServer } from "node:net";
-import { admission, type HostPattern, localAddressKind, normalHost, parsePattern } from "./egress-rules.ts";
+import { admission, type HostPattern, hostAndPort, localAddressKind, normalHost, parsePattern } from "./egress-rules.ts";
 
 /** One connection a narrowed process asked for, as the audit log records it. */
 export interface EgressRecord {
@@ -55,10 +55,6 @@ export interface EgressProxy {
 /** The most a request's head may take before it is refused. */
 const HEAD_LIMIT = 64 * 1024;
 
-/** `host:port` as a refusal names it (an IPv6 address in brackets). */
-export function hostAndPort(host: string, port: number): string {
-  return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
-}
 
 /** The refusal's body, as DESIGN.md words it. */
 export function refusalText(host: string, plugin: string): string {

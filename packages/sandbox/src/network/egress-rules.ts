@@ -7,7 +7,7 @@
  * config lists that name literally (`localhost:4873`): a public-looking pattern such as
  * `*.example.com` must not become a way into the machine's or the network's own services.
  */
-import { isIP } from "node:net";
+import { lazilySync } from "@plugboard/core/internal";
 
 /** One entry of a config's `"network"` list, parsed. */
 export interface HostPattern {
@@ -22,6 +22,20 @@ export interface HostPattern {
 
 /** The form of a pattern: `[*.]name` or an IPv6 literal in brackets, then an optional `:PORT`. */
 const PATTERN = /^(\*\.)?(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?)(?::(\d{1,5}))?$/;
+
+/**
+ * `node:net`'s `isIP` (0, 4 or 6), the module required on the first use: loading `node:net`
+ * costs a Bun process about 10 ms of CPU, and an app whose config narrows no plugin's
+ * network (`plugboard tools` with the shipped config) never needs it.
+ */
+function isIP(text: string): number {
+  return lazilySync("node:net", () => require("node:net") as typeof import("node:net")).isIP(text);
+}
+
+/** `host:port`, an IPv6 address in brackets, as refusals and records show it. */
+export function hostAndPort(host: string, port: number): string {
+  return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
+}
 
 /** Why `text` is not a host pattern, or undefined when it is one. */
 export function patternProblem(text: string): string | undefined {

@@ -10,8 +10,9 @@
  * egress.spawned();
  */
 import { closeSync } from "node:fs";
+import { lazilySync } from "@plugboard/core/internal";
 import { channelClosed, openChannel, receiveListener } from "./egress-channel.ts";
-import { type EgressProxy, type EgressProxyOptions, serveEgressProxy } from "./egress-proxy.ts";
+import type { EgressProxy, EgressProxyOptions } from "./egress-proxy.ts";
 
 /** A narrowed process's egress, before and after it starts. */
 export interface Egress extends EgressProxy {
@@ -66,11 +67,20 @@ export function openEgress(options: EgressProxyOptions): Egress {
           close();
           return;
         }
-        proxy = serveEgressProxy({ fd: received }, options);
+        proxy = egressProxy().serveEgressProxy({ fd: received }, options);
         watchEnd();
       }, RECEIVE_POLL_MS);
       timer.unref();
     },
     close,
   };
+}
+
+/**
+ * The proxy's module, required when the first listener comes: it loads `node:net` and
+ * `node:dns` (about 10 ms of a Bun process's CPU), which an app that starts no narrowed
+ * process never needs.
+ */
+function egressProxy(): typeof import("./egress-proxy.ts") {
+  return lazilySync("the egress proxy", () => require("./egress-proxy.ts") as typeof import("./egress-proxy.ts"));
 }

@@ -169,15 +169,29 @@ function closedIfDead(span: Span, now: number): Span {
   return span.end === null && !isAlive(span.pid) ? { ...span, end: now } : span;
 }
 
+/**
+ * The record last read by this process, with the file's identity then (inode, size, times):
+ * a start checks several files against the record (the config, its .env, the lock) and reads
+ * it once. Every write replaces the file (a new inode), so a record another process wrote
+ * since is read afresh.
+ */
+let lastRead: { readonly file: string; readonly identity: string; readonly record: SpanRecord } | undefined;
+
 function read(file: string): SpanRecord {
+  const stats = statSync(file, { throwIfNoEntry: false });
+  const identity = stats === undefined ? undefined : `${stats.ino} ${stats.size} ${stats.mtimeMs} ${stats.ctimeMs}`;
+  if (identity !== undefined && lastRead?.file === file && lastRead.identity === identity) return lastRead.record;
+  let record: SpanRecord;
   try {
     const parsed = JSON.parse(readFileSync(file, "utf8")) as Partial<SpanRecord>;
     // An entry without an inode trusted a file by its birth time, which a rename keeps: it vouches for nothing now.
     const trusted = Array.isArray(parsed.trusted) ? parsed.trusted.filter((entry) => typeof entry.ino === "number") : [];
-    return { spans: Array.isArray(parsed.spans) ? parsed.spans : [], trusted };
+    record = { spans: Array.isArray(parsed.spans) ? parsed.spans : [], trusted };
   } catch {
     return { spans: [], trusted: [] };
   }
+  lastRead = identity === undefined ? undefined : { file, identity, record };
+  return record;
 }
 
 /** Rewrites the record (0600, in a 0700 folder, by rename); false when it cannot be written. */
