@@ -32,9 +32,8 @@ function proxy(network: string[], resolve?: (host: string) => Promise<readonly s
   const records: EgressRecord[] = [];
   const served = serveEgressProxy({ port: 0, host: "127.0.0.1" }, { plugin: "p", network, onConnection: (record) => records.push(record), ...(resolve ? { resolve } : {}) });
   const port = () => {
-    const address = served.server.address();
-    if (address === null || typeof address === "string") throw new Error("the proxy does not listen");
-    return address.port;
+    if (served.port === undefined) throw new Error("the proxy does not listen");
+    return served.port;
   };
   return { records, port, close: () => served.close() };
 }
