@@ -7,13 +7,14 @@
  * address is checked, and the proxy connects to the exact address it checked, so a DNS answer
  * that changes afterwards cannot widen the grant. A refusal is a 403 whose body names the
  * host and the plugin. Each connection, admitted or refused, is reported once (`onConnection`),
- * and the app writes it to its audit log.
+ * before any of its bytes pass, and the app writes it to its audit log. The bytes are relayed
+ * by egress-relay.ts.
  */
 import { lookup } from "node:dns/promises";
 import { closeSync } from "node:fs";
 import { isIP } from "node:net";
 import { admission, type HostPattern, localAddressKind, normalHost, parsePattern } from "./egress-rules.ts";
-import { Leg, link, relayHandlers } from "./egress-relay.ts";
+import { Leg, link, relay, relayHandlers } from "./egress-relay.ts";
 
 /** One connection a narrowed process asked for, as the audit log records it. */
 export interface EgressRecord {
@@ -121,7 +122,7 @@ function clientHandlers(context: ProxyContext): Bun.SocketHandler<ClientLeg> {
     data(socket, chunk) {
       const leg = socket.data;
       if (leg.peer !== undefined) {
-        leg.peer.send(chunk);
+        relay(leg, chunk);
         return;
       }
       if (leg.closed || leg.finishing) return;
@@ -138,14 +139,13 @@ function clientHandlers(context: ProxyContext): Bun.SocketHandler<ClientLeg> {
       leg.received = leg.received.subarray(end + HEAD_END.byteLength);
       admit(leg, head, context);
     },
-    drain: (socket) => socket.data.drained(),
+    drain: relayHandlers.drain,
     end(socket) {
-      const leg = socket.data;
-      if (leg.peer === undefined) leg.ended = true;
-      else leg.peer.finish();
+      if (socket.data.peer === undefined) socket.data.ended = true;
+      else relayHandlers.end(socket);
     },
-    close: (socket) => socket.data.lost(),
-    error: (socket) => socket.terminate(),
+    close: relayHandlers.close,
+    error: relayHandlers.error,
   };
 }
 
