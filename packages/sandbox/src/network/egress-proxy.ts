@@ -82,7 +82,7 @@ declare module "bun" {
  * alive by itself.
  */
 export function serveEgressProxy(listen: { readonly fd: number } | { readonly port: number; readonly host: string }, options: EgressProxyOptions): EgressProxy & { readonly port: number | undefined } {
-  const context: ProxyContext = { options, patterns: options.network.map(parsePattern) };
+  const context: ProxyContext = { options, patterns: options.network.map(parsePattern), upstream: upstreamHandlers(options) };
   const socket = clientHandlers(context);
   let listener: Bun.SocketListener<ClientLeg>;
   try {
@@ -100,6 +100,8 @@ export function serveEgressProxy(listen: { readonly fd: number } | { readonly po
 interface ProxyContext {
   readonly options: EgressProxyOptions;
   readonly patterns: readonly HostPattern[];
+  /** The upstream sockets' handlers, made once for every connection. */
+  readonly upstream: Bun.SocketHandler<Leg>;
 }
 
 /** The client's socket: its request's head read first, then relayed once the target is checked and connected. */
@@ -150,7 +152,7 @@ function clientHandlers(context: ProxyContext): Bun.SocketHandler<ClientLeg> {
 }
 
 /** Checks the request's target; refuses it, or connects to the checked address. */
-function admit(client: ClientLeg, head: string, { options, patterns }: ProxyContext): void {
+function admit(client: ClientLeg, head: string, { options, patterns, upstream }: ProxyContext): void {
   const ts = new Date().toISOString();
   const target = parseTarget(head);
   if (typeof target === "string") {
@@ -171,7 +173,7 @@ function admit(client: ClientLeg, head: string, { options, patterns }: ProxyCont
   const rule = admitted.pattern.text;
   const connectTo = (address: string) => {
     client.admitted = { target, record: { ...base, decision: "allow", rule, address } };
-    Bun.connect<Leg>({ hostname: address, port, data: client, allowHalfOpen: true, socket: upstreamHandlers(options) }).catch(() => {});
+    Bun.connect<Leg>({ hostname: address, port, data: client, allowHalfOpen: true, socket: upstream }).catch(() => {});
   };
   const failed = (error: unknown) => {
     if (error instanceof AddressRefused) {

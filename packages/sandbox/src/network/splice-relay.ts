@@ -52,6 +52,12 @@ function startWorker(): NonNullable<typeof relay> {
     waiting.delete(data[0]);
     after?.();
   };
+  // A worker that failed relays nothing more: the connections it held end, and the proxy relays the next ones itself.
+  worker.onerror = () => {
+    relay = "unavailable";
+    for (const after of waiting.values()) after();
+    waiting.clear();
+  };
   const start: SpliceWorkerStart = { control: read };
   worker.postMessage(start);
   return { control, waiting };

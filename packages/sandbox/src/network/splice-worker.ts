@@ -60,7 +60,7 @@ const pairs = new Map<number, Pair>();
 
 function run({ control }: SpliceWorkerStart): void {
   const epoll = sys("epollCreate1", O_CLOEXEC);
-  watch(epoll, control, EPOLLIN);
+  if (!watch(epoll, control, EPOLLIN)) throw new Error(`epoll_ctl failed: errno ${lastErrno()}`);
   const events = new DataView(new ArrayBuffer(EVENT_BYTES * BATCH));
   const handed = new Int32Array(64);
   for (;;) {
@@ -86,15 +86,16 @@ function receive(epoll: bigint, control: number, handed: Int32Array): void {
     const pair: Pair = { client, upstream, flows: [flow(client, upstream), flow(upstream, client)] };
     pairs.set(client, pair);
     pairs.set(upstream, pair);
-    watch(epoll, client, EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET);
-    watch(epoll, upstream, EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET);
-    pump(epoll, pair);
+    const mask = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+    if (pair.flows.some(({ pipe }) => pipe.includes(-1)) || !watch(epoll, client, mask) || !watch(epoll, upstream, mask)) fail(epoll, pair);
+    else pump(epoll, pair);
   }
 }
 
+/** A direction and its pipe (both ends -1 when none could be made). */
 function flow(from: number, to: number): Flow {
-  const fds = new Int32Array(2);
-  if (sys("pipe2", libc.pointer(fds), O_NONBLOCK | O_CLOEXEC) < 0n) throw new Error(`pipe2 failed: errno ${lastErrno()}`);
+  const fds = new Int32Array([-1, -1]);
+  sys("pipe2", libc.pointer(fds), O_NONBLOCK | O_CLOEXEC);
   const pipe = [fds[0] ?? -1, fds[1] ?? -1] as const;
   sys("fcntl", BigInt(pipe[1]), F_SETPIPE_SZ, BigInt(PIPE_BYTES));
   return { from, to, pipe, inPipe: 0, ended: false, done: false };
@@ -104,8 +105,14 @@ function flow(from: number, to: number): Flow {
 function pump(epoll: bigint, pair: Pair): void {
   let failed = false;
   for (const direction of pair.flows) if (!direction.done && !move(direction)) failed = true;
-  if (failed) for (const fd of [pair.client, pair.upstream]) sys("shutdown", BigInt(fd), SHUT_RDWR);
-  if (failed || pair.flows.every((direction) => direction.done)) end(epoll, pair);
+  if (failed) fail(epoll, pair);
+  else if (pair.flows.every((direction) => direction.done)) end(epoll, pair);
+}
+
+/** A socket failed (or the pair could not be watched): both are shut both ways, so that each side sees its end, and the pair ends. */
+function fail(epoll: bigint, pair: Pair): void {
+  for (const fd of [pair.client, pair.upstream]) sys("shutdown", BigInt(fd), SHUT_RDWR);
+  end(epoll, pair);
 }
 
 /** Moves `direction`'s bytes until a socket would block; false when a socket failed. */
@@ -136,16 +143,17 @@ function end(epoll: bigint, pair: Pair): void {
     sys("close", BigInt(fd));
     pairs.delete(fd);
   }
-  for (const direction of pair.flows) for (const fd of direction.pipe) sys("close", BigInt(fd));
+  for (const direction of pair.flows) for (const fd of direction.pipe) if (fd >= 0) sys("close", BigInt(fd));
   const done: SpliceDone = [pair.client, pair.upstream];
   postMessage(done);
 }
 
-function watch(epoll: bigint, fd: number, mask: number): void {
+/** Watches `fd` for `mask`; false when epoll refused. */
+function watch(epoll: bigint, fd: number, mask: number): boolean {
   const event = new DataView(new ArrayBuffer(EVENT_BYTES));
   event.setUint32(0, mask >>> 0, true);
   event.setBigUint64(DATA_OFFSET, BigInt(fd), true);
-  if (sys("epollCtl", epoll, EPOLL_CTL_ADD, BigInt(fd), libc.pointer(event)) < 0n) throw new Error(`epoll_ctl failed: errno ${lastErrno()}`);
+  return sys("epollCtl", epoll, EPOLL_CTL_ADD, BigInt(fd), libc.pointer(event)) === 0n;
 }
 
 if (!Bun.isMainThread) {
