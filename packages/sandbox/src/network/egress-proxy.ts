@@ -12,8 +12,7 @@
  */
 import { lookup } from "node:dns/promises";
 import { closeSync } from "node:fs";
-import { isIP } from "node:net";
-import { admission, type HostPattern, localAddressKind, normalHost, parsePattern } from "./egress-rules.ts";
+import { AddressRefused, admission, checkedAddress, type HostPattern, normalHost, parsePattern } from "./egress-rules.ts";
 import { Leg, link, relay, relayHandlers } from "./egress-relay.ts";
 
 /** One connection a narrowed process asked for, as the audit log records it. */
@@ -257,32 +256,6 @@ function parseTarget(head: string): Target | string {
   const kept = headers.filter((header) => !/^(?:host|proxy-connection|proxy-authorization|connection|keep-alive)\s*:/i.test(header));
   const forwarded = [`${method} ${url.pathname}${url.search} ${version}`, `Host: ${url.host}`, ...kept, "Connection: close", "", ""].join("\r\n");
   return { method, host: normalHost(url.hostname), port: url.port === "" ? 80 : Number(url.port), forwarded };
-}
-
-/** A resolved address the list does not cover. */
-class AddressRefused extends Error {}
-
-/**
- * The address to connect to for an admitted `host`: itself when it is an address (at once),
- * else its first resolved address — every one of which must be public unless the host is
- * listed literally (one local answer among public ones is refused too: the next lookup
- * could pick it). Throws (or rejects with) `AddressRefused` for an address the list does not cover.
- */
-function checkedAddress(host: string, literal: boolean, resolve: (host: string) => Promise<readonly string[]>): string | Promise<string> {
-  if (isIP(host) !== 0) return firstCovered(host, [host], literal);
-  return resolve(host).then((addresses) => firstCovered(host, addresses, literal));
-}
-
-function firstCovered(host: string, addresses: readonly string[], literal: boolean): string {
-  if (!literal) {
-    for (const address of addresses) {
-      const kind = localAddressKind(address);
-      if (kind !== undefined) throw new AddressRefused(`${host} resolves to ${address}, a ${kind} address, which only a host listed by its exact name may reach`);
-    }
-  }
-  const first = addresses[0];
-  if (first === undefined) throw new Error("ENOTFOUND");
-  return first;
 }
 
 /** Answers the client with `status` and `body`, and ends its side; what it sends afterwards is dropped. */
