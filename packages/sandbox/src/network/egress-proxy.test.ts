@@ -145,6 +145,18 @@ describe("egress proxy", () => {
     expect(records.map(({ decision }) => decision)).toEqual(["allow", "deny"]);
   });
 
+  test("a listed host nothing answers on: 502 naming the address, and one record, admitted, with the reason", async () => {
+    const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data: () => {} } });
+    const port = closed.port;
+    closed.stop(true);
+    const { records, port: proxyPort, close } = proxy([`127.0.0.1:${port}`]);
+    const answer = await exchange(proxyPort(), `CONNECT 127.0.0.1:${port} HTTP/1.1\r\n\r\n`);
+    close();
+    expect(answer).toStartWith("HTTP/1.1 502 Bad Gateway");
+    expect(answer).toEndWith(`Plugboard: 127.0.0.1:${port} (127.0.0.1) could not be reached (ECONNREFUSED)\n`);
+    expect(records).toEqual([expect.objectContaining({ decision: "allow", address: "127.0.0.1", reason: `127.0.0.1:${port} (127.0.0.1) could not be reached (ECONNREFUSED)` })]);
+  });
+
   test("what is not a proxy request is a 400 naming what the proxy takes", async () => {
     const { port, close } = proxy(["localhost"]);
     const origin = await exchange(port(), "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n");
