@@ -7,7 +7,7 @@
  * over and the proxy relays in the app's thread.
  */
 import { dirname, join } from "node:path";
-import { lastErrno, libc, SYSCALLS } from "../kernel/libc.ts";
+import { libc, SYSCALLS } from "../kernel/libc.ts";
 import type { SpliceDone, SpliceWorkerStart } from "./splice-worker.ts";
 
 /** What the app does when the worker has relayed a pair to the end. */
@@ -28,13 +28,12 @@ export function spliceRelay(client: number, upstream: number, after: AfterSplice
   const { control, waiting } = relay === "unavailable" ? { control: -1, waiting: undefined } : relay;
   if (waiting === undefined || client < 0 || upstream < 0) return false;
   const pair = new Int32Array([duplicate(client), duplicate(upstream)]);
-  if (pair.includes(-1)) {
-    for (const fd of pair) if (fd >= 0) libc.syscall(BigInt(SYSCALLS.close), BigInt(fd));
-    return false;
+  if (!pair.includes(-1) && libc.syscall(BigInt(SYSCALLS.write), BigInt(control), libc.pointer(pair), 8n) === 8n) {
+    waiting.set(pair[0] ?? -1, after);
+    return true;
   }
-  waiting.set(pair[0] ?? -1, after);
-  if (libc.syscall(BigInt(SYSCALLS.write), BigInt(control), libc.pointer(pair), 8n) !== 8n) throw new Error(`handing a connection to the relay failed: errno ${lastErrno()}`);
-  return true;
+  for (const fd of pair) if (fd >= 0) libc.syscall(BigInt(SYSCALLS.close), BigInt(fd));
+  return false;
 }
 
 function startWorker(): NonNullable<typeof relay> {
