@@ -1,13 +1,13 @@
 /**
  * The few libc functions the sandbox needs, opened lazily through `bun:ffi` so that
  * importing this package loads nothing. Every syscall is called with one argument shape
- * (six 64-bit integers; pointers passed as their address).
+ * (its number and six 64-bit integers; pointers passed as their address).
  */
 import { dlopen, ptr, read } from "bun:ffi";
 
 function open() {
   return dlopen("libc.so.6", {
-    syscall: { args: ["i64", "i64", "i64", "i64", "i64", "i64"], returns: "i64" },
+    syscall: { args: ["i64", "i64", "i64", "i64", "i64", "i64", "i64"], returns: "i64" },
     prctl: { args: ["i32", "u64", "u64", "u64", "u64"], returns: "i32" },
     execve: { args: ["ptr", "ptr", "ptr"], returns: "i32" },
     mount: { args: ["ptr", "ptr", "ptr", "u64", "ptr"], returns: "i32" },
@@ -30,7 +30,7 @@ export function cString(text: string): Buffer {
 
 /** Thin, typed calls into libc. */
 export const libc = {
-  syscall: (number: bigint, a = 0n, b = 0n, c = 0n, d = 0n, e = 0n): bigint => BigInt(get().syscall(number, a, b, c, d, e)),
+  syscall: (number: bigint, a = 0n, b = 0n, c = 0n, d = 0n, e = 0n, f = 0n): bigint => BigInt(get().syscall(number, a, b, c, d, e, f)),
   prctl: (option: number, a: bigint, b: bigint, c: bigint, d: bigint): number => get().prctl(option, a, b, c, d),
   execve: (path: NodeJS.TypedArray, argv: NodeJS.TypedArray, envp: NodeJS.TypedArray): number =>
     get().execve(ptr(path), ptr(argv), ptr(envp)),
@@ -78,6 +78,16 @@ function x64() {
     processVmWritev: 311,
     bpf: 321,
     userfaultfd: 323,
+    read: 0,
+    write: 1,
+    close: 3,
+    shutdown: 48,
+    fcntl: 72,
+    splice: 275,
+    epollPwait: 281,
+    epollCreate1: 291,
+    epollCtl: 233,
+    pipe2: 293,
   } as const;
 }
 
@@ -108,6 +118,16 @@ function arm64() {
     processVmWritev: 271,
     bpf: 280,
     userfaultfd: 282,
+    read: 63,
+    write: 64,
+    close: 57,
+    shutdown: 210,
+    fcntl: 25,
+    splice: 76,
+    epollPwait: 22,
+    epollCreate1: 20,
+    epollCtl: 21,
+    pipe2: 59,
   } as const;
 }
 

@@ -32,9 +32,8 @@ function proxy(network: string[], resolve?: (host: string) => Promise<readonly s
   const records: EgressRecord[] = [];
   const served = serveEgressProxy({ port: 0, host: "127.0.0.1" }, { plugin: "p", network, onConnection: (record) => records.push(record), ...(resolve ? { resolve } : {}) });
   const port = () => {
-    const address = served.server.address();
-    if (address === null || typeof address === "string") throw new Error("the proxy does not listen");
-    return address.port;
+    if (served.port === undefined) throw new Error("the proxy does not listen");
+    return served.port;
   };
   return { records, port, close: () => served.close() };
 }
@@ -146,11 +145,102 @@ describe("egress proxy", () => {
     expect(records.map(({ decision }) => decision)).toEqual(["allow", "deny"]);
   });
 
+  test("a listed host nothing answers on: 502 naming the address, and one record, admitted, with the reason", async () => {
+    const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data: () => {} } });
+    const port = closed.port;
+    closed.stop(true);
+    const { records, port: proxyPort, close } = proxy([`127.0.0.1:${port}`]);
+    const answer = await exchange(proxyPort(), `CONNECT 127.0.0.1:${port} HTTP/1.1\r\n\r\n`);
+    close();
+    expect(answer).toStartWith("HTTP/1.1 502 Bad Gateway");
+    expect(answer).toEndWith(`Plugboard: 127.0.0.1:${port} (127.0.0.1) could not be reached (ECONNREFUSED)\n`);
+    expect(records).toEqual([expect.objectContaining({ decision: "allow", address: "127.0.0.1", reason: `127.0.0.1:${port} (127.0.0.1) could not be reached (ECONNREFUSED)` })]);
+  });
+
   test("what is not a proxy request is a 400 naming what the proxy takes", async () => {
     const { port, close } = proxy(["localhost"]);
     const origin = await exchange(port(), "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n");
     close();
     expect(origin).toStartWith("HTTP/1.1 400");
     expect(origin).toContain("forwards http:// URLs (and https through CONNECT)");
+  });
+});
+
+/** Opens a CONNECT tunnel to `port` through the proxy at `proxyPort`; resolves with the socket once the proxy said 200. */
+async function tunnel(proxyPort: number, port: number): Promise<Socket> {
+  return await new Promise((resolve, reject) => {
+    const socket: Socket = connect({ host: "127.0.0.1", port: proxyPort, allowHalfOpen: true }, () => socket.write(`CONNECT 127.0.0.1:${port} HTTP/1.1\r\n\r\n`));
+    socket.once("data", (chunk) => {
+      if (chunk.toString() !== "HTTP/1.1 200 Connection established\r\n\r\n") reject(new Error(`the proxy answered ${chunk.toString()}`));
+      else resolve(socket);
+    });
+    socket.once("error", reject);
+  });
+}
+
+describe("egress proxy: the relay", () => {
+  /** A server that, once its client has ended its side, answers how many bytes it got and their hash, then ends. */
+  let counter: Bun.TCPSocketListener<{ bytes: number; hash: Bun.CryptoHasher }>;
+  beforeAll(() => {
+    counter = Bun.listen<{ bytes: number; hash: Bun.CryptoHasher }>({
+      hostname: "127.0.0.1",
+      port: 0,
+      allowHalfOpen: true,
+      socket: {
+        open: (socket) => {
+          socket.data = { bytes: 0, hash: new Bun.CryptoHasher("sha256") };
+        },
+        data: (socket, data) => {
+          socket.data.bytes += data.byteLength;
+          socket.data.hash.update(data);
+        },
+        end: (socket) => void socket.end(`${socket.data.bytes} ${socket.data.hash.digest("hex")}`),
+      },
+    });
+  });
+  afterAll(() => counter.stop(true));
+
+  for (const size of [1000, 8 * 1024 * 1024]) {
+    test(`the client's end passes through once its ${size} bytes are out, and the server's answer still comes back (half-close)`, async () => {
+      const { port, close } = proxy([`127.0.0.1:${counter.port}`]);
+      try {
+        const socket = await tunnel(port(), counter.port);
+        const sent = new Uint8Array(size).map((_, index) => (index * 7) % 256);
+        const answer = await new Promise<string>((resolve, reject) => {
+          let text = "";
+          socket.on("data", (chunk) => {
+            text += chunk.toString();
+          });
+          socket.on("end", () => resolve(text));
+          socket.on("error", reject);
+          socket.end(sent);
+        });
+        expect(answer).toBe(`${size} ${new Bun.CryptoHasher("sha256").update(sent).digest("hex")}`);
+      } finally {
+        close();
+      }
+    });
+  }
+
+  test("a download read slowly passes whole: the proxy waits for the reader, through the hand-over to the bulk relay", async () => {
+    const big = new Uint8Array(16 * 1024 * 1024).map((_, index) => index % 253);
+    const origin = withPort(Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(big) }));
+    const { port, close } = proxy([`127.0.0.1:${origin.port}`]);
+    try {
+      const response = await fetch(`http://127.0.0.1:${origin.port}/`, { proxy: `http://127.0.0.1:${port()}`, keepalive: false });
+      const hash = new Bun.CryptoHasher("sha256");
+      let bytes = 0;
+      for await (const chunk of response.body ?? []) {
+        hash.update(chunk);
+        bytes += chunk.byteLength;
+        // A reader slower than the proxy: every few chunks it stops, and the proxy's writes to it would block.
+        if (bytes % 5 === 0) await Bun.sleep(5);
+      }
+      expect(bytes).toBe(big.byteLength);
+      expect(hash.digest("hex")).toBe(new Bun.CryptoHasher("sha256").update(big).digest("hex"));
+    } finally {
+      close();
+      origin.stop(true);
+    }
   });
 });

@@ -82,6 +82,32 @@ export function admission(patterns: readonly HostPattern[], host: string, port: 
   return wildcard === undefined ? undefined : { pattern: wildcard, literal: false };
 }
 
+/** A resolved address the list does not cover. */
+export class AddressRefused extends Error {}
+
+/**
+ * The address to connect to for an admitted `host`: itself when it is an address (at once),
+ * else its first resolved address — every one of which must be public unless the host is
+ * listed literally (one local answer among public ones is refused too: the next lookup
+ * could pick it). Throws (or rejects with) `AddressRefused` for an address the list does not cover.
+ */
+export function checkedAddress(host: string, literal: boolean, resolve: (host: string) => Promise<readonly string[]>): string | Promise<string> {
+  if (isIP(host) !== 0) return firstCovered(host, [host], literal);
+  return resolve(host).then((addresses) => firstCovered(host, addresses, literal));
+}
+
+function firstCovered(host: string, addresses: readonly string[], literal: boolean): string {
+  if (!literal) {
+    for (const address of addresses) {
+      const kind = localAddressKind(address);
+      if (kind !== undefined) throw new AddressRefused(`${host} resolves to ${address}, a ${kind} address, which only a host listed by its exact name may reach`);
+    }
+  }
+  const first = addresses[0];
+  if (first === undefined) throw new Error("ENOTFOUND");
+  return first;
+}
+
 /**
  * Why `address` (an IP address, either family) belongs to the machine or its network rather
  * than to the internet — loopback, unspecified, link-local (169.254.169.254, the metadata
