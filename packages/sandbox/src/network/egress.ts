@@ -77,9 +77,8 @@ export function openEgress(options: EgressProxyOptions): Egress {
 }
 
 /**
- * The proxy's module, required when the first listener comes: it loads `node:net` and
- * `node:dns` (about 10 ms of a Bun process's CPU), which an app that starts no narrowed
- * process never needs.
+ * The proxy's module, required when the first listener comes: it loads `node:dns` and the
+ * relay, which an app that starts no narrowed process never needs.
  */
 function egressProxy(): typeof import("./egress-proxy.ts") {
   return lazilySync("the egress proxy", () => require("./egress-proxy.ts") as typeof import("./egress-proxy.ts"));
