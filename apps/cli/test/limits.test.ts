@@ -20,10 +20,12 @@ const MAIN = join(import.meta.dir, "../src/main.ts");
 /** Root can run the CLI as `nobody` (65534), a user that may write no cgroup: the RLIMIT_NPROC path. */
 const NOBODY = ["--reuid=65534", "--regid=65534", "--clear-groups"];
 /**
- * setpriv, where the tests run as root and nobody may read the CLI's sources (a checkout under
- * a folder only root may enter, as `mktemp -d` makes, cannot be run as nobody).
+ * setpriv, where the tests run as root and nobody may read the CLI's sources and run this Bun (a
+ * checkout, or a Bun installed by npm into a prefix, under a folder only root may enter, as
+ * `mktemp -d` makes, cannot be run as nobody).
  */
-const asNobody = ((setpriv) => (setpriv !== null && Bun.spawnSync([setpriv, ...NOBODY, "/bin/sh", "-c", 'test -r "$1"', "sh", MAIN]).exitCode === 0 ? setpriv : null))(
+const asNobody = ((setpriv) =>
+  setpriv !== null && Bun.spawnSync([setpriv, ...NOBODY, "/bin/sh", "-c", 'test -r "$1" && test -x "$2"', "sh", MAIN, process.execPath]).exitCode === 0 ? setpriv : null)(
   process.getuid?.() === 0 ? Bun.which("setpriv") : null,
 );
 const BASH = FIRST_PARTY[0];
