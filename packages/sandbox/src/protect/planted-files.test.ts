@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { removeTempDirs, tempDir } from "@plugboard/test-helpers";
 import { PlugboardError } from "@plugboard/errors";
-import { beginWritableSpan, createdWhileWritable, plantedRecordFile, refusePlanted, trustFile, writeTrusted } from "./planted-files.ts";
-import { KEPT, listSpans } from "./span-record.ts";
+import { beginWritableSpan, plantedRecordFile, refusePlanted, trustFile, writeTrusted } from "./planted-files.ts";
 
 afterEach(() => removeTempDirs());
 
@@ -161,106 +160,4 @@ describe("files changed, renamed or relinked while plugins could write (ctime, n
     end();
     expect(refusal(record, lock)).toBeUndefined();
   });
-});
-
-
-/** One Plugboard process as a separate `bun`: it waits for `go`, then begins a span for its workspace, plants `.env` there and ends the span. */
-const OWNER = `
-import { existsSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { beginWritableSpan } from ${JSON.stringify(join(import.meta.dir, "planted-files.ts"))};
-const [record, workspace, ready, go, leave] = process.argv.slice(2) as [string, string, string, string, string];
-writeFileSync(ready, "");
-while (!existsSync(go)) await Bun.sleep(1);
-const end = beginWritableSpan(record, workspace, (message) => console.error(message));
-writeFileSync(join(workspace, ".env"), "BASE_URL=http://attacker\\n");
-if (leave === "open") process.exit(0);
-end();
-`;
-
-/** Runs `count` owners at once (each waits at a barrier until all are ready); their workspaces. */
-async function owners(record: string, count: number, leave: "ended" | "open" = "ended"): Promise<string[]> {
-  const folder = await tempDir();
-  const script = join(folder, "owner.ts");
-  writeFileSync(script, OWNER);
-  const workspaces = await Promise.all(Array.from({ length: count }, () => tempDir()));
-  const go = join(folder, "go");
-  const children = workspaces.map((workspace, index) =>
-    Bun.spawn(["bun", script, record, workspace, join(folder, `ready-${index}`), go, leave], { stdout: "inherit", stderr: "pipe" }),
-  );
-  while (!workspaces.every((_, index) => existsSync(join(folder, `ready-${index}`)))) await Bun.sleep(5);
-  writeFileSync(go, "");
-  const results = await Promise.all(children.map(async (child) => ({ code: await child.exited, stderr: await new Response(child.stderr).text() })));
-  expect(results).toEqual(workspaces.map(() => ({ code: 0, stderr: "" })));
-  return workspaces;
-}
-
-describe("processes of the same user at once", () => {
-  test("eight processes beginning and ending their spans at the same moment: every span is kept, each planted .env is refused and reported", async () => {
-    const record = plantedRecordFile({ XDG_STATE_HOME: await tempDir() });
-    const workspaces = await owners(record ?? "", 8);
-    const found = workspaces.map((workspace) => ({ refused: refusal(record ?? "", join(workspace, ".env")) !== undefined, reported: createdWhileWritable(record, join(workspace, ".env")) }));
-    expect(found).toEqual(workspaces.map(() => ({ refused: true, reported: true })));
-  }, 60_000);
-
-  test("the span of a process killed before ending it ends when found: what was made until then is refused, what is made after the next start is read", async () => {
-    const { record } = await setting();
-    const [workspace] = (await owners(record, 1, "open")) as [string];
-    expect(refusal(record, join(workspace, ".env"))).toBeString();
-    beginWritableSpan(record, await tempDir(), () => {})();
-    await ticks();
-    const later = join(workspace, "later.env");
-    writeFileSync(later, "x\n");
-    expect([refusal(record, join(workspace, ".env")) !== undefined, refusal(record, later), createdWhileWritable(record, later)]).toEqual([true, undefined, false]);
-  }, 60_000);
-
-  test("the single record file of earlier versions still counts, is moved into the record at the next start and not written again", async () => {
-    const { workspace, record } = await setting();
-    const [planted, trusted, leftOpen] = ["planted.env", "trusted.env", "open.env"].map((name) => join(workspace, name)) as [string, string, string];
-    for (const path of [planted, trusted]) writeFileSync(path, "x\n");
-    const dead = Bun.spawnSync(["true"]).pid;
-    const { ino, ctimeMs } = statSync(trusted);
-    const times = [planted, trusted].map((path) => statSync(path).ctimeMs);
-    const other = await tempDir();
-    const old = {
-      spans: [
-        { workspace, start: Math.min(...times) - 1, end: Math.max(...times) + 1, pid: dead },
-        { workspace: other, start: Math.max(...times) + 1, end: null, pid: dead },
-      ],
-      trusted: [{ path: trusted, ino, ctime: ctimeMs }],
-    };
-    mkdirSync(join(record, ".."), { recursive: true });
-    writeFileSync(`${record}.json`, JSON.stringify(old));
-    writeFileSync(`${record}.json.${dead}.tmp`, JSON.stringify(old));
-    writeFileSync(join(other, "open.env"), "x\n");
-    const seen = () => [refusal(record, planted) !== undefined, refusal(record, trusted), refusal(record, join(other, "open.env")) !== undefined];
-    expect(seen()).toEqual([true, undefined, true]);
-    beginWritableSpan(record, leftOpen, () => {})();
-    expect(seen()).toEqual([true, undefined, true]);
-    expect([existsSync(`${record}.json`), existsSync(`${record}.json.${dead}.tmp`)]).toEqual([false, false]);
-    // The old span left open ended when it was moved: a file made in its workspace now is read.
-    await ticks();
-    writeFileSync(join(other, "later.env"), "x\n");
-    expect(refusal(record, join(other, "later.env"))).toBeUndefined();
-    beginWritableSpan(record, leftOpen, () => {})();
-    expect(existsSync(`${record}.json`)).toBe(false);
-  });
-
-  test(`beyond ${KEPT} spans the oldest ended ones are dropped; an open one older than them, and the newest, are kept`, async () => {
-    const { record } = await setting();
-    const [dropped, open, newest] = [await tempDir(), await tempDir(), await tempDir()];
-    const endDropped = beginWritableSpan(record, dropped, () => {});
-    const endOpen = beginWritableSpan(record, open, () => {});
-    writeFileSync(join(dropped, ".env"), "x\n");
-    writeFileSync(join(open, ".env"), "x\n");
-    endDropped();
-    expect(refusal(record, join(dropped, ".env"))).toBeString();
-    for (let index = 0; index < KEPT; index++) beginWritableSpan(record, newest, () => {})();
-    expect(listSpans(record)).toHaveLength(KEPT);
-    const last = beginWritableSpan(record, newest, () => {});
-    writeFileSync(join(newest, ".env"), "x\n");
-    last();
-    endOpen();
-    expect([refusal(record, join(dropped, ".env")), refusal(record, join(open, ".env")) !== undefined, refusal(record, join(newest, ".env")) !== undefined]).toEqual([undefined, true, true]);
-  }, 60_000);
 });
