@@ -68,7 +68,7 @@ export function createdWhileWritable(file: string | undefined, path: string): bo
   const last = pathSteps(path)?.at(-1);
   if (last === undefined) return false;
   const born = last.born > 0 ? last.born : last.ctime;
-  return spanHolding(file, path, born) !== undefined;
+  return spanHolding(spansOf(file), path, born) !== undefined;
 }
 
 /**
@@ -99,20 +99,25 @@ export async function writeTrusted<T>(file: string | undefined, path: string, wr
 /** The first link, or the file, on the way to `path` whose status changed within a span of a workspace holding it and that is not trusted as it is. */
 function suspect(file: string, path: string): { step: PathStep; span: Span; workspace: string } | undefined {
   const old = readOldRecord(file).trusted;
+  const spans = spansOf(file);
   const same = (step: PathStep) => (entry: { path: string; ino: number; ctime: number } | undefined) => entry?.path === step.path && entry.ino === step.ino && entry.ctime === step.ctime;
   for (const step of pathSteps(path) ?? []) {
     if (same(step)(trustedAt(file, step.path)) || old.some(same(step))) continue;
-    const found = spanHolding(file, step.path, step.ctime);
+    const found = spanHolding(spans, step.path, step.ctime);
     if (found !== undefined) return { step, ...found };
   }
   return undefined;
 }
 
-/** A span, of this record or the old one, of a workspace holding `path` within which `time` lies. */
-function spanHolding(file: string, path: string, time: number): { span: Span; workspace: string } | undefined {
+/** The spans of this record and of the old one. */
+function spansOf(file: string): Span[] {
+  return [...listSpans(file), ...readOldRecord(file).spans.map((span) => ({ ...span, workspace: () => span.workspace }))];
+}
+
+/** A span of a workspace holding `path` within which `time` lies. */
+function spanHolding(spans: readonly Span[], path: string, time: number): { span: Span; workspace: string } | undefined {
   const now = Date.now();
-  const old = readOldRecord(file).spans.map((span) => ({ ...span, workspace: () => span.workspace }));
-  for (const span of [...listSpans(file), ...old]) {
+  for (const span of spans) {
     if (time < span.start || endOf(span, now) < time) continue;
     const workspace = span.workspace();
     if (workspace !== undefined && isWithin(path, workspace)) return { span, workspace };
