@@ -105,7 +105,7 @@ describe("processes of the same user at once", () => {
     const old = {
       spans: [
         { workspace, start: Math.min(...times) - 1, end: Math.max(...times) + 1, pid: dead },
-        { workspace: other, start: Math.max(...times) + 1, end: null, pid: dead },
+        { workspace: other, start: Math.min(...times) - 1, end: null, pid: dead },
       ],
       trusted: [{ path: trusted, ino, ctime: ctimeMs }],
     };
