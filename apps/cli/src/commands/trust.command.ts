@@ -12,7 +12,7 @@ export default defineCommand(
       "written it (the sandbox cannot keep a file that does not exist yet, or one renamed or linked into place, read-only), so it says so and exits 2.",
       "What plugboard writes itself (a rule saved with p, pins, plugin add) is read; your own edit made while a session ran is refused too.",
       "Look at the file; if it is yours, trust it with this command and it is read again. A later change to it, or to a link on its way, is checked again.",
-      "The record is $XDG_STATE_HOME/plugboard/writable-spans.json (else ~/.local/state/plugboard/), which no plugin can write.",
+      "The record is the folder $XDG_STATE_HOME/plugboard/writable-spans/ (else ~/.local/state/plugboard/), which no plugin can write.",
     ],
     flags: [],
     args: { min: 1, max: Number.POSITIVE_INFINITY },

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { removeTempDirs, tempDir } from "@plugboard/test-helpers";
 import { PlugboardError } from "@plugboard/errors";
@@ -12,7 +12,7 @@ const ticks = () => Bun.sleep(50);
 
 async function setting() {
   const [workspace, state] = [await tempDir(), await tempDir()];
-  return { workspace, record: join(state, "plugboard", "writable-spans.json"), warnings: [] as string[] };
+  return { workspace, record: join(state, "plugboard", "writable-spans"), warnings: [] as string[] };
 }
 
 const refusal = (record: string, path: string): string | undefined => {
@@ -59,37 +59,19 @@ describe("files that appeared while plugins could write", () => {
     expect([refusal(record, before), refusal(record, after), refusal(record, elsewhere)]).toEqual([undefined, undefined, undefined]);
   });
 
-  test("the span of an app that died without ending it ends when the next one begins", async () => {
-    const { workspace, record } = await setting();
-    const dead = Bun.spawnSync(["true"]).pid;
-    beginWritableSpan(record, workspace, () => {});
-    const spans = JSON.parse(readFileSync(record, "utf8")) as { spans: { pid: number; end: number | null }[] };
-    spans.spans[0] = { ...spans.spans[0], pid: dead, end: null } as { pid: number; end: number | null };
-    writeFileSync(record, JSON.stringify(spans));
-    const open = join(workspace, "during.env");
-    writeFileSync(open, "x\n");
-    // Its process is gone: the span ends now, when it is found, and covers what was made until then.
-    beginWritableSpan(record, await tempDir(), () => {})();
-    expect(refusal(record, open)).toBeString();
-    await Bun.sleep(250);
-    const later = join(workspace, "later.env");
-    writeFileSync(later, "x\n");
-    expect(refusal(record, later)).toBeUndefined();
-  });
-
   test("a record that cannot be written is said, and refuses nothing", async () => {
     const { workspace } = await setting();
     const blocker = join(await tempDir(), "a-file");
     writeFileSync(blocker, "");
     chmodSync(blocker, 0o400);
     const warnings: string[] = [];
-    beginWritableSpan(join(blocker, "plugboard", "writable-spans.json"), workspace, (message) => warnings.push(message))();
-    expect(warnings).toEqual([expect.stringContaining(`cannot record in ${join(blocker, "plugboard", "writable-spans.json")} that plugins may write ${workspace}`)]);
+    beginWritableSpan(join(blocker, "plugboard", "writable-spans"), workspace, (message) => warnings.push(message))();
+    expect(warnings).toEqual([expect.stringContaining(`cannot record in ${join(blocker, "plugboard", "writable-spans")} that plugins may write ${workspace}`)]);
   });
 
   test("the record lives in the user's state folder", () => {
-    expect(plantedRecordFile({ XDG_STATE_HOME: "/s", HOME: "/h" })).toBe("/s/plugboard/writable-spans.json");
-    expect(plantedRecordFile({ HOME: "/h" })).toBe("/h/.local/state/plugboard/writable-spans.json");
+    expect(plantedRecordFile({ XDG_STATE_HOME: "/s", HOME: "/h" })).toBe("/s/plugboard/writable-spans");
+    expect(plantedRecordFile({ HOME: "/h" })).toBe("/h/.local/state/plugboard/writable-spans");
     expect(plantedRecordFile({})).toBeUndefined();
   });
 });
@@ -179,4 +161,3 @@ describe("files changed, renamed or relinked while plugins could write (ctime, n
     expect(refusal(record, lock)).toBeUndefined();
   });
 });
-

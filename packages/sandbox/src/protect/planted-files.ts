@@ -4,68 +4,43 @@
  * write the workspace around them: a plugin may have planted them, and the sandbox cannot
  * keep every such name read-only (one that does not exist yet, one renamed over, a link
  * pointed elsewhere). The app records each span of time in which plugins could write a
- * workspace (in the user's own state folder, which no plugin can write), and refuses to read
+ * workspace (in the user's own state folder, which no plugin can write: `span-record.ts`), and refuses to read
  * a file, or one reached through a link, whose status changed (`ctime`) within one until the
  * person has looked at it and trusts it (`plugboard trust FILE`). Birth time is not enough: a
  * plugin keeps it by rewriting an old file and renaming it into place. What the app writes
  * itself (a rule saved, pins) it records as trusted, as written.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { closeSync, mkdirSync, openSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { isWithin } from "../view/view.ts";
 import { sandboxErrors } from "../messages.ts";
+import { moveOldRecord, readOldRecord } from "./old-record.ts";
 import { type PathStep, pathSteps } from "./path-steps.ts";
+import { listSpans, ownFile, recordSpan, type Span } from "./span-record.ts";
+import { recordTrusted, trustedAt } from "./trusted-record.ts";
 import { isAlive } from "@plugboard/core/process";
 
-/** A span in which confined plugins could write `workspace`; `end` is null while the app runs. */
-interface Span {
-  readonly workspace: string;
-  readonly start: number;
-  readonly end: number | null;
-  readonly pid: number;
-}
-
-/**
- * One thing on the way to a trusted file, as it was when trusted: a link, or the file itself,
- * at its real location, by its inode and its last status change (`ctime`), which every write,
- * rename, link and `chmod` moves and no one can set back.
- */
-interface Trusted {
-  readonly path: string;
-  readonly ino: number;
-  readonly ctime: number;
-}
-
-interface SpanRecord {
-  readonly spans: readonly Span[];
-  readonly trusted: readonly Trusted[];
-}
-
-/** Spans kept (the oldest are dropped first). */
-const KEPT = 500;
-
-/** `$XDG_STATE_HOME/plugboard/writable-spans.json`, else `~/.local/state/plugboard/…`, else none. */
+/** `$XDG_STATE_HOME/plugboard/writable-spans/` (a folder), else `~/.local/state/plugboard/…`, else none. */
 export function plantedRecordFile(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const base = env.XDG_STATE_HOME || (env.HOME ? join(env.HOME, ".local", "state") : undefined);
-  return base === undefined ? undefined : join(base, "plugboard", "writable-spans.json");
+  return base === undefined ? undefined : join(base, "plugboard", "writable-spans");
 }
 
 /**
  * Records that confined plugins may write `workspace` from now on; the returned function
  * ends the span (call it when the app closes). A span of an app that died without ending it
- * ends now, when it is found. Returns a no-op when there is no record file; throws nothing.
+ * ends now, when it is found. Returns a no-op when there is no record; throws nothing.
  */
 export function beginWritableSpan(file: string | undefined, workspace: string, warn: (message: string) => void): () => void {
   if (file === undefined) return () => {};
-  const now = fileClock(file) ?? Date.now();
-  const start: Span = { workspace, start: now, end: null, pid: process.pid };
-  const recorded = update(file, (record) => ({ ...record, spans: [...record.spans.map((span) => closedIfDead(span, now)), start].slice(-KEPT) }));
-  if (!recorded) warn(`cannot record in ${file} that plugins may write ${workspace}: a .env or config a plugin creates there will not be told from yours`);
-  return () =>
-    update(file, (record) => ({
-      ...record,
-      spans: record.spans.map((span) => (span.pid === start.pid && span.start === start.start ? { ...span, end: fileClock(file) ?? Date.now() } : span)),
-    }));
+  try {
+    const now = fileClock(file) ?? Date.now();
+    moveOldRecord(file, now);
+    return recordSpan(file, workspace, now, () => fileClock(file) ?? Date.now());
+  } catch {
+    warn(`cannot record in ${file} that plugins may write ${workspace}: a .env or config a plugin creates there will not be told from yours`);
+    return () => {};
+  }
 }
 
 /**
@@ -75,12 +50,12 @@ export function beginWritableSpan(file: string | undefined, workspace: string, w
  */
 export function refusePlanted(file: string | undefined, path: string, what: string): void {
   if (file === undefined) return;
-  const found = suspect(read(file), path);
+  const found = suspect(file, path);
   if (found === undefined) return;
-  const { step, span } = found;
+  const { step, span, workspace } = found;
   // Made within the span, where the file system keeps birth times; else only known to have changed.
   const created = step.born > 0 && span.start <= step.born;
-  throw sandboxErrors.planted(path, what, { link: step.link ? step.path : undefined, created, at: created ? step.born : step.ctime, workspace: span.workspace });
+  throw sandboxErrors.planted(path, what, { link: step.link ? step.path : undefined, created, at: created ? step.born : step.ctime, workspace });
 }
 
 /**
@@ -93,8 +68,7 @@ export function createdWhileWritable(file: string | undefined, path: string): bo
   const last = pathSteps(path)?.at(-1);
   if (last === undefined) return false;
   const born = last.born > 0 ? last.born : last.ctime;
-  const now = Date.now();
-  return read(file).spans.some((span) => isWithin(path, span.workspace) && span.start <= born && born <= endOf(span, now));
+  return spanHolding(spansOf(file), path, born) !== undefined;
 }
 
 /**
@@ -115,7 +89,7 @@ export function trustFile(file: string | undefined, path: string): void {
  * @example await writeTrusted(plantedRecordFile(process.env), path, () => writeFile(path, text));
  */
 export async function writeTrusted<T>(file: string | undefined, path: string, write: () => Promise<T>): Promise<T> {
-  const clean = file !== undefined && suspect(read(file), path) === undefined;
+  const clean = file !== undefined && suspect(file, path) === undefined;
   const written = await write();
   const steps = pathSteps(path);
   if (file !== undefined && clean && steps !== undefined) trust(file, steps);
@@ -123,32 +97,52 @@ export async function writeTrusted<T>(file: string | undefined, path: string, wr
 }
 
 /** The first link, or the file, on the way to `path` whose status changed within a span of a workspace holding it and that is not trusted as it is. */
-function suspect(record: SpanRecord, path: string): { step: PathStep; span: Span } | undefined {
-  const now = Date.now();
+function suspect(file: string, path: string): { step: PathStep; span: Span; workspace: string } | undefined {
+  const old = readOldRecord(file).trusted;
+  const spans = spansOf(file);
+  const same = (step: PathStep) => (entry: { path: string; ino: number; ctime: number } | undefined) => entry?.path === step.path && entry.ino === step.ino && entry.ctime === step.ctime;
   for (const step of pathSteps(path) ?? []) {
-    if (record.trusted.some((entry) => entry.path === step.path && entry.ino === step.ino && entry.ctime === step.ctime)) continue;
-    const span = record.spans.find((candidate) => isWithin(step.path, candidate.workspace) && candidate.start <= step.ctime && step.ctime <= endOf(candidate, now));
-    if (span !== undefined) return { step, span };
+    if (same(step)(trustedAt(file, step.path)) || old.some(same(step))) continue;
+    const found = spanHolding(spans, step.path, step.ctime);
+    if (found !== undefined) return { step, ...found };
+  }
+  return undefined;
+}
+
+/** The spans of this record and of the old one. */
+function spansOf(file: string): Span[] {
+  return [...listSpans(file), ...readOldRecord(file).spans.map((span) => ({ ...span, workspace: () => span.workspace }))];
+}
+
+/** A span of a workspace holding `path` within which `time` lies. */
+function spanHolding(spans: readonly Span[], path: string, time: number): { span: Span; workspace: string } | undefined {
+  const now = Date.now();
+  for (const span of spans) {
+    if (time < span.start || endOf(span, now) < time) continue;
+    const workspace = span.workspace();
+    if (workspace !== undefined && isWithin(path, workspace)) return { span, workspace };
   }
   return undefined;
 }
 
 function trust(file: string, steps: readonly PathStep[]): void {
-  const entries: Trusted[] = steps.map(({ path, ino, ctime }) => ({ path, ino, ctime }));
-  const kept = (entry: Trusted) => !steps.some((step) => step.path === entry.path);
-  update(file, (record) => ({ ...record, trusted: [...record.trusted.filter(kept), ...entries].slice(-KEPT) }));
+  try {
+    recordTrusted(file, steps.map(({ path, ino, ctime }) => ({ path, ino, ctime })));
+  } catch {
+    // Not recorded: the file is refused at the next start, and the person can trust it then.
+  }
 }
 
 /**
  * The time on the clock files are stamped with (the kernel's coarse one, which may lag what
- * Date.now() reads by a tick): the stamp of a file made beside the record now, or undefined.
+ * Date.now() reads by a tick): the stamp of a file made in the record now, or undefined.
  * Spans are measured on it, so that a file made just before a span began never looks made
  * within it, nor one made just after it began outside it.
  */
 function fileClock(file: string): number | undefined {
-  const stamp = `${file}.${process.pid}.clock`;
+  const stamp = ownFile(file, "clock");
   try {
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    mkdirSync(file, { recursive: true, mode: 0o700 });
     closeSync(openSync(stamp, "w", 0o600));
   } catch {
     return undefined;
@@ -160,54 +154,7 @@ function fileClock(file: string): number | undefined {
   }
 }
 
-function endOf(span: Span, now: number): number {
+function endOf(span: Pick<Span, "end" | "pid">, now: number): number {
   if (span.end !== null) return span.end;
   return isAlive(span.pid) ? Number.POSITIVE_INFINITY : now;
-}
-
-function closedIfDead(span: Span, now: number): Span {
-  return span.end === null && !isAlive(span.pid) ? { ...span, end: now } : span;
-}
-
-/**
- * The record last read by this process, with the file's identity then (inode, size, times):
- * a start checks several files against the record (the config, its .env, the lock) and reads
- * it once. Every write replaces the file (a new inode), so a record another process wrote
- * since is read afresh.
- */
-let lastRead: { readonly file: string; readonly identity: string; readonly record: SpanRecord } | undefined;
-
-function read(file: string): SpanRecord {
-  const stats = statSync(file, { throwIfNoEntry: false });
-  const identity = stats === undefined ? undefined : `${stats.ino} ${stats.size} ${stats.mtimeMs} ${stats.ctimeMs}`;
-  if (identity !== undefined && lastRead?.file === file && lastRead.identity === identity) return lastRead.record;
-  let record: SpanRecord;
-  try {
-    const parsed = JSON.parse(readFileSync(file, "utf8")) as Partial<SpanRecord>;
-    // An entry without an inode trusted a file by its birth time, which a rename keeps: it vouches for nothing now.
-    const trusted = Array.isArray(parsed.trusted) ? parsed.trusted.filter((entry) => typeof entry.ino === "number") : [];
-    record = { spans: Array.isArray(parsed.spans) ? parsed.spans : [], trusted };
-  } catch {
-    return { spans: [], trusted: [] };
-  }
-  lastRead = identity === undefined ? undefined : { file, identity, record };
-  return record;
-}
-
-/** Rewrites the record (0600, in a 0700 folder, by rename); false when it cannot be written. */
-function update(file: string, change: (record: SpanRecord) => SpanRecord): boolean {
-  try {
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    const temporary = `${file}.${process.pid}.tmp`;
-    const fd = openSync(temporary, "w", 0o600);
-    try {
-      writeSync(fd, `${JSON.stringify(change(read(file)))}\n`);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, file);
-    return true;
-  } catch {
-    return false;
-  }
 }
