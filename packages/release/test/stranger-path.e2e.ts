@@ -5,7 +5,7 @@
  * publishes a plugin, and someone else adds that plugin to an app, uses it and removes it. No workspace links, no overrides.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -168,7 +168,10 @@ describe("a stranger's path through a real registry", () => {
 
     const removed = await plugboard("plugin", "remove", PLUGIN);
     expectSuccess(removed);
-    expect(removed.stdout).toBe(`Removed ${PLUGIN}: its entry in ${join(app.dir, "plugboard.config.json")} and its package in ${app.dir}.\n`);
+    expect(removed.stdout).toBe(
+      `Removed ${PLUGIN}: its entry in ${join(app.dir, "plugboard.config.json")}, its package in ${app.dir} and its pins in ${join(app.dir, "plugboard.lock.json")}.\n`,
+    );
+    expect(readFileSync(join(app.dir, "plugboard.lock.json"), "utf8")).not.toContain(PLUGIN);
     expect(existsSync(join(app.dir, "node_modules", PLUGIN))).toBe(false);
     const tools = await plugboard("tools");
     expect(tools.code).toBe(0);
