@@ -45,7 +45,7 @@ interface Listed {
 
 /** The spans in `folder` (without the workspace read yet); none when it cannot be listed. */
 export function listSpans(folder: string): Span[] {
-  return listed(folder).map(({ id, name, start, pid, end }) => ({ start, pid, end, workspace: () => workspaceOf(folder, id, name) }));
+  return shared(folder).map(({ id, name, start, pid, end }) => ({ start, pid, end, workspace: () => workspaceOf(folder, id, name) }));
 }
 
 /**
@@ -54,11 +54,13 @@ export function listSpans(folder: string): Span[] {
  * `clock` then tells. Throws when the span cannot be recorded.
  */
 export function recordSpan(folder: string, workspace: string, now: number, clock: () => number): () => void {
+  snapshot = undefined;
   tidy(folder, now);
   const id = `${now}-${process.pid}-${randomPart()}`;
   writeFileSync(join(folder, id), workspace, { flag: "wx", mode: 0o600 });
   return () => {
     try {
+      snapshot = undefined;
       renameSync(join(folder, id), join(folder, `${id}-${clock()}`));
     } catch {
       // The record's folder is gone: nothing is left to end.
@@ -73,6 +75,7 @@ export function ownFile(folder: string, kind: "tmp" | "clock"): string {
 
 /** Writes the spans of another version's record as files (each once: a second time it exists already). */
 export function recordOldSpans(folder: string, spans: readonly { readonly workspace: string; readonly start: number; readonly end: number | null; readonly pid: number }[], now: number): void {
+  snapshot = undefined;
   const known = new Set(listed(folder).map(({ id }) => id));
   for (const span of spans) {
     // One process began a span of each writable path at once: the workspace tells them apart.
@@ -84,6 +87,25 @@ export function recordOldSpans(folder: string, spans: readonly { readonly worksp
     writeFileSync(temporary, span.workspace, { mode: 0o600 });
     renameSync(temporary, join(folder, end === undefined ? id : `${id}-${end}`));
   }
+}
+
+/**
+ * The listing `listSpans` reads, one for every check made in one synchronous run (a start's
+ * checks of the config, its .env and its lock; listing `KEPT` names costs about a millisecond):
+ * each write of this process drops it, and a span another process begins meanwhile is taken as
+ * begun a moment after, as it would be just after a listing of its own. Dropped at the next
+ * microtask.
+ */
+let snapshot: { readonly folder: string; readonly entries: readonly Listed[] } | undefined;
+
+function shared(folder: string): readonly Listed[] {
+  if (snapshot?.folder === folder) return snapshot.entries;
+  const entries = listed(folder);
+  snapshot = { folder, entries };
+  queueMicrotask(() => {
+    snapshot = undefined;
+  });
+  return entries;
 }
 
 function listed(folder: string): Listed[] {
