@@ -6,7 +6,7 @@
  * inheritable sets are zeroed. A hole in the seccomp filter is then not a privilege.
  */
 import { readFileSync } from "node:fs";
-import { lastErrno, libc, SYSCALLS } from "./libc.ts";
+import { lastErrno, libc, sys } from "./libc.ts";
 
 const PR_CAPBSET_DROP = 24;
 const PR_CAP_AMBIENT = 47;
@@ -26,7 +26,7 @@ export function dropCapabilities(): void {
   // struct __user_cap_header_struct { u32 version; int pid; }, then two struct __user_cap_data_struct { u32 effective, permitted, inheritable; }, all zero.
   const header = new Uint32Array([LINUX_CAPABILITY_VERSION_3, 0]);
   const data = new Uint32Array(6);
-  if (libc.syscall(BigInt(SYSCALLS.capset), libc.pointer(header), libc.pointer(data)) !== 0n) throw new Error(`capset failed: errno ${lastErrno()}`);
+  if (sys("capset", libc.pointer(header), libc.pointer(data)) !== 0n) throw new Error(`capset failed: errno ${lastErrno()}`);
 }
 
 /** The highest capability number this kernel knows. */

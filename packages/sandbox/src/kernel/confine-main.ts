@@ -16,7 +16,7 @@ import { dropCapabilities } from "./capabilities.ts";
 import { CHANNEL_FD, handOverListener } from "../network/egress-channel.ts";
 import { execve } from "./exec.ts";
 import { type LandlockRules, RULES_VARIABLE, restrictSelf } from "./landlock.ts";
-import { lastErrno, libc, SYSCALLS } from "./libc.ts";
+import { lastErrno, libc, sys } from "./libc.ts";
 import { installSeccomp, type SeccompRules } from "./seccomp.ts";
 import type { LimitRules } from "../limits/tree-limits.ts";
 import type { View } from "../view/view.ts";
@@ -75,7 +75,7 @@ export function confineAndExec(argv: readonly string[], environment: Readonly<Re
 /** Sets `RLIMIT_NPROC` (soft and hard) to `count`: counted per user namespace, binding every user but root. */
 function limitProcesses(count: number): void {
   const limit = new BigUint64Array([BigInt(count), BigInt(count)]);
-  if (libc.syscall(BigInt(SYSCALLS.prlimit64), 0n, RLIMIT_NPROC, libc.pointer(limit), 0n) !== 0n) throw new Error(`setting RLIMIT_NPROC failed: errno ${lastErrno()}`);
+  if (sys("prlimit64", 0n, RLIMIT_NPROC, libc.pointer(limit), 0n) !== 0n) throw new Error(`setting RLIMIT_NPROC failed: errno ${lastErrno()}`);
 }
 
 if (import.meta.main) confineAndExec(process.argv.slice(2), process.env);

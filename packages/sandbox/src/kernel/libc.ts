@@ -48,6 +48,15 @@ export function lastErrno(): number {
   return location === null ? 0 : read.i32(location, 0);
 }
 
+/** The `errno` values a non-blocking call is retried or waited on for. */
+export const EINTR = 4;
+export const EAGAIN = 11;
+
+/** `syscall(2)` by its name in `SYSCALLS`, on this machine's architecture. */
+export function sys(name: keyof typeof SYSCALLS, a = 0n, b = 0n, c = 0n, d = 0n, e = 0n, f = 0n): bigint {
+  return libc.syscall(BigInt(SYSCALLS[name]), a, b, c, d, e, f);
+}
+
 /** The machine's syscall numbers that differ between the two architectures we run on. */
 export const SYSCALLS = process.arch === "arm64" ? arm64() : x64();
 

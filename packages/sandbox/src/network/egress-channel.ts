@@ -12,7 +12,7 @@
  * nothing inside can reach any other socket of the app's.
  */
 import { closeSync } from "node:fs";
-import { lastErrno, libc, SYSCALLS } from "../kernel/libc.ts";
+import { EAGAIN, EINTR, lastErrno, libc, sys } from "../kernel/libc.ts";
 
 /** The port the app's proxy answers on inside a narrowed process's namespace: the usual proxy port. */
 export const EGRESS_PORT = 3128;
@@ -32,13 +32,11 @@ const MSG_CMSG_CLOEXEC = 0x40000000n;
 const SIOCGIFFLAGS = 0x8913n;
 const SIOCSIFFLAGS = 0x8914n;
 const IFF_UP = 1;
-const EAGAIN = 11;
-const EINTR = 4;
 
 /** The two ends of a new channel: the app keeps `app`; `child` becomes the confined process's fd 3. Both close on exec. */
 export function openChannel(): { readonly app: number; readonly child: number } {
   const pair = new Int32Array(2);
-  const result = libc.syscall(BigInt(SYSCALLS.socketpair), AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0n, libc.pointer(pair));
+  const result = sys("socketpair", AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0n, libc.pointer(pair));
   if (result !== 0n) throw new Error(`socketpair failed: errno ${lastErrno()}`);
   return { app: pair[0] ?? -1, child: pair[1] ?? -1 };
 }
@@ -50,17 +48,17 @@ export function openChannel(): { readonly app: number; readonly child: number } 
  */
 export function handOverListener(channel: number): void {
   loopbackUp();
-  const listener = call(libc.syscall(BigInt(SYSCALLS.socket), AF_INET, SOCK_STREAM | SOCK_CLOEXEC), "socket");
+  const listener = call(sys("socket", AF_INET, SOCK_STREAM | SOCK_CLOEXEC), "socket");
   try {
     // struct sockaddr_in { sa_family_t family; in_port_t port (big-endian); struct in_addr addr; char zero[8]; }
     const address = new DataView(new ArrayBuffer(16));
     address.setUint16(0, Number(AF_INET), true);
     address.setUint16(2, EGRESS_PORT, false);
     address.setUint32(4, 0x7f000001, false);
-    call(libc.syscall(BigInt(SYSCALLS.bind), listener, libc.pointer(address), 16n), `bind 127.0.0.1:${EGRESS_PORT}`);
-    call(libc.syscall(BigInt(SYSCALLS.listen), listener, 511n), "listen");
+    call(sys("bind", listener, libc.pointer(address), 16n), `bind 127.0.0.1:${EGRESS_PORT}`);
+    call(sys("listen", listener, 511n), "listen");
     const { message, keep } = messageHeader(Number(listener));
-    call(libc.syscall(BigInt(SYSCALLS.sendmsg), BigInt(channel), libc.pointer(message), 0n), "sending the listener to the app");
+    call(sys("sendmsg", BigInt(channel), libc.pointer(message), 0n), "sending the listener to the app");
     keep.length = 0;
   } finally {
     closeSync(Number(listener));
@@ -75,7 +73,7 @@ export function handOverListener(channel: number): void {
  */
 export function receiveListener(channel: number): number | "waiting" | "closed" {
   const { message, control, keep } = messageHeader(-1);
-  const received = libc.syscall(BigInt(SYSCALLS.recvmsg), BigInt(channel), libc.pointer(message), MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+  const received = sys("recvmsg", BigInt(channel), libc.pointer(message), MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
   keep.length = 0;
   if (received < 0n) {
     const errno = lastErrno();
@@ -120,14 +118,14 @@ function messageHeader(fd: number): { message: DataView; control: DataView; keep
 
 /** `ip link set lo up`, through the ioctl every Linux has. */
 function loopbackUp(): void {
-  const socket = call(libc.syscall(BigInt(SYSCALLS.socket), AF_INET, SOCK_DGRAM | SOCK_CLOEXEC), "socket");
+  const socket = call(sys("socket", AF_INET, SOCK_DGRAM | SOCK_CLOEXEC), "socket");
   try {
     // struct ifreq { char name[16]; short flags; … } (40 bytes)
     const request = new DataView(new ArrayBuffer(40));
     new Uint8Array(request.buffer).set(Buffer.from("lo\0"));
-    call(libc.syscall(BigInt(SYSCALLS.ioctl), socket, SIOCGIFFLAGS, libc.pointer(request)), "reading lo's flags");
+    call(sys("ioctl", socket, SIOCGIFFLAGS, libc.pointer(request)), "reading lo's flags");
     request.setInt16(16, request.getInt16(16, true) | IFF_UP, true);
-    call(libc.syscall(BigInt(SYSCALLS.ioctl), socket, SIOCSIFFLAGS, libc.pointer(request)), "bringing lo up");
+    call(sys("ioctl", socket, SIOCSIFFLAGS, libc.pointer(request)), "bringing lo up");
   } finally {
     closeSync(Number(socket));
   }

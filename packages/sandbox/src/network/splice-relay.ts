@@ -7,7 +7,7 @@
  * over and the proxy relays in the app's thread.
  */
 import { dirname, join } from "node:path";
-import { libc, SYSCALLS } from "../kernel/libc.ts";
+import { libc, sys } from "../kernel/libc.ts";
 import type { SpliceDone, SpliceWorkerStart } from "./splice-worker.ts";
 
 /** What the app does when the worker has relayed a pair to the end. */
@@ -28,17 +28,17 @@ export function spliceRelay(client: number, upstream: number, after: AfterSplice
   const { control, waiting } = relay === "unavailable" ? { control: -1, waiting: undefined } : relay;
   if (waiting === undefined || client < 0 || upstream < 0) return false;
   const pair = new Int32Array([duplicate(client), duplicate(upstream)]);
-  if (!pair.includes(-1) && libc.syscall(BigInt(SYSCALLS.write), BigInt(control), libc.pointer(pair), 8n) === 8n) {
+  if (!pair.includes(-1) && sys("write", BigInt(control), libc.pointer(pair), 8n) === 8n) {
     waiting.set(pair[0] ?? -1, after);
     return true;
   }
-  for (const fd of pair) if (fd >= 0) libc.syscall(BigInt(SYSCALLS.close), BigInt(fd));
+  for (const fd of pair) if (fd >= 0) sys("close", BigInt(fd));
   return false;
 }
 
 function startWorker(): NonNullable<typeof relay> {
   const fds = new Int32Array(2);
-  if (libc.syscall(BigInt(SYSCALLS.pipe2), libc.pointer(fds), O_CLOEXEC) !== 0n) return "unavailable";
+  if (sys("pipe2", libc.pointer(fds), O_CLOEXEC) !== 0n) return "unavailable";
   const [read = -1, control = -1] = fds;
   const waiting = new Map<number, AfterSplice>();
   // From the package's sources, found by its name, so that an app bundling this package (the CLI's dist/bin.js) still finds it.
@@ -64,5 +64,5 @@ function startWorker(): NonNullable<typeof relay> {
 
 /** A duplicate of `fd`, closed on exec; -1 when none could be made. */
 function duplicate(fd: number): number {
-  return Number(libc.syscall(BigInt(SYSCALLS.fcntl), BigInt(fd), F_DUPFD_CLOEXEC, 0n));
+  return Number(sys("fcntl", BigInt(fd), F_DUPFD_CLOEXEC, 0n));
 }

@@ -7,7 +7,7 @@
  * once the bytes before it are out, and, when both directions have ended or one side failed,
  * closes its duplicates and posts the pair back. Started only as a worker: importing it does nothing.
  */
-import { lastErrno, libc, SYSCALLS } from "../kernel/libc.ts";
+import { EAGAIN, EINTR, lastErrno, libc, sys } from "../kernel/libc.ts";
 
 /** What the app posts once, before any pair: the control pipe's reading end. */
 export interface SpliceWorkerStart {
@@ -30,8 +30,6 @@ const O_CLOEXEC = 0o2000000n;
 const F_SETPIPE_SZ = 1031n;
 const SHUT_WR = 1n;
 const SHUT_RDWR = 2n;
-const EAGAIN = 11;
-const EINTR = 4;
 /** A pipe's capacity: the most one splice moves. */
 const PIPE_BYTES = 1 << 20;
 /** `struct epoll_event` is packed on x86-64 (12 bytes), aligned elsewhere (16). */
@@ -55,7 +53,6 @@ interface Pair {
   readonly flows: readonly [Flow, Flow];
 }
 
-const sys = (name: keyof typeof SYSCALLS, a = 0n, b = 0n, c = 0n, d = 0n, e = 0n, f = 0n) => libc.syscall(BigInt(SYSCALLS[name]), a, b, c, d, e, f);
 const pairs = new Map<number, Pair>();
 
 function run({ control }: SpliceWorkerStart): void {

@@ -7,7 +7,7 @@
  */
 import { closeSync, mkdirSync, openSync, statSync, symlinkSync } from "node:fs";
 import { dirname } from "node:path";
-import { COMMON_SYSCALLS, cString, lastErrno, libc, SYSCALLS } from "../kernel/libc.ts";
+import { COMMON_SYSCALLS, cString, lastErrno, libc, sys, SYSCALLS } from "../kernel/libc.ts";
 import { exists, type View, type ViewMount } from "./view.ts";
 
 const MS_NOSUID = 2n;
@@ -120,7 +120,7 @@ function mount(source: string | null, target: string, type: string | null, flags
 
 function pivotRoot(newRoot: string, putOld: string): void {
   const [a, b] = [cString(newRoot), cString(putOld)];
-  if (libc.syscall(BigInt(SYSCALLS.pivotRoot), libc.pointer(a), libc.pointer(b)) !== 0n) {
+  if (sys("pivotRoot", libc.pointer(a), libc.pointer(b)) !== 0n) {
     throw new Error(`pivot_root(${newRoot}) failed: errno ${lastErrno()}`);
   }
 }
