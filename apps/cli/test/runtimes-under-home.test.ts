@@ -6,7 +6,7 @@
  * runtimes are this machine's own, linked or copied into the test HOME: no network.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, cpSync, linkSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, linkSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { detectMechanism } from "@plugboard/sandbox";
@@ -57,15 +57,22 @@ async function serverTools(name: string, bin: string, command: string, args: str
   return { code: result.code, names, stderr: result.stderr };
 }
 
+/** This Bun in the test HOME, as its installer puts it and through an npm prefix there (once); returns the prefix. */
+function bunUnderHome(): string {
+  const prefix = join(home, ".npm-global");
+  if (existsSync(join(prefix, "bin/bun"))) return prefix;
+  const bun = realpathSync(process.execPath);
+  place(bun, join(home, ".bun/bin/bun"));
+  place(bun, join(prefix, "lib/node_modules/bun/bin/bun.exe"));
+  writeFileSync(join(prefix, "lib/node_modules/bun/package.json"), JSON.stringify({ name: "bun", version: Bun.version }));
+  mkdirSync(join(prefix, "bin"));
+  symlinkSync("../lib/node_modules/bun/bin/bun.exe", join(prefix, "bin/bun"));
+  return prefix;
+}
+
 describe.skipIf(!confining)("a confined server started as bun …, with Bun installed under HOME", () => {
   test("as Bun's installer puts it (~/.bun/bin/bun) and through an npm prefix there (~/.npm-global/bin/bun, a link into the prefix's lib)", async () => {
-    const bun = realpathSync(process.execPath);
-    place(bun, join(home, ".bun/bin/bun"));
-    const prefix = join(home, ".npm-global");
-    place(bun, join(prefix, "lib/node_modules/bun/bin/bun.exe"));
-    writeFileSync(join(prefix, "lib/node_modules/bun/package.json"), JSON.stringify({ name: "bun", version: Bun.version }));
-    mkdirSync(join(prefix, "bin"));
-    symlinkSync("../lib/node_modules/bun/bin/bun.exe", join(prefix, "bin/bun"));
+    const prefix = bunUnderHome();
     const script = ["node_modules/plain-mcp-server/server.js"];
     for (const bin of [join(home, ".bun/bin"), join(prefix, "bin")]) {
       expect(Bun.which("bun", { PATH: `${bin}:/usr/bin` })).toBe(join(bin, "bun"));
@@ -73,6 +80,40 @@ describe.skipIf(!confining)("a confined server started as bun …, with Bun inst
       expect(listed.stderr).toBe("");
       expect(listed).toMatchObject({ code: 0, names: ["echo", "read_path", "write_path"] });
     }
+  }, TIMEOUT_MS);
+
+  test("the attack: nothing else of HOME or of the runtime's folders is seen, from the first start and the next, and nothing is planted beside the runtime on PATH; the twin unconfined reads and plants", async () => {
+    const prefix = bunUnderHome();
+    const bin = join(prefix, "bin");
+    // A key in HOME, another package of the same prefix, and Bun's own folder: none is the server's program.
+    mkdirSync(join(home, ".ssh"), { recursive: true });
+    writeFileSync(join(home, ".ssh/id_ed25519"), "PRIVATE KEY\n");
+    mkdirSync(join(prefix, "lib/node_modules/other"), { recursive: true });
+    writeFileSync(join(prefix, "lib/node_modules/other/secret.txt"), "other package\n");
+    const secrets = [join(home, ".ssh/id_ed25519"), join(prefix, "lib/node_modules/other/secret.txt")];
+    // A program planted beside bun in a PATH folder would run the next time the person types its name.
+    const planted = [join(bin, "git"), join(home, ".bun/bin/node")];
+    const env = { HOME: home, PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}` };
+    const attack = async (sandbox: string) => {
+      const config = join(dir, `attack-${sandbox}.json`);
+      const server = { mcp: { command: "bun", args: ["node_modules/plain-mcp-server/server.js"] }, name: "plain", permissions: ["fs.read", "fs.write"] };
+      writeFileSync(config, JSON.stringify({ workspace: "./workspace", sandbox, plugins: [server] }));
+      const call = (tool: string, args: object) => plugboard(["call", "--config", config, tool, JSON.stringify(args)], { cwd: dir, env });
+      // One after another, and twice each: the server's second start finds its first's view in its cache folder (its HOME).
+      const reads = [];
+      for (const path of [...secrets, ...secrets]) reads.push((await call("read_path", { path })).stdout);
+      for (const path of planted) await call("write_path", { path, text: "#!/bin/sh\necho planted\n" });
+      return reads;
+    };
+    // Confined, HOME is the server's cache folder: a write there lands in that folder, never beside the person's runtime.
+    const confined = await attack("required");
+    expect(confined).toHaveLength(4);
+    for (const read of confined) expect(read).toStartWith("Error: ENOENT");
+    for (const path of planted) expect(existsSync(path)).toBe(false);
+
+    const twin = await attack("off");
+    expect(twin).toEqual(["PRIVATE KEY\n", "other package\n", "PRIVATE KEY\n", "other package\n"]);
+    for (const path of planted) expect(existsSync(path)).toBe(true);
   }, TIMEOUT_MS);
 });
 

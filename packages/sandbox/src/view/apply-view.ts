@@ -5,9 +5,9 @@
  * root is detached, so nothing outside the view can be reached by any path, link or `..`.
  * Run by confine-main.ts, as the mapped root of the host's user namespace; not an API.
  */
-import { closeSync, mkdirSync, openSync, statSync, symlinkSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readlinkSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { dirname } from "node:path";
-import { COMMON_SYSCALLS, cString, lastErrno, libc, sys, SYSCALLS } from "../kernel/libc.ts";
+import { COMMON_SYSCALLS, cString, lastErrno, libc, sys } from "../kernel/libc.ts";
 import { exists, type View, type ViewMount } from "./view.ts";
 
 const MS_NOSUID = 2n;
@@ -79,7 +79,7 @@ function applyEntry(entry: ViewMount, at: string, tmpSize: number | undefined): 
       return;
     case "symlink":
       mkdirSync(dirname(at), { recursive: true });
-      symlinkSync(entry.target, at);
+      link(entry.target, at);
       return;
     case "protect":
       // Inside a bind of the real folder: the path exists (it was checked when the view was made); a missing one is skipped.
@@ -89,6 +89,19 @@ function applyEntry(entry: ViewMount, at: string, tmpSize: number | undefined): 
       mount(at, at, null, MS_BIND | MS_REC, null, `protect ${entry.path}`);
       return;
   }
+}
+
+/**
+ * A link to `target` at `at`. Inside a writable bind (a confined server's HOME is its cache
+ * folder) the link is written to that folder on disk and is there at the next start, or
+ * something else is, put there by the process the last view held: it is made anew.
+ */
+function link(target: string, at: string): void {
+  try {
+    if (readlinkSync(at) === target) return;
+  } catch {}
+  rmSync(at, { recursive: true, force: true });
+  symlinkSync(target, at);
 }
 
 /** Creates the folder or empty file that a bind mounts on, inside the view's own memory file system. */
