@@ -6,7 +6,7 @@
  * runtimes are this machine's own, linked or copied into the test HOME: no network.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, cpSync, existsSync, linkSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { detectMechanism } from "@plugboard/sandbox";
@@ -110,6 +110,22 @@ describe.skipIf(!confining)("a confined server started as bun …, with Bun inst
     expect(confined).toHaveLength(4);
     for (const read of confined) expect(read).toStartWith("Error: ENOENT");
     for (const path of planted) expect(existsSync(path)).toBe(false);
+
+    // The server's HOME is its cache folder, on disk: a link it leaves there on the way to its runtime
+    // must not lead the next start's view, made before the server is confined, into the real file system.
+    const [cache = ""] = [...new Bun.Glob("plain-*").scanSync({ cwd: join(home, ".cache/plugboard/servers"), onlyFiles: false })];
+    const victim = join(dir, "victim");
+    mkdirSync(victim);
+    writeFileSync(join(victim, "bun"), "the person's\n");
+    const inCache = join(home, ".cache/plugboard/servers", cache, ".npm-global/bin");
+    rmSync(inCache, { recursive: true, force: true });
+    symlinkSync(`/.plugboard-old-root${victim}`, inCache);
+    const led = await plugboard(["call", "--config", join(dir, "attack-required.json"), "echo", '{"text":"hi"}'], { cwd: dir, env });
+    expect(readdirSync(victim)).toEqual(["bun"]);
+    expect(lstatSync(join(victim, "bun")).isFile()).toBe(true);
+    expect(readFileSync(join(victim, "bun"), "utf8")).toBe("the person's\n");
+    expect(led.code).toBe(2);
+    expect(led.stderr).toContain("/.npm-global/bin is a link out of the view, left where a confined process could write: remove it");
 
     const twin = await attack("off");
     expect(twin).toEqual(["PRIVATE KEY\n", "other package\n", "PRIVATE KEY\n", "other package\n"]);

@@ -5,8 +5,8 @@
  * root is detached, so nothing outside the view can be reached by any path, link or `..`.
  * Run by confine-main.ts, as the mapped root of the host's user namespace; not an API.
  */
-import { closeSync, mkdirSync, openSync, readlinkSync, rmSync, statSync, symlinkSync } from "node:fs";
-import { dirname } from "node:path";
+import { closeSync, lstatSync, mkdirSync, openSync, readlinkSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { COMMON_SYSCALLS, cString, lastErrno, libc, sys } from "../kernel/libc.ts";
 import { exists, type View, type ViewMount } from "./view.ts";
 
@@ -62,6 +62,7 @@ export function applyView(view: View, tmpSize?: number): void {
 }
 
 function applyEntry(entry: ViewMount, at: string, tmpSize: number | undefined): void {
+  if (entry.kind !== "protect") withinView(dirname(at));
   switch (entry.kind) {
     case "bind": {
       const source = OLD + (entry.source ?? entry.path);
@@ -88,6 +89,37 @@ function applyEntry(entry: ViewMount, at: string, tmpSize: number | undefined): 
       if (!existsFollowing(at)) return;
       mount(at, at, null, MS_BIND | MS_REC, null, `protect ${entry.path}`);
       return;
+  }
+}
+
+/**
+ * Throws when the way to `path` leads out of the view being built through a link: one a
+ * confined process left in a folder the view binds writable (a server's HOME is its cache
+ * folder) would have what the view creates or removes there land in the real file system,
+ * reached through the old root. The links are followed as the kernel will follow them now
+ * (an absolute one from the scratch root, which holds only the old root and the view).
+ */
+function withinView(path: string): void {
+  const rest = path.slice(NEW.length).split("/").filter(Boolean);
+  let at = NEW;
+  for (let links = 0; rest.length > 0; ) {
+    const next = join(at, rest.shift() ?? "");
+    let target: string | undefined;
+    try {
+      target = lstatSync(next).isSymbolicLink() ? readlinkSync(next) : undefined;
+    } catch {
+      return; // The rest is made, inside what the way led to so far.
+    }
+    if (target === undefined) {
+      at = next;
+      continue;
+    }
+    const resolved = resolve(at, target);
+    if (++links > 40 || (resolved !== NEW && !resolved.startsWith(`${NEW}/`))) {
+      throw new Error(`${next.slice(NEW.length)} is a link out of the view, left where a confined process could write: remove it`);
+    }
+    rest.unshift(...resolved.slice(NEW.length).split("/").filter(Boolean));
+    at = NEW;
   }
 }
 
