@@ -213,6 +213,45 @@ describe("always for commands like this", () => {
     expect(await readFile(config, "utf8")).toBe(CONFIG);
   });
 
+  test("the offer fits the command: a destructive one exactly, a program by its name, one with subcommands by its subcommand", async () => {
+    const { folder, run } = await setup();
+    await using _ = folder;
+    await using model = await startScriptedModel([
+      { toolCalls: [{ id: "r1", name: "bash", arguments: { command: "rm -rf build" } }] },
+      { toolCalls: [{ id: "e1", name: "bash", arguments: { command: "echo hi" } }] },
+      { toolCalls: [{ id: "g1", name: "bash", arguments: { command: "git log --oneline" } }] },
+      { content: "done" },
+    ]);
+    const cli = run(model);
+    for (const [times, offer] of [[1, "rm -rf build"], [2, "echo *"], [3, "git log *"]] as const) {
+      await cli.waitFor(KEYS, times);
+      expect(cli.screen().split(KEYS)[times]?.split("\r\n")[0]).toBe(` bash this session  [c] always commands like ${offer}  [n] no › `);
+      cli.type("n");
+      await cli.waitFor("reason for the model", times);
+      cli.type("\r");
+    }
+    expect(await cli.exited()).toBe(0);
+  });
+
+  test("commands like `ls -la` include a bare `ls`: it runs in the same session without asking", async () => {
+    const { folder, run } = await setup();
+    await using _ = folder;
+    await using model = await startScriptedModel([
+      { toolCalls: [{ id: "l1", name: "bash", arguments: { command: "ls -la" } }] },
+      { toolCalls: [{ id: "l2", name: "bash", arguments: { command: "ls" } }] },
+      { content: "listed twice" },
+    ]);
+    const cli = run(model);
+    await cli.waitFor("[c] always commands like ls *");
+    cli.type("c");
+    await cli.waitFor("[s] this session");
+    cli.type("s");
+    await cli.waitFor("listed twice");
+    expect(await cli.exited()).toBe(0);
+    expect(cli.screen().split(KEYS)).toHaveLength(2);
+    expect(toolResults(model).l2).toContain("notes.txt");
+  });
+
   test("p saves the rule to the config, before the rule that asked, comments and layout kept; the next session does not ask", async () => {
     const { folder, config } = await commandsSetup();
     await using _ = folder;

@@ -428,6 +428,29 @@ describe("the chat page", () => {
     expect(cspViolations).toEqual([]);
   }, 30_000);
 
+  test("a bash card offers what the CLI offers: a destructive command exactly, one with subcommands by its subcommand", async () => {
+    t.model.enqueue(
+      {
+        toolCalls: [
+          { id: "call_offer_rm", name: "bash", arguments: { command: "rm -rf build" } },
+          { id: "call_offer_git", name: "bash", arguments: { command: "git log --oneline" } },
+        ],
+      },
+      { content: "Left alone." },
+    );
+    await ask("Clean up and show the log");
+    const answer = answers().last();
+    // The calls are asked one after the other: each card is answered before the next shows.
+    for (const offer of ["rm -rf build", "git log *"]) {
+      const card = answer.locator(".approval");
+      await card.waitFor({ timeout: 10_000 });
+      expect(await card.locator(".always").textContent()).toBe(`Always for commands like ${offer}`);
+      await card.getByRole("button", { name: "Deny bash" }).click();
+      await card.getByRole("button", { name: `Always allow commands like ${offer}`, exact: true }).waitFor({ state: "detached" });
+    }
+    await answered("last");
+  }, 30_000);
+
   test("at 375 px in the dark theme the page fits without sideways scrolling", async () => {
     await page.getByRole("button", { name: "Which files are there?", exact: true }).click();
     await page.emulateMedia({ colorScheme: "dark" });

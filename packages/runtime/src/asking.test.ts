@@ -100,6 +100,18 @@ describe("an always answer is a rule the runtime remembers", () => {
     expect(runtime.remembered()).toEqual([{ tool: "write_file", action: "allow" }]);
   });
 
+  test("commands like `ls -la` include a bare `ls`; a destructive command is remembered exactly", async () => {
+    const runtime = runtimeWith();
+    const { approve, asked } = person({ decision: "allow", always: "commands" }, { decision: "allow", always: "commands" });
+    await run(runtime, "ls -la", approve);
+    // Without anyone to ask: only the remembered rule can allow it.
+    expect((await run(runtime, "ls")).content).toBe("ran ls");
+    await run(runtime, "rm -rf build", approve);
+    expect(asked.map((request) => request.commands?.pattern)).toEqual(["ls *", "rm -rf build"]);
+    expect((await run(runtime, "rm -rf build", approve)).content).toBe("ran rm -rf build");
+    expect((await run(runtime, "rm -rf src", approve)).content).toBe("Error: Denied by the user: asked once too often");
+  });
+
   test("a remembered rule needs no one to ask; it belongs to its session alone", async () => {
     const runtime = runtimeWith();
     await run(runtime, "ls -a", person({ decision: "allow", always: "commands" }).approve);

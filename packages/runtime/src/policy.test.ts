@@ -29,6 +29,13 @@ describe("wildcardMatch", () => {
     ["rm -rf*", "rm -rf /", true],
     ["(x)+[y]", "(x)+[y]", true],
     ["*", "two\nlines", true],
+    // `X *` also matches `X` alone, and only as a whole word
+    ["ls *", "ls", true],
+    ["ls *", "ls -la", true],
+    ["ls *", "lsblk", false],
+    ["ls*", "lsblk", true],
+    ["git log *", "git log", true],
+    ["git log *", "git", false],
   ])("%p against %p is %p", (pattern, text, expected) => {
     expect(wildcardMatch(pattern, text)).toBe(expected);
   });

@@ -1,7 +1,8 @@
 /**
  * The per-call policy: rules in order, the first that matches decides, else the default.
  * `tool` and every `args` pattern are wildcards over the whole string (`*` any characters,
- * `?` exactly one). The argument named `path` is normalised relative to the workspace first
+ * `?` exactly one; a pattern ending in ` *` also matches the text before it alone, so `ls *`
+ * matches a bare `ls`). The argument named `path` is normalised relative to the workspace first
  * (`./notes/../secrets/x` and `/abs/ws/secrets/x` are `secrets/x`), so spelling a path
  * differently does not slip past a rule. A `bash` call's `command` patterns match each
  * simple command of the parsed line (command-rules.ts), not the raw string.
@@ -101,7 +102,7 @@ export function describeRule(rule: PolicyRule): string {
   return [rule.tool, ...Object.entries(rule.args ?? {}).map(([name, pattern]) => `${name}=${pattern}`)].join(" ");
 }
 
-/** Whether `pattern` (`*` any characters, `?` one) matches all of `text`. */
+/** Whether `pattern` (`*` any characters, `?` one; `X *` also `X` alone) matches all of `text`. */
 export function wildcardMatch(pattern: string, text: string): boolean {
   return compile(pattern).test(text);
 }
@@ -111,10 +112,12 @@ const compiled = new Map<string, RegExp>();
 function compile(pattern: string): RegExp {
   let regex = compiled.get(pattern);
   if (regex) return regex;
-  const body = [...pattern]
+  // `X *` also matches `X` alone: `ls *` allows a bare `ls`, `rm *` denies it.
+  const alone = pattern.endsWith(" *");
+  const body = [...(alone ? pattern.slice(0, -2) : pattern)]
     .map((char) => (char === "*" ? "[\\s\\S]*" : char === "?" ? "[\\s\\S]" : char.replace(/[\\^$.|+()[\]{}/]/g, "\\$&")))
     .join("");
-  regex = new RegExp(`^${body}$`, "u");
+  regex = new RegExp(`^${body}${alone ? "(?: [\\s\\S]*)?" : ""}$`, "u");
   compiled.set(pattern, regex);
   return regex;
 }
