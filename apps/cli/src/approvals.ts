@@ -10,7 +10,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { addPolicyRule } from "@plugboard/config";
 import { plantedRecordFile, writeTrusted } from "@plugboard/sandbox/planted-files";
 import type { ApprovalAnswer, ApprovalRequest, Approver, DerivedCommandRule, Policy, PolicyRule } from "@plugboard/runtime";
-import { approveAll, wildcardMatch } from "@plugboard/runtime";
+import { approveAll, rowMark, wildcardMatch } from "@plugboard/runtime";
 import { visible } from "@plugboard/core/internal";
 import type { Io } from "./io.ts";
 import { readKey, readLine } from "./terminal-input.ts";
@@ -117,35 +117,28 @@ async function offerCommands(tool: string, derived: DerivedCommandRule, io: Io, 
   io.stderr.write(`saved to ${path}\n`);
 }
 
-const PREVIEW_LINES = 20;
-
 /**
- * The call as the prompt shows it: a command in full, a write's path and size, an edit's
- * diff; other tools' arguments one per line.
+ * The call as the prompt shows it: a command in full, a write's path and size, and for a
+ * write or an edit the change the runtime worked out (a diff, or the head of a new file);
+ * other tools' arguments one per line.
  */
-export function describeCall({ tool, arguments: args }: ApprovalRequest): string[] {
+export function describeCall({ tool, arguments: args, change }: ApprovalRequest): string[] {
   const text = (key: string) => (typeof args[key] === "string" ? (args[key] as string) : undefined);
   const command = text("command");
   if (tool === "bash" && command !== undefined) return [`$ ${command}`, ...otherArgs(args, ["command"])];
+  const rows = (change?.rows ?? []).map((row) => `${rowMark(row)} ${row.text}`);
   const path = text("path");
   const content = text("content");
   if (tool === "write_file" && path !== undefined && content !== undefined) {
     const lines = content.split("\n");
-    return [`write ${path} (${Buffer.byteLength(content)} bytes, ${lines.length} line${lines.length === 1 ? "" : "s"})`];
+    const created = change?.kind === "create" ? ", a new file" : "";
+    return [`write ${path} (${Buffer.byteLength(content)} bytes, ${lines.length} line${lines.length === 1 ? "" : "s"})${created}`, ...rows];
   }
-  const oldText = text("old_text");
-  const newText = text("new_text");
-  if (tool === "edit_file" && path !== undefined && oldText !== undefined && newText !== undefined) {
+  if (tool === "edit_file" && path !== undefined && text("old_text") !== undefined && text("new_text") !== undefined) {
     const every = args.replace_all === true ? " (every occurrence)" : "";
-    return [`edit ${path}${every}`, ...diffLines("-", oldText), ...diffLines("+", newText)];
+    return [`edit ${path}${every}`, ...rows];
   }
   return otherArgs(args, []);
-}
-
-function diffLines(sign: string, text: string): string[] {
-  const lines = text.split("\n");
-  const shown = lines.slice(0, PREVIEW_LINES).map((line) => `${sign} ${line}`);
-  return lines.length > PREVIEW_LINES ? [...shown, `${sign} … (${lines.length - PREVIEW_LINES} more lines)`] : shown;
 }
 
 function otherArgs(args: Readonly<Record<string, unknown>>, skip: readonly string[]): string[] {

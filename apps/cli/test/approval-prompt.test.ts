@@ -49,7 +49,7 @@ describe("the approval prompt (run, on a terminal)", () => {
     ]);
     const cli = run(model);
     await cli.waitFor(KEYS);
-    expect(cli.screen()).toContain("allow write_file?\r\n  write plan.md (8 bytes, 3 lines)\r\n");
+    expect(cli.screen()).toContain("allow write_file?\r\n  write plan.md (8 bytes, 3 lines), a new file\r\n  + one\r\n  + two\r\n[y]");
     cli.type("n");
     await cli.waitFor("reason for the model");
     cli.type("keep the plan in notes.txt\r");
@@ -73,6 +73,42 @@ describe("the approval prompt (run, on a terminal)", () => {
     expect(cli.screen()).toContain("interrupted");
     expect(model.requests).toHaveLength(1);
     expect(await readFile(join(workspace, "notes.txt"), "utf8")).toBe("alpha\nbeta\n");
+  });
+
+  test("a write over a file shows the diff against it, with the lines around the change", async () => {
+    const { folder, run, workspace } = await setup();
+    await using _ = folder;
+    await using model = await startScriptedModel([
+      { toolCalls: [{ id: "w1", name: "write_file", arguments: { path: "notes.txt", content: "alpha\ngamma\n" } }] },
+      { content: "ok" },
+    ]);
+    const cli = run(model);
+    await cli.waitFor(KEYS);
+    expect(cli.screen()).toContain("allow write_file?\r\n  write notes.txt (12 bytes, 3 lines)\r\n    alpha\r\n  - beta\r\n  + gamma\r\n[y]");
+    cli.type("y");
+    expect(await cli.exited()).toBe(0);
+    expect(await readFile(join(workspace, "notes.txt"), "utf8")).toBe("alpha\ngamma\n");
+  });
+
+  test("a new file shows its first 20 lines and how many more, its terminal escapes written out", async () => {
+    const { folder, run } = await setup();
+    await using _ = folder;
+    const lines = Array.from({ length: 50 }, (_, i) => `line ${i + 1}`);
+    lines[1] = "\u001b[2Kline 2";
+    await using model = await startScriptedModel([
+      { toolCalls: [{ id: "w1", name: "write_file", arguments: { path: "long.txt", content: `${lines.join("\n")}\n` } }] },
+      { content: "ok" },
+    ]);
+    const cli = run(model);
+    await cli.waitFor(KEYS);
+    const shown = cli.screen().slice(cli.screen().indexOf("allow write_file?"));
+    expect(shown).toStartWith("allow write_file?\r\n  write long.txt (395 bytes, 51 lines), a new file\r\n  + line 1\r\n  + \\x1b[2Kline 2\r\n  + line 3\r\n");
+    expect(shown).toContain("  + line 20\r\n  … 30 more lines\r\n[y]");
+    expect(shown).not.toContain("line 21");
+    cli.type("n");
+    await cli.waitFor("reason for the model");
+    cli.type("\r");
+    expect(await cli.exited()).toBe(0);
   });
 
   test("terminal escapes in a command are shown, not obeyed", async () => {

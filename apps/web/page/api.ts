@@ -1,4 +1,5 @@
 /** The chat API as the page uses it: one streamed turn, and answers to approval requests. */
+import type { FileChange } from "@plugboard/runtime/change-rows";
 import { EventSourceParserStream } from "eventsource-parser/stream";
 
 /** A message of the history the server takes: user and assistant text only. */
@@ -12,7 +13,14 @@ export type ChatEvent =
   | { readonly type: "text"; readonly text: string }
   | { readonly type: "tool_call"; readonly id: string; readonly name: string; readonly arguments: string }
   | { readonly type: "tool_result"; readonly id: string; readonly name: string; readonly content: string; readonly isError: boolean }
-  | { readonly type: "approval"; readonly id: string; readonly tool: string; readonly arguments: Record<string, unknown>; readonly like?: string }
+  | {
+      readonly type: "approval";
+      readonly id: string;
+      readonly tool: string;
+      readonly arguments: Record<string, unknown>;
+      readonly like?: string;
+      readonly change?: FileChange;
+    }
   | ({ readonly type: "elicitation" } & ElicitationRequestEvent)
   | { readonly type: "done"; readonly reply: string; readonly status: "answered" | "empty" | "step_limit"; readonly cutOff?: true }
   | { readonly type: "error"; readonly error: string };

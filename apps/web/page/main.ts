@@ -189,6 +189,7 @@ async function runTurn(history: { role: "user" | "assistant"; content: string }[
     }
     if (event.type === "approval") {
       const line = view.tool(event.id) ?? view.toolCall({ id: event.id, name: event.tool, arguments: JSON.stringify(event.arguments) });
+      if (event.change) line.showChange(event.change);
       const approve = line.askApproval(event.like, async (decision, reason, always) => {
         await answerApproval(event.id, decision, reason, tokenInput.value, always);
         started.set(event.id, performance.now());

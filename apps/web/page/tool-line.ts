@@ -3,10 +3,12 @@
  * Plugboard's own notice when the result ends with one (a sandbox refusal, or a git repository
  * or editor folder the call left behind); opened,
  * its full arguments and result (a diff for edit_file; a long result collapsed behind
- * "Show all"). The same component is the approval card when a call waits for the person.
+ * "Show all"). The same component is the approval card when a call waits for the person,
+ * with the change a write would make.
  */
+import type { FileChange } from "@plugboard/runtime/change-rows";
 import type { ToolCallRecord } from "./conversation.ts";
-import { diffView } from "./diff-view.ts";
+import { changeView, diffView } from "./diff-view.ts";
 import { button, el } from "./dom.ts";
 
 /** Results longer than this many lines (or characters) show their start and a "Show all". */
@@ -52,6 +54,13 @@ export class ToolLine {
     this.#approval?.remove();
     this.element.classList.remove("awaiting");
     this.#showResult();
+  }
+
+  /** The change the call would make, as the runtime worked it out for its approval (a write's diff, or a new file's head); an edit shows its own. */
+  showChange(change: FileChange): void {
+    if (this.#body.querySelector(".diff")) return;
+    const title = change.kind === "create" ? "New file" : "Diff";
+    this.#body.prepend(el("h4", "", title), changeView(change.rows));
   }
 
   /**

@@ -395,6 +395,38 @@ describe("the chat page", () => {
     expect(await Bun.file(join(t.workspace, "ask/todo.txt")).text()).toBe("one\n");
   }, 30_000);
 
+  test("a write's approval card shows the diff against the file it replaces, as text, never as HTML", async () => {
+    await Bun.write(join(t.workspace, "ask/plan.txt"), "one\ntwo\nthree\n");
+    const content = 'one\n<img src=x onerror="window.__pwned=1">\nthree\n';
+    t.model.enqueue({ toolCalls: [{ id: "call_ask_write", name: "write_file", arguments: { path: "ask/plan.txt", content } }] }, { content: "Left it." });
+    await ask("Rewrite the plan");
+    const line = answers().last().locator("details.tool").first();
+    await line.locator(".tool-outcome", { hasText: "waiting for approval" }).waitFor();
+    expect(await line.locator("h4").first().textContent()).toBe("Diff");
+    expect(await line.locator(".diff-line").allTextContents()).toEqual(["  one\n", "- two\n", '+ <img src=x onerror="window.__pwned=1">\n', "  three\n"]);
+    expect(await line.locator(".diff img").count()).toBe(0);
+    await page.getByRole("button", { name: "Deny write_file" }).click();
+    await answered("last");
+    expect(await page.evaluate(() => (window as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    expect(await Bun.file(join(t.workspace, "ask/plan.txt")).text()).toBe("one\ntwo\nthree\n");
+  }, 30_000);
+
+  test("a new file's approval card shows its first 20 lines and how many more", async () => {
+    const content = `${Array.from({ length: 30 }, (_, i) => `row ${i + 1}`).join("\n")}\n`;
+    t.model.enqueue({ toolCalls: [{ id: "call_ask_new", name: "write_file", arguments: { path: "fresh.txt", content } }] }, { content: "Not written." });
+    await ask("Write a fresh file");
+    const line = answers().last().locator("details.tool").first();
+    await line.locator(".tool-outcome", { hasText: "waiting for approval" }).waitFor();
+    expect(await line.locator("h4").first().textContent()).toBe("New file");
+    const rows = await line.locator(".diff-line").allTextContents();
+    expect(rows).toHaveLength(21);
+    expect(rows.slice(0, 2)).toEqual(["+ row 1\n", "+ row 2\n"]);
+    expect(rows.slice(-2)).toEqual(["+ row 20\n", "… 10 more lines\n"]);
+    await page.getByRole("button", { name: "Deny write_file" }).click();
+    await answered("last");
+    expect(existsSync(join(t.workspace, "fresh.txt"))).toBe(false);
+  }, 30_000);
+
   test("a bash card offers always for commands like this: chosen, a like command runs without a card, an unlike one still asks", async () => {
     t.model.enqueue({ toolCalls: [{ id: "call_like_1", name: "bash", arguments: { command: "ls -a" } }] }, { content: "Listed." });
     await ask("List the files");

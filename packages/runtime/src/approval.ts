@@ -4,6 +4,7 @@
  * tool, its arguments and the offers (a terminal prompt, a card in a page) and passes the
  * person's answer back. An "always" answer is remembered by the runtime (`asking.ts`).
  */
+import type { FileChange } from "./change-rows.ts";
 import type { DerivedCommandRule } from "./derived-rule.ts";
 
 /** One call waiting for a person's answer. */
@@ -18,6 +19,11 @@ export interface ApprovalRequest {
    * `always: "commands"` would allow (`git log *`), derived from the line's first command.
    */
   readonly commands?: DerivedCommandRule;
+  /**
+   * For `write_file` and `edit_file`: what the call changes, as bounded rows — the diff
+   * against the file a write replaces (or the head of a new file), an edit's texts.
+   */
+  readonly change?: FileChange;
 }
 
 /** A person's answer. */
@@ -42,6 +48,6 @@ export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promis
 /**
  * Allows every call and asks no one: a person's own call (`plugboard call`), an app told to
  * allow everything (`--yes`). It never answers "always", so the runtime offers it no rule and
- * reads no bash line to derive one (the shell parser is not loaded for it).
+ * reads no bash line to derive one (the shell parser is not loaded for it), nor a file to show.
  */
 export const approveAll: Approver = async () => ({ decision: "allow" });

@@ -221,3 +221,33 @@ describe("a bash line is parsed once per call", () => {
     expect(asked[0]).toMatchObject({ arguments: { command: "git log -1" }, commands: { pattern: "git log *" } });
   });
 });
+
+describe("a write's question shows the change", () => {
+  test("against the file it replaces, or the head of a new file; a path outside the workspace shows nothing", async () => {
+    await writeFile(join(dir, "workspace", "kept.txt"), "alpha\nbeta\n");
+    await writeFile(join(dir, "outside.txt"), "secret\n");
+    const runtime = runtimeWith();
+    const { approve, asked } = person({ decision: "deny" }, { decision: "deny" }, { decision: "deny" });
+    await runtime.execute("write_file", JSON.stringify({ path: "kept.txt", content: "alpha\ngamma\n" }), { approve });
+    await runtime.execute("write_file", JSON.stringify({ path: "new.txt", content: "one\ntwo\n" }), { approve });
+    await runtime.execute("write_file", JSON.stringify({ path: "../outside.txt", content: "x" }), { approve });
+    expect(asked.map((request) => request.change)).toEqual([
+      {
+        kind: "replace",
+        rows: [
+          { kind: "kept", text: "alpha" },
+          { kind: "removed", text: "beta" },
+          { kind: "added", text: "gamma" },
+        ],
+      },
+      {
+        kind: "create",
+        rows: [
+          { kind: "added", text: "one" },
+          { kind: "added", text: "two" },
+        ],
+      },
+      undefined,
+    ]);
+  });
+});

@@ -4,11 +4,13 @@
  * rules, a bash line command by command), then the app's approver. Questions through one
  * approver are asked one at a time, each after the answers before it, so an "always" answer
  * spares the calls waiting behind it. A bash line's question carries the rule "always for
- * commands like this" would add (`derived-rule.ts`); every rule reads the call's line once.
+ * commands like this" would add (`derived-rule.ts`), a file tool's the change it makes
+ * (`file-change.ts`); every rule reads the call's line once.
  */
 import type { Workspace } from "@plugboard/core";
 import { type ApprovalAnswer, type ApprovalRequest, type Approver, approveAll } from "./approval.ts";
 import { deriveCommandRule } from "./derived-rule.ts";
+import { fileChange } from "./file-change.ts";
 import { decide, type PolicyRule, SHELL_TOOLS } from "./policy.ts";
 import type { ShellLines } from "./shell-lines.ts";
 
@@ -49,9 +51,10 @@ export class Asking {
       if (await this.#allows(request, session, lines)) return ALLOWED;
       // A call whose turn was cancelled while it waited for an earlier question is not asked about.
       if (signal.aborted) throw signal.reason;
-      // Whoever asks no one is offered nothing: no line is read for it.
+      // Whoever asks no one is offered nothing and shown nothing: no line or file is read for it.
       const commands = approve === approveAll ? undefined : await this.#offer(request, lines);
-      const given = await approve(commands === undefined ? request : { ...request, commands }, signal);
+      const change = approve === approveAll ? undefined : await fileChange(request.tool, request.arguments, this.#workspace);
+      const given = await approve({ ...request, ...(commands ? { commands } : {}), ...(change ? { change } : {}) }, signal);
       this.#remember(session, request.tool, given, commands?.pattern);
       return given;
     });

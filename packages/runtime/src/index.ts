@@ -5,6 +5,7 @@
  * file, and the audit record.
  */
 export { type ApprovalAnswer, type ApprovalRequest, type Approver, approveAll } from "./approval.ts";
+export { type ChangeRow, type FileChange, rowMark } from "./change-rows.ts";
 export type { AuditDecision, AuditRecord, AuditSink } from "./audit.ts";
 export type { DerivedCommandRule } from "./derived-rule.ts";
 export { DEFAULT_HOOK_TIMEOUT_MS, type Hook, type HookEffect, type Hooks, hooksFor, NO_HOOKS } from "./hooks.ts";
