@@ -4,7 +4,7 @@
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type ScriptedModel, startScriptedModel } from "@plugboard/testing";
 import { plugboard, spawnInTerminal, tempFolder, toolResults, writeConfig } from "./helpers.ts";
@@ -88,6 +88,28 @@ describe("the approval prompt (run, on a terminal)", () => {
     cli.type("y");
     expect(await cli.exited()).toBe(0);
     expect(await readFile(join(workspace, "notes.txt"), "utf8")).toBe("alpha\ngamma\n");
+  });
+
+  test("a write over a large file shows at most 40 rows of the diff and how many more", async () => {
+    const { folder, run, workspace } = await setup();
+    await using _ = folder;
+    const old = Array.from({ length: 5000 }, (_, i) => `line ${i + 1}`);
+    await writeFile(join(workspace, "big.txt"), `${old.join("\n")}\n`);
+    const content = `${old.map((line, i) => (i % 10 === 0 ? line.toUpperCase() : line)).join("\n")}\n`;
+    await using model = await startScriptedModel([
+      { toolCalls: [{ id: "w1", name: "write_file", arguments: { path: "big.txt", content } }] },
+      { content: "ok" },
+    ]);
+    const cli = run(model);
+    await cli.waitFor(KEYS);
+    const shown = cli.screen().slice(cli.screen().indexOf("allow write_file?"), cli.screen().indexOf(KEYS)).split("\r\n");
+    expect(shown.slice(0, 4)).toEqual(["allow write_file?", `  write big.txt (${Buffer.byteLength(content)} bytes, 5001 lines)`, "  - line 1", "  + LINE 1"]);
+    expect(shown).toHaveLength(2 + 40 + 2);
+    expect(shown.at(-2)).toMatch(/^ {2}… \d+ more lines of the diff$/);
+    cli.type("n");
+    await cli.waitFor("reason for the model");
+    cli.type("\r");
+    expect(await cli.exited()).toBe(0);
   });
 
   test("a new file shows its first 20 lines and how many more, its terminal escapes written out", async () => {

@@ -71,6 +71,13 @@ describe("plugboard policy explain", () => {
     expect(write.stdout).toContain('rule:     { "tool": "write_file", "args": { "path": "secrets/*" }, "action": "deny" } (plugboard.config.json:11)');
   });
 
+  test("a pattern `X *` matches `X` alone: `rm *` denies a bare `rm`, in explain and in test", async () => {
+    const explained = await policy(["explain", "bash", '{"command":"rm"}']);
+    expect(explained.stdout).toContain(`decision: deny\nrule:     ${RM}\n`);
+    await writeFile(join(folder.dir, "bare.json"), '[{ "tool": "bash", "args": { "command": "rm" }, "expect": "deny" }]');
+    expect(await policy(["test", "bare.json"])).toMatchObject({ code: 0, stdout: '✓ 1. bash {"command":"rm"} → deny\n1 case, all match plugboard.config.json\'s policy\n' });
+  });
+
   test("says why an allowed command still asks", async () => {
     const result = await policy(["explain", "bash", '{"command":"git status > out.txt"}']);
     expect(result.stdout).toContain(`decision: ask\nrule:     ${GIT_STATUS}\nwhy:      writes out.txt (>)\n`);

@@ -30,6 +30,13 @@ describe("changeRows", () => {
     expect(rows.at(-1)).toEqual({ kind: "skipped", text: "160 more lines of the diff" });
   });
 
+  test("texts too different to compare cheaply: the rows say all is replaced, and show the new text's head", () => {
+    const rows = changeRows(numbered(3000).join("\n"), numbered(3000, 5000).join("\n"));
+    expect(rows[0]).toEqual({ kind: "skipped", text: "replaces all 3000 lines" });
+    expect(rows.slice(1)).toEqual(headRows(numbered(3000, 5000).join("\n")));
+    expect(rows.at(-1)).toEqual({ kind: "skipped", text: "2980 more lines" });
+  });
+
   test("a very long line is cut", () => {
     const [row] = changeRows("", "x".repeat(10_000));
     expect(row).toEqual({ kind: "added", text: `${"x".repeat(MAX_ROW_CHARS)}…` });

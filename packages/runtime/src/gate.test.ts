@@ -66,7 +66,9 @@ describe("the policy in the runtime", () => {
       seen.push(request);
       return { decision: "allow" };
     });
-    expect(seen).toEqual([{ id: "c1", tool: "write_file", arguments: { path: "ask/a", content: "x" } }]);
+    // A write comes with what it would write: here a new file's head.
+    const change = { kind: "create", rows: [{ kind: "added", text: "x" }] } as const;
+    expect(seen).toEqual([{ id: "c1", tool: "write_file", arguments: { path: "ask/a", content: "x" }, change }]);
     expect(yes.result.content).toBe("Wrote ask/a");
     expect(yes.record).toMatchObject({ decision: "ask:yes", rule: "write_file path=ask/*", isError: false });
 
