@@ -1,6 +1,5 @@
 export type { BuildAppOptions } from "./app-options.ts";
 export { type App, buildApp } from "./build-app.ts";
-export { openWorkspace } from "./plan.ts";
 export type { McpLauncher, MountedServer } from "./mount-server.ts";
 export { type ChangedTools, type Pinning, type ToolChange, withheldLine } from "./pinned-tools.ts";
 export { type CodeChange, type CodePinning, withheldCodeLine } from "./code-pins.ts";
