@@ -6,6 +6,7 @@
  * a wildcard is refused only when it matches no tool.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { realpathSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { startScriptedModel } from "@plugboard/testing";
@@ -15,6 +16,7 @@ import { FIRST_PARTY, plugboard, STACK_FRAME, tempFolder, writeConfig } from "./
 setDefaultTimeout(60_000);
 
 const SERVER = join(import.meta.dir, "fixtures/changing-server/server.ts");
+const CORE = realpathSync(Bun.resolveSync("@plugboard/core", import.meta.dir));
 const ENABLED = "bash, read_file, write_file, edit_file, glob";
 const FIX =
   'A rule, hook or pinned name that no tool has never matches: correct it, or enable the plugin or server that provides the tool (plugboard tools lists the names; a server\'s "prefix" is part of its tools\' names).';
@@ -129,4 +131,37 @@ describe("tools withheld by their pins count as provided", () => {
     const typo = await plugboard(["check", "--offline", "--config", path], { cwd: folder.dir });
     expect(typo).toMatchObject({ code: 2, stderr: refused(path, 'policy.rules[0].tool: no enabled tool is named "dict_spel"; did you mean dict_spell?') });
   });
+});
+
+test("a plugin not loaded since its code changed still provides its tools to the config's names", async () => {
+  const module = (answer: string) =>
+    [
+      `import { definePlugin, defineTool, textResult, Type } from ${JSON.stringify(CORE)};`,
+      "export default definePlugin({",
+      "  options: Type.Object({}),",
+      `  tools: () => [defineTool({ name: "notes", description: "Read the notes.", parameters: Type.Object({ topic: Type.String() }), handler: async () => textResult(${JSON.stringify(answer)}) })],`,
+      "});",
+      "",
+    ].join("\n");
+  const manifest = { name: "notes", version: "0.1.0", contract: "^1.0.0", entry: "./src/index.js", tools: [{ name: "notes", description: "Read the notes." }], permissions: [] };
+  await using folder = await tempFolder({
+    "workspace/.keep": "",
+    "notes/package.json": JSON.stringify({ name: "notes", version: "0.1.0", type: "module" }),
+    "notes/plugboard.plugin.json": JSON.stringify(manifest),
+    "notes/src/index.js": module("first"),
+  });
+  const path = await writeConfig(folder.dir, {
+    plugins: [...FIRST_PARTY, { path: "./notes", permissions: [] }],
+    policy: { rules: [{ tool: "notes", args: { topic: "secret*" }, action: "deny" }] },
+    hooks: { after: [{ tool: "notes", command: ["true"] }] },
+    tools: { pinned: ["notes"] },
+  });
+  expect((await plugboard(["check", "--offline", "--config", path], { cwd: folder.dir })).code).toBe(0);
+  await writeFile(join(folder.dir, "notes/src/index.js"), module("changed"));
+  const check = await plugboard(["check", "--offline", "--config", path], { cwd: folder.dir });
+  expect(check.stderr).toBe("");
+  expect(check.code).toBe(1);
+  expect(check.stdout).toContain("not loaded: 1 plugin whose code changed since pinned");
+  await using model = await startScriptedModel([{ content: "ok" }]);
+  expect(await plugboard(["run", "--config", path, "--base-url", model.baseURL, "hi"], { cwd: folder.dir })).toMatchObject({ code: 0, stdout: "ok\n" });
 });
