@@ -41,12 +41,13 @@ export function describeCodeChange(change: CodeChange): string[] {
   ];
 }
 
-/** The change as the prompt shows it: which tool of which server or plugin, and its description then and now. */
+/** The change as the prompt shows it: which tool of which server or plugin, its description then and now, and what the scan flagged in it. */
 export function describeChange(change: ToolChange): string[] {
   const { source, tool, what, pinned, now } = change;
-  if (pinned === undefined) return [`${source} has a new tool ${tool}, not pinned in plugboard.lock.json:`, `  ${now.description}`];
+  const flagged = change.flags.map((reason) => `  flagged: ${reason}`);
+  if (pinned === undefined) return [`${source} has a new tool ${tool}, not pinned in plugboard.lock.json:`, `  ${now.description}`, ...flagged];
   const lines = [`the ${what} of ${source}'s tool ${tool} changed since plugboard.lock.json pinned it:`];
   if (pinned.description !== now.description) lines.push(`  was: ${pinned.description}`, `  now: ${now.description}`);
   if (pinned.schema !== now.schema) lines.push("  its input schema is not the one pinned");
-  return lines;
+  return [...lines, ...flagged];
 }

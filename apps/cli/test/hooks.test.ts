@@ -169,8 +169,9 @@ describe("hooks in the config", () => {
       stdout: "",
       stderr: [
         `plugboard: Invalid config file ${wrong}:`,
-        '  hooks.before[0].tool: no enabled tool matches "bsah" (enabled: bash, read_file, write_file, edit_file, glob)',
+        '  hooks.before[0].tool: no enabled tool is named "bsah"; did you mean bash?',
         `  hooks.after[0].command: ${join(folder.dir, "nope.sh")} does not exist (a program's path is relative to the config's folder)`,
+        'A rule, hook or pinned name that no tool has never matches: correct it, or enable the plugin or server that provides the tool (plugboard tools lists the names; a server\'s "prefix" is part of its tools\' names).',
         "",
       ].join("\n"),
     });

@@ -41,7 +41,7 @@ async function failsWithoutStack(args: readonly string[]) {
 
 /** Every command that reads a config, as a command line (the interactive session reads an empty stdin). */
 const WITH_CONFIG: readonly (readonly string[])[] = [[], ["run", "hi"], ["tools"], ["plugins"], ["call", "read_file", "{}"], ["check"], ["mcp"], ["web", "--port", "0"], ["plugin", "remove", "nope"], ["plugin", "accept", "nope"], ["mcp", "login", "nope"], ["mcp", "logout", "nope"]];
-/** The policy's commands read the config but load no plugin (a policy can be checked before they are installed). */
+/** The policy's commands build the app as every start does (a rule naming a tool no plugin provides is refused), but run nothing. */
 const POLICY: readonly (readonly string[])[] = [["policy", "explain", "bash", '{"command":"ls"}'], ["policy", "test", "cases.json"]];
 
 describe("a broken config", () => {
@@ -52,7 +52,7 @@ describe("a broken config", () => {
     }
   });
 
-  test.each(["no-such-config.json", "invalid.json", "missing-workspace.json", "."])("--config %s: the policy's commands exit 2 without a stack", async (config) => {
+  test.each(["no-such-config.json", "invalid.json", "missing-plugin.json", "missing-workspace.json", "."])("--config %s: the policy's commands exit 2 without a stack", async (config) => {
     for (const args of POLICY) {
       const result = await failsWithoutStack([...args, "--config", config]);
       expect({ args, code: result.code }).toEqual({ args, code: 2 });

@@ -14,7 +14,7 @@ const CONFIG = `{
   // The team's policy: commands that only look run, deleting never does.
   "workspace": "./workspace",
   "sandbox": "off",
-  "plugins": [{ "package": "@plugboard/plugin-bash", "permissions": ["process.spawn", "fs.read", "fs.write"] }],
+  "plugins": [{ "package": "@plugboard/plugin-bash", "permissions": ["process.spawn", "fs.read", "fs.write"] }, { "package": "@plugboard/plugin-write-file", "permissions": ["fs.write"] }],
   "policy": {
     "default": "ask",
     "rules": [
@@ -32,7 +32,8 @@ const CONFIG = `{
 
 let folder: Awaited<ReturnType<typeof tempFolder>>;
 beforeAll(async () => {
-  folder = await tempFolder({ "plugboard.config.json": CONFIG, "workspace/.keep": "" });
+  // The hooks' programs exist (a config naming a missing one is refused), though nothing here runs them.
+  folder = await tempFolder({ "plugboard.config.json": CONFIG, "check.sh": "", "redact.sh": "", "workspace/.keep": "" });
 });
 afterAll(() => folder[Symbol.asyncDispose]());
 

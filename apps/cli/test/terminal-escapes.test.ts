@@ -12,7 +12,7 @@ import { realpathSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { startScriptedModel } from "@plugboard/testing";
-import { plugboard, spawnInTerminal, tempFolder } from "./helpers.ts";
+import { FIRST_PARTY, plugboard, spawnInTerminal, tempFolder } from "./helpers.ts";
 
 // Each test runs one to three CLI processes, each starting a confined host.
 setDefaultTimeout(60_000);
@@ -116,7 +116,7 @@ describe("a plugin's escape sequences on the terminal", () => {
 test("policy explain writes out a pasted command's escapes, wherever its output goes", async () => {
   await using folder = await tempFolder();
   const config = join(folder.dir, "plugboard.config.json");
-  await writeFile(config, JSON.stringify({ workspace: ".", plugins: [], policy: { default: "ask", rules: [{ tool: "bash", args: { command: "git *" }, action: "allow" }] } }));
+  await writeFile(config, JSON.stringify({ workspace: ".", sandbox: "off", plugins: [FIRST_PARTY[0]], policy: { default: "ask", rules: [{ tool: "bash", args: { command: "git *" }, action: "allow" }] } }));
   const command = `echo 'hi${CLIPBOARD}${TITLE}${CLEAR}'`;
   const explained = await plugboard(["policy", "explain", "--config", config, "bash", JSON.stringify({ command })], { cwd: folder.dir });
   expect(explained.code).toBe(0);

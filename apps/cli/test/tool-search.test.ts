@@ -119,8 +119,9 @@ describe("config errors (exit 2)", () => {
       stdout: "",
       stderr: [
         `plugboard: Invalid config file ${path}:`,
-        "  tools.pinned: sky_report, read_files are not tools of any enabled plugin or MCP server",
-        'Remove them from "tools.pinned", or enable the plugin or server that provides them (plugboard tools lists the names; a server\'s "prefix" is part of its tools\' names).',
+        '  tools.pinned[1]: no enabled tool is named "sky_report" (enabled: bash, read_file, write_file, edit_file, glob)',
+        '  tools.pinned[2]: no enabled tool is named "read_files"; did you mean read_file?',
+        'A rule, hook or pinned name that no tool has never matches: correct it, or enable the plugin or server that provides the tool (plugboard tools lists the names; a server\'s "prefix" is part of its tools\' names).',
         "",
       ].join("\n"),
     });

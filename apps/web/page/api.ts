@@ -85,6 +85,8 @@ export interface PageInfo {
   readonly model: string;
   readonly demo: boolean;
   readonly examples: readonly string[];
+  /** Each tool withheld from the model (changed, or its description flagged), with the reason and how to accept it. */
+  readonly withheld: readonly string[];
 }
 
 /** The server's info, or undefined when it cannot be had (a token is needed first, the server is gone). */

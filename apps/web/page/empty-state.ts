@@ -1,7 +1,8 @@
 /**
  * What the page says before the first question: the model in use (in the header, for every
  * conversation) and example prompts to click, from `GET /api/info` — requests the demo model
- * understands for the enabled tools, so a click works with it too.
+ * understands for the enabled tools, so a click works with it too — and the tools withheld
+ * from the model, with why (in every conversation).
  */
 import { fetchInfo } from "./api.ts";
 import { button, byId, el } from "./dom.ts";
@@ -10,6 +11,8 @@ const modelInfo = byId("model-info", HTMLParagraphElement);
 const empty = byId("empty", HTMLParagraphElement);
 const examples = byId("examples", HTMLDivElement);
 const exampleList = byId("example-list", HTMLUListElement);
+const withheld = byId("withheld", HTMLDivElement);
+const withheldList = byId("withheld-list", HTMLUListElement);
 
 /** Fills in the model and the examples (a click asks one with `ask`); nothing when the server does not say (a token is needed first). */
 export async function loadInfo(token: string, ask: (text: string) => void): Promise<void> {
@@ -26,6 +29,9 @@ export async function loadInfo(token: string, ask: (text: string) => void): Prom
       return item;
     }),
   );
+  // Shown in every conversation: the model is not offered these until the person accepts them.
+  withheldList.replaceChildren(...info.withheld.map((line) => el("li", "", line)));
+  withheld.hidden = info.withheld.length === 0;
   showEmptyState(!empty.hidden);
 }
 

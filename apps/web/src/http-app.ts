@@ -14,14 +14,16 @@ import { type ChatHandlerContext, chatRoutes } from "./chat-handler.ts";
 import type { ChatPage } from "./page.ts";
 
 /**
- * What the page shows besides the conversation (`GET /api/info`): the model in use, and the
+ * What the page shows besides the conversation (`GET /api/info`): the model in use, the
  * example prompts of an empty conversation (requests the demo model understands, for the
- * enabled tools, so a click works with it too).
+ * enabled tools, so a click works with it too), and the tools withheld since they changed or
+ * their description was flagged, each with the reason and how to accept it.
  */
 export interface PageInfo {
   readonly model: string;
   readonly demo: boolean;
   readonly examples: readonly string[];
+  readonly withheld: readonly string[];
 }
 
 /** What the routes need. */

@@ -154,7 +154,7 @@ describe("other routes", () => {
     expect(await bodyOf(response)).toEqual({ ok: true });
   });
 
-  test("GET /api/info says the model in use and the example prompts for the enabled tools (the demo model's requests)", async () => {
+  test("GET /api/info says the model in use, the example prompts for the enabled tools (the demo model's requests) and no withheld tool", async () => {
     const { server } = await start();
     const response = await fetch(`${server.url}/api/info`);
     expect(response.status).toBe(200);
@@ -163,6 +163,7 @@ describe("other routes", () => {
       model: "scripted-model",
       demo: false,
       examples: ["read README.md", "read the first 5 lines of README.md", "list **/*.ts"],
+      withheld: [],
     });
   });
 

@@ -3,7 +3,7 @@
  * by the caller, and shares them with every request; each request gets its own messages.
  * `close()` stops accepting, aborts every turn in flight and waits for them to end.
  */
-import type { App } from "@plugboard/bootstrap";
+import { type App, withheldLine } from "@plugboard/bootstrap";
 import { examplePrompts } from "@plugboard/agent";
 import { visible } from "@plugboard/core/internal";
 import type { ToolRuntime } from "@plugboard/runtime";
@@ -138,7 +138,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     log,
   };
 
-  const info: PageInfo = { model, demo: options.demo === true, examples: examplePrompts(app.registry.names()) };
+  // A tool its pin withholds (changed, new, or flagged by the description scan) is said on the page, as at the CLI's start.
+  const withheld = app.pinning.withheld.map((change) => withheldLine(change, app.pinning.lockPath));
+  const info: PageInfo = { model, demo: options.demo === true, examples: examplePrompts(app.registry.names()), withheld };
   const http = createHttpApp({ page, token: options.token, chat, info, log });
   const server = Bun.serve({
     hostname: host,

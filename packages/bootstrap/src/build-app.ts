@@ -15,12 +15,13 @@ import type { ToolRuntime } from "@plugboard/runtime";
 import type { BuildAppOptions } from "./app-options.ts";
 import { assembleRuntime } from "./assemble-runtime.ts";
 import { checkProvided } from "./checks.ts";
+import { argumentNames, checkConfigNames, type KnownTool } from "./config-names.ts";
 import type { CodePinning } from "./code-pins.ts";
 import type { MountedServer } from "./mount-server.ts";
-import { openSources } from "./open-sources.ts";
+import { type OpenSources, openSources } from "./open-sources.ts";
 import { pinSourceTools } from "./pin.ts";
 import type { Pinning } from "./pinned-tools.ts";
-import { planApp } from "./plan.ts";
+import { type Plan, planApp } from "./plan.ts";
 
 /** A ready app: its config, workspace, registry, runtime and the plugins that provide its tools. */
 export interface App {
@@ -70,6 +71,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const opened = await openSources(plan);
   try {
     checkProvided(config, opened.provided);
+    checkConfigNames(config, knownTools(plan, opened));
     const pinning = await pinSourceTools(plan, opened.provided);
     const { registry, runtime, toolGrants } = assembleRuntime(plan, opened, pinning);
     const { workspace, codePinning, sandbox } = plan;
@@ -80,4 +82,10 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     await opened.close();
     throw error;
   }
+}
+
+/** The tools the config may name: every open source's (those its pins will withhold too), and those of plugins not loaded since their code changed. */
+function knownTools({ found, plugins }: Plan, opened: OpenSources): KnownTool[] {
+  const unloaded = found.filter((plugin) => !plugins.includes(plugin)).flatMap(({ manifest }) => manifest.tools.map(({ name }) => ({ name })));
+  return [...opened.provided.flatMap(({ entries }) => entries.map(({ tool }) => ({ name: tool.name, arguments: argumentNames(tool.parameters) }))), ...unloaded];
 }

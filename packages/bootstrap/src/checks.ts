@@ -2,16 +2,15 @@
  * The checks of a config against the tools its plugins and servers provide, each written
  * once: two entries may not provide one tool name (checked from the manifests before any
  * plugin's code runs, then with the servers' tools), the `tools` settings must fit the tools
- * (runtime's `toolSearchProblems`), and every hook must match an enabled tool. Each failure is
- * a `PlugboardError` saying what to change.
+ * (runtime's `toolSearchProblems`); the names the config gives tools are config-names.ts's.
+ * Each failure is a `PlugboardError` saying what to change.
  */
-import { existsSync } from "node:fs";
 import type { AppConfig } from "@plugboard/config";
 import { configErrors } from "@plugboard/config/messages";
 import { pluginErrors } from "@plugboard/loader/messages";
 import { mcpErrors } from "@plugboard/mcp/messages";
 import { refusedName } from "@plugboard/core";
-import { TOOL_SEARCH, toolSearchProblems, wildcardMatch } from "@plugboard/runtime";
+import { TOOL_SEARCH, toolSearchProblems } from "@plugboard/runtime";
 import type { Provided } from "./open-sources.ts";
 
 /** An entry of the config with the names of its tools. */
@@ -40,13 +39,12 @@ export function checkToolNames(config: AppConfig, owners: readonly ToolOwner[]):
   }
 }
 
-/** The tools the open sources provide, checked: their names (servers' included) and the `tools` settings; throws what is to change. */
+/** The tools the open sources provide, checked: their names (servers' included) and the tool search; throws what is to change. */
 export function checkProvided(config: AppConfig, provided: readonly Provided[]): void {
   checkToolNames(config, provided.map(({ index, owner, mcp, entries }) => ({ index, name: owner, mcp, tools: entries.map(({ tool }) => tool.name) })));
   checkDialectNames(config, provided);
   const names = provided.flatMap(({ entries }) => entries.map(({ tool }) => tool.name));
-  const { unknown, hidden } = toolSearchProblems(config.tools, names);
-  if (unknown.length > 0) throw configErrors.pinnedUnknown(config.configPath, unknown);
+  const { hidden } = toolSearchProblems(config.tools, names);
   const taken = hidden ? provided.find(({ entries }) => entries.some(({ tool }) => tool.name === TOOL_SEARCH)) : undefined;
   if (taken !== undefined) throw configErrors.toolSearchTaken(config.configPath, { name: taken.owner, index: taken.index }, config.tools.searchOver, names.length);
 }
@@ -60,23 +58,4 @@ function checkDialectNames(config: AppConfig, provided: readonly Provided[]): vo
       if (reason !== undefined) throw configErrors.toolNameRefused(config.configPath, { name: owner, index, mcp }, tool.name, reason);
     }
   }
-}
-
-/**
- * A hook entry whose `tool` no enabled tool matches is a mistake (a typo, a plugin left out),
- * and so is a program path that does not exist (which a plugin could otherwise create and
- * have run unconfined): the config is refused.
- */
-export function checkHooks(config: AppConfig, tools: readonly string[]): void {
-  const problems = (["before", "after"] as const).flatMap((phase) =>
-    config.hooks[phase].flatMap(({ tool, command: [program = ""] }, index) => [
-      ...(tool === undefined || tools.some((name) => wildcardMatch(tool, name))
-        ? []
-        : [`hooks.${phase}[${index}].tool: no enabled tool matches ${JSON.stringify(tool)} (enabled: ${tools.join(", ") || "none"})`]),
-      ...(!program.includes("/") || existsSync(program)
-        ? []
-        : [`hooks.${phase}[${index}].command: ${program} does not exist (a program's path is relative to the config's folder)`]),
-    ]),
-  );
-  if (problems.length > 0) throw configErrors.invalid(config.configPath, problems);
 }

@@ -1,8 +1,8 @@
 export type { BuildAppOptions } from "./app-options.ts";
 export { type App, buildApp } from "./build-app.ts";
-export { openWorkspace } from "./plan.ts";
 export type { McpLauncher, MountedServer } from "./mount-server.ts";
-export { type ChangedTools, type Pinning, type ToolChange, withheldLine } from "./pinned-tools.ts";
+export { scanTool } from "./description-scan.ts";
+export { type ChangedTools, flaggedSentence, type Pinning, type ToolChange, withheldLine } from "./pinned-tools.ts";
 export { type CodeChange, type CodePinning, withheldCodeLine } from "./code-pins.ts";
 export { type AppFlags, type StartAppOptions, type StartedApp, startApp } from "./start-app.ts";
 // What the apps use of the packages the app is assembled from.

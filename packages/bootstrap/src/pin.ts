@@ -38,7 +38,8 @@ export async function pinPluginCode(
 export async function pinSourceTools({ config, options, plugins }: Plan, provided: readonly Provided[]): Promise<Pinning> {
   const thirdParty = new Set(plugins.filter(({ origin, manifest }) => origin !== "path" && !manifest.name.startsWith("@plugboard/")).map(({ where }) => where.index));
   const sources = provided.filter(({ index, mcp }) => mcp || thirdParty.has(index)).map(({ owner, entries }) => ({ name: owner, entries }));
-  const pinning = await pinTools(lockFileOf(config.configPath), sources, options.changedTools, plantedRecordFile(options.env));
+  const names = provided.flatMap(({ entries }) => entries.map(({ tool }) => tool.name));
+  const pinning = await pinTools(lockFileOf(config.configPath), sources, options.changedTools, plantedRecordFile(options.env), names);
   if (options.changedTools === undefined) for (const change of pinning.withheld) options.logger.warn(withheldLine(change, pinning.lockPath));
   return pinning;
 }

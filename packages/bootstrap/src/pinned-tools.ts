@@ -4,11 +4,13 @@
  * description or input schema differs from its pin — or a tool the lock does not have — is
  * withheld from the model until the person accepts it (`plugboard plugin accept NAME`, or the
  * interactive prompt). A server cannot so change what a tool says it does behind the
- * person's back.
+ * person's back. Each description is read before it is pinned (description-scan.ts): one that
+ * addresses the model is flagged with the reason, and is not trusted on first use either.
  */
 import type { RegistryEntry } from "@plugboard/core/internal";
 import { fingerprintOf, readLock, type ToolFingerprint, type ToolLock, writeLock } from "@plugboard/config/lock-file";
 import type { CodeChange } from "./code-pins.ts";
+import { scanTool } from "./description-scan.ts";
 
 /** A plugin or MCP server whose tools are pinned, by its name in the config. */
 export interface PinnedSource {
@@ -27,6 +29,8 @@ export interface ToolChange {
   /** The pin, when there is one. */
   readonly pinned?: ToolFingerprint;
   readonly now: ToolFingerprint;
+  /** Why its description reads as addressed to the model (description-scan.ts); none when it reads clean. */
+  readonly flags: readonly string[];
 }
 
 /**
@@ -59,8 +63,9 @@ export interface Pinning {
  * never seen, applies `handling`, writes the lock when anything was pinned, and returns what
  * was decided. A malformed lock throws its `CONFIG_INVALID` error (when there is anything to pin).
  * The lock as written is trusted in the planted-file `record`, when given (see `writeLock`).
+ * `names` are every tool of the app: a description naming one of another source is flagged.
  */
-export async function pinTools(lockPath: string, sources: readonly PinnedSource[], handling?: ChangedTools, record?: string): Promise<Pinning> {
+export async function pinTools(lockPath: string, sources: readonly PinnedSource[], handling?: ChangedTools, record?: string, names: readonly string[] = []): Promise<Pinning> {
   // Nothing pinned: the lock is not read (nor checked).
   if (sources.length === 0) return { lockPath, withheld: [], accepted: [], dropped: [], sources: [] };
   const lock = await readLock(lockPath);
@@ -70,13 +75,21 @@ export async function pinTools(lockPath: string, sources: readonly PinnedSource[
   const accepted: ToolChange[] = [];
   const dropped: { source: string; tool: string }[] = [];
   for (const { name, entries } of sources) {
+    const own = new Set(entries.map(({ tool }) => tool.name));
+    const others = new Set(names.filter((tool) => !own.has(tool)));
+    const flagsOf = (tool: string) => {
+      const entry = entries.find((candidate) => candidate.tool.name === tool);
+      return entry === undefined ? [] : scanTool(entry.tool, others);
+    };
     const current = Object.fromEntries(entries.map(({ tool }) => [tool.name, fingerprintOf(tool.description, tool.parameters)]));
-    const pins = tools[name];
+    let pins = tools[name];
     if (pins === undefined) {
-      // Trust on first use: what is listed the first time is what is pinned.
-      tools[name] = current;
+      // Trust on first use: what is listed the first time is what is pinned, but for a flagged description, asked about as a new tool.
+      const trusted = Object.fromEntries(Object.entries(current).filter(([tool]) => flagsOf(tool).length === 0));
+      tools[name] = trusted;
       dirty = true;
-      continue;
+      if (Object.keys(trusted).length === entries.length) continue;
+      pins = trusted;
     }
     const acceptsAll = handling !== undefined && "accept" in handling && handling.accept === name;
     if (acceptsAll) {
@@ -87,8 +100,9 @@ export async function pinTools(lockPath: string, sources: readonly PinnedSource[
       }
     }
     for (const [tool, now] of Object.entries(current)) {
-      const change = changeOf(name, tool, pins[tool], now);
-      if (change === undefined) continue;
+      const changed = changeOf(name, tool, pins[tool], now);
+      if (changed === undefined) continue;
+      const change = { ...changed, flags: flagsOf(tool) };
       const accept = acceptsAll || (await accepts(handling, change));
       if (!accept) {
         withheld.push(change);
@@ -109,7 +123,7 @@ async function accepts(handling: ChangedTools | undefined, change: ToolChange): 
 }
 
 /** How `now` differs from `pinned`, or undefined when it does not. */
-function changeOf(source: string, tool: string, pinned: ToolFingerprint | undefined, now: ToolFingerprint): ToolChange | undefined {
+function changeOf(source: string, tool: string, pinned: ToolFingerprint | undefined, now: ToolFingerprint): Omit<ToolChange, "flags"> | undefined {
   if (pinned === undefined) return { source, tool, what: "new tool", now };
   const description = pinned.description !== now.description;
   const schema = pinned.schema !== now.schema;
@@ -121,5 +135,10 @@ function changeOf(source: string, tool: string, pinned: ToolFingerprint | undefi
 /** The line that says a tool is withheld and how to accept it. */
 export function withheldLine(change: ToolChange, lockPath: string): string {
   const which = change.what === "new tool" ? `${change.source} has a new tool ${change.tool}, not in ${lockPath}` : `the ${change.what} of ${change.source}'s tool ${change.tool} changed since ${lockPath} pinned it`;
-  return `${which}: it is not offered to the model. Accept it if you trust the change: plugboard plugin accept ${change.source}`;
+  return `${which}: it is not offered to the model.${flaggedSentence(change)} Accept it if you trust the change: plugboard plugin accept ${change.source}`;
+}
+
+/** What the scan flagged in the change's description, as a sentence after a space; nothing when it reads clean. */
+export function flaggedSentence(change: ToolChange): string {
+  return change.flags.length === 0 ? "" : ` Its description is flagged: ${change.flags.join("; ")}.`;
 }

@@ -33,13 +33,13 @@ export const configErrors = {
       "CONFIG_INVALID",
       `Cannot open the audit log ${path} (${reason}), set by "audit" in ${configPath}.\nPoint "audit" at a file in a folder that exists and that this user may write.`,
     ),
-  pinnedUnknown: (path: string, unknown: readonly string[]) =>
+  unmatchedNames: (path: string, problems: readonly string[]) =>
     new PlugboardError(
       "CONFIG_INVALID",
       [
         `Invalid config file ${path}:`,
-        indent(`tools.pinned: ${unknown.join(", ")} ${unknown.length === 1 ? "is not a tool" : "are not tools"} of any enabled plugin or MCP server`),
-        `Remove ${unknown.length === 1 ? "it" : "them"} from "tools.pinned", or enable the plugin or server that provides ${unknown.length === 1 ? "it" : "them"} (plugboard tools lists the names; a server's "prefix" is part of its tools' names).`,
+        ...problems.map(indent),
+        `A rule, hook or pinned name that no tool has never matches: correct it, or enable the plugin or server that provides the tool (plugboard tools lists the names; a server's "prefix" is part of its tools' names).`,
       ].join("\n"),
     ),
   toolSearchTaken: (path: string, owner: PluginAt, searchOver: number, tools: number) =>

@@ -3,14 +3,12 @@
  * where the file writes each rule and hook, and the workspace (a `path` is normalised
  * against it); and how one call is judged, with the deciding entry as written.
  */
-import { relative, resolve } from "node:path";
-import { openWorkspace } from "@plugboard/bootstrap";
-import { type AppConfig, loadConfig, locatePolicy, type PolicySource, type WrittenEntry } from "@plugboard/config";
+import { relative } from "node:path";
+import { type AppConfig, locatePolicy, type PolicySource, type WrittenEntry } from "@plugboard/config";
 import { UsageError, type ParsedArgs } from "../args.ts";
 import { decide, hooksFor, type PolicyRule, type PolicyVerdict } from "@plugboard/runtime";
-import type { Workspace } from "@plugboard/core";
 import type { Io } from "../io.ts";
-import { defaultConfig } from "../load-app.ts";
+import { loadApp } from "../load-app.ts";
 
 /** A loaded policy and how to judge calls against it. */
 export interface LoadedPolicy {
@@ -28,12 +26,15 @@ export interface Judgement {
   readonly hooks: readonly string[];
 }
 
-/** Loads the config named by `--config` (else the current folder's, else the shipped one). */
+/**
+ * Loads the config named by `--config` (else the current folder's, else the shipped one) and
+ * builds its app once, so that a rule naming a tool no plugin or server provides is refused
+ * here as at every start (nothing runs; changed tools stay withheld, unsaid).
+ */
 export async function loadPolicy(parsed: ParsedArgs, io: Io): Promise<LoadedPolicy> {
-  const { config: flag, workspace: folder } = parsed.flags;
-  const path = flag === undefined ? defaultConfig(io.cwd, io.env) : resolve(io.cwd, flag);
-  const config = await loadConfig(path, { overrides: folder === undefined ? {} : { workspace: folder }, env: io.env, cwd: io.cwd });
-  const workspace: Workspace = await openWorkspace(config);
+  const app = await loadApp(parsed, io, { announceWorkspace: false, changedTools: { withhold: true } });
+  await app.close();
+  const { config, workspace } = app;
   const source: PolicySource = locatePolicy(await Bun.file(config.configPath).text());
   const near = relative(io.cwd, config.configPath);
   const file = near.startsWith("..") ? config.configPath : near;
