@@ -5,6 +5,7 @@
  * person's answer back. An "always" answer is remembered by the runtime (`asking.ts`).
  */
 import type { DerivedCommandRule } from "./derived-rule.ts";
+import type { Taint } from "./taint.ts";
 
 /** One call waiting for a person's answer. */
 export interface ApprovalRequest {
@@ -18,6 +19,12 @@ export interface ApprovalRequest {
    * `always: "commands"` would allow (`git log *`), derived from the line's first command.
    */
   readonly commands?: DerivedCommandRule;
+  /**
+   * Why a person must answer though the config allows the call: untrusted content (from tool
+   * `by`) entered the conversation, and this tool can send data out (`taint.ts`). No
+   * remembered rule and not `approveAll` answers such a question.
+   */
+  readonly tainted?: Taint;
 }
 
 /** A person's answer. */
@@ -42,6 +49,7 @@ export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promis
 /**
  * Allows every call and asks no one: a person's own call (`plugboard call`), an app told to
  * allow everything (`--yes`). It never answers "always", so the runtime offers it no rule and
- * reads no bash line to derive one (the shell parser is not loaded for it).
+ * reads no bash line to derive one (the shell parser is not loaded for it). It is not asked
+ * about a call a tainted session makes: that needs a person (`ApprovalRequest.tainted`).
  */
 export const approveAll: Approver = async () => ({ decision: "allow" });

@@ -1,0 +1,64 @@
+/**
+ * The session's taint (the "lethal trifecta": private data, untrusted content, a way out).
+ * A result of a tool that could read the outside world is untrusted; once one entered a
+ * session's conversation, calls of tools that can send data out are asked about — config
+ * allows, remembered "always" answers and `approveAll` included — or refused, for the rest of
+ * the session. The app says which tools are which (`TaintTools`); the runtime keeps, per
+ * session, the tool that tainted it, a value an app can read and restore with a conversation.
+ */
+
+/** What a tainted session does with a call that can send data out (the config's `policy.taint`). */
+export type TaintMode = "ask" | "deny" | "off";
+
+/** The modes, in the order the docs list them; `ask` is the default. */
+export const TAINT_MODES: readonly TaintMode[] = Object.freeze(["ask", "deny", "off"]);
+
+/** The mode when the policy sets none. */
+export const DEFAULT_TAINT: TaintMode = "ask";
+
+/** Which tools the taint follows, by name, as the app that granted them knows them. */
+export interface TaintTools {
+  /** Tools whose results are untrusted: they could read the outside world. */
+  readonly untrusted: readonly string[];
+  /** Tools that can send data out. */
+  readonly sendOut: readonly string[];
+}
+
+/** A session's taint: the tool whose untrusted result entered the conversation first. Plain JSON. */
+export interface Taint {
+  readonly by: string;
+}
+
+/** The taint of each session of one runtime. */
+export class SessionTaint {
+  readonly #untrusted: ReadonlySet<string>;
+  readonly #sendOut: ReadonlySet<string>;
+  readonly #sessions = new Map<string, Taint>();
+
+  constructor(tools: TaintTools | undefined) {
+    this.#untrusted = new Set(tools?.untrusted);
+    this.#sendOut = new Set(tools?.sendOut);
+  }
+
+  /** The taint a call of `tool` in `session` is judged under: present when the session is tainted and the tool can send data out. */
+  judging(session: string, tool: string): Taint | undefined {
+    return this.#sendOut.has(tool) ? this.#sessions.get(session) : undefined;
+  }
+
+  /** Records that a result of `tool` entered `session`'s conversation (the first untrusted one taints it); whether it is untrusted. */
+  entered(session: string, tool: string): boolean {
+    if (!this.#untrusted.has(tool)) return false;
+    if (!this.#sessions.has(session)) this.#sessions.set(session, { by: tool });
+    return true;
+  }
+
+  of(session: string): Taint | undefined {
+    return this.#sessions.get(session);
+  }
+
+  /** Sets (a resumed conversation) or ends (a new one: `undefined`) `session`'s taint. */
+  restore(session: string, taint: Taint | undefined): void {
+    if (taint === undefined) this.#sessions.delete(session);
+    else this.#sessions.set(session, { by: taint.by });
+  }
+}
