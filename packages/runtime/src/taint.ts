@@ -11,7 +11,7 @@
 export type TaintMode = "ask" | "deny" | "off";
 
 /** The modes, in the order the docs list them; `ask` is the default. */
-export const TAINT_MODES: readonly TaintMode[] = Object.freeze(["ask", "deny", "off"]);
+export const TAINT_MODES = ["ask", "deny", "off"] as const satisfies readonly TaintMode[];
 
 /** The mode when the policy sets none. */
 export const DEFAULT_TAINT: TaintMode = "ask";
