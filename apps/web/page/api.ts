@@ -7,14 +7,27 @@ export interface HistoryMessage {
   readonly content: string;
 }
 
+/** A conversation's taint, as the server gives it after a turn and takes it with the next: the tool whose untrusted result entered it. */
+export interface Taint {
+  readonly by: string;
+}
+
 /** The events of a streamed turn, as `POST /api/chat` sends them. */
 export type ChatEvent =
   | { readonly type: "text"; readonly text: string }
   | { readonly type: "tool_call"; readonly id: string; readonly name: string; readonly arguments: string }
   | { readonly type: "tool_result"; readonly id: string; readonly name: string; readonly content: string; readonly isError: boolean }
-  | { readonly type: "approval"; readonly id: string; readonly tool: string; readonly arguments: Record<string, unknown>; readonly like?: string }
+  | {
+      readonly type: "approval";
+      readonly id: string;
+      readonly tool: string;
+      readonly arguments: Record<string, unknown>;
+      readonly like?: string;
+      /** Why a person must answer: untrusted content from tool `by` entered the conversation. */
+      readonly tainted?: Taint;
+    }
   | ({ readonly type: "elicitation" } & ElicitationRequestEvent)
-  | { readonly type: "done"; readonly reply: string; readonly status: "answered" | "empty" | "step_limit"; readonly cutOff?: true }
+  | { readonly type: "done"; readonly reply: string; readonly status: "answered" | "empty" | "step_limit"; readonly cutOff?: true; readonly taint?: Taint }
   | { readonly type: "error"; readonly error: string };
 
 /** One field of a server's form (as `@plugboard/mcp` reads it). */
@@ -57,11 +70,12 @@ export async function streamChat(
   token: string,
   signal: AbortSignal,
   onEvent: (event: ChatEvent) => void,
+  taint?: Taint,
 ): Promise<void> {
   const response = await fetch("/api/chat", {
     method: "POST",
     headers: { "content-type": "application/json", accept: "text/event-stream", ...authorization(token) },
-    body: JSON.stringify({ messages: history }),
+    body: JSON.stringify({ messages: history, ...(taint ? { taint } : {}) }),
     signal,
   });
   if (!response.ok || response.body === null) throw await apiError(response);

@@ -58,6 +58,11 @@ export interface ExecuteOptions {
   readonly approve?: Approver;
   /** The audit records' `session` for this call. @default the runtime's */
   readonly session?: string;
+  /**
+   * The conversation the call belongs to: its taint is kept under this name (`taint`,
+   * `restoreTaint`), apart from the session's remembered rules. @default the call's session
+   */
+  readonly conversation?: string;
 }
 
 const NEVER = new AbortController().signal;
@@ -115,16 +120,17 @@ export class ToolRuntime {
   }
 
   /**
-   * `session`'s taint: the tool whose untrusted result entered its conversation, or undefined.
-   * A plain JSON value, kept with a conversation and given back to `restoreTaint` when it resumes.
+   * A conversation's taint: the tool whose untrusted result entered it, or undefined. A plain
+   * JSON value, kept with the conversation and given back to `restoreTaint` when it resumes.
+   * `conversation` is the name its calls were executed with (`ExecuteOptions.conversation`).
    */
-  taint(session: string = this.session): Taint | undefined {
-    return this.#taint.of(session);
+  taint(conversation: string = this.session): Taint | undefined {
+    return this.#taint.of(conversation);
   }
 
-  /** Sets `session`'s taint (a kept conversation resumed), or ends it (`undefined`: a new conversation). */
-  restoreTaint(taint: Taint | undefined, session: string = this.session): void {
-    this.#taint.restore(session, taint);
+  /** Sets a conversation's taint (a kept conversation resumed), or ends it (`undefined`: a new conversation). */
+  restoreTaint(taint: Taint | undefined, conversation: string = this.session): void {
+    this.#taint.restore(conversation, taint);
   }
 
   /**
@@ -151,6 +157,7 @@ export class ToolRuntime {
     const arrived = { ts: new Date().toISOString(), at: performance.now() };
     const request = { id: callId, tool, arguments: call.arguments };
     const session = options.session ?? this.session;
+    const conversation = options.conversation ?? session;
     // The call's bash lines, read once whoever judges them: the policy, the offer, the remembered rules.
     const lines = new ShellLines();
     const ask = (asked: typeof request) => this.#asking.ask({ request: asked, session, approve: options.approve, lines, signal });
@@ -163,7 +170,7 @@ export class ToolRuntime {
     try {
       const hooks = before.length === 0 ? undefined : { before, session, validate: registered.validate };
       const mode = this.policy.taint ?? DEFAULT_TAINT;
-      const tainted = mode === "off" ? undefined : this.#taint.judging(session, tool);
+      const tainted = mode === "off" ? undefined : this.#taint.judging(conversation, tool);
       const taint = tainted === undefined || mode === "off" ? undefined : { tainted, mode };
       gate = await passGate({ policy: this.policy, workspace: this.workspace, request, lines, ask, signal, ...(taint ? { taint } : {}), ...(hooks ? { hooks } : {}) });
       if (gate.refusal) {
@@ -173,7 +180,7 @@ export class ToolRuntime {
       const results = this.#results && resultsFileFor(this.workspace.root, callId, this.#results);
       const ctx: ToolContext = { workspace: this.workspace, signal, callId, logger: this.#logger, ...(results ? { results } : {}) };
       result = await this.#run(registered, { ...gate.arguments }, ctx);
-      untrusted = this.#taint.entered(session, tool);
+      untrusted = this.#taint.entered(conversation, tool);
       const afterHooks = hooksFor(this.hooks.after, tool);
       if (afterHooks.length > 0 && !signal.aborted) {
         const call = { tool, args: gate.arguments, session, callId, workspace: this.workspace.root };

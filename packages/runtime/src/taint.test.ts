@@ -124,7 +124,7 @@ describe("a session's taint", () => {
     }
   });
 
-  test("the taint is per session, readable, restored with a kept conversation and ended by a new one", async () => {
+  test("the taint is per conversation, readable, restored with a kept conversation and ended by a new one", async () => {
     const runtime = runtimeWith();
     await runtime.execute("fetch", FETCH, { session: "kept" });
     expect((await runtime.execute("post", POST, { session: "other" })).content).toBe("posted");
@@ -136,6 +136,18 @@ describe("a session's taint", () => {
     expect((await resumed.execute("post", POST, { session: "kept" })).isError).toBe(true);
     resumed.restoreTaint(undefined, "kept");
     expect((await resumed.execute("post", POST, { session: "kept" })).content).toBe("posted");
+  });
+
+  test("conversations named apart from the session keep their own taint; the session's remembered rules stay shared", async () => {
+    const runtime = runtimeWith({ rules: [{ tool: "note", action: "ask" }] });
+    await runtime.execute("note", POST, { conversation: "a", approve: async () => ({ decision: "allow", always: "tool" }) });
+    await runtime.execute("fetch", FETCH, { conversation: "a" });
+    expect(runtime.taint("a")).toEqual({ by: "fetch" });
+    expect(runtime.taint()).toBeUndefined();
+    expect((await runtime.execute("post", POST, { conversation: "a" })).isError).toBe(true);
+    expect((await runtime.execute("post", POST, { conversation: "b" })).content).toBe("posted");
+    // Asked in neither: the rule conversation a's answer added is the session's.
+    expect((await runtime.execute("note", POST, { conversation: "b" })).content).toBe("noted");
   });
 
   test("the audit records the untrusted result and the taint a call was judged under", async () => {

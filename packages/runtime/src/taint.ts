@@ -3,8 +3,9 @@
  * A result of a tool that could read the outside world is untrusted; once one entered a
  * session's conversation, calls of tools that can send data out are asked about — config
  * allows, remembered "always" answers and `approveAll` included — or refused, for the rest of
- * the session. The app says which tools are which (`TaintTools`); the runtime keeps, per
- * session, the tool that tainted it, a value an app can read and restore with a conversation.
+ * the conversation. The app says which tools are which (`TaintTools`); the runtime keeps, per
+ * conversation (a session, unless the app names its conversations apart), the tool that
+ * tainted it, a value an app can read and restore with the conversation.
  */
 
 /** What a tainted session does with a call that can send data out (the config's `policy.taint`). */
@@ -29,36 +30,36 @@ export interface Taint {
   readonly by: string;
 }
 
-/** The taint of each session of one runtime. */
+/** The taint of each conversation of one runtime, by name. */
 export class SessionTaint {
   readonly #untrusted: ReadonlySet<string>;
   readonly #sendOut: ReadonlySet<string>;
-  readonly #sessions = new Map<string, Taint>();
+  readonly #conversations = new Map<string, Taint>();
 
   constructor(tools: TaintTools | undefined) {
     this.#untrusted = new Set(tools?.untrusted);
     this.#sendOut = new Set(tools?.sendOut);
   }
 
-  /** The taint a call of `tool` in `session` is judged under: present when the session is tainted and the tool can send data out. */
-  judging(session: string, tool: string): Taint | undefined {
-    return this.#sendOut.has(tool) ? this.#sessions.get(session) : undefined;
+  /** The taint a call of `tool` in `conversation` is judged under: present when it is tainted and the tool can send data out. */
+  judging(conversation: string, tool: string): Taint | undefined {
+    return this.#sendOut.has(tool) ? this.#conversations.get(conversation) : undefined;
   }
 
-  /** Records that a result of `tool` entered `session`'s conversation (the first untrusted one taints it); whether it is untrusted. */
-  entered(session: string, tool: string): boolean {
+  /** Records that a result of `tool` entered `conversation` (the first untrusted one taints it); whether it is untrusted. */
+  entered(conversation: string, tool: string): boolean {
     if (!this.#untrusted.has(tool)) return false;
-    if (!this.#sessions.has(session)) this.#sessions.set(session, { by: tool });
+    if (!this.#conversations.has(conversation)) this.#conversations.set(conversation, { by: tool });
     return true;
   }
 
-  of(session: string): Taint | undefined {
-    return this.#sessions.get(session);
+  of(conversation: string): Taint | undefined {
+    return this.#conversations.get(conversation);
   }
 
-  /** Sets (a resumed conversation) or ends (a new one: `undefined`) `session`'s taint. */
-  restore(session: string, taint: Taint | undefined): void {
-    if (taint === undefined) this.#sessions.delete(session);
-    else this.#sessions.set(session, { by: taint.by });
+  /** Sets (a resumed conversation) or ends (a new one: `undefined`) `conversation`'s taint. */
+  restore(conversation: string, taint: Taint | undefined): void {
+    if (taint === undefined) this.#conversations.delete(conversation);
+    else this.#conversations.set(conversation, { by: taint.by });
   }
 }
