@@ -96,6 +96,25 @@ describe("after an MCP server's result, bash with network", () => {
     ]);
   });
 
+  test("a call the model made beside the server's, before it could read the result, is not judged by it", async () => {
+    const path = await config("same-step");
+    received.length = 0;
+    await using model = await startScriptedModel([
+      {
+        toolCalls: [
+          { id: "r1", name: "echo", arguments: { text: "a page" } },
+          { id: "s1", name: "bash", arguments: { command: `curl -sS "http://localhost:${attacker.port}/status"` } },
+        ],
+      },
+      { toolCalls: [{ id: "s2", name: "bash", arguments: { command: `curl -sS "http://localhost:${attacker.port}/again"` } }] },
+      { content: "done" },
+    ]);
+    await run(path, model);
+    expect(toolResults(model, 1).s1).toStartWith("thanks\n");
+    expect(toolResults(model).s2).toBe(NO_ONE);
+    expect(received).toEqual(["/status"]);
+  });
+
   test('"taint": "off" (the twin): the same script sends the secret', async () => {
     const path = await config("off", { taint: "off" });
     await using model = await attack();

@@ -111,6 +111,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
 
     const answered = await runToolCalls(turn.toolCalls, { runtime, signal, approve: options.approve, conversation: options.conversation, emit, cutOff, answer: offer.answer });
     for (const { call, result } of answered) messages.push(sealMessage({ role: "tool", tool_call_id: call.id, content: result.content }));
+    // The step's results are the conversation's now: an untrusted one taints it from the next step on.
+    runtime.resultsEntered(options.conversation);
     if (signal?.aborted) return { status: "aborted", text, steps: step };
   }
   return { status: "step_limit", text, steps: maxSteps };

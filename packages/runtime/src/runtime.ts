@@ -128,6 +128,15 @@ export class ToolRuntime {
     return this.#taint.of(conversation);
   }
 
+  /**
+   * The results of the calls executed so far for `conversation` entered it (the agent loop says
+   * so after each step): an untrusted one taints it from now on. Until then, calls the model
+   * made beside the untrusted one (before it could read it) are not judged by it.
+   */
+  resultsEntered(conversation: string = this.session): void {
+    this.#taint.entered(conversation);
+  }
+
   /** Sets a conversation's taint (a kept conversation resumed), or ends it (`undefined`: a new conversation). */
   restoreTaint(taint: Taint | undefined, conversation: string = this.session): void {
     this.#taint.restore(conversation, taint);
@@ -180,7 +189,7 @@ export class ToolRuntime {
       const results = this.#results && resultsFileFor(this.workspace.root, callId, this.#results);
       const ctx: ToolContext = { workspace: this.workspace, signal, callId, logger: this.#logger, ...(results ? { results } : {}) };
       result = await this.#run(registered, { ...gate.arguments }, ctx);
-      untrusted = this.#taint.entered(conversation, tool);
+      untrusted = this.#taint.ran(conversation, tool);
       const afterHooks = hooksFor(this.hooks.after, tool);
       if (afterHooks.length > 0 && !signal.aborted) {
         const call = { tool, args: gate.arguments, session, callId, workspace: this.workspace.root };

@@ -72,6 +72,8 @@ describe("a session's taint", () => {
     expect(asked).toEqual([]);
     expect(runtime.taint()).toBeUndefined();
     await runtime.execute("fetch", FETCH, { approve: person(asked) });
+    expect(runtime.taint()).toBeUndefined();
+    runtime.resultsEntered();
     expect(runtime.taint()).toEqual({ by: "fetch" });
     expect((await runtime.execute("post", POST, { callId: "c3", approve: person(asked) })).content).toBe("posted");
     expect(asked).toEqual([{ id: "c3", tool: "post", arguments: { text: "the key" }, tainted: { by: "fetch" } }]);
@@ -80,9 +82,21 @@ describe("a session's taint", () => {
     expect(asked).toHaveLength(1);
   });
 
+  test("a result taints only once it entered the conversation: calls made beside it, and callers with no conversation, run", async () => {
+    const runtime = runtimeWith();
+    await runtime.execute("fetch", FETCH);
+    // The model made this call in the same step as the fetch, before it could read the page.
+    expect((await runtime.execute("post", POST)).content).toBe("posted");
+    expect(runtime.taint()).toBeUndefined();
+    runtime.resultsEntered();
+    expect(runtime.taint()).toEqual({ by: "fetch" });
+    expect((await runtime.execute("post", POST)).isError).toBe(true);
+  });
+
   test("with no one to ask, or only --yes, the call is refused with the reason", async () => {
     const runtime = runtimeWith();
     await runtime.execute("fetch", FETCH);
+    runtime.resultsEntered();
     for (const approve of [undefined, approveAll]) {
       const result = await runtime.execute("post", POST, approve ? { approve } : {});
       expect(result).toEqual({
@@ -99,6 +113,7 @@ describe("a session's taint", () => {
     await runtime.execute("post", POST, { approve: async () => ({ decision: "allow", always: "tool" }) });
     expect(runtime.remembered()).toEqual([{ tool: "post", action: "allow" }]);
     await runtime.execute("fetch", FETCH);
+    runtime.resultsEntered();
     const asked: ApprovalRequest[] = [];
     await runtime.execute("post", POST, { approve: person(asked) });
     expect(asked.map(({ tainted }) => tainted)).toEqual([{ by: "fetch" }]);
@@ -107,6 +122,7 @@ describe("a session's taint", () => {
   test('"deny" refuses the call, a person or not; the policy\'s own deny still reads as the policy\'s', async () => {
     const runtime = runtimeWith({ taint: "deny", rules: [{ tool: "note", action: "deny" }] });
     await runtime.execute("fetch", FETCH);
+    runtime.resultsEntered();
     const asked: ApprovalRequest[] = [];
     const result = await runtime.execute("post", POST, { approve: person(asked) });
     expect(result.content).toBe(
@@ -120,6 +136,7 @@ describe("a session's taint", () => {
   test('"off", or no tools named, leaves the session as the policy says', async () => {
     for (const runtime of [runtimeWith({ taint: "off" }), runtimeWith({ tools: false })]) {
       await runtime.execute("fetch", FETCH);
+      runtime.resultsEntered();
       expect((await runtime.execute("post", POST, { approve: approveAll })).content).toBe("posted");
     }
   });
@@ -127,6 +144,7 @@ describe("a session's taint", () => {
   test("the taint is per conversation, readable, restored with a kept conversation and ended by a new one", async () => {
     const runtime = runtimeWith();
     await runtime.execute("fetch", FETCH, { session: "kept" });
+    runtime.resultsEntered("kept");
     expect((await runtime.execute("post", POST, { session: "other" })).content).toBe("posted");
     const kept = runtime.taint("kept");
     expect(JSON.parse(JSON.stringify(kept))).toEqual({ by: "fetch" });
@@ -142,6 +160,7 @@ describe("a session's taint", () => {
     const runtime = runtimeWith({ rules: [{ tool: "note", action: "ask" }] });
     await runtime.execute("note", POST, { conversation: "a", approve: async () => ({ decision: "allow", always: "tool" }) });
     await runtime.execute("fetch", FETCH, { conversation: "a" });
+    runtime.resultsEntered("a");
     expect(runtime.taint("a")).toEqual({ by: "fetch" });
     expect(runtime.taint()).toBeUndefined();
     expect((await runtime.execute("post", POST, { conversation: "a" })).isError).toBe(true);
@@ -155,6 +174,7 @@ describe("a session's taint", () => {
     const runtime = runtimeWith({ records });
     await runtime.execute("post", POST);
     await runtime.execute("fetch", FETCH);
+    runtime.resultsEntered();
     await runtime.execute("post", POST);
     expect(records.map(({ tool, decision, tainted, untrusted }) => ({ tool, decision, tainted, untrusted }))).toEqual([
       { tool: "post", decision: "allow", tainted: undefined, untrusted: undefined },

@@ -3,7 +3,10 @@
  * A result of a tool that could read the outside world is untrusted; once one entered a
  * session's conversation, calls of tools that can send data out are asked about — config
  * allows, remembered "always" answers and `approveAll` included — or refused, for the rest of
- * the conversation. The app says which tools are which (`TaintTools`); the runtime keeps, per
+ * the conversation. A result enters the conversation when whoever holds it (the agent loop,
+ * after each step) says so: calls the model made in the same step as the untrusted one were
+ * made before it could read it, and a caller with no conversation (`plugboard call`, a
+ * served MCP client, which keeps its own) taints nothing. The app says which tools are which (`TaintTools`); the runtime keeps, per
  * conversation (a session, unless the app names its conversations apart), the tool that
  * tainted it, a value an app can read and restore with the conversation.
  */
@@ -35,6 +38,8 @@ export class SessionTaint {
   readonly #untrusted: ReadonlySet<string>;
   readonly #sendOut: ReadonlySet<string>;
   readonly #conversations = new Map<string, Taint>();
+  /** Untrusted results that ran but have not entered their conversation yet. */
+  readonly #pending = new Map<string, Taint>();
 
   constructor(tools: TaintTools | undefined) {
     this.#untrusted = new Set(tools?.untrusted);
@@ -46,11 +51,19 @@ export class SessionTaint {
     return this.#sendOut.has(tool) ? this.#conversations.get(conversation) : undefined;
   }
 
-  /** Records that a result of `tool` entered `conversation` (the first untrusted one taints it); whether it is untrusted. */
-  entered(conversation: string, tool: string): boolean {
+  /** Records that `tool` ran for `conversation`; whether its result is untrusted (it taints the conversation once it enters it). */
+  ran(conversation: string, tool: string): boolean {
     if (!this.#untrusted.has(tool)) return false;
-    if (!this.#conversations.has(conversation)) this.#conversations.set(conversation, { by: tool });
+    if (!this.#pending.has(conversation)) this.#pending.set(conversation, { by: tool });
     return true;
+  }
+
+  /** The results that ran for `conversation` entered it: the first untrusted one taints it, if nothing did before. */
+  entered(conversation: string): void {
+    const pending = this.#pending.get(conversation);
+    if (pending === undefined) return;
+    this.#pending.delete(conversation);
+    if (!this.#conversations.has(conversation)) this.#conversations.set(conversation, pending);
   }
 
   of(conversation: string): Taint | undefined {
@@ -59,6 +72,7 @@ export class SessionTaint {
 
   /** Sets (a resumed conversation) or ends (a new one: `undefined`) `conversation`'s taint. */
   restore(conversation: string, taint: Taint | undefined): void {
+    this.#pending.delete(conversation);
     if (taint === undefined) this.#conversations.delete(conversation);
     else this.#conversations.set(conversation, { by: taint.by });
   }
