@@ -23,10 +23,17 @@ export interface Approvals {
   readonly mode: ApprovalMode;
 }
 
-/** `--yes` approves everything; otherwise a terminal (stdin and stderr) asks the person, and without one no one is asked. */
+/**
+ * `--yes` approves everything (but a tainted session's calls, which a person at a terminal
+ * still answers); otherwise a terminal (stdin and stderr) asks the person, and without one no
+ * one is asked.
+ */
 export function createApprovals(yes: boolean, io: Io): Approvals {
-  const mode = yes ? "yes" : io.stdin.isTTY === true && io.stderr.isTTY === true ? "terminal" : "none";
-  return { mode };
+  return { mode: yes ? "yes" : atTerminal(io) ? "terminal" : "none" };
+}
+
+function atTerminal(io: Io): boolean {
+  return io.stdin.isTTY === true && io.stderr.isTTY === true;
 }
 
 /** What a prompt does to the rest of the screen: the reporter stops its spinner and holds its lines meanwhile. */
@@ -50,9 +57,9 @@ export { approveAll };
  * session remembered allows.
  */
 export function approverFor(approvals: Approvals, io: Io, screen: Screen, context: ApprovalContext): Approver | undefined {
-  if (approvals.mode === "yes") return approveAll;
   if (approvals.mode === "none") return undefined;
-  return async (request, signal) => {
+  if (approvals.mode === "yes" && !atTerminal(io)) return approveAll;
+  const person: Approver = async (request, signal) => {
     screen.pause();
     try {
       return await askPerson(request, io, context, signal);
@@ -60,12 +67,15 @@ export function approverFor(approvals: Approvals, io: Io, screen: Screen, contex
       screen.resume();
     }
   };
+  // --yes at a terminal: the person answers only for calls of a tainted session (the runtime's taint).
+  return approvals.mode === "yes" ? (request, signal) => (request.tainted ? person(request, signal) : approveAll(request, signal)) : person;
 }
 
 async function askPerson(request: ApprovalRequest, io: Io, context: ApprovalContext, signal: AbortSignal): Promise<ApprovalAnswer> {
   const { style } = io;
   const derived = request.commands;
   const lines = [`${style.tool(`allow ${visible(request.tool)}?`)}`, ...describeCall(request).map((line) => `  ${visible(line)}`)];
+  if (request.tainted) lines.push(`  ${visible(`asked because untrusted content from ${request.tainted.by} entered the conversation, and ${request.tool} can send data out`)}`);
   const like = derived ? `  [c] always commands like ${visible(derived.pattern)}` : "";
   io.stderr.write(`${lines.join("\n")}\n${style.dim(`[y] yes  [a] always ${visible(request.tool)} this session${like}  [n] no`)} › `);
   const key = await readKey(io.stdin, derived ? ["y", "a", "c", "n"] : ["y", "a", "n"], signal).catch((error: unknown) => {

@@ -40,7 +40,7 @@ export const FLAGS: Readonly<Record<FlagName, FlagSpec>> = {
   yes: {
     type: "boolean",
     short: "y",
-    help: "approve every call the config's policy asks about (a deny still applies); without it and without a terminal, those calls are refused",
+    help: "approve every call the config's policy asks about (a deny still applies; at a terminal you are still asked about calls that can send data out once untrusted content entered the conversation); without it and without a terminal, those calls are refused",
   },
   json: { type: "boolean", help: "print JSON instead of text" },
   dir: { type: "string", value: "DIR", help: "the folder to create (default: ./plugboard-plugin-NAME)" },

@@ -59,6 +59,7 @@ describe("plugboard policy explain", () => {
         `         by ${DEFAULT}`,
         "hooks:    before ./check.sh (plugboard.config.json:15)",
         "          after ./redact.sh --all (plugboard.config.json:16)",
+        "taint:    ask (the default, not set in plugboard.config.json): nothing here reads the outside world or sends data out (no plugin is granted network, no MCP server is mounted)",
         "",
       ].join("\n"),
     );

@@ -8,6 +8,11 @@ export interface HistoryMessage {
   readonly content: string;
 }
 
+/** A conversation's taint, as the server gives it after a turn and takes it with the next: the tool whose untrusted result entered it. */
+export interface Taint {
+  readonly by: string;
+}
+
 /** The events of a streamed turn, as `POST /api/chat` sends them. */
 export type ChatEvent =
   | { readonly type: "text"; readonly text: string }
@@ -20,9 +25,11 @@ export type ChatEvent =
       readonly arguments: Record<string, unknown>;
       readonly like?: string;
       readonly change?: FileChange;
+      /** Why a person must answer: untrusted content from tool `by` entered the conversation. */
+      readonly tainted?: Taint;
     }
   | ({ readonly type: "elicitation" } & ElicitationRequestEvent)
-  | { readonly type: "done"; readonly reply: string; readonly status: "answered" | "empty" | "step_limit"; readonly cutOff?: true }
+  | { readonly type: "done"; readonly reply: string; readonly status: "answered" | "empty" | "step_limit"; readonly cutOff?: true; readonly taint?: Taint }
   | { readonly type: "error"; readonly error: string };
 
 /** One field of a server's form (as `@plugboard/mcp` reads it). */
@@ -65,11 +72,12 @@ export async function streamChat(
   token: string,
   signal: AbortSignal,
   onEvent: (event: ChatEvent) => void,
+  taint?: Taint,
 ): Promise<void> {
   const response = await fetch("/api/chat", {
     method: "POST",
     headers: { "content-type": "application/json", accept: "text/event-stream", ...authorization(token) },
-    body: JSON.stringify({ messages: history }),
+    body: JSON.stringify({ messages: history, ...(taint ? { taint } : {}) }),
     signal,
   });
   if (!response.ok || response.body === null) throw await apiError(response);

@@ -1,5 +1,5 @@
 /** What the page keeps of a conversation (in the browser only) and what it sends of it. */
-import type { HistoryMessage } from "./api.ts";
+import type { HistoryMessage, Taint } from "./api.ts";
 
 /** One tool call as the page shows it and keeps it. */
 export interface ToolCallRecord {
@@ -37,6 +37,8 @@ export interface Conversation {
   readonly createdAt: number;
   updatedAt: number;
   readonly entries: (UserEntry | AssistantEntry)[];
+  /** Set once untrusted content entered it (the server's taint), and sent with every later turn; a new conversation has none. */
+  taint?: Taint;
 }
 
 /** The longest title, in characters: the start of the first question. */

@@ -190,11 +190,12 @@ async function runTurn(history: { role: "user" | "assistant"; content: string }[
     if (event.type === "approval") {
       const line = view.tool(event.id) ?? view.toolCall({ id: event.id, name: event.tool, arguments: JSON.stringify(event.arguments) });
       if (event.change) line.showChange(event.change);
+      const why = event.tainted && `Asked because untrusted content from ${event.tainted.by} entered the conversation, and ${event.tool} can send data out.`;
       const approve = line.askApproval(event.like, async (decision, reason, always) => {
         await answerApproval(event.id, decision, reason, tokenInput.value, always);
         started.set(event.id, performance.now());
         stopButton.focus();
-      });
+      }, why);
       approve.focus();
       announce(`Approval needed: ${event.tool} ${mainArgument(event.tool, event.arguments)}. Approve or Deny.`);
     }
@@ -211,6 +212,7 @@ async function runTurn(history: { role: "user" | "assistant"; content: string }[
     }
     if (event.type === "done") {
       finished = true;
+      if (event.taint) conversation.taint = event.taint;
       view.finish(event.status, event.reply, event.cutOff === true);
       announce(`Assistant: ${view.renderedText() || "(no text)"}`);
     }
@@ -218,7 +220,7 @@ async function runTurn(history: { role: "user" | "assistant"; content: string }[
     scrollToEnd();
   };
   try {
-    await streamChat(history, tokenInput.value, controller.signal, onEvent);
+    await streamChat(history, tokenInput.value, controller.signal, onEvent, conversation.taint);
     if (!finished) throw new Error("The answer ended before it was complete.");
   } catch (error) {
     if (finished) return;

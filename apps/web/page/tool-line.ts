@@ -65,9 +65,10 @@ export class ToolLine {
 
   /**
    * The call waits for the person: Approve / Deny (with an optional reason) on the line, and
-   * for a bash command "Always for commands like PATTERN" (`like`) until the server stops.
+   * for a bash command "Always for commands like PATTERN" (`like`) until the server stops;
+   * `why` says why the card appears though the config allows the call (the conversation's taint).
    */
-  askApproval(like: string | undefined, onAnswer: ApprovalHandler): HTMLButtonElement {
+  askApproval(like: string | undefined, onAnswer: ApprovalHandler, why?: string): HTMLButtonElement {
     this.element.classList.add("awaiting");
     this.element.open = true;
     this.#outcome.className = "tool-outcome awaiting";
@@ -108,6 +109,7 @@ export class ToolLine {
     const buttons = el("div", "approval-buttons");
     buttons.append(approve, deny);
     card.append(el("p", "approval-question", `The model wants to run ${this.call.name}. Allow it?`), buttons, label, reason);
+    if (why) buttons.before(el("p", "approval-why", why));
     // After the reason, so Tab from Deny still reaches the reason first.
     if (always) card.append(el("p", "approval-always", "Until the server stops: "), always);
     this.element.after(card);

@@ -19,7 +19,7 @@ export const ApprovalAnswerSchema = v.strictObject({
   always: v.optional(v.literal("commands")),
 });
 
-/** What the page is told about a call waiting for it: `{ id, tool, arguments, like?, change? }` (`change`: a write's diff or an edit's, bounded rows). */
+/** What the page is told about a call waiting for it: `{ id, tool, arguments, like?, change?, tainted? }` (`change`: a write's diff or an edit's, bounded rows; `tainted`: why a person must answer). */
 export interface ApprovalEvent extends Omit<ApprovalRequest, "commands"> {
   /** For a bash command: the `command` pattern "always for commands like this" would allow (`git log *`). */
   readonly like?: string;
@@ -53,8 +53,8 @@ export class PendingApprovals {
           settle();
           resolve(answer);
         });
-        const { commands, change } = request;
-        show({ id, tool: request.tool, arguments: request.arguments, ...(commands ? { like: commands.pattern } : {}), ...(change ? { change } : {}) });
+        const { commands, change, tainted } = request;
+        show({ id, tool: request.tool, arguments: request.arguments, ...(commands ? { like: commands.pattern } : {}), ...(change ? { change } : {}), ...(tainted ? { tainted } : {}) });
       });
   }
 

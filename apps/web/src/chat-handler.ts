@@ -12,7 +12,7 @@ import type { ChatTurnOptions, ChatTurnResult } from "./chat-turn.ts";
 import { jsonBody } from "./json-body.ts";
 
 /** The per-request part of a turn. */
-export type TurnInput = Pick<ChatTurnOptions, "history" | "signal" | "stream" | "onEvent" | "approve">;
+export type TurnInput = Pick<ChatTurnOptions, "history" | "signal" | "stream" | "onEvent" | "approve" | "taint">;
 
 /** What the handler needs from the server that owns the runtime and the client. */
 export interface ChatHandlerContext {
@@ -45,7 +45,7 @@ export function chatRoutes(ctx: ChatHandlerContext): Hono {
       const own = new AbortController();
       // The turn stops when the server shuts down or the client goes away.
       const signal = AbortSignal.any([ctx.shutdown, c.req.raw.signal, own.signal]);
-      const input = { history: chat.messages, signal };
+      const input = { history: chat.messages, signal, ...(chat.taint ? { taint: chat.taint } : {}) };
       const wantsEvents = (c.req.header("accept") ?? "").includes("text/event-stream");
       return wantsEvents ? streamTurn(c, ctx, input, own) : answerTurn(c, ctx, input);
     },
@@ -53,7 +53,7 @@ export function chatRoutes(ctx: ChatHandlerContext): Hono {
   return routes;
 }
 
-async function answerTurn(c: Context, ctx: ChatHandlerContext, input: Pick<TurnInput, "history" | "signal">): Promise<Response> {
+async function answerTurn(c: Context, ctx: ChatHandlerContext, input: Pick<TurnInput, "history" | "signal" | "taint">): Promise<Response> {
   try {
     const result = await ctx.runTurn({ ...input, stream: false });
     if (result.status === "aborted") return c.json(stoppedBody(ctx), 503);
@@ -64,7 +64,7 @@ async function answerTurn(c: Context, ctx: ChatHandlerContext, input: Pick<TurnI
   }
 }
 
-function streamTurn(c: Context, ctx: ChatHandlerContext, input: Pick<TurnInput, "history" | "signal">, own: AbortController): Response {
+function streamTurn(c: Context, ctx: ChatHandlerContext, input: Pick<TurnInput, "history" | "signal" | "taint">, own: AbortController): Response {
   return streamSSE(c, async (stream) => {
     stream.onAbort(() => own.abort());
     // Events are written in order, one after the other, however fast the loop emits them.

@@ -1,7 +1,8 @@
 /**
  * Reading `POST /api/chat`: the body (already size-capped by the route) is decoded, parsed and
  * validated strictly. The client sends only user and assistant messages; the server adds its own
- * system message, and tool messages exist only inside one turn.
+ * system message, and tool messages exist only inside one turn. With them, the conversation's
+ * taint, as the last turn's answer gave it: the conversation lives in the page.
  */
 import { formatSchemaErrors } from "@plugboard/core/internal";
 import * as v from "valibot";
@@ -24,6 +25,8 @@ export const ChatRequestSchema = v.strictObject({
     v.array(ChatMessageSchema, "expected an array of messages"),
     v.minLength(1, "expected at least one message"),
   ),
+  /** The conversation's taint, as the last turn's answer gave it (the runtime's `Taint`): the page keeps it with the conversation. */
+  taint: v.optional(v.strictObject({ by: v.pipe(v.string("expected a tool name"), v.minLength(1, "expected a tool name"), v.maxLength(200, "expected a tool name")) })),
 });
 
 /** A validated chat request. */

@@ -1,10 +1,10 @@
 /**
  * One chat turn: a fresh messages array (the server's system message, then the client's
  * history), one run of the agent loop on the shared runtime and client, and a summary of
- * the tool calls it made.
+ * the tool calls it made, with the conversation's taint (which the client keeps and sends back).
  */
 import { type AgentEvent, type AgentStatus, runAgentLoop } from "@plugboard/agent";
-import type { Approver, ToolRuntime } from "@plugboard/runtime";
+import type { Approver, Taint, ToolRuntime } from "@plugboard/runtime";
 import type OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { ChatMessage } from "./chat-request.ts";
@@ -23,6 +23,8 @@ export interface ChatTurnResult {
   readonly toolCalls: readonly ToolCallSummary[];
   /** Present when the model stopped at its output limit: `reply` is cut off. */
   readonly cutOff?: true;
+  /** The conversation's taint after the turn, for the page to send with the next one; absent while untainted. */
+  readonly taint?: Taint;
 }
 
 /** Everything one turn needs; the runtime and client are shared by every request. */
@@ -39,6 +41,8 @@ export interface ChatTurnOptions {
   readonly onEvent?: (event: AgentEvent) => void;
   /** Asked when the policy says `ask`; without it such calls are refused (no one to ask). */
   readonly approve?: Approver;
+  /** The conversation's taint before the turn, as the client kept it. @default none */
+  readonly taint?: Taint;
 }
 
 /**
@@ -55,6 +59,10 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnRes
   const toolCalls: { name: string; arguments: string; isError: boolean }[] = [];
   // Ids are the model's; a careless one may repeat them across steps, so the latest wins.
   const byId = new Map<string, { isError: boolean }>();
+  // The conversation lives in the page, its taint too: the runtime holds it for this turn only, under a name of its own.
+  const conversation = crypto.randomUUID();
+  options.runtime.restoreTaint(options.taint, conversation);
+  let taint: Taint | undefined;
   const result = await runAgentLoop({
     messages,
     runtime: options.runtime,
@@ -64,6 +72,7 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnRes
     signal: options.signal,
     stream: options.stream,
     ...(options.approve ? { approve: options.approve } : {}),
+    conversation,
     onEvent: (event) => {
       if (event.type === "tool_call") {
         const call = { name: event.name, arguments: event.arguments, isError: false };
@@ -76,6 +85,9 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnRes
       }
       options.onEvent?.(event);
     },
+  }).finally(() => {
+    taint = options.runtime.taint(conversation);
+    options.runtime.restoreTaint(undefined, conversation);
   });
-  return { reply: result.text, status: result.status, toolCalls, ...(result.cutOff ? { cutOff: true as const } : {}) };
+  return { reply: result.text, status: result.status, toolCalls, ...(result.cutOff ? { cutOff: true as const } : {}), ...(taint ? { taint } : {}) };
 }

@@ -45,6 +45,8 @@ export interface AgentLoopOptions {
   readonly stream?: boolean;
   /** Given to every `execute`: asked when the policy says `ask` (absent: no one to ask). */
   readonly approve?: Approver;
+  /** Given to every `execute`: the conversation whose taint the calls are judged under. @default the runtime's session */
+  readonly conversation?: string;
 }
 
 /**
@@ -107,8 +109,10 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     const cutOff = turn.finishReason === "length";
     if (turn.toolCalls.length === 0) return { status: text === "" ? "empty" : "answered", text, steps: step, ...(cutOff ? { cutOff } : {}) };
 
-    const answered = await runToolCalls(turn.toolCalls, { runtime, signal, approve: options.approve, emit, cutOff, answer: offer.answer });
+    const answered = await runToolCalls(turn.toolCalls, { runtime, signal, approve: options.approve, conversation: options.conversation, emit, cutOff, answer: offer.answer });
     for (const { call, result } of answered) messages.push(sealMessage({ role: "tool", tool_call_id: call.id, content: result.content }));
+    // The step's results are the conversation's now: an untrusted one taints it from the next step on.
+    runtime.resultsEntered(options.conversation);
     if (signal?.aborted) return { status: "aborted", text, steps: step };
   }
   return { status: "step_limit", text, steps: maxSteps };

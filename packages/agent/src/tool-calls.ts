@@ -21,6 +21,8 @@ export interface ToolCallsOptions {
   readonly runtime: ToolRuntime;
   readonly signal: AbortSignal | undefined;
   readonly approve: Approver | undefined;
+  /** The conversation whose taint the calls are judged under (the runtime's `ExecuteOptions.conversation`). */
+  readonly conversation?: string | undefined;
   readonly emit: (event: AgentEvent) => void;
   /**
    * The response stopped at the model's output limit: a call whose arguments are not JSON
@@ -50,7 +52,7 @@ interface ScheduledCall {
  */
 export async function runToolCalls(calls: readonly FunctionCall[], options: ToolCallsOptions): Promise<AnsweredCall[]> {
   // One approver for every call: the runtime asks through it one question at a time, whatever runs meanwhile.
-  const { runtime, signal, emit, approve } = options;
+  const { runtime, signal, emit, approve, conversation } = options;
   const scheduled: ScheduledCall[] = [];
   for (const call of calls) {
     const prepared = runtime.prepare(call.name, call.arguments);
@@ -60,7 +62,7 @@ export async function runToolCalls(calls: readonly FunctionCall[], options: Tool
       emit({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
       if (signal?.aborted) return toolErrors.cancelled();
       if (options.cutOff && prepared.reading.notJson !== undefined) return toolErrors.cutOff();
-      return options.answer?.(call, prepared) ?? execute(runtime, call.id, prepared, signal, approve);
+      return options.answer?.(call, prepared) ?? execute(runtime, call.id, prepared, { signal, approve, conversation });
     });
     // Awaited below in call order; marked handled now so a later call's failure is not unhandled meanwhile.
     done.catch(() => {});
@@ -82,9 +84,9 @@ export async function runToolCalls(calls: readonly FunctionCall[], options: Tool
   return answered;
 }
 
-async function execute(runtime: ToolRuntime, callId: string, prepared: PreparedCall, signal: AbortSignal | undefined, approve: Approver | undefined) {
+async function execute(runtime: ToolRuntime, callId: string, prepared: PreparedCall, { signal, approve, conversation }: Pick<ToolCallsOptions, "signal" | "approve" | "conversation">) {
   try {
-    return await runtime.execute(prepared, { callId, ...(signal ? { signal } : {}), ...(approve ? { approve } : {}) });
+    return await runtime.execute(prepared, { callId, ...(signal ? { signal } : {}), ...(approve ? { approve } : {}), ...(conversation ? { conversation } : {}) });
   } catch (error) {
     // An approval cut short by the abort (a handler's abort is the runtime's business): its
     // call id still gets a result and the turn ends as aborted.

@@ -1,7 +1,7 @@
 /**
  * The last stages of building an app: the registry, of the open sources' entries but the
  * tools their pins withhold, and the runtime over it, with the config's policy, hooks, tool
- * search, result caps and audit log.
+ * search, result caps and audit log, and the tools the session's taint follows.
  */
 import { ToolRegistry } from "@plugboard/core";
 import type { Permission } from "@plugboard/core";
@@ -9,6 +9,7 @@ import { ToolRuntime } from "@plugboard/runtime";
 import type { OpenSources } from "./open-sources.ts";
 import type { Pinning } from "./pinned-tools.ts";
 import type { Plan } from "./plan.ts";
+import { taintTools } from "./taint-tools.ts";
 
 /** The registry and runtime of the app, and each tool's grants. */
 export interface Assembled {
@@ -22,7 +23,7 @@ export interface Assembled {
 export function assembleRuntime({ config, options, workspace }: Plan, opened: OpenSources, pinning: Pinning): Assembled {
   const withheld = new Set(pinning.withheld.map(({ tool }) => tool));
   // A withheld tool is sent neither at once (tools.pinned) nor found by a search: it is not in the registry.
-  const offered = opened.provided.map(({ entries, grants }) => ({ entries: entries.filter(({ tool }) => !withheld.has(tool.name)), grants }));
+  const offered = opened.provided.map(({ index, entries, grants }) => ({ index, entries: entries.filter(({ tool }) => !withheld.has(tool.name)), grants }));
   // Each tool's schema is rewritten for the endpoint's dialect here, once (core's dialect.ts).
   const registry = new ToolRegistry(offered.flatMap(({ entries }) => entries), { dialect: config.model.dialect });
   const toolGrants = new Map(offered.flatMap(({ entries, grants }) => entries.map(({ tool }) => [tool.name, grants] as const)));
@@ -35,6 +36,10 @@ export function assembleRuntime({ config, options, workspace }: Plan, opened: Op
     hooks: config.hooks,
     results: config.results,
     audit: opened.audit?.write,
+    taint: taintTools(offered.flatMap(({ index, entries }) => {
+      const entry = config.plugins[index];
+      return entry === undefined ? [] : [{ entry, tools: entries.map(({ tool }) => tool.name) }];
+    })),
   });
   return { registry, runtime, toolGrants };
 }

@@ -5,6 +5,7 @@ export { scanTool } from "./description-scan.ts";
 export { type ChangedTools, flaggedSentence, type Pinning, type ToolChange, withheldLine } from "./pinned-tools.ts";
 export { type CodeChange, type CodePinning, withheldCodeLine } from "./code-pins.ts";
 export { type AppFlags, type StartAppOptions, type StartedApp, startApp } from "./start-app.ts";
+export { type TaintRoles, taintRoles } from "./taint-tools.ts";
 // What the apps use of the packages the app is assembled from.
 export {
   addPluginEntry,

@@ -15,6 +15,8 @@ export interface WrittenEntry {
 export interface PolicySource {
   readonly rules: readonly WrittenEntry[];
   readonly default: WrittenEntry | undefined;
+  /** `"taint": …` in the policy. */
+  readonly taint: WrittenEntry | undefined;
   readonly before: readonly WrittenEntry[];
   readonly after: readonly WrittenEntry[];
 }
@@ -27,10 +29,13 @@ export interface PolicySource {
 export function locatePolicy(text: string): PolicySource {
   const root = parseTree(text, [], { allowTrailingComma: true });
   const entries = (...path: string[]) => (root ? (findNodeAtLocation(root, path)?.children ?? []).map((node) => written(text, node)) : []);
-  const defaultNode = root ? findNodeAtLocation(root, ["policy", "default"])?.parent : undefined;
+  const key = (name: string) => (root ? findNodeAtLocation(root, ["policy", name])?.parent : undefined);
+  const defaultNode = key("default");
+  const taintNode = key("taint");
   return {
     rules: entries("policy", "rules"),
     default: defaultNode ? written(text, defaultNode) : undefined,
+    taint: taintNode ? written(text, taintNode) : undefined,
     before: entries("hooks", "before"),
     after: entries("hooks", "after"),
   };

@@ -3,6 +3,7 @@
  * so a typo never passes silently), and a readable message for every problem.
  */
 import { DIALECTS, PERMISSIONS } from "@plugboard/core";
+import { TAINT_MODES } from "@plugboard/runtime";
 import { patternProblem } from "@plugboard/sandbox/egress-rules";
 import { parseSize, SIZE_SPELLING } from "@plugboard/sandbox/limits";
 import type { SandboxMode } from "@plugboard/sandbox/sandbox-mode";
@@ -89,6 +90,7 @@ const pluginEntry = v.pipe(
     write: v.optional(list(grantedPath)),
     options: v.optional(v.unknown()),
     sandbox: v.optional(v.literal(false, (issue) => `expected false (run this plugin unconfined), got ${issue.received}`)),
+    trust: v.optional(oneOf(["trusted", "untrusted"])),
   }),
   v.check(
     (entry) => [entry.package, entry.path, entry.mcp].filter((key) => key !== undefined).length === 1,
@@ -100,6 +102,10 @@ const pluginEntry = v.pipe(
     '"name" and "prefix" belong to an "mcp" entry; a plugin\'s name comes from its manifest',
   ),
   v.check((entry) => entry.mcp === undefined || entry.options === undefined, 'an "mcp" entry takes no "options"'),
+  v.check(
+    (entry) => entry.mcp !== undefined || entry.trust === undefined,
+    '"trust" belongs to an "mcp" entry; a plugin\'s results are untrusted exactly when it is granted "network"',
+  ),
   v.check(
     (entry) => entry.network === undefined || entry.permissions.includes("network"),
     '"network" lists the hosts a "network" grant may reach, and this entry does not grant "network": add "network" to its "permissions"',
@@ -154,6 +160,7 @@ const policyRule = strict({
 const policy = strict({
   default: v.optional(action, "allow"),
   rules: v.optional(list(policyRule), () => []),
+  taint: v.optional(oneOf(TAINT_MODES)),
 });
 
 /** The range of a hook's `timeoutMs`: up to ten minutes. */

@@ -76,7 +76,7 @@ describe("validation", () => {
       '  plugins[1].package: ./local-tool is a folder, not a package name; write it as "path": ./local-tool',
       '  plugins[2].permissions[1]: expected one of fs.read, fs.write, process.spawn, network, got "disk"',
       '  plugins[3].package: expected an npm package name such as @plugboard/plugin-bash, got "Not A Name"',
-      "  plugins[4].permission: unknown key (allowed keys: package, path, mcp, name, prefix, permissions, network, read, write, options, sandbox)",
+      "  plugins[4].permission: unknown key (allowed keys: package, path, mcp, name, prefix, permissions, network, read, write, options, sandbox, trust)",
       "  verbose: unknown key (allowed keys: $schema, workspace, model, maxSteps, tools, systemPrompt, sandbox, plugins, policy, hooks, audit, protect, protectDepth, results, limits)",
     ]);
   });
@@ -135,6 +135,23 @@ describe("validation", () => {
     const some = await loadConfig(await writeConfig(dir, { plugins: [], policy: { rules }, audit: "logs/audit.jsonl" }), { env: {} });
     expect(some.policy).toEqual({ default: "allow", rules });
     expect(some.audit).toBe(join(dir, "logs/audit.jsonl"));
+  });
+
+  test("taint: ask, deny or off in the policy; trust: trusted or untrusted on an MCP entry only", async () => {
+    const dir = await tempDir();
+    const server = { mcp: { url: "http://127.0.0.1:9/mcp" }, name: "docs", trust: "trusted" };
+    const good = await loadConfig(await writeConfig(dir, { plugins: [server], policy: { taint: "deny" } }), { env: {} });
+    expect(good.policy).toEqual({ default: "allow", rules: [], taint: "deny" });
+    expect(good.plugins[0]).toMatchObject({ name: "docs", trust: "trusted" });
+    const path = await writeConfig(dir, {
+      plugins: [{ ...server, trust: "yes" }, { path: "./fetch", permissions: ["network"], trust: "trusted" }],
+      policy: { taint: "warn" },
+    });
+    expect((await loadFails(path, { env: {} })).message.split("\n").slice(1)).toEqual([
+      '  plugins[0].trust: expected one of trusted, untrusted, got "yes"',
+      '  plugins[1]: "trust" belongs to an "mcp" entry; a plugin\'s results are untrusted exactly when it is granted "network"',
+      '  policy.taint: expected one of ask, deny, off, got "warn"',
+    ]);
   });
 
   test("tools: searchOver is a whole number of tools, pinned a list of names; repeats are dropped", async () => {

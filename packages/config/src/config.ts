@@ -75,6 +75,8 @@ export interface McpEntry {
   write?: string[];
   /** `false`: start a stdio server unconfined (trusted code). */
   sandbox?: false;
+  /** `"trusted"`: its results do not taint the session (`policy.taint`); absent means untrusted. */
+  trust?: "trusted" | "untrusted";
 }
 
 /** The validated, merged config of an app. */
@@ -171,9 +173,11 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
     },
     systemPrompt: file.systemPrompt,
     sandbox: file.sandbox,
-    plugins: file.plugins.map(({ package: name, path: folderPath, mcp, name: serverName, prefix, permissions, network, read, write, options: pluginOptions, sandbox }) => {
+    plugins: file.plugins.map(({ package: name, path: folderPath, mcp, name: serverName, prefix, permissions, network, read, write, options: pluginOptions, sandbox, trust }) => {
       const narrowed = { ...(network === undefined ? {} : { network }), ...grantedPaths(read, write, given.HOME) };
-      if (mcp !== undefined) return { mcp: mcpServer(mcp), name: serverName ?? "", prefix, permissions, ...narrowed, ...(sandbox === false ? { sandbox } : {}) };
+      if (mcp !== undefined) {
+        return { mcp: mcpServer(mcp), name: serverName ?? "", prefix, permissions, ...narrowed, ...(sandbox === false ? { sandbox } : {}), ...(trust === undefined ? {} : { trust }) };
+      }
       return {
         ...(name === undefined ? {} : { package: name }),
         ...(folderPath === undefined ? {} : { path: folderPath }),

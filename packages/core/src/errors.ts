@@ -89,6 +89,14 @@ export const toolErrors = {
     errorResult(`Denied: ${hook} failed: ${problem}; the call ran, its result is withheld`),
   noOneToAsk: () =>
     errorResult("Denied: approval required and no one to ask (allow it in the config's policy, or run with --yes)"),
+  taintedNoOneToAsk: (tool: string, by: string) =>
+    errorResult(
+      `Denied: untrusted content from ${by} entered this conversation and ${tool} can send data out, so a person must approve this call, and no one can be asked (not even --yes answers for them); finish without it, or ask the user to run it at a terminal`,
+    ),
+  taintedDenied: (tool: string, by: string) =>
+    errorResult(
+      `Denied: untrusted content from ${by} entered this conversation and ${tool} can send data out; the config's policy ("taint": "deny") refuses such calls for the rest of the conversation`,
+    ),
 } as const;
 
 /**

@@ -6,6 +6,7 @@
  */
 import type { FileChange } from "./change-rows.ts";
 import type { DerivedCommandRule } from "./derived-rule.ts";
+import type { Taint } from "./taint.ts";
 
 /** One call waiting for a person's answer. */
 export interface ApprovalRequest {
@@ -24,6 +25,12 @@ export interface ApprovalRequest {
    * against the file a write replaces (or the head of a new file), an edit's texts.
    */
   readonly change?: FileChange;
+  /**
+   * Why a person must answer though the config allows the call: untrusted content (from tool
+   * `by`) entered the conversation, and this tool can send data out (`taint.ts`). No
+   * remembered rule and not `approveAll` answers such a question.
+   */
+  readonly tainted?: Taint;
 }
 
 /** A person's answer. */
@@ -49,5 +56,6 @@ export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promis
  * Allows every call and asks no one: a person's own call (`plugboard call`), an app told to
  * allow everything (`--yes`). It never answers "always", so the runtime offers it no rule and
  * reads no bash line to derive one (the shell parser is not loaded for it), nor a file to show.
+ * It is not asked about a call a tainted session makes: that needs a person (`ApprovalRequest.tainted`).
  */
 export const approveAll: Approver = async () => ({ decision: "allow" });

@@ -5,7 +5,8 @@
  * approver are asked one at a time, each after the answers before it, so an "always" answer
  * spares the calls waiting behind it. A bash line's question carries the rule "always for
  * commands like this" would add (`derived-rule.ts`), a file tool's the change it makes
- * (`file-change.ts`); every rule reads the call's line once.
+ * (`file-change.ts`); every rule reads the call's line once. A call of a tainted session
+ * that can send data out (`taint.ts`) skips the remembered rules.
  */
 import type { Workspace } from "@plugboard/core";
 import { type ApprovalAnswer, type ApprovalRequest, type Approver, approveAll } from "./approval.ts";
@@ -46,9 +47,12 @@ export class Asking {
 
   /** Asks about one call. Rejects when the approver does (a cancelled turn), or when the call's signal aborted while it waited its turn. */
   ask({ request, session, approve, lines, signal }: AskInput): Promise<Asked> {
+    // A tainted session's call needs a person: no remembered rule and not `approveAll` answers it.
+    const tainted = request.tainted !== undefined;
+    if (tainted && (approve === undefined || approve === approveAll)) return Promise.resolve(undefined);
     if (approve === undefined) return this.#allows(request, session, lines).then((allowed) => (allowed ? ALLOWED : undefined));
     const answer = (this.#waiting.get(approve) ?? Promise.resolve()).then(async () => {
-      if (await this.#allows(request, session, lines)) return ALLOWED;
+      if (!tainted && (await this.#allows(request, session, lines))) return ALLOWED;
       // A call whose turn was cancelled while it waited for an earlier question is not asked about.
       if (signal.aborted) throw signal.reason;
       // Whoever asks no one is offered nothing and shown nothing: no line or file is read for it.

@@ -22,6 +22,10 @@ export interface AuditRecord {
   readonly decision: AuditDecision;
   /** The rule that decided, as the config writes it (`write_file path=secrets/*`); absent when the default did. */
   readonly rule?: string;
+  /** The session's taint the call was judged under: it can send data out, and untrusted content from tool `by` had entered the conversation. */
+  readonly tainted?: { readonly by: string };
+  /** The result is untrusted: the tool could read the outside world, and it ran. */
+  readonly untrusted?: true;
   /** What each hook that ran did, in order (before hooks, then after hooks); absent when none ran. */
   readonly hooks?: readonly HookEffect[];
   /** From arrival to result, approval time included. */

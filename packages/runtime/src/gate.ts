@@ -13,6 +13,7 @@ import { toolErrors } from "@plugboard/core/internal";
 import type { Hook, HookEffect } from "./hooks.ts";
 import { decide, describeRule, type Policy } from "./policy.ts";
 import type { ShellLines } from "./shell-lines.ts";
+import type { Taint } from "./taint.ts";
 
 /** How a call was decided; `refusal` is set when it must not run. */
 export interface GateOutcome {
@@ -20,6 +21,8 @@ export interface GateOutcome {
   /** The deciding rule as the config writes it; absent when the default decided. */
   readonly rule?: string;
   readonly refusal?: ToolResult;
+  /** The session's taint, when it decided that a person must answer (or that the call is refused). */
+  readonly tainted?: Taint;
   /** The arguments the handler gets: the call's, or as before hooks rewrote them. */
   readonly arguments: Readonly<Record<string, unknown>>;
   /** What each before hook that ran did, in order. */
@@ -36,6 +39,11 @@ export interface GateInput {
   /** For an `ask`: a remembered rule's or the person's answer; undefined when no one can be asked. */
   readonly ask: (request: ApprovalRequest) => Promise<Asked>;
   readonly signal: AbortSignal;
+  /**
+   * The session's taint, when the call can send data out and untrusted content entered the
+   * conversation: what the policy allows is asked about (`ask`) or refused (`deny`). @default none
+   */
+  readonly taint?: { readonly tainted: Taint; readonly mode: "ask" | "deny" };
   /** The before hooks for the call's tool, in order, and what they need. @default none */
   readonly hooks?: {
     readonly before: readonly Hook[];
@@ -50,7 +58,7 @@ export interface GateInput {
  * may deny, ask, or rewrite the arguments, decided by the policy again), then the person for
  * an `ask`. Rejects only when the approver or a hook does (a cancelled turn).
  */
-export async function passGate({ policy, workspace, request: call, lines, ask, signal, hooks }: GateInput): Promise<GateOutcome> {
+export async function passGate({ policy, workspace, request: call, lines, ask, signal, taint, hooks }: GateInput): Promise<GateOutcome> {
   const first = await decide(policy, call.tool, call.arguments, workspace, lines);
   const hooked: BeforeHooksOutcome =
     first.action === "deny" || hooks === undefined || hooks.before.length === 0
@@ -69,9 +77,25 @@ export async function passGate({ policy, workspace, request: call, lines, ask, s
   const base = { ...rule, arguments: request.arguments, hooks: hooked.effects };
   if (hooked.refusal) return { decision: "deny", ...base, refusal: hooked.refusal };
   if (verdict.action === "deny") return { decision: "deny", ...base, refusal: toolErrors.deniedByPolicy(rule.rule ?? "default") };
+  if (taint !== undefined) return taintedGate(request, base, taint, ask);
   if (verdict.action === "allow" && !hooked.ask) return { decision: "allow", ...base };
   const answer = await ask(request);
   if (answer === undefined) return { decision: "ask:no", ...base, refusal: toolErrors.noOneToAsk() };
   if (answer.decision === "allow") return { decision: "ask:yes", ...base };
   return { decision: "ask:no", ...base, refusal: toolErrors.deniedByUser(answer.reason?.trim()) };
+}
+
+/** A call of a tainted session that can send data out, which the policy and hooks did not refuse: refused, or a person's to answer. */
+async function taintedGate(
+  request: ApprovalRequest,
+  base: Pick<GateOutcome, "rule" | "arguments" | "hooks">,
+  { tainted, mode }: NonNullable<GateInput["taint"]>,
+  ask: GateInput["ask"],
+): Promise<GateOutcome> {
+  const judged = { ...base, tainted };
+  if (mode === "deny") return { decision: "deny", ...judged, refusal: toolErrors.taintedDenied(request.tool, tainted.by) };
+  const answer = await ask({ ...request, tainted });
+  if (answer === undefined) return { decision: "ask:no", ...judged, refusal: toolErrors.taintedNoOneToAsk(request.tool, tainted.by) };
+  if (answer.decision === "allow") return { decision: "ask:yes", ...judged };
+  return { decision: "ask:no", ...judged, refusal: toolErrors.deniedByUser(answer.reason?.trim()) };
 }

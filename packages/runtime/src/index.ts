@@ -2,7 +2,7 @@
  * `@plugboard/runtime`: one tool call on top of core's registry — arguments read (and repaired)
  * once, the gate (policy with parsed shell rules and the session's remembered rules, hooks,
  * approvals asked through a callback), the handler run, the result capped to its results
- * file, and the audit record.
+ * file, the session's taint, and the audit record.
  */
 export { type ApprovalAnswer, type ApprovalRequest, type Approver, approveAll } from "./approval.ts";
 export { type ChangeRow, type FileChange, rowMark } from "./change-rows.ts";
@@ -13,4 +13,5 @@ export { ALLOW_ALL, decide, describeRule, PATH_ARGUMENTS, type Policy, type Poli
 export { type ArgumentsReading, toolNamed } from "./repair.ts";
 export type { PreparedCall } from "./prepared-call.ts";
 export { type ExecuteOptions, type RuntimeOptions, ToolRuntime } from "./runtime.ts";
+export { DEFAULT_TAINT, TAINT_MODES, type Taint, type TaintMode, type TaintTools } from "./taint.ts";
 export { checkToolSearch, DEFAULT_TOOL_SEARCH, TOOL_SEARCH, type ToolSearchSettings, toolSearchProblems } from "./tool-search-settings.ts";

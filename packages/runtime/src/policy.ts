@@ -11,6 +11,7 @@ import { relative, resolve, sep } from "node:path";
 import { type CommandVerdict, judgeLine } from "./command-rules.ts";
 import type { Workspace } from "@plugboard/core";
 import { ShellLines } from "./shell-lines.ts";
+import type { TaintMode } from "./taint.ts";
 
 /** What happens to a call. */
 export type PolicyAction = "allow" | "ask" | "deny";
@@ -27,6 +28,8 @@ export interface PolicyRule {
 export interface Policy {
   readonly default: PolicyAction;
   readonly rules: readonly PolicyRule[];
+  /** What a session does, once untrusted content entered it, with calls that can send data out (`taint.ts`). @default "ask" */
+  readonly taint?: TaintMode;
 }
 
 /** Every call runs: the policy when a config sets none. */

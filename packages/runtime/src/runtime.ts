@@ -17,6 +17,7 @@ import { ALLOW_ALL, type Policy, type PolicyRule } from "./policy.ts";
 import { type PreparedCall, prepareCall } from "./prepared-call.ts";
 import type { ArgumentsReading } from "./repair.ts";
 import { ShellLines } from "./shell-lines.ts";
+import { DEFAULT_TAINT, SessionTaint, type Taint, type TaintTools } from "./taint.ts";
 import { checkToolSearch, DEFAULT_TOOL_SEARCH, type ToolSearchSettings } from "./tool-search-settings.ts";
 import { capResult, resultsFileFor } from "@plugboard/core/internal";
 
@@ -38,6 +39,11 @@ export interface RuntimeOptions {
    * gets their head and tail. @default none: every result reaches the model whole
    */
   readonly results?: ResultsLimits;
+  /**
+   * Which tools' results are untrusted and which tools can send data out: what the session's
+   * taint follows (`taint.ts`, the policy's `taint`). @default none: nothing taints a session
+   */
+  readonly taint?: TaintTools;
 }
 
 /** Per-call inputs of `execute`. */
@@ -52,6 +58,11 @@ export interface ExecuteOptions {
   readonly approve?: Approver;
   /** The audit records' `session` for this call. @default the runtime's */
   readonly session?: string;
+  /**
+   * The conversation the call belongs to: its taint is kept under this name (`taint`,
+   * `restoreTaint`), apart from the session's remembered rules. @default the call's session
+   */
+  readonly conversation?: string;
 }
 
 const NEVER = new AbortController().signal;
@@ -67,6 +78,7 @@ export class ToolRuntime {
   readonly #audit: AuditSink | undefined;
   readonly #results: ResultsLimits | undefined;
   readonly #asking: Asking;
+  readonly #taint: SessionTaint;
 
   constructor(registry: ToolRegistry, options: RuntimeOptions) {
     this.registry = registry;
@@ -80,6 +92,7 @@ export class ToolRuntime {
     this.#audit = options.audit;
     this.#results = options.results;
     this.#asking = new Asking(this.workspace);
+    this.#taint = new SessionTaint(options.taint);
   }
 
   /** The OpenAI `tools` array (deep copies), in registration order. */
@@ -107,6 +120,29 @@ export class ToolRuntime {
   }
 
   /**
+   * A conversation's taint: the tool whose untrusted result entered it, or undefined. A plain
+   * JSON value, kept with the conversation and given back to `restoreTaint` when it resumes.
+   * `conversation` is the name its calls were executed with (`ExecuteOptions.conversation`).
+   */
+  taint(conversation: string = this.session): Taint | undefined {
+    return this.#taint.of(conversation);
+  }
+
+  /**
+   * The results of the calls executed so far for `conversation` entered it (the agent loop says
+   * so after each step): an untrusted one taints it from now on. Until then, calls the model
+   * made beside the untrusted one (before it could read it) are not judged by it.
+   */
+  resultsEntered(conversation: string = this.session): void {
+    this.#taint.entered(conversation);
+  }
+
+  /** Sets a conversation's taint (a kept conversation resumed), or ends it (`undefined`: a new conversation). */
+  restoreTaint(taint: Taint | undefined, conversation: string = this.session): void {
+    this.#taint.restore(conversation, taint);
+  }
+
+  /**
    * Executes a prepared call (`prepare`), or prepares tool `name` with the model's raw JSON
    * `rawArguments` and executes it.
    *
@@ -130,6 +166,7 @@ export class ToolRuntime {
     const arrived = { ts: new Date().toISOString(), at: performance.now() };
     const request = { id: callId, tool, arguments: call.arguments };
     const session = options.session ?? this.session;
+    const conversation = options.conversation ?? session;
     // The call's bash lines, read once whoever judges them: the policy, the offer, the remembered rules.
     const lines = new ShellLines();
     const ask = (asked: typeof request) => this.#asking.ask({ request: asked, session, approve: options.approve, lines, signal });
@@ -137,9 +174,14 @@ export class ToolRuntime {
     let gate: GateOutcome | undefined;
     let result: ToolResult | undefined;
     let after: readonly HookEffect[] = [];
+    // Whether the tool ran and its result, from the outside world, entered the conversation.
+    let untrusted = false;
     try {
       const hooks = before.length === 0 ? undefined : { before, session, validate: registered.validate };
-      gate = await passGate({ policy: this.policy, workspace: this.workspace, request, lines, ask, signal, ...(hooks ? { hooks } : {}) });
+      const mode = this.policy.taint ?? DEFAULT_TAINT;
+      const tainted = mode === "off" ? undefined : this.#taint.judging(conversation, tool);
+      const taint = tainted === undefined || mode === "off" ? undefined : { tainted, mode };
+      gate = await passGate({ policy: this.policy, workspace: this.workspace, request, lines, ask, signal, ...(taint ? { taint } : {}), ...(hooks ? { hooks } : {}) });
       if (gate.refusal) {
         result = gate.refusal;
         return result;
@@ -147,6 +189,7 @@ export class ToolRuntime {
       const results = this.#results && resultsFileFor(this.workspace.root, callId, this.#results);
       const ctx: ToolContext = { workspace: this.workspace, signal, callId, logger: this.#logger, ...(results ? { results } : {}) };
       result = await this.#run(registered, { ...gate.arguments }, ctx);
+      untrusted = this.#taint.ran(conversation, tool);
       const afterHooks = hooksFor(this.hooks.after, tool);
       if (afterHooks.length > 0 && !signal.aborted) {
         const call = { tool, args: gate.arguments, session, callId, workspace: this.workspace.root };
@@ -169,6 +212,8 @@ export class ToolRuntime {
         // No outcome means the turn was cancelled while a person or a before hook was deciding.
         decision: gate?.decision ?? "ask:no",
         ...(gate?.rule === undefined ? {} : { rule: gate.rule }),
+        ...(gate?.tainted === undefined ? {} : { tainted: gate.tainted }),
+        ...(untrusted ? { untrusted } : {}),
         ...(hooks.length === 0 ? {} : { hooks }),
         durationMs: Math.round(performance.now() - arrived.at),
         isError: result?.isError ?? true,

@@ -15,6 +15,8 @@ export interface LoadedPolicy {
   readonly config: AppConfig;
   /** The config's path as the person reads it (relative to the current folder when inside it). */
   readonly file: string;
+  /** Where the file writes each entry of its policy and hooks. */
+  readonly source: PolicySource;
   judge(tool: string, args: Readonly<Record<string, unknown>>): Promise<Judgement>;
   /** The rule as the config writes it, with its line: `{ … } (plugboard.config.json:12)`; the default when none. */
   where(rule: PolicyRule | undefined): string;
@@ -56,7 +58,7 @@ export async function loadPolicy(parsed: ParsedArgs, io: Io): Promise<LoadedPoli
       });
     return { verdict, hooks: [...listed("before"), ...listed("after")] };
   };
-  return { config, file, judge, where };
+  return { config, file, source, judge, where };
 }
 
 /** The JSON object of a call's arguments, or a usage error that says how to write it. */
