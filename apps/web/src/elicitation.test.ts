@@ -29,7 +29,8 @@ let page: Page;
 beforeAll(async () => {
   workspace = await makeWorkspace({ "workspace/.keep": "" });
   const configPath = join(workspace.dir, "plugboard.config.json");
-  await writeFile(configPath, JSON.stringify({ workspace: "./workspace", sandbox: "off", plugins: [{ mcp: { command: process.execPath, args: [MODERN] }, name: "modern" }] }));
+  // Trusted: these turns are about the server's questions, not the taint its results would bring (taint.test.ts).
+  await writeFile(configPath, JSON.stringify({ workspace: "./workspace", sandbox: "off", plugins: [{ mcp: { command: process.execPath, args: [MODERN] }, name: "modern", trust: "trusted" }] }));
   model = await startScriptedModel([]);
   const elicitations = new PendingElicitations();
   const app = await buildApp(await loadConfig(configPath, { env: {}, cwd: workspace.dir }), { elicit: elicitations.elicit });
