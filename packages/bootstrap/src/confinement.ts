@@ -22,6 +22,7 @@ import { NetworkRefusals } from "@plugboard/sandbox/network-refusals";
 import type { SandboxState } from "@plugboard/sandbox/sandbox-mode";
 import type { EgressRecord, ProtectedPath } from "@plugboard/sandbox";
 import type { AuditLog } from "./audit-log.ts";
+import { saveGrant } from "./saved-grants.ts";
 import { type ConfinementModules, confinementModules, type ProtectionModules, protectionModules } from "./confinement-modules.ts";
 import type { Plan } from "./plan.ts";
 
@@ -149,7 +150,17 @@ export async function prepareConfinement(plan: Plan): Promise<Confinement | unde
   return {
     mechanism,
     modules,
-    hosts: { workspace: root, logger, listing, protect, onConnection, limits: config.limits, refusals, leftovers },
+    hosts: {
+      workspace: root,
+      logger,
+      listing,
+      protect,
+      onConnection,
+      limits: config.limits,
+      refusals,
+      leftovers,
+      saveGrant: (plugin, grant) => saveGrant(plugin, grant, env, logger),
+    },
     protect,
     writable,
     refusals,

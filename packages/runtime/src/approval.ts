@@ -4,6 +4,7 @@
  * tool, its arguments and the offers (a terminal prompt, a card in a page) and passes the
  * person's answer back. An "always" answer is remembered by the runtime (`asking.ts`).
  */
+import type { GrantScope, MissingGrant } from "@plugboard/core/internal";
 import type { DerivedCommandRule } from "./derived-rule.ts";
 
 /** One call waiting for a person's answer. */
@@ -18,6 +19,18 @@ export interface ApprovalRequest {
    * `always: "commands"` would allow (`git log *`), derived from the line's first command.
    */
   readonly commands?: DerivedCommandRule;
+  /**
+   * Set when the call ran and the sandbox refused it for lack of a grant its plugin may be
+   * given: the question is then whether to run it again with that grant (`grant-offer.ts`).
+   */
+  readonly refused?: RefusedCall;
+}
+
+/** A call the sandbox refused, and exactly the grant that would allow it. */
+export interface RefusedCall {
+  /** The plugin refused. */
+  readonly owner: string;
+  readonly grant: MissingGrant;
 }
 
 /** A person's answer. */
@@ -28,6 +41,8 @@ export interface ApprovalAnswer {
    * remembers — `"tool"` every call of this tool, `"commands"` the request's `commands`.
    */
   readonly always?: "tool" | "commands";
+  /** With `allow`, to a `refused` call: run it again with the grant, for this call, the session, or saved to the config too. */
+  readonly grant?: GrantScope;
   /** With `deny`: why, passed on to the model. */
   readonly reason?: string;
 }

@@ -12,6 +12,7 @@ import { type Logger, silentLogger, type ToolContext, type ToolResult, type Func
 import { PluginError, runHandler } from "@plugboard/core/internal";
 import { runAfterHooks } from "./after-hooks.ts";
 import { type GateOutcome, passGate } from "./gate.ts";
+import { askToGrant, type GivenGrant } from "./grant-offer.ts";
 import { type HookEffect, type Hooks, hooksFor, NO_HOOKS } from "./hooks.ts";
 import { ALLOW_ALL, type Policy, type PolicyRule } from "./policy.ts";
 import { type PreparedCall, prepareCall } from "./prepared-call.ts";
@@ -137,6 +138,7 @@ export class ToolRuntime {
     let gate: GateOutcome | undefined;
     let result: ToolResult | undefined;
     let after: readonly HookEffect[] = [];
+    let granted: GivenGrant | undefined;
     try {
       const hooks = before.length === 0 ? undefined : { before, session, validate: registered.validate };
       gate = await passGate({ policy: this.policy, workspace: this.workspace, request, lines, ask, signal, ...(hooks ? { hooks } : {}) });
@@ -147,6 +149,9 @@ export class ToolRuntime {
       const results = this.#results && resultsFileFor(this.workspace.root, callId, this.#results);
       const ctx: ToolContext = { workspace: this.workspace, signal, callId, logger: this.#logger, ...(results ? { results } : {}) };
       result = await this.#run(registered, { ...gate.arguments }, ctx);
+      // Refused by the sandbox for lack of a grant the person then gives: run again with it.
+      granted = await askToGrant(registered, result, { id: callId, arguments: gate.arguments, asking: this.#asking, approve: options.approve, signal });
+      if (granted !== undefined) result = await this.#run(registered, { ...gate.arguments }, ctx, granted);
       const afterHooks = hooksFor(this.hooks.after, tool);
       if (afterHooks.length > 0 && !signal.aborted) {
         const call = { tool, args: gate.arguments, session, callId, workspace: this.workspace.root };
@@ -170,6 +175,7 @@ export class ToolRuntime {
         decision: gate?.decision ?? "ask:no",
         ...(gate?.rule === undefined ? {} : { rule: gate.rule }),
         ...(hooks.length === 0 ? {} : { hooks }),
+        ...(granted === undefined ? {} : { granted: { ...granted.grant, scope: granted.scope } }),
         durationMs: Math.round(performance.now() - arrived.at),
         isError: result?.isError ?? true,
         resultBytes: result === undefined ? 0 : Buffer.byteLength(result.content),
@@ -182,12 +188,14 @@ export class ToolRuntime {
     return results === undefined ? result : capResult(result, this.workspace.root, results);
   }
 
-  async #run(registered: RegisteredTool, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  /** Runs the call: by its source (with the grant a person gave it after a refusal), or here for a bare definition. */
+  async #run(registered: RegisteredTool, args: Record<string, unknown>, ctx: ToolContext, granted?: GivenGrant): Promise<ToolResult> {
     let result: ToolResult;
     try {
-      // Once: by the tool's source, where its handler runs, or here for a bare definition.
       const { source, tool } = registered;
-      result = await (source === undefined ? runHandler(tool, args, ctx) : source.call(tool.name, args, ctx));
+      if (source === undefined) result = await runHandler(tool, args, ctx);
+      else if (granted !== undefined && source.callGranted !== undefined) result = await source.callGranted(tool.name, args, ctx, granted.grant, granted.scope);
+      else result = await source.call(tool.name, args, ctx);
     } catch (error) {
       throw new PluginError({ tool: registered.tool.name, plugin: registered.owner, phase: "handler", cause: error });
     }
