@@ -182,6 +182,30 @@ export default definePlugin({
   });
 });
 
+describe("the interactive session", () => {
+  test("a grant for the session holds in the turns after it; asked once", async () => {
+    const { folder, config, audit } = await setup();
+    await using _ = folder;
+    await using model = await startScriptedModel([{ toolCalls: [curl("c1")] }, { content: "first done" }, { toolCalls: [curl("c2")] }, { content: "second done" }]);
+    const cli = spawnInTerminal(["--config", config, "--base-url", model.baseURL], { cwd: folder.dir });
+    await cli.waitFor("plugboard >> ");
+    cli.type("fetch it\r");
+    await cli.waitFor(KEYS);
+    cli.type("s");
+    await cli.waitFor("first done");
+    await cli.waitFor("plugboard >> ", 2);
+    cli.type("fetch it again\r");
+    await cli.waitFor("second done");
+    await cli.waitFor("plugboard >> ", 3);
+    cli.type("q\r");
+    expect(await cli.exited()).toBe(0);
+    expect(count(cli.screen(), OFFER)).toBe(1);
+    expect(toolResults(model, 1).c1).toContain("server reached");
+    expect(toolResults(model, 3).c2).toContain("server reached");
+    expect((await audit()).map(({ granted }) => granted)).toEqual([{ permission: "network", scope: "session" }, undefined]);
+  });
+});
+
 describe("without a person the refusal stays as it was", () => {
   test("piped run and --yes on a terminal: nothing is offered, the result ends with the refusal's hint (a person on a terminal is asked, and n leaves it so)", async () => {
     const { folder, config, text, run } = await setup();
