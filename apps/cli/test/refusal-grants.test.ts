@@ -182,6 +182,31 @@ export default definePlugin({
   });
 });
 
+describe("a path outside the view", () => {
+  test("is offered as a read grant and once lets that call read it; one in Plugboard's own folders is not offered", async () => {
+    await using outside = await tempFolder({ "notes/outside.txt": "read from outside\n", "config-home/plugboard/mcp-login.json": "{\"token\":\"t0ps3cret\"}\n" });
+    const file = join(outside.dir, "notes/outside.txt");
+    const login = join(outside.dir, "config-home/plugboard/mcp-login.json");
+    const { folder, config, audit } = await setup();
+    await using _ = folder;
+    await using model = await startScriptedModel([
+      { toolCalls: [{ id: "login", name: "bash", arguments: { command: `cat ${login}` } }] },
+      { toolCalls: [{ id: "notes", name: "bash", arguments: { command: `cat ${file}` } }] },
+      { content: "done" },
+    ]);
+    const cli = spawnInTerminal(["run", "--config", config, "--base-url", model.baseURL, "go"], { cwd: folder.dir, env: { XDG_CONFIG_HOME: join(outside.dir, "config-home") } });
+    await cli.waitFor(KEYS);
+    expect(cli.screen()).toContain(`  $ cat ${file}\r\n  grant: "read": [${JSON.stringify(file)}]\r\n`);
+    cli.type("o");
+    expect(await cli.exited()).toBe(0);
+    expect(count(cli.screen(), OFFER)).toBe(1);
+    expect(toolResults(model, 1).login).toContain(`${login} is outside what ${PLUGIN} can see`);
+    expect(toolResults(model, 1).login).not.toContain("t0ps3cret");
+    expect(toolResults(model, 2).notes).toContain("read from outside");
+    expect((await audit()).map(({ granted }) => granted)).toEqual([undefined, { read: file, scope: "once" }]);
+  });
+});
+
 describe("the interactive session", () => {
   test("a grant for the session holds in the turns after it; asked once", async () => {
     const { folder, config, audit } = await setup();

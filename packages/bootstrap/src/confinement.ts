@@ -9,7 +9,7 @@
 import { statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isWithin } from "@plugboard/sandbox/view";
-import { existingGrants } from "@plugboard/sandbox/granted-paths";
+import { existingGrants, reservedFolders } from "@plugboard/sandbox/granted-paths";
 import { prepareResultsFolder, ResultsFolderError } from "@plugboard/core";
 import { trace } from "@plugboard/core/trace";
 import { ensureLock, lockFileOf } from "@plugboard/config/lock-file";
@@ -159,6 +159,7 @@ export async function prepareConfinement(plan: Plan): Promise<Confinement | unde
       limits: config.limits,
       refusals,
       leftovers,
+      reserved: reservedFolders(env, options.appFolder),
       saveGrant: (plugin, grant) => saveGrant(plugin, grant, env, logger),
     },
     protect,

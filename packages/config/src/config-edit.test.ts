@@ -122,5 +122,8 @@ test("a grant saved to an entry: the permission or the hosts at the end of its l
   const made = parseJson(addEntryGrant(text, 0, { hosts: ["a.example:80"] }));
   expect(made.ok && made.value).toMatchObject({ plugins: [{ package: "@plugboard/plugin-read-file", network: ["a.example:80"] }, {}] });
   expect(addEntryGrant('{ "plugins": [{ "path": "./p", "permissions": [] }] }', 0, { permission: "fs.read" })).toBe('{ "plugins": [{ "path": "./p", "permissions": ["fs.read"] }] }');
+  expect(addEntryGrant('{ "plugins": [{ "path": "./p", "permissions": [], "read": ["/a"] }] }', 0, { read: "/b/c.txt" })).toBe(
+    '{ "plugins": [{ "path": "./p", "permissions": [], "read": ["/a", "/b/c.txt"] }] }',
+  );
   expect(() => addEntryGrant(text, 2, { permission: "network" })).toThrow("the config has no entry at plugins[2]");
 });

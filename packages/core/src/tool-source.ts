@@ -17,9 +17,9 @@ export interface CloseOptions {
 
 /**
  * A grant whose lack made the sandbox refuse a call, exactly what would have allowed it: a
- * permission of the plugin's manifest, or hosts for its `"network"` list.
+ * permission of the plugin's manifest, hosts for its `"network"` list, or a path for its `"read"` list.
  */
-export type MissingGrant = { readonly permission: Permission } | { readonly hosts: readonly string[] };
+export type MissingGrant = { readonly permission: Permission } | { readonly hosts: readonly string[] } | { readonly read: string };
 
 /** How long a grant given to a refused call lasts: that call, the session, or saved to the config too. */
 export type GrantScope = "once" | "session" | "saved";

@@ -11,6 +11,7 @@ import { defineTool, type Permission, type TObject, type ToolContext, type ToolR
 import { answeredOrCancelled, type CloseOptions, type GrantScope, lazilySync, type MissingGrant, type RegistryEntry, type ToolSource } from "@plugboard/core/internal";
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
 import type { Limits, ProtectedPath } from "@plugboard/sandbox";
+import type { ReservedFolder } from "@plugboard/sandbox/granted-paths";
 import type { LeftoverHandler, LeftoverWatch } from "@plugboard/sandbox/leftovers";
 import type { LimitCounts } from "@plugboard/sandbox/limit-tally";
 import type { NetworkRefusals } from "@plugboard/sandbox/network-refusals";
@@ -46,6 +47,8 @@ export interface ResultNotes {
   readonly limits?: Limits;
   /** Looks, after each call of a plugin that may write the workspace, for what it left behind. @default not looked for */
   readonly leftovers?: { readonly watch: LeftoverWatch; readonly handle: LeftoverHandler };
+  /** Plugboard's own folders, never offered as a `"read"` grant (granted-paths.ts). @default unknown: none is offered */
+  readonly reserved?: readonly ReservedFolder[];
   /** Writes a grant a person gave a refused call into the plugin's config entry (a `saved` grant). @default not saved */
   readonly saveGrant?: (plugin: ResolvedPlugin, grant: MissingGrant) => Promise<void>;
 }
@@ -200,6 +203,7 @@ class ListedSource implements ConfinedHost {
       ...narrowedNetwork(plugin.entry, refusals, plugin.manifest.name),
       limits: limits === undefined ? undefined : { values: limits, counts: host.limits },
       paths: { read: plugin.entry.read ?? [], write: plugin.entry.write ?? [] },
+      reserved: this.#notes.reserved,
     };
   }
 }
@@ -218,6 +222,7 @@ function decorations(): Pick<typeof import("@plugboard/sandbox/refusal-hint"), "
 function withGrant(plugin: ResolvedPlugin, grant: MissingGrant): ResolvedPlugin {
   const { entry, manifest } = plugin;
   if ("hosts" in grant) return { ...plugin, entry: { ...entry, network: [...(entry.network ?? []), ...grant.hosts] } };
+  if ("read" in grant) return { ...plugin, entry: { ...entry, read: [...(entry.read ?? []), grant.read] } };
   if (![...manifest.permissions, ...manifest.optionalPermissions].includes(grant.permission)) {
     throw new TypeError(`${manifest.name}'s manifest does not ask for "${grant.permission}"`);
   }

@@ -45,5 +45,6 @@ export async function askToGrant(registered: RegisteredTool, result: ToolResult,
  */
 export function describeGrant(grant: MissingGrant): string {
   if ("permission" in grant) return `"permissions": [${JSON.stringify(grant.permission)}]`;
+  if ("read" in grant) return `"read": [${JSON.stringify(grant.read)}]`;
   return `"network": [${grant.hosts.map((host) => JSON.stringify(host)).join(", ")}]`;
 }

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { defineTool, PERMISSIONS, type Permission, textResult, errorResult, Type } from "@plugboard/core";
 import { removeTempDirs, tempDir } from "@plugboard/test-helpers";
 import { protectedPaths } from "../protect/protected-paths.ts";
@@ -149,6 +149,11 @@ describe("refusalHint", () => {
     const expected = `plugboard: refused by the sandbox: ${path()} is outside what ${PLUGIN} can see (its own code, the system's folders, the paths its entry grants and, with fs.read, the workspace); add "read": [${JSON.stringify(path())}] to its entry in ${config} to let it read it`;
     expect(hint(output(), ALL)).toBe(expected);
     expect(hint(output(), [])).toBe(expected);
+    // Offered as a "read" grant only where Plugboard's own folders are known and it is none of them.
+    expect(grantOf(output(), [])).toBeUndefined();
+    const known = (reserved: { path: string; what: string }[]) => refusalOf({ content: output(), isError: false }, { ...base, grants: [], offered: ALL, reserved })?.grant;
+    expect(known([{ path: join(ws, "elsewhere"), what: "Plugboard's config folder" }])).toEqual({ read: path() });
+    expect(known([{ path: dirname(outside), what: "Plugboard's config folder" }])).toBeUndefined();
   });
 
   test("explainingGrants ends the result with the hint and tells the grant it names; explainingRefusals the same result", () => {

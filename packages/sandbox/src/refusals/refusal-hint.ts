@@ -17,7 +17,7 @@ import { formatSize, type Limits } from "../limits/limits.ts";
 import { PRIVATE_FOLDERS, type ProtectedPath } from "../view/build-view.ts";
 import type { LimitCounts } from "../limits/limit-tally.ts";
 import { exists, isWithin } from "../view/view.ts";
-import type { PathGrants } from "../granted-paths.ts";
+import { type PathGrants, type ReservedFolder, reservedWrite } from "../granted-paths.ts";
 import type { Permission } from "@plugboard/core";
 import type { MissingGrant } from "@plugboard/core/internal";
 
@@ -40,6 +40,8 @@ export interface RefusalContext {
   readonly limits?: { readonly values: Limits; readonly counts: LimitCounts };
   /** The paths its entry grants besides the workspace (`"read"`, `"write"`). @default none */
   readonly paths?: PathGrants;
+  /** Plugboard's own folders (granted-paths.ts), never offered as a `"read"` grant. @default unknown: no `"read"` grant is offered */
+  readonly reserved?: readonly ReservedFolder[];
 }
 
 /** A sandbox's refusal as a result's last line says it, and the grant that would allow the call when its plugin may be given it. */
@@ -232,9 +234,10 @@ function readHint(line: string, context: RefusalContext): Found | undefined {
     // A missing file in a hidden folder that exists (a write to /tmp/x/new.txt) is refused as much as an existing one.
     const parent = dirname(path);
     if (exists(path) || (HIDDEN.some((folder) => parent !== folder && isWithin(parent, folder)) && exists(parent))) {
-      return {
-        text: `${path} is outside what ${context.plugin} can see (its own code, the system's folders, the paths its entry grants and, with fs.read, the workspace); add "read": [${JSON.stringify(path)}] to its entry in ${context.configPath} to let it read it`,
-      };
+      const text = `${path} is outside what ${context.plugin} can see (its own code, the system's folders, the paths its entry grants and, with fs.read, the workspace); add "read": [${JSON.stringify(path)}] to its entry in ${context.configPath} to let it read it`;
+      // Never Plugboard's own folders (its logins, its state), nor a folder holding them.
+      const offered = context.reserved !== undefined && reservedWrite([path], context.reserved) === undefined;
+      return offered ? { text, grant: { read: path } } : { text };
     }
   }
   return undefined;
