@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { realpathSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type ScriptedModel, startScriptedModel } from "@plugboard/testing";
 import { ensureBundle, FIRST_PARTY, plugboard, spawnInTerminal, tempFolder, toolResults } from "./helpers.ts";
 
@@ -19,6 +20,7 @@ setDefaultTimeout(60_000);
 const PLUGIN = "@plugboard/plugin-bash";
 const BASH = { ...(FIRST_PARTY.find(({ path }) => path.endsWith("/bash")) ?? FIRST_PARTY[0]), permissions: ["process.spawn", "fs.read", "fs.write"] };
 const CORE = realpathSync(Bun.resolveSync("@plugboard/core", import.meta.dir));
+const READING_SERVER = fileURLToPath(new URL("./fixtures/reading-server/server.ts", import.meta.url));
 const OFFER = "was refused by the sandbox; run it again with this grant";
 const KEYS = "[o] once  [s] this session";
 
@@ -204,6 +206,37 @@ describe("a path outside the view", () => {
     expect(toolResults(model, 1).login).not.toContain("t0ps3cret");
     expect(toolResults(model, 2).notes).toContain("read from outside");
     expect((await audit()).map(({ granted }) => granted)).toEqual([undefined, { read: file, scope: "once" }]);
+  });
+});
+
+describe("a confined MCP server", () => {
+  test("a refused read is offered too: fs.read once for a workspace file, a read path for the session; audited", async () => {
+    await using outside = await tempFolder({ "outside.txt": "outside the view\n" });
+    const file = join(outside.dir, "outside.txt");
+    const { folder, config, audit } = await setup(BASH, { "workspace/notes.txt": "in the workspace\n" });
+    await using _ = folder;
+    const server = { mcp: { command: READING_SERVER, args: [] }, name: "reader", permissions: [] };
+    await writeFile(config, (await readFile(config, "utf8")).replace(" // confined bash", `, // confined bash\n    ${JSON.stringify(server)}`));
+    const read = (id: string, path: string) => ({ id, name: "read", arguments: { path } });
+    await using model = await startScriptedModel([
+      { toolCalls: [read("ws", "notes.txt")] },
+      { toolCalls: [read("out1", file)] },
+      { toolCalls: [read("out2", file)] },
+      { content: "done" },
+    ]);
+    const cli = spawnInTerminal(["run", "--config", config, "--base-url", model.baseURL, "go"], { cwd: folder.dir });
+    await cli.waitFor(KEYS);
+    expect(cli.screen()).toContain(`read ${OFFER} to reader?\r\n  path: notes.txt\r\n  grant: "permissions": ["fs.read"]\r\n`);
+    cli.type("o");
+    await cli.waitFor(KEYS, 2);
+    expect(cli.screen()).toContain(`  grant: "read": [${JSON.stringify(file)}]\r\n`);
+    cli.type("s");
+    expect(await cli.exited()).toBe(0);
+    expect(count(cli.screen(), OFFER)).toBe(2);
+    expect(toolResults(model, 1).ws).toContain("in the workspace");
+    expect(toolResults(model, 2).out1).toContain("outside the view");
+    expect(toolResults(model, 3).out2).toContain("outside the view");
+    expect((await audit()).map(({ granted }) => granted)).toEqual([{ permission: "fs.read", scope: "once" }, { read: file, scope: "session" }, undefined]);
   });
 });
 

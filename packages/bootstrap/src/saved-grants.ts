@@ -7,18 +7,18 @@
 import { readFile, writeFile } from "node:fs/promises";
 import type { Logger } from "@plugboard/core";
 import { lazily, type MissingGrant } from "@plugboard/core/internal";
-import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
+import type { EntryLocation } from "@plugboard/errors";
 import { plantedRecordFile, writeTrusted } from "@plugboard/sandbox/planted-files";
 
-/** Saves `grant` to `plugin`'s config entry; never throws (a failure is the logger's warning). */
-export async function saveGrant(plugin: ResolvedPlugin, grant: MissingGrant, env: Readonly<Record<string, string | undefined>>, logger: Logger): Promise<void> {
-  const { configPath, index } = plugin.where;
+/** Saves `grant` to the config entry of `name` (a plugin, an MCP server) at `where`; never throws (a failure is the logger's warning). */
+export async function saveGrant(name: string, where: EntryLocation, grant: MissingGrant, env: Readonly<Record<string, string | undefined>>, logger: Logger): Promise<void> {
+  const { configPath, index } = where;
   try {
     // Loaded when a person first saves a grant: a start never needs the config's editor.
     const { addEntryGrant } = await lazily("the config file's editor", () => import("@plugboard/config"));
     const text = addEntryGrant(await readFile(configPath, "utf8"), index, grant);
     await writeTrusted(plantedRecordFile(env), configPath, () => writeFile(configPath, text));
   } catch (error) {
-    logger.warn(`the grant to ${plugin.manifest.name} could not be saved to ${configPath} (${error instanceof Error ? error.message : String(error)}); it holds until the session ends`);
+    logger.warn(`the grant to ${name} could not be saved to ${configPath} (${error instanceof Error ? error.message : String(error)}); it holds until the session ends`);
   }
 }

@@ -12,6 +12,7 @@ import { answeredOrCancelled, type CloseOptions, type GrantScope, lazilySync, ty
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
 import type { Limits, ProtectedPath } from "@plugboard/sandbox";
 import type { ReservedFolder } from "@plugboard/sandbox/granted-paths";
+import { withGrant } from "@plugboard/sandbox/grants";
 import type { LeftoverHandler, LeftoverWatch } from "@plugboard/sandbox/leftovers";
 import type { LimitCounts } from "@plugboard/sandbox/limit-tally";
 import type { NetworkRefusals } from "@plugboard/sandbox/network-refusals";
@@ -139,7 +140,7 @@ class ListedSource implements ConfinedHost {
     if (served === undefined) throw new TypeError(`${this.owner} has no tool ${tool}`);
     const name = served.plugin.manifest.name;
     const before = this.#granted.get(name);
-    const plugin = withGrant(before?.plugin ?? served.plugin, grant);
+    const plugin = pluginWithGrant(before?.plugin ?? served.plugin, grant);
     const host = this.#host.alone(plugin);
     if (scope === "once") {
       try {
@@ -219,14 +220,12 @@ function decorations(): Pick<typeof import("@plugboard/sandbox/refusal-hint"), "
 }
 
 /** `plugin` with `grant` added to its entry; throws for a permission its manifest does not ask for (none is ever offered). */
-function withGrant(plugin: ResolvedPlugin, grant: MissingGrant): ResolvedPlugin {
+function pluginWithGrant(plugin: ResolvedPlugin, grant: MissingGrant): ResolvedPlugin {
   const { entry, manifest } = plugin;
-  if ("hosts" in grant) return { ...plugin, entry: { ...entry, network: [...(entry.network ?? []), ...grant.hosts] } };
-  if ("read" in grant) return { ...plugin, entry: { ...entry, read: [...(entry.read ?? []), grant.read] } };
-  if (![...manifest.permissions, ...manifest.optionalPermissions].includes(grant.permission)) {
+  if ("permission" in grant && ![...manifest.permissions, ...manifest.optionalPermissions].includes(grant.permission)) {
     throw new TypeError(`${manifest.name}'s manifest does not ask for "${grant.permission}"`);
   }
-  return { ...plugin, entry: { ...entry, permissions: [...new Set([...entry.permissions, grant.permission])] } };
+  return { ...plugin, entry: withGrant(entry, grant) };
 }
 
 /** A refusal context's view of an entry's narrowed `network` grant: its list, and what its proxy refused. */
