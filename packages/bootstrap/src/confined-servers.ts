@@ -95,6 +95,7 @@ export async function confineServers(plan: Plan, confinement: Confinement | unde
         limits: { values: config.limits, counts: tally(entry.name) },
         paths: { read: entry.read ?? [], write: entry.write ?? [] },
         reserved: confinement.hosts.reserved,
+        writableWorkspace: plan.writers,
       };
       return (readOnly) => {
         const explain = explainingGrants(context, readOnly);

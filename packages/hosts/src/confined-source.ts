@@ -205,6 +205,8 @@ class ListedSource implements ConfinedHost {
       limits: limits === undefined ? undefined : { values: limits, counts: host.limits },
       paths: { read: plugin.entry.read ?? [], write: plugin.entry.write ?? [] },
       reserved: this.#notes.reserved,
+      // What plugins that may write leave behind is looked for only when one could from the start.
+      writableWorkspace: this.#notes.leftovers !== undefined,
     };
   }
 }

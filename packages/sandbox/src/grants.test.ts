@@ -1,8 +1,9 @@
 import { expect, test } from "bun:test";
-import { withGrant } from "./grants.ts";
+import type { Permission } from "@plugboard/core";
+import { type GrantedEntry, withGrant } from "./grants.ts";
 
 test("withGrant adds the permission once, the hosts or the read path at the end of their lists, and leaves the rest", () => {
-  const entry = { package: "p", permissions: ["fs.read" as const], network: ["a.example"], options: { x: 1 } };
+  const entry: GrantedEntry & { package: string; options: unknown } = { package: "p", permissions: ["fs.read"] satisfies Permission[], network: ["a.example"], options: { x: 1 } };
   expect(withGrant(entry, { permission: "network" })).toEqual({ ...entry, permissions: ["fs.read", "network"] });
   expect(withGrant(entry, { permission: "fs.read" })).toEqual(entry);
   expect(withGrant(entry, { hosts: ["b.example:80"] })).toEqual({ ...entry, network: ["a.example", "b.example:80"] });

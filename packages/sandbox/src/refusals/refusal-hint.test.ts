@@ -41,9 +41,9 @@ const ALL: readonly Permission[] = PERMISSIONS;
 const without = (permission: Permission) => ALL.filter((granted) => granted !== permission);
 const hint = (content: string, grants: readonly Permission[], offered: readonly Permission[] = ALL) =>
   refusalHint({ content, isError: false }, { ...base, grants, offered });
-/** The grant a person could be offered for the refusal `content` shows. */
-const grantOf = (content: string, grants: readonly Permission[], offered: readonly Permission[] = ALL) =>
-  refusalOf({ content, isError: false }, { ...base, grants, offered })?.grant;
+/** The grant a person could be offered for the refusal `content` shows (with a workspace writable from the start). */
+const grantOf = (content: string, grants: readonly Permission[], offered: readonly Permission[] = ALL, writableWorkspace = true) =>
+  refusalOf({ content, isError: false }, { ...base, grants, offered, writableWorkspace })?.grant;
 const grantLine = (permission: Permission, purpose: string) =>
   `plugboard: refused by the sandbox: ${PLUGIN} ${purpose.replace("GRANT", `grant "${permission}" to it in ${config}`)}`;
 
@@ -115,6 +115,8 @@ describe("refusalHint", () => {
     const missing = row.grant === "fs.read" ? without("fs.read").filter((granted) => granted !== "fs.write") : without(row.grant);
     expect(hint(row.output(), missing)).toBe(row.hint());
     expect(grantOf(row.output(), missing)).toEqual({ permission: row.grant });
+    // fs.write is offered only where the protections of a writable workspace are in force; the hint is the same.
+    expect(grantOf(row.output(), missing, ALL, false)).toEqual(row.grant === "fs.write" ? undefined : { permission: row.grant });
     expect(hint(row.output(), ALL)).toBeUndefined();
   });
 

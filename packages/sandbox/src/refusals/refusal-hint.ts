@@ -42,6 +42,13 @@ export interface RefusalContext {
   readonly paths?: PathGrants;
   /** Plugboard's own folders (granted-paths.ts), never offered as a `"read"` grant. @default unknown: no `"read"` grant is offered */
   readonly reserved?: readonly ReservedFolder[];
+  /**
+   * Whether the protections of a writable workspace have been in force since the app started
+   * (some confined process could write it then: its code protected, the span recorded for the
+   * planted-files check, what calls leave behind looked for). Only then is `fs.write` offered
+   * as a grant. @default false
+   */
+  readonly writableWorkspace?: boolean;
 }
 
 /** A sandbox's refusal as a result's last line says it, and the grant that would allow the call when its plugin may be given it. */
@@ -255,7 +262,9 @@ function spawnHint(line: string, context: RefusalContext): Found | undefined {
 /** `what` was refused for lack of `permission`: the config's grant, or nothing when the manifest does not ask for it. */
 function fix(context: RefusalContext, permission: Permission, what: string, purpose: string): Found {
   if (!context.offered.includes(permission)) return { text: `${what}; its manifest does not ask for "${permission}", so no config can grant it` };
-  return { text: `${what}; grant "${permission}" to it in ${context.configPath} ${purpose}`, grant: { permission } };
+  const text = `${what}; grant "${permission}" to it in ${context.configPath} ${purpose}`;
+  // A workspace no one could write at the start lacks the protections a writer needs: that grant waits for a new start.
+  return permission === "fs.write" && context.writableWorkspace !== true ? { text } : { text, grant: { permission } };
 }
 
 /** The most specific protected path holding `path`, unless that is an exception (`.plugboard/results/`). */
