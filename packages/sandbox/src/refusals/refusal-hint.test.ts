@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { defineTool, PERMISSIONS, type Permission, textResult, errorResult, Type } from "@plugboard/core";
 import { removeTempDirs, tempDir } from "@plugboard/test-helpers";
 import { protectedPaths } from "../protect/protected-paths.ts";
-import { explainingGrants, explainingRefusals, limitHint, type RefusalContext, refusalHint, refusalOf } from "./refusal-hint.ts";
+import { explainingGrants, explainingRefusals, limitHint, type RefusalContext, refusalHint, hintedRefusal } from "./refusal-hint.ts";
 
 const PLUGIN = "@plugboard/plugin-bash";
 let ws = "";
@@ -43,7 +43,7 @@ const hint = (content: string, grants: readonly Permission[], offered: readonly 
   refusalHint({ content, isError: false }, { ...base, grants, offered });
 /** The grant a person could be offered for the refusal `content` shows (with a workspace writable from the start). */
 const grantOf = (content: string, grants: readonly Permission[], offered: readonly Permission[] = ALL, writableWorkspace = true) =>
-  refusalOf({ content, isError: false }, { ...base, grants, offered, writableWorkspace })?.grant;
+  hintedRefusal({ content, isError: false }, { ...base, grants, offered, writableWorkspace })?.grant;
 const grantLine = (permission: Permission, purpose: string) =>
   `plugboard: refused by the sandbox: ${PLUGIN} ${purpose.replace("GRANT", `grant "${permission}" to it in ${config}`)}`;
 
@@ -153,7 +153,7 @@ describe("refusalHint", () => {
     expect(hint(output(), [])).toBe(expected);
     // Offered as a "read" grant only where Plugboard's own folders are known and it is none of them.
     expect(grantOf(output(), [])).toBeUndefined();
-    const known = (reserved: { path: string; what: string }[]) => refusalOf({ content: output(), isError: false }, { ...base, grants: [], offered: ALL, reserved })?.grant;
+    const known = (reserved: { path: string; what: string }[]) => hintedRefusal({ content: output(), isError: false }, { ...base, grants: [], offered: ALL, reserved })?.grant;
     expect(known([{ path: join(ws, "elsewhere"), what: "Plugboard's config folder" }])).toEqual({ read: path() });
     expect(known([{ path: dirname(outside), what: "Plugboard's config folder" }])).toBeUndefined();
   });
@@ -226,9 +226,9 @@ describe("a network grant narrowed to a list of hosts", () => {
     expect(refusalHint({ content: "", isError: false }, narrowed([]), ["a.example:80", "b.example:443"])).toBe(
       `plugboard: refused by the sandbox: network to a.example:80, b.example:443 is not granted to ${PLUGIN}; add them to its "network" list in ${config} to allow them`,
     );
-    expect(refusalOf({ content, isError: false }, narrowed([]), ["a.example:80", "b.example:443"])?.grant).toEqual({ hosts: ["a.example:80", "b.example:443"] });
+    expect(hintedRefusal({ content, isError: false }, narrowed([]), ["a.example:80", "b.example:443"])?.grant).toEqual({ hosts: ["a.example:80", "b.example:443"] });
     // Around the proxy: no one host to grant.
-    expect(refusalOf({ content: "curl: (7) Failed to connect to 127.0.0.2 port 80: Couldn't connect to server", isError: false }, narrowed([]))?.grant).toBeUndefined();
+    expect(hintedRefusal({ content: "curl: (7) Failed to connect to 127.0.0.2 port 80: Couldn't connect to server", isError: false }, narrowed([]))?.grant).toBeUndefined();
   });
 
   test("a connection around the proxy says the network goes through the proxy only; with plain network nothing is said", () => {

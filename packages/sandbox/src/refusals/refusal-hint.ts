@@ -52,7 +52,7 @@ export interface RefusalContext {
 }
 
 /** A sandbox's refusal as a result's last line says it, and the grant that would allow the call when its plugin may be given it. */
-export interface Refusal {
+export interface HintedRefusal {
   readonly hint: string;
   /** Absent when no config could allow it (a protected path, a permission the manifest does not ask for) or it is not one grant. */
   readonly grant?: MissingGrant;
@@ -80,11 +80,11 @@ const LIMIT_PREFIX = "plugboard: refused by a limit: ";
  * // 'plugboard: refused by the sandbox: P has no network access; grant "network" to it in /w/plugboard.json to allow it'
  */
 export function refusalHint(result: ToolResult, context: RefusalContext, refused: readonly string[] = []): string | undefined {
-  return refusalOf(result, context, refused)?.hint;
+  return hintedRefusal(result, context, refused)?.hint;
 }
 
 /** The first refusal `result` shows, its hint and the grant that would allow the call, or undefined. */
-export function refusalOf(result: ToolResult, context: RefusalContext, refused: readonly string[] = []): Refusal | undefined {
+export function hintedRefusal(result: ToolResult, context: RefusalContext, refused: readonly string[] = []): HintedRefusal | undefined {
   const found = refused.length > 0 ? proxyHint(refused, context) : firstFound(result, context);
   return found === undefined ? undefined : { hint: `${PREFIX}${found.text}`, ...(found.grant === undefined ? {} : { grant: found.grant }) };
 }
@@ -117,7 +117,7 @@ export function explainingGrants(context: RefusalContext, readOnly: boolean): (r
   return (result) => {
     if (readOnly && !result.isError) return { result };
     const limit = limitHint(result, context, before);
-    const refusal: Refusal | undefined = limit === undefined ? refusalOf(result, context, context.refusedHosts?.(since) ?? []) : { hint: limit };
+    const refusal: HintedRefusal | undefined = limit === undefined ? hintedRefusal(result, context, context.refusedHosts?.(since) ?? []) : { hint: limit };
     if (refusal === undefined) return { result };
     const ended = { ...result, content: `${result.content}\n${refusal.hint}` };
     return refusal.grant === undefined ? { result: ended } : { result: ended, grant: refusal.grant };
