@@ -4,13 +4,14 @@
  * the runtime then refuses with the text that says how to allow it). An "always" answer is
  * passed back to the runtime, which remembers it as a rule for the rest of the session
  * (`a`: this tool; `c`: bash commands like this one, the rule the runtime offers); `p` also
- * saves that rule to the config file, its comments and layout kept.
+ * saves that rule to the config file, its comments and layout kept. A call the sandbox refused
+ * for lack of a grant its plugin may be given is offered again with that grant (`askGrant`).
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { addPolicyRule } from "@plugboard/config";
 import { plantedRecordFile, writeTrusted } from "@plugboard/sandbox/planted-files";
-import type { ApprovalAnswer, ApprovalRequest, Approver, DerivedCommandRule, Policy, PolicyRule } from "@plugboard/runtime";
-import { approveAll, rowMark, wildcardMatch } from "@plugboard/runtime";
+import type { ApprovalAnswer, ApprovalRequest, Approver, DerivedCommandRule, Policy, PolicyRule, RefusedCall } from "@plugboard/runtime";
+import { approveAll, describeGrant, rowMark, wildcardMatch } from "@plugboard/runtime";
 import { visible } from "@plugboard/core/internal";
 import type { Io } from "./io.ts";
 import { readKey, readLine } from "./terminal-input.ts";
@@ -72,6 +73,7 @@ export function approverFor(approvals: Approvals, io: Io, screen: Screen, contex
 }
 
 async function askPerson(request: ApprovalRequest, io: Io, context: ApprovalContext, signal: AbortSignal): Promise<ApprovalAnswer> {
+  if (request.refused !== undefined) return askGrant(request, request.refused, io, context, signal);
   const { style } = io;
   const derived = request.commands;
   const lines = [`${style.tool(`allow ${visible(request.tool)}?`)}`, ...describeCall(request).map((line) => `  ${visible(line)}`)];
@@ -125,6 +127,34 @@ async function offerCommands(tool: string, derived: DerivedCommandRule, io: Io, 
   // The app's own write: the next start does not take it for a plugin's.
   await writeTrusted(plantedRecordFile(io.env), path, () => writeFile(path, text));
   io.stderr.write(`saved to ${path}\n`);
+}
+
+/**
+ * A call the sandbox refused: run it again with exactly the missing grant — once, for the
+ * session, or saved to the config too (`p`, when the person may edit it) — or leave the
+ * refusal as the model got it (`n`).
+ */
+async function askGrant(request: ApprovalRequest, refused: RefusedCall, io: Io, context: ApprovalContext, signal: AbortSignal): Promise<ApprovalAnswer> {
+  const { style } = io;
+  const lines = [
+    style.tool(`${visible(request.tool)} was refused by the sandbox; run it again with this grant to ${visible(refused.owner)}?`),
+    ...describeCall(request).map((line) => `  ${visible(line)}`),
+    `  grant: ${visible(describeGrant(refused.grant))}`,
+  ];
+  const save = context.config ? `  [p] save to ${context.config.path}` : "";
+  io.stderr.write(`${lines.join("\n")}\n${style.dim(`[o] once  [s] this session${save}  [n] no`)} › `);
+  const key = await readKey(io.stdin, context.config ? ["o", "s", "p", "n"] : ["o", "s", "n"], signal).catch((error: unknown) => {
+    io.stderr.write("cancelled\n");
+    throw error;
+  });
+  const answers: Record<string, [string, ApprovalAnswer]> = {
+    o: ["once", { decision: "allow", grant: "once" }],
+    s: ["this session", { decision: "allow", grant: "session" }],
+    p: [`saved to ${context.config?.path ?? ""}`, { decision: "allow", grant: "saved" }],
+  };
+  const [said, answer] = answers[key] ?? ["no", { decision: "deny" }];
+  io.stderr.write(`${said}\n`);
+  return answer;
 }
 
 /**

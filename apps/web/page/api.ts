@@ -28,6 +28,7 @@ export type ChatEvent =
       /** Why a person must answer: untrusted content from tool `by` entered the conversation. */
       readonly tainted?: Taint;
     }
+  | ({ readonly type: "grant" } & GrantRequestEvent)
   | ({ readonly type: "elicitation" } & ElicitationRequestEvent)
   | { readonly type: "done"; readonly reply: string; readonly status: "answered" | "empty" | "step_limit"; readonly cutOff?: true; readonly taint?: Taint }
   | { readonly type: "error"; readonly error: string };
@@ -43,6 +44,22 @@ export interface ElicitationField {
   readonly default?: string | number | boolean | string[];
   readonly format?: string;
 }
+
+/** A call the sandbox refused, offered again with the grant that would allow it. */
+export interface GrantRequestEvent {
+  readonly id: string;
+  readonly tool: string;
+  readonly arguments: Record<string, unknown>;
+  /** The plugin refused. */
+  readonly owner: string;
+  /** The missing grant as its config entry would say it. */
+  readonly grant: string;
+  /** The config file a saved grant is written to; absent: not offered. */
+  readonly save?: string;
+}
+
+/** How long a grant given on the page lasts; undefined: not given (the refusal stays). */
+export type GrantScope = "once" | "session" | "saved" | undefined;
 
 /** A mounted server's request for input, waiting for the page. */
 export interface ElicitationRequestEvent {
@@ -109,6 +126,16 @@ export async function answerApproval(id: string, decision: "allow" | "deny", rea
     method: "POST",
     headers: { "content-type": "application/json", ...authorization(token) },
     body: JSON.stringify({ decision, ...(reason ? { reason } : {}), ...(always ? { always: "commands" } : {}) }),
+  });
+  if (!response.ok) throw await apiError(response);
+}
+
+/** Answers a grant card: run the refused call again with the grant (for `scope`), or leave the refusal. */
+export async function answerGrant(id: string, scope: GrantScope, token: string): Promise<void> {
+  const response = await fetch(`/api/approvals/${encodeURIComponent(id)}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...authorization(token) },
+    body: JSON.stringify(scope === undefined ? { decision: "deny" } : { decision: "allow", grant: scope }),
   });
   if (!response.ok) throw await apiError(response);
 }

@@ -1,9 +1,10 @@
 /** The chat page: wires the conversation, the composer, the kept conversations and the theme. */
-import { ApiError, answerApproval, answerElicitation, type ChatEvent, streamChat } from "./api.ts";
+import { ApiError, answerApproval, answerElicitation, answerGrant, type ChatEvent, streamChat } from "./api.ts";
 import { AnswerView, questionItem } from "./answer-view.ts";
 import { type AssistantEntry, type Conversation, historyOf, newConversation, outcomeOf, titleOf } from "./conversation.ts";
 import { button, byId, el } from "./dom.ts";
 import { elicitationCard } from "./elicitation-card.ts";
+import { grantCard } from "./grant-card.ts";
 import { loadInfo, showEmptyState } from "./empty-state.ts";
 import { copyCode } from "./markdown.ts";
 import { currentConversationId, deleteConversation, listConversations, loadConversation, rememberCurrent, saveConversation } from "./store.ts";
@@ -198,6 +199,15 @@ async function runTurn(history: { role: "user" | "assistant"; content: string }[
       }, why);
       approve.focus();
       announce(`Approval needed: ${event.tool} ${mainArgument(event.tool, event.arguments)}. Approve or Deny.`);
+    }
+    if (event.type === "grant") {
+      // The refused call's line is on the page already (its call ran): the card goes under it.
+      const { card, focus } = grantCard(event, (scope) => answerGrant(event.id, scope, tokenInput.value));
+      const line = view.tool(event.id);
+      if (line) line.element.after(card);
+      else view.item.append(card);
+      focus.focus();
+      announce(`The sandbox refused ${event.tool}. Grant ${event.grant} to ${event.owner} once, for this session, or keep it refused.`);
     }
     if (event.type === "elicitation") {
       const { card, focus } = elicitationCard(event, (answer) => answerElicitation(event.id, answer, tokenInput.value));

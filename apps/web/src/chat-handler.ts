@@ -76,7 +76,10 @@ function streamTurn(c: Context, ctx: ChatHandlerContext, input: Pick<TurnInput, 
     await stream.write(": stream open\n\n");
     using _asking = ctx.elicitations.during((request) => send("elicitation", request));
     try {
-      const approve = ctx.approvals.approver((request) => send("approval", request));
+      const approve = ctx.approvals.approver(
+        (request) => send("approval", request),
+        (offer) => send("grant", offer),
+      );
       const result = await ctx.runTurn({ ...input, stream: true, approve, onEvent: (event) => forward(event, send) });
       send(result.status === "aborted" ? "error" : "done", result.status === "aborted" ? stoppedBody(ctx) : result);
     } catch (error) {

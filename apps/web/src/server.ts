@@ -53,6 +53,8 @@ export interface WebServerOptions {
   readonly log?: (line: string) => void;
   /** Where the app's mounted servers' requests for input wait (the app built with its `elicit`). @default none: they are declined */
   readonly elicitations?: PendingElicitations;
+  /** The config file a grant given on the page after a sandbox refusal may be saved to. @default none: once or for the session only */
+  readonly grantsSaveTo?: string;
 }
 
 /** What the server has done so far; live values. */
@@ -91,7 +93,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   checkBinding(host, options.token);
   const page = await loadChatPage();
   const shutdown = new AbortController();
-  const approvals = new PendingApprovals();
+  const approvals = new PendingApprovals(options.grantsSaveTo);
   const stats = {
     turns: 0,
     inFlight: 0,

@@ -2,7 +2,7 @@
  * The whole app as the process runs it: config read, plugins loaded and model client made
  * once at start, one server sharing them, all of it released by `close()`.
  */
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { type App, PlugboardError, startApp } from "@plugboard/bootstrap";
 import type { Logger } from "@plugboard/core";
 import type OpenAI from "openai";
@@ -87,6 +87,8 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
     ...(options.host === undefined ? {} : { host: options.host }),
     token: options.token,
     elicitations,
+    // A config of the app's own install (the shipped one) is never written: grants given there hold for the session.
+    ...(within(app.config.configPath, options.appFolder ?? WEB_FOLDER) ? {} : { grantsSaveTo: app.config.configPath }),
     ...(logger ? { log: (line: string) => logger.warn(line) } : {}),
   }).catch(async (error: unknown) => {
     await app.close();
@@ -98,6 +100,11 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
     await app.close();
   };
   return { app, client, demo, endpoint: model.endpoint, server, close };
+}
+
+function within(path: string, folder: string): boolean {
+  const rel = relative(folder, path);
+  return rel === "" || (!rel.startsWith("..") && !rel.startsWith("/"));
 }
 
 /**

@@ -1,10 +1,11 @@
 /**
  * The confinement of the config's stdio MCP servers: each started through the sandbox with
  * its entry's grants (unless the caller gives its own `mcpLauncher`), and each confined
- * server's results ending with the hint of a sandbox refusal, as a confined plugin's do.
+ * server's results ending with the hint of a sandbox refusal, as a confined plugin's do, the
+ * grant it names kept for a person to give (granted-server.ts).
  */
 import type { ToolResult } from "@plugboard/core";
-import { lazily } from "@plugboard/core/internal";
+import { lazily, type MissingGrant } from "@plugboard/core/internal";
 import { PERMISSIONS } from "@plugboard/core";
 import type { McpEntry } from "@plugboard/config";
 import { LimitTally } from "@plugboard/sandbox/limit-tally";
@@ -19,14 +20,20 @@ export interface ServerConfinement {
   explain(entry: McpEntry): ((readOnly: boolean) => (result: ToolResult) => ToolResult) | undefined;
   /** The existing files outside the workspace that `entry`'s arguments name and its view lacks, as of its last start. */
   unseen(entry: McpEntry): readonly string[];
+  /** The grant whose lack refused the call of a confined server that returned `result`, for a person to give. */
+  missingGrant(result: ToolResult): MissingGrant | undefined;
+  /** Confines `entry` too: a confined server's entry with a grant a person gave added. */
+  confine(entry: McpEntry): void;
 }
 
 /** The servers' confinement in `plan`'s app: none but the caller's launcher without a sandbox. */
 export async function confineServers(plan: Plan, confinement: Confinement | undefined): Promise<ServerConfinement> {
   const given = plan.options.mcpLauncher;
   const confined = new Set(plan.servers.flatMap(({ entry, confined }) => (confined ? [entry] : [])));
-  if (confinement === undefined || confined.size === 0) return { launcher: given, explain: () => undefined, unseen: () => [] };
-  const [{ confineServer, serverCacheRoot }, { narrowedNetwork }, { explainingRefusals }] = await Promise.all([
+  if (confinement === undefined || confined.size === 0) {
+    return { launcher: given, explain: () => undefined, unseen: () => [], missingGrant: () => undefined, confine: () => {} };
+  }
+  const [{ confineServer, serverCacheRoot }, { narrowedNetwork }, { explainingGrants }] = await Promise.all([
     lazily("the sandbox for MCP servers", () => import("@plugboard/sandbox/confine-server")),
     lazily("the refusal contexts of confined sources", () => import("@plugboard/hosts/confined-source")),
     lazily("the sandbox's refusal hints", () => import("@plugboard/sandbox/refusal-hint")),
@@ -37,6 +44,7 @@ export async function confineServers(plan: Plan, confinement: Confinement | unde
   // How often each confined server's limits refused, over its restarts, by its name.
   const tallies = new Map<string, LimitTally>();
   const unseen = new Map<McpEntry, readonly string[]>();
+  const missing = new WeakMap<ToolResult, MissingGrant>();
   const tally = (name: string) => {
     let found = tallies.get(name);
     if (found === undefined) {
@@ -69,6 +77,8 @@ export async function confineServers(plan: Plan, confinement: Confinement | unde
   return {
     launcher: given ?? confining,
     unseen: (entry) => unseen.get(entry) ?? [],
+    missingGrant: (result) => missing.get(result),
+    confine: (entry) => void confined.add(entry),
     explain(entry) {
       if (!confined.has(entry)) return undefined;
       // A server has no manifest: any permission can be granted to it.
@@ -84,8 +94,17 @@ export async function confineServers(plan: Plan, confinement: Confinement | unde
         ...narrowedNetwork(entry, confinement.refusals, entry.name),
         limits: { values: config.limits, counts: tally(entry.name) },
         paths: { read: entry.read ?? [], write: entry.write ?? [] },
+        reserved: confinement.hosts.reserved,
+        writableWorkspace: plan.writers,
       };
-      return (readOnly) => explainingRefusals(context, readOnly);
+      return (readOnly) => {
+        const explain = explainingGrants(context, readOnly);
+        return (result) => {
+          const { result: explained, grant } = explain(result);
+          if (grant !== undefined) missing.set(explained, grant);
+          return explained;
+        };
+      };
     },
   };
 }

@@ -9,7 +9,7 @@
 import { statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isWithin } from "@plugboard/sandbox/view";
-import { existingGrants } from "@plugboard/sandbox/granted-paths";
+import { existingGrants, reservedFolders } from "@plugboard/sandbox/granted-paths";
 import { prepareResultsFolder, ResultsFolderError } from "@plugboard/core";
 import { trace } from "@plugboard/core/trace";
 import { ensureLock, lockFileOf } from "@plugboard/config/lock-file";
@@ -22,6 +22,7 @@ import { NetworkRefusals } from "@plugboard/sandbox/network-refusals";
 import type { SandboxState } from "@plugboard/sandbox/sandbox-mode";
 import type { EgressRecord, ProtectedPath } from "@plugboard/sandbox";
 import type { AuditLog } from "./audit-log.ts";
+import { saveGrant } from "./saved-grants.ts";
 import { type ConfinementModules, confinementModules, type ProtectionModules, protectionModules } from "./confinement-modules.ts";
 import type { Plan } from "./plan.ts";
 
@@ -149,7 +150,18 @@ export async function prepareConfinement(plan: Plan): Promise<Confinement | unde
   return {
     mechanism,
     modules,
-    hosts: { workspace: root, logger, listing, protect, onConnection, limits: config.limits, refusals, leftovers },
+    hosts: {
+      workspace: root,
+      logger,
+      listing,
+      protect,
+      onConnection,
+      limits: config.limits,
+      refusals,
+      leftovers,
+      reserved: reservedFolders(env, options.appFolder),
+      saveGrant: (plugin, grant) => saveGrant(plugin.manifest.name, plugin.where, grant, env, logger),
+    },
     protect,
     writable,
     refusals,

@@ -5,13 +5,16 @@
  * closed and its error thrown; nothing is left running.
  */
 import type { Permission } from "@plugboard/core";
-import { type CloseOptions, lazily, type RegistryEntry, type ToolSource } from "@plugboard/core/internal";
+import { type CloseOptions, lazily, type MissingGrant, type RegistryEntry, type ToolSource } from "@plugboard/core/internal";
+import type { McpEntry } from "@plugboard/config";
 import type { ConfinedHost } from "@plugboard/hosts/confined";
 import { allOrNothing } from "./all-or-nothing.ts";
 import { type AuditLog, openAuditLog } from "./audit-log.ts";
 import { type Confinement, prepareConfinement } from "./confinement.ts";
 import { confineServers } from "./confined-servers.ts";
+import { GrantingServer } from "./granted-server.ts";
 import { type MountedServer, mountServer } from "./mount-server.ts";
+import { saveGrant } from "./saved-grants.ts";
 import type { Plan } from "./plan.ts";
 
 /** An entry of the config and the tools its source provides for it. */
@@ -111,14 +114,31 @@ async function startHosts(plan: Plan, confinement: Confinement): Promise<Map<num
   return new Map(started.flatMap(([group, host]) => group.map((plugin) => [plugin.where.index, host] as const)));
 }
 
-/** Starts every MCP server of the plan at once; if one fails, the others are closed. */
-async function mountServers(plan: Plan, confinement: Confinement | undefined) {
+/**
+ * Starts every MCP server of the plan at once; if one fails, the others are closed. A server
+ * our sandbox confines is mounted so that a refused call can become a grant (granted-server.ts).
+ */
+async function mountServers(plan: Plan, confinement: Confinement | undefined): Promise<{ index: number; entry: McpEntry; server: MountedServer; mount: ToolSource }[]> {
   if (plan.servers.length === 0) return [];
   const { config, workspace, options } = plan;
-  const { launcher, explain, unseen } = await confineServers(plan, confinement);
+  const servers = await confineServers(plan, confinement);
+  const { launcher, explain, unseen } = servers;
   const context = { workspace, logger: options.logger, launcher, elicit: options.elicit, env: options.env, unseen };
   return allOrNothing(
-    plan.servers.map(async ({ index, entry }) => ({ index, entry, ...(await mountServer(entry, { index, configPath: config.configPath }, context, explain(entry))) })),
+    plan.servers.map(async ({ index, entry }) => {
+      const where = { index, configPath: config.configPath };
+      const { server, mount } = await mountServer(entry, where, context, explain(entry));
+      if (explain(entry) === undefined) return { index, entry, server, mount };
+      const grants = {
+        missingGrant: servers.missingGrant,
+        reopen: async (widened: McpEntry) => {
+          servers.confine(widened);
+          return (await mountServer(widened, where, context, explain(widened))).mount;
+        },
+        save: (grant: MissingGrant) => saveGrant(entry.name, where, grant, options.env, options.logger),
+      };
+      return { index, entry, server, mount: new GrantingServer(mount, entry, grants) };
+    }),
     ({ mount }) => mount.close(),
   );
 }

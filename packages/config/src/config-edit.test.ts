@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { addPluginEntry, removePluginEntry } from "./config-edit.ts";
+import { addEntryGrant, addPluginEntry, removePluginEntry } from "./config-edit.ts";
 import { parseJson } from "./json.ts";
 
 const CONFIG = `// my app
@@ -100,4 +100,30 @@ test("a path entry is added as written, updated when that path is listed, and re
   expect(removePluginEntry(added, { path: "./plugins/todo" })).toBe(text);
   expect(removePluginEntry(added, { path: "./plugins/notes" })).toBeUndefined();
   expect(removePluginEntry(added, { package: "./plugins/todo" })).toBeUndefined();
+});
+
+test("a grant saved to an entry: the permission or the hosts at the end of its list, comments and neighbours as they were", () => {
+  const text = `{
+  "plugins": [
+    { "package": "@plugboard/plugin-read-file", "permissions": ["fs.read"] }, // reads
+    {
+      "package": "@plugboard/plugin-bash",
+      "permissions": ["process.spawn", "fs.read"], // no network yet
+      "network": ["localhost:4873"]
+    }
+  ]
+}
+`;
+  const permission = addEntryGrant(text, 1, { permission: "network" });
+  expect(permission).toBe(text.replace('["process.spawn", "fs.read"]', '["process.spawn", "fs.read", "network"]'));
+  const hosts = addEntryGrant(text, 1, { hosts: ["127.0.0.2:80", "example.com:443"] });
+  expect(hosts).toBe(text.replace('["localhost:4873"]', '["localhost:4873", "127.0.0.2:80", "example.com:443"]'));
+  // No list yet: one is made; an empty one is filled.
+  const made = parseJson(addEntryGrant(text, 0, { hosts: ["a.example:80"] }));
+  expect(made.ok && made.value).toMatchObject({ plugins: [{ package: "@plugboard/plugin-read-file", network: ["a.example:80"] }, {}] });
+  expect(addEntryGrant('{ "plugins": [{ "path": "./p", "permissions": [] }] }', 0, { permission: "fs.read" })).toBe('{ "plugins": [{ "path": "./p", "permissions": ["fs.read"] }] }');
+  expect(addEntryGrant('{ "plugins": [{ "path": "./p", "permissions": [], "read": ["/a"] }] }', 0, { read: "/b/c.txt" })).toBe(
+    '{ "plugins": [{ "path": "./p", "permissions": [], "read": ["/a", "/b/c.txt"] }] }',
+  );
+  expect(() => addEntryGrant(text, 2, { permission: "network" })).toThrow("the config has no entry at plugins[2]");
 });

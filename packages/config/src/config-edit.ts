@@ -108,6 +108,28 @@ function pluginIndex(text: string, key: EntryKey): number {
   return plugins.findIndex((entry: unknown) => typeof entry === "object" && entry !== null && Reflect.get(entry, field) === value);
 }
 
+/** A grant as a person saves it to a plugin's entry after the sandbox refused a call: a permission, hosts of its `network` list, a path of its `read` list. */
+export type EntryGrant = { readonly permission: Permission } | { readonly hosts: readonly string[] } | { readonly read: string };
+
+/**
+ * The config text with `grant` added to the entry at `index` of its `plugins`: the permission
+ * at the end of its `permissions`, the hosts at the end of its `network` list, the path at the
+ * end of its `read` list (a list made when absent); the rest of the text, comments included, as it was. Throws when there is no such entry.
+ *
+ * @example addEntryGrant('{ "plugins": [{ "package": "p", "permissions": ["fs.read"] }] }', 0, { permission: "network" })
+ */
+export function addEntryGrant(text: string, index: number, grant: EntryGrant): string {
+  const [key, values] = "permission" in grant ? ["permissions", [grant.permission]] : "hosts" in grant ? ["network", grant.hosts] : ["read", [grant.read]];
+  const tree = parseTree(text, [], { allowTrailingComma: true }) ?? emptyNode();
+  if (findNodeAtLocation(tree, ["plugins", index])?.type !== "object") throw new Error(`the config has no entry at plugins[${index}]`);
+  const list = findNodeAtLocation(tree, ["plugins", index, key]);
+  const last = list?.type === "array" ? list.children?.at(-1) : undefined;
+  if (list === undefined) return applyEdits(text, modify(text, ["plugins", index, key], values, { formattingOptions: FORMAT }));
+  const items = values.map((value) => JSON.stringify(value)).join(", ");
+  if (last === undefined) return applyEdits(text, [{ offset: list.offset, length: list.length, content: `[${items}]` }]);
+  return applyEdits(text, appendText(text, list, last, items));
+}
+
 /** A policy rule as an approval saves it. */
 export interface RuleEntry {
   readonly tool: string;

@@ -15,5 +15,5 @@ export {
 export { LazyLoadError, lazily, lazilySync } from "./lazily.ts";
 export { capResult, resultsFileFor, safeResultName } from "./result-caps.ts";
 export { answeredOrCancelled, CANCEL_GRACE_MS, runHandler } from "./run-handler.ts";
-export type { CloseOptions, ToolSource } from "./tool-source.ts";
+export type { CloseOptions, GrantScope, MissingGrant, ToolSource } from "./tool-source.ts";
 export { visible } from "./visible.ts";

@@ -6,6 +6,7 @@
  * by all of them (hosts and mcp do not import each other).
  */
 import type { ToolContext, ToolResult } from "./contract.ts";
+import type { Permission } from "./permissions.ts";
 import type { RegistryEntry } from "./registry.ts";
 
 /** How `close` ends a source. */
@@ -13,6 +14,15 @@ export interface CloseOptions {
   /** Wait until nothing of the source is left (its processes, their namespaces). @default true */
   readonly wait?: boolean;
 }
+
+/**
+ * A grant whose lack made the sandbox refuse a call, exactly what would have allowed it: a
+ * permission of the plugin's manifest, hosts for its `"network"` list, or a path for its `"read"` list.
+ */
+export type MissingGrant = { readonly permission: Permission } | { readonly hosts: readonly string[] } | { readonly read: string };
+
+/** How long a grant given to a refused call lasts: that call, the session, or saved to the config too. */
+export type GrantScope = "once" | "session" | "saved";
 
 /**
  * A source of tools. The runtime hands each call of one of its `entries` to `call`, once:
@@ -31,6 +41,16 @@ export interface ToolSource {
    * here as it was thrown, for the runtime to wrap in a `PluginError`.
    */
   call(tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
+  /**
+   * The grant the sandbox refused the call that returned `result` for lack of, which a person
+   * may give it (`callGranted`); a confined source's only.
+   */
+  missingGrant?(result: ToolResult): MissingGrant | undefined;
+  /**
+   * Runs a refused call again with `grant` added: for this call only (`once`), or from now on
+   * (`session`; `saved` also writes it into the config entry, its comments kept).
+   */
+  callGranted?(tool: string, args: Record<string, unknown>, ctx: ToolContext, grant: MissingGrant, scope: GrantScope): Promise<ToolResult>;
   /** Gets ready for a first call now, in the background (a confined host not yet started starts). */
   warm(): void;
   /**

@@ -3,12 +3,16 @@
  * the listing), each call handed to the host process (confined.ts) and its result decorated
  * here, where the app sees the real disk: the sandbox's refusal hint (its refusal-hint.ts), then,
  * for a plugin that may write the workspace, what the call left behind (its leftovers.ts), as the
- * result's last line. The handler runs once, in the host (`runHandler` there).
+ * result's last line. The handler runs once, in the host (`runHandler` there). A call refused for
+ * lack of a grant a person then gives runs again in a host started with it (a host's view,
+ * Landlock rules and egress are fixed when it starts): for that call alone, or from then on.
  */
 import { defineTool, type Permission, type TObject, type ToolContext, type ToolResult } from "@plugboard/core";
-import { answeredOrCancelled, type CloseOptions, lazilySync, type RegistryEntry, type ToolSource } from "@plugboard/core/internal";
+import { answeredOrCancelled, type CloseOptions, type GrantScope, lazilySync, type MissingGrant, type RegistryEntry, type ToolSource } from "@plugboard/core/internal";
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
 import type { Limits, ProtectedPath } from "@plugboard/sandbox";
+import type { ReservedFolder } from "@plugboard/sandbox/granted-paths";
+import { withGrant } from "@plugboard/sandbox/grants";
 import type { LeftoverHandler, LeftoverWatch } from "@plugboard/sandbox/leftovers";
 import type { LimitCounts } from "@plugboard/sandbox/limit-tally";
 import type { NetworkRefusals } from "@plugboard/sandbox/network-refusals";
@@ -30,6 +34,8 @@ export interface HostConnection {
   refresh(): void;
   /** How often its limits have refused, over every start (see limit-tally.ts). */
   readonly limits: LimitCounts;
+  /** A new host of `plugin` alone, with the grants its entry says, started on its first call. */
+  alone(plugin: ResolvedPlugin): HostConnection;
 }
 
 /** What the app gives each confined host for its results' decorations. */
@@ -42,6 +48,10 @@ export interface ResultNotes {
   readonly limits?: Limits;
   /** Looks, after each call of a plugin that may write the workspace, for what it left behind. @default not looked for */
   readonly leftovers?: { readonly watch: LeftoverWatch; readonly handle: LeftoverHandler };
+  /** Plugboard's own folders, never offered as a `"read"` grant (granted-paths.ts). @default unknown: none is offered */
+  readonly reserved?: readonly ReservedFolder[];
+  /** Writes a grant a person gave a refused call into the plugin's config entry (a `saved` grant). @default not saved */
+  readonly saveGrant?: (plugin: ResolvedPlugin, grant: MissingGrant) => Promise<void>;
 }
 
 /** A confined host's tools, served by its process. */
@@ -78,6 +88,10 @@ class ListedSource implements ConfinedHost {
   readonly #host: HostConnection;
   readonly #notes: ResultNotes;
   readonly #served = new Map<string, Served>();
+  /** The grant each refused result's call lacked, for a person to give (`callGranted`). */
+  readonly #missing = new WeakMap<ToolResult, MissingGrant>();
+  /** Plugins a person gave a grant for the rest of the session, by name, with the host that runs them since. */
+  readonly #granted = new Map<string, { readonly plugin: ResolvedPlugin; readonly host: HostConnection }>();
 
   constructor(group: readonly ResolvedPlugin[], listing: HostListing, host: HostConnection, notes: ResultNotes) {
     this.owner = host.names;
@@ -111,42 +125,72 @@ class ListedSource implements ConfinedHost {
   call(tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
     const served = this.#served.get(tool);
     if (served === undefined) return Promise.reject(new TypeError(`${this.owner} has no tool ${tool}`));
-    return answeredOrCancelled(this.#decorated(served, tool, args, ctx), ctx.signal);
+    const granted = this.#granted.get(served.plugin.manifest.name);
+    const [plugin, host] = granted === undefined ? [served.plugin, this.#host] : [granted.plugin, granted.host];
+    return answeredOrCancelled(this.#decorated(plugin, host, served.concurrency, tool, args, ctx), ctx.signal);
+  }
+
+  missingGrant(result: ToolResult): MissingGrant | undefined {
+    return this.#missing.get(result);
+  }
+
+  /** Runs the call in a host started with `grant` too: stopped after it (`once`), or running the plugin's calls from now on. */
+  async callGranted(tool: string, args: Record<string, unknown>, ctx: ToolContext, grant: MissingGrant, scope: GrantScope): Promise<ToolResult> {
+    const served = this.#served.get(tool);
+    if (served === undefined) throw new TypeError(`${this.owner} has no tool ${tool}`);
+    const name = served.plugin.manifest.name;
+    const before = this.#granted.get(name);
+    const plugin = pluginWithGrant(before?.plugin ?? served.plugin, grant);
+    const host = this.#host.alone(plugin);
+    if (scope === "once") {
+      try {
+        return await answeredOrCancelled(this.#decorated(plugin, host, served.concurrency, tool, args, ctx), ctx.signal);
+      } finally {
+        await host.close();
+      }
+    }
+    this.#granted.set(name, { plugin, host });
+    void before?.host.close();
+    if (scope === "saved") await this.#notes.saveGrant?.(served.plugin, grant);
+    return answeredOrCancelled(this.#decorated(plugin, host, served.concurrency, tool, args, ctx), ctx.signal);
   }
 
   warm(): void {
     this.#host.warm();
   }
 
-  close(options?: CloseOptions): Promise<void> {
-    return this.#host.close(options);
+  async close(options?: CloseOptions): Promise<void> {
+    await Promise.all([this.#host, ...[...this.#granted.values()].map(({ host }) => host)].map((host) => host.close(options)));
   }
 
   refresh(): void {
     this.#host.refresh();
+    for (const { host } of this.#granted.values()) host.refresh();
   }
 
   /** The host's result, ending with its refusal's hint, then with what the call left behind. */
-  async #decorated({ plugin, concurrency }: Served, tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  async #decorated(plugin: ResolvedPlugin, host: HostConnection, concurrency: ConcurrencyKind, tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
     const name = plugin.manifest.name;
-    const { explainingRefusals, reportLeftovers } = decorations();
-    const finish = explainingRefusals(this.#refusalContext(plugin), concurrency === "read-only");
+    const { explainingGrants, reportLeftovers } = decorations();
+    const finish = explainingGrants(this.#refusalContext(plugin, host), concurrency === "read-only");
     const { leftovers } = this.#notes;
     const look = leftovers !== undefined && plugin.entry.permissions.includes("fs.write") ? () => reportLeftovers(leftovers.watch, leftovers.handle, { plugin: name, tool, callId: ctx.callId }) : () => undefined;
-    let result: ToolResult;
+    let explained: ReturnType<ReturnType<typeof explainingGrants>>;
     try {
-      result = finish(await this.#host.call(name, tool, args, ctx));
+      explained = finish(await host.call(name, tool, args, ctx));
     } catch (error) {
       // What the call left is said even when its handler failed.
       look();
       throw error;
     }
     const line = look();
-    return line === undefined ? result : { ...result, content: `${result.content}\n${line}` };
+    const { result, grant } = explained;
+    const ended = line === undefined ? result : { ...result, content: `${result.content}\n${line}` };
+    if (grant !== undefined) this.#missing.set(ended, grant);
+    return ended;
   }
 
-  #refusalContext(plugin: ResolvedPlugin): RefusalContext {
-    const host = this.#host;
+  #refusalContext(plugin: ResolvedPlugin, host: HostConnection): RefusalContext {
     const { limits, refusals, workspace } = this.#notes;
     return {
       plugin: plugin.manifest.name,
@@ -160,6 +204,9 @@ class ListedSource implements ConfinedHost {
       ...narrowedNetwork(plugin.entry, refusals, plugin.manifest.name),
       limits: limits === undefined ? undefined : { values: limits, counts: host.limits },
       paths: { read: plugin.entry.read ?? [], write: plugin.entry.write ?? [] },
+      reserved: this.#notes.reserved,
+      // What plugins that may write leave behind is looked for only when one could from the start.
+      writableWorkspace: this.#notes.leftovers !== undefined,
     };
   }
 }
@@ -168,10 +215,19 @@ class ListedSource implements ConfinedHost {
  * What decorates a result (the refusal hint, the after-call look), required at the first call:
  * an app that calls nothing (`plugboard tools`) never loads it.
  */
-function decorations(): Pick<typeof import("@plugboard/sandbox/refusal-hint"), "explainingRefusals"> & Pick<typeof import("@plugboard/sandbox/leftovers"), "reportLeftovers"> {
-  const { explainingRefusals } = lazilySync("the sandbox's refusal hints", () => require("@plugboard/sandbox/refusal-hint") as typeof import("@plugboard/sandbox/refusal-hint"));
+function decorations(): Pick<typeof import("@plugboard/sandbox/refusal-hint"), "explainingGrants"> & Pick<typeof import("@plugboard/sandbox/leftovers"), "reportLeftovers"> {
+  const { explainingGrants } = lazilySync("the sandbox's refusal hints", () => require("@plugboard/sandbox/refusal-hint") as typeof import("@plugboard/sandbox/refusal-hint"));
   const { reportLeftovers } = lazilySync("the after-call look for what calls leave behind", () => require("@plugboard/sandbox/leftovers") as typeof import("@plugboard/sandbox/leftovers"));
-  return { explainingRefusals, reportLeftovers };
+  return { explainingGrants, reportLeftovers };
+}
+
+/** `plugin` with `grant` added to its entry; throws for a permission its manifest does not ask for (none is ever offered). */
+function pluginWithGrant(plugin: ResolvedPlugin, grant: MissingGrant): ResolvedPlugin {
+  const { entry, manifest } = plugin;
+  if ("permission" in grant && ![...manifest.permissions, ...manifest.optionalPermissions].includes(grant.permission)) {
+    throw new TypeError(`${manifest.name}'s manifest does not ask for "${grant.permission}"`);
+  }
+  return { ...plugin, entry: withGrant(entry, grant) };
 }
 
 /** A refusal context's view of an entry's narrowed `network` grant: its list, and what its proxy refused. */

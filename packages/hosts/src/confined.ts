@@ -179,6 +179,10 @@ class HostProcess implements HostConnection {
     this.#stale = this.#running !== undefined;
   }
 
+  alone(plugin: ResolvedPlugin): HostConnection {
+    return new HostProcess([plugin], this.#mechanism, this.#context, true);
+  }
+
   close(options?: CloseOptions): Promise<void> {
     return this.#close(options?.wait !== false);
   }

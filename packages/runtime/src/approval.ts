@@ -5,6 +5,7 @@
  * person's answer back. An "always" answer is remembered by the runtime (`asking.ts`).
  */
 import type { FileChange } from "./change-rows.ts";
+import type { GrantScope, MissingGrant } from "@plugboard/core/internal";
 import type { DerivedCommandRule } from "./derived-rule.ts";
 import type { Taint } from "./taint.ts";
 
@@ -31,6 +32,18 @@ export interface ApprovalRequest {
    * remembered rule and not `approveAll` answers such a question.
    */
   readonly tainted?: Taint;
+  /**
+   * Set when the call ran and the sandbox refused it for lack of a grant its plugin may be
+   * given: the question is then whether to run it again with that grant (`grant-offer.ts`).
+   */
+  readonly refused?: RefusedCall;
+}
+
+/** A call the sandbox refused, and exactly the grant that would allow it. */
+export interface RefusedCall {
+  /** The plugin refused. */
+  readonly owner: string;
+  readonly grant: MissingGrant;
 }
 
 /** A person's answer. */
@@ -41,6 +54,8 @@ export interface ApprovalAnswer {
    * remembers — `"tool"` every call of this tool, `"commands"` the request's `commands`.
    */
   readonly always?: "tool" | "commands";
+  /** With `allow`, to a `refused` call: run it again with the grant, for this call, the session, or saved to the config too. */
+  readonly grant?: GrantScope;
   /** With `deny`: why, passed on to the model. */
   readonly reason?: string;
 }

@@ -66,6 +66,19 @@ export class Asking {
     return answer;
   }
 
+  /**
+   * Asks `approve` about a call the sandbox refused (`request.refused`), in turn with its other
+   * questions; no remembered rule answers it, and nothing is offered besides the grant.
+   */
+  offer(request: ApprovalRequest, approve: Approver, signal: AbortSignal): Promise<ApprovalAnswer> {
+    const answer = (this.#waiting.get(approve) ?? Promise.resolve()).then(() => {
+      if (signal.aborted) throw signal.reason;
+      return approve(request, signal);
+    });
+    this.#waiting.set(approve, answer.catch(() => {}));
+    return answer;
+  }
+
   /** Whether a rule the session remembered allows the call. */
   async #allows(request: ApprovalRequest, session: string, lines: ShellLines): Promise<boolean> {
     const rules = this.#remembered.get(session);

@@ -3,6 +3,7 @@
  * given to the app's audit sink (bootstrap appends it as a JSON line to the config's
  * `audit` file).
  */
+import type { GrantScope, MissingGrant } from "@plugboard/core/internal";
 import type { HookEffect } from "./hooks.ts";
 
 /** How the policy and the person decided: `ask:yes` / `ask:no` when someone (or `--yes`) was asked. */
@@ -28,6 +29,8 @@ export interface AuditRecord {
   readonly untrusted?: true;
   /** What each hook that ran did, in order (before hooks, then after hooks); absent when none ran. */
   readonly hooks?: readonly HookEffect[];
+  /** The grant a person gave the call after the sandbox refused it, and for how long; the call then ran again with it. */
+  readonly granted?: MissingGrant & { readonly scope: GrantScope };
   /** From arrival to result, approval time included. */
   readonly durationMs: number;
   readonly isError: boolean;

@@ -4,10 +4,11 @@
  * approvals asked through a callback), the handler run, the result capped to its results
  * file, the session's taint, and the audit record.
  */
-export { type ApprovalAnswer, type ApprovalRequest, type Approver, approveAll } from "./approval.ts";
+export { type ApprovalAnswer, type ApprovalRequest, type Approver, approveAll, type RefusedCall } from "./approval.ts";
 export { type ChangeRow, type FileChange, rowMark } from "./change-rows.ts";
 export type { AuditDecision, AuditRecord, AuditSink } from "./audit.ts";
 export type { DerivedCommandRule } from "./derived-rule.ts";
+export { describeGrant, type GivenGrant } from "./grant-offer.ts";
 export { DEFAULT_HOOK_TIMEOUT_MS, type Hook, type HookEffect, type Hooks, hooksFor, NO_HOOKS } from "./hooks.ts";
 export { ALLOW_ALL, decide, describeRule, PATH_ARGUMENTS, type Policy, type PolicyAction, type PolicyRule, type PolicyVerdict, SHELL_TOOLS, wildcardMatch } from "./policy.ts";
 export { type ArgumentsReading, toolNamed } from "./repair.ts";

@@ -12,6 +12,7 @@ import { type Logger, silentLogger, type ToolContext, type ToolResult, type Func
 import { PluginError, runHandler } from "@plugboard/core/internal";
 import { runAfterHooks } from "./after-hooks.ts";
 import { type GateOutcome, passGate } from "./gate.ts";
+import { askToGrant, type GivenGrant } from "./grant-offer.ts";
 import { type HookEffect, type Hooks, hooksFor, NO_HOOKS } from "./hooks.ts";
 import { ALLOW_ALL, type Policy, type PolicyRule } from "./policy.ts";
 import { type PreparedCall, prepareCall } from "./prepared-call.ts";
@@ -176,6 +177,7 @@ export class ToolRuntime {
     let after: readonly HookEffect[] = [];
     // Whether the tool ran and its result, from the outside world, entered the conversation.
     let untrusted = false;
+    let granted: GivenGrant | undefined;
     try {
       const hooks = before.length === 0 ? undefined : { before, session, validate: registered.validate };
       const mode = this.policy.taint ?? DEFAULT_TAINT;
@@ -189,7 +191,13 @@ export class ToolRuntime {
       const results = this.#results && resultsFileFor(this.workspace.root, callId, this.#results);
       const ctx: ToolContext = { workspace: this.workspace, signal, callId, logger: this.#logger, ...(results ? { results } : {}) };
       result = await this.#run(registered, { ...gate.arguments }, ctx);
-      untrusted = this.#taint.ran(conversation, tool);
+      // Refused by the sandbox for lack of a grant the person then gives: run again with it.
+      granted = await askToGrant(registered, result, { id: callId, arguments: gate.arguments, asking: this.#asking, approve: options.approve, signal });
+      if (granted !== undefined) result = await this.#run(registered, { ...gate.arguments }, ctx, granted);
+      // A plugin given `network` reads the outside world and can send data out, as if granted at start.
+      const networked = granted !== undefined && "permission" in granted.grant && granted.grant.permission === "network";
+      if (networked && granted?.scope !== "once") this.#taint.networked(this.#toolsOf(registered));
+      untrusted = this.#taint.ran(conversation, tool, networked);
       const afterHooks = hooksFor(this.hooks.after, tool);
       if (afterHooks.length > 0 && !signal.aborted) {
         const call = { tool, args: gate.arguments, session, callId, workspace: this.workspace.root };
@@ -215,6 +223,7 @@ export class ToolRuntime {
         ...(gate?.tainted === undefined ? {} : { tainted: gate.tainted }),
         ...(untrusted ? { untrusted } : {}),
         ...(hooks.length === 0 ? {} : { hooks }),
+        ...(granted === undefined ? {} : { granted: { ...granted.grant, scope: granted.scope } }),
         durationMs: Math.round(performance.now() - arrived.at),
         isError: result?.isError ?? true,
         resultBytes: result === undefined ? 0 : Buffer.byteLength(result.content),
@@ -222,17 +231,27 @@ export class ToolRuntime {
     }
   }
 
+  /** The tools of `registered`'s plugin (or source). */
+  #toolsOf(registered: RegisteredTool): string[] {
+    return this.registry.names().filter((name) => {
+      const other = this.registry.get(name);
+      return other !== undefined && other.owner === registered.owner && other.source === registered.source;
+    });
+  }
+
   /** What the model gets of a result: the whole when it fits, else head and tail with the file that holds it (results.ts). */
   async #forTheModel(result: ToolResult, results: ResultsFile | undefined): Promise<ToolResult> {
     return results === undefined ? result : capResult(result, this.workspace.root, results);
   }
 
-  async #run(registered: RegisteredTool, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  /** Runs the call: by its source (with the grant a person gave it after a refusal), or here for a bare definition. */
+  async #run(registered: RegisteredTool, args: Record<string, unknown>, ctx: ToolContext, granted?: GivenGrant): Promise<ToolResult> {
     let result: ToolResult;
     try {
-      // Once: by the tool's source, where its handler runs, or here for a bare definition.
       const { source, tool } = registered;
-      result = await (source === undefined ? runHandler(tool, args, ctx) : source.call(tool.name, args, ctx));
+      if (source === undefined) result = await runHandler(tool, args, ctx);
+      else if (granted !== undefined && source.callGranted !== undefined) result = await source.callGranted(tool.name, args, ctx, granted.grant, granted.scope);
+      else result = await source.call(tool.name, args, ctx);
     } catch (error) {
       throw new PluginError({ tool: registered.tool.name, plugin: registered.owner, phase: "handler", cause: error });
     }

@@ -35,8 +35,8 @@ export interface Taint {
 
 /** The taint of each conversation of one runtime, by name. */
 export class SessionTaint {
-  readonly #untrusted: ReadonlySet<string>;
-  readonly #sendOut: ReadonlySet<string>;
+  readonly #untrusted: Set<string>;
+  readonly #sendOut: Set<string>;
   readonly #conversations = new Map<string, Taint>();
   /** Untrusted results that ran but have not entered their conversation yet. */
   readonly #pending = new Map<string, Taint>();
@@ -51,9 +51,23 @@ export class SessionTaint {
     return this.#sendOut.has(tool) ? this.#conversations.get(conversation) : undefined;
   }
 
-  /** Records that `tool` ran for `conversation`; whether its result is untrusted (it taints the conversation once it enters it). */
-  ran(conversation: string, tool: string): boolean {
-    if (!this.#untrusted.has(tool)) return false;
+  /**
+   * `tools` were granted `network` for the rest of the session (a refusal that became a
+   * grant): from now on their results are untrusted and they can send data out.
+   */
+  networked(tools: readonly string[]): void {
+    for (const tool of tools) {
+      this.#untrusted.add(tool);
+      this.#sendOut.add(tool);
+    }
+  }
+
+  /**
+   * Records that `tool` ran for `conversation`; whether its result is untrusted (it taints the
+   * conversation once it enters it). `networked`: this call ran with `network` granted for it alone.
+   */
+  ran(conversation: string, tool: string, networked = false): boolean {
+    if (!networked && !this.#untrusted.has(tool)) return false;
     if (!this.#pending.has(conversation)) this.#pending.set(conversation, { by: tool });
     return true;
   }

@@ -5,6 +5,7 @@
  * confined process sees").
  */
 import type { Permission } from "@plugboard/core";
+import type { MissingGrant } from "@plugboard/core/internal";
 
 /** What each permission lets a plugin do, as a person reads it in an error message. */
 export const PERMISSION_EFFECTS: Readonly<Record<Permission, string>> = {
@@ -13,3 +14,22 @@ export const PERMISSION_EFFECTS: Readonly<Record<Permission, string>> = {
   "process.spawn": "run programs and shell commands",
   network: "open network connections",
 };
+
+/** The grants of a config entry, a plugin's or an MCP server's. */
+export interface GrantedEntry {
+  readonly permissions: readonly Permission[];
+  readonly network?: readonly string[] | undefined;
+  readonly read?: readonly string[] | undefined;
+}
+
+/**
+ * `entry` with `grant` added, as a host or server started with it sees it: the permission, the
+ * hosts at the end of its `network` list, or the path at the end of its `read` list.
+ *
+ * @example withGrant({ permissions: ["fs.read"] }, { permission: "network" }) // { permissions: ["fs.read", "network"] }
+ */
+export function withGrant<E extends GrantedEntry>(entry: E, grant: MissingGrant): E {
+  if ("hosts" in grant) return { ...entry, network: [...(entry.network ?? []), ...grant.hosts] };
+  if ("read" in grant) return { ...entry, read: [...(entry.read ?? []), grant.read] };
+  return { ...entry, permissions: [...new Set([...entry.permissions, grant.permission])] };
+}

@@ -5,11 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { defineTool, PERMISSIONS, type Permission, textResult, errorResult, Type } from "@plugboard/core";
 import { removeTempDirs, tempDir } from "@plugboard/test-helpers";
 import { protectedPaths } from "../protect/protected-paths.ts";
-import { explainingRefusals, limitHint, type RefusalContext, refusalHint } from "./refusal-hint.ts";
+import { explainingGrants, explainingRefusals, limitHint, type RefusalContext, refusalHint, hintedRefusal } from "./refusal-hint.ts";
 
 const PLUGIN = "@plugboard/plugin-bash";
 let ws = "";
@@ -41,6 +41,9 @@ const ALL: readonly Permission[] = PERMISSIONS;
 const without = (permission: Permission) => ALL.filter((granted) => granted !== permission);
 const hint = (content: string, grants: readonly Permission[], offered: readonly Permission[] = ALL) =>
   refusalHint({ content, isError: false }, { ...base, grants, offered });
+/** The grant a person could be offered for the refusal `content` shows (with a workspace writable from the start). */
+const grantOf = (content: string, grants: readonly Permission[], offered: readonly Permission[] = ALL, writableWorkspace = true) =>
+  hintedRefusal({ content, isError: false }, { ...base, grants, offered, writableWorkspace })?.grant;
 const grantLine = (permission: Permission, purpose: string) =>
   `plugboard: refused by the sandbox: ${PLUGIN} ${purpose.replace("GRANT", `grant "${permission}" to it in ${config}`)}`;
 
@@ -111,6 +114,9 @@ describe("refusalHint", () => {
     // fs.write shows the workspace too: the fs.read case is hinted only without both.
     const missing = row.grant === "fs.read" ? without("fs.read").filter((granted) => granted !== "fs.write") : without(row.grant);
     expect(hint(row.output(), missing)).toBe(row.hint());
+    expect(grantOf(row.output(), missing)).toEqual({ permission: row.grant });
+    // fs.write is offered only where the protections of a writable workspace are in force; the hint is the same.
+    expect(grantOf(row.output(), missing, ALL, false)).toEqual(row.grant === "fs.write" ? undefined : { permission: row.grant });
     expect(hint(row.output(), ALL)).toBeUndefined();
   });
 
@@ -118,6 +124,8 @@ describe("refusalHint", () => {
     const missing = grant === "fs.read" ? without("fs.read").filter((granted) => granted !== "fs.write") : without(grant);
     const offered = ALL.filter((permission) => permission !== grant);
     expect(hint(row.output(), missing, offered)).toEndWith(`; its manifest does not ask for "${grant}", so no config can grant it`);
+    // Nothing to offer a person either.
+    expect(grantOf(row.output(), missing, offered)).toBeUndefined();
   });
 
   test.each([
@@ -130,6 +138,8 @@ describe("refusalHint", () => {
     const expected = `plugboard: refused by the sandbox: ${PLUGIN} may not write ${path}: it is a protected path (${rule()})`;
     expect(hint(output(), ALL)).toBe(expected);
     expect(hint(output(), without("fs.write"))).toBe(expected);
+    // No grant can allow it: none is offered.
+    expect(grantOf(output(), without("fs.write"))).toBeUndefined();
   });
 
   test.each([
@@ -141,6 +151,19 @@ describe("refusalHint", () => {
     const expected = `plugboard: refused by the sandbox: ${path()} is outside what ${PLUGIN} can see (its own code, the system's folders, the paths its entry grants and, with fs.read, the workspace); add "read": [${JSON.stringify(path())}] to its entry in ${config} to let it read it`;
     expect(hint(output(), ALL)).toBe(expected);
     expect(hint(output(), [])).toBe(expected);
+    // Offered as a "read" grant only where Plugboard's own folders are known and it is none of them.
+    expect(grantOf(output(), [])).toBeUndefined();
+    const known = (reserved: { path: string; what: string }[]) => hintedRefusal({ content: output(), isError: false }, { ...base, grants: [], offered: ALL, reserved })?.grant;
+    expect(known([{ path: join(ws, "elsewhere"), what: "Plugboard's config folder" }])).toEqual({ read: path() });
+    expect(known([{ path: dirname(outside), what: "Plugboard's config folder" }])).toBeUndefined();
+  });
+
+  test("explainingGrants ends the result with the hint and tells the grant it names; explainingRefusals the same result", () => {
+    const result = { content: "curl: (6) Could not resolve host: example.com", isError: false };
+    const context = { ...base, grants: without("network"), offered: ALL };
+    const explained = explainingGrants(context, false)(result);
+    expect(explained).toEqual({ result: { ...result, content: `${result.content}\n${grantLine("network", "has no network access; GRANT to allow it")}` }, grant: { permission: "network" } });
+    expect(explainingRefusals(context, false)(result)).toEqual(explained.result);
   });
 
   test.each([
@@ -203,6 +226,9 @@ describe("a network grant narrowed to a list of hosts", () => {
     expect(refusalHint({ content: "", isError: false }, narrowed([]), ["a.example:80", "b.example:443"])).toBe(
       `plugboard: refused by the sandbox: network to a.example:80, b.example:443 is not granted to ${PLUGIN}; add them to its "network" list in ${config} to allow them`,
     );
+    expect(hintedRefusal({ content, isError: false }, narrowed([]), ["a.example:80", "b.example:443"])?.grant).toEqual({ hosts: ["a.example:80", "b.example:443"] });
+    // Around the proxy: no one host to grant.
+    expect(hintedRefusal({ content: "curl: (7) Failed to connect to 127.0.0.2 port 80: Couldn't connect to server", isError: false }, narrowed([]))?.grant).toBeUndefined();
   });
 
   test("a connection around the proxy says the network goes through the proxy only; with plain network nothing is said", () => {

@@ -17,8 +17,9 @@ import { formatSize, type Limits } from "../limits/limits.ts";
 import { PRIVATE_FOLDERS, type ProtectedPath } from "../view/build-view.ts";
 import type { LimitCounts } from "../limits/limit-tally.ts";
 import { exists, isWithin } from "../view/view.ts";
-import type { PathGrants } from "../granted-paths.ts";
+import { type PathGrants, type ReservedFolder, reservedWrite } from "../granted-paths.ts";
 import type { Permission } from "@plugboard/core";
+import type { MissingGrant } from "@plugboard/core/internal";
 
 /** Who ran confined, with which grants, and where. */
 export interface RefusalContext {
@@ -39,6 +40,34 @@ export interface RefusalContext {
   readonly limits?: { readonly values: Limits; readonly counts: LimitCounts };
   /** The paths its entry grants besides the workspace (`"read"`, `"write"`). @default none */
   readonly paths?: PathGrants;
+  /** Plugboard's own folders (granted-paths.ts), never offered as a `"read"` grant. @default unknown: no `"read"` grant is offered */
+  readonly reserved?: readonly ReservedFolder[];
+  /**
+   * Whether the protections of a writable workspace have been in force since the app started
+   * (some confined process could write it then: its code protected, the span recorded for the
+   * planted-files check, what calls leave behind looked for). Only then is `fs.write` offered
+   * as a grant. @default false
+   */
+  readonly writableWorkspace?: boolean;
+}
+
+/** A sandbox's refusal as a result's last line says it, and the grant that would allow the call when its plugin may be given it. */
+export interface HintedRefusal {
+  readonly hint: string;
+  /** Absent when no config could allow it (a protected path, a permission the manifest does not ask for) or it is not one grant. */
+  readonly grant?: MissingGrant;
+}
+
+/** What a call's result became: ended with its refusal's hint, and the missing grant it names. */
+export interface Explained {
+  readonly result: ToolResult;
+  readonly grant?: MissingGrant;
+}
+
+/** A hint's words, and the grant they name. */
+interface Found {
+  readonly text: string;
+  readonly grant?: MissingGrant;
 }
 
 const PREFIX = "plugboard: refused by the sandbox: ";
@@ -51,10 +80,19 @@ const LIMIT_PREFIX = "plugboard: refused by a limit: ";
  * // 'plugboard: refused by the sandbox: P has no network access; grant "network" to it in /w/plugboard.json to allow it'
  */
 export function refusalHint(result: ToolResult, context: RefusalContext, refused: readonly string[] = []): string | undefined {
-  if (refused.length > 0) return `${PREFIX}${proxyHint(refused, context)}`;
+  return hintedRefusal(result, context, refused)?.hint;
+}
+
+/** The first refusal `result` shows, its hint and the grant that would allow the call, or undefined. */
+export function hintedRefusal(result: ToolResult, context: RefusalContext, refused: readonly string[] = []): HintedRefusal | undefined {
+  const found = refused.length > 0 ? proxyHint(refused, context) : firstFound(result, context);
+  return found === undefined ? undefined : { hint: `${PREFIX}${found.text}`, ...(found.grant === undefined ? {} : { grant: found.grant }) };
+}
+
+function firstFound(result: ToolResult, context: RefusalContext): Found | undefined {
   for (const line of result.content.split("\n")) {
-    const hint = networkHint(line, context) ?? writeHint(line, context) ?? readHint(line, context) ?? spawnHint(line, context);
-    if (hint !== undefined) return `${PREFIX}${hint}`;
+    const found = networkHint(line, context) ?? writeHint(line, context) ?? readHint(line, context) ?? spawnHint(line, context);
+    if (found !== undefined) return found;
   }
   return undefined;
 }
@@ -64,13 +102,25 @@ export function refusalHint(result: ToolResult, context: RefusalContext, refused
  * its refusal's hint (a read-only tool's successful result is data, never read).
  */
 export function explainingRefusals(context: RefusalContext, readOnly: boolean): (result: ToolResult) => ToolResult {
+  const explain = explainingGrants(context, readOnly);
+  return (result) => explain(result).result;
+}
+
+/**
+ * `explainingRefusals`, which also tells the grant whose lack refused the call (never for a
+ * limit's refusal, a protected path or what the manifest does not ask for).
+ */
+export function explainingGrants(context: RefusalContext, readOnly: boolean): (result: ToolResult) => Explained {
   // A refusal is dated in whole milliseconds: one in the call's first millisecond counts.
   const since = Date.now();
   const before = context.limits?.counts.refusals();
   return (result) => {
-    if (readOnly && !result.isError) return result;
-    const hint = limitHint(result, context, before) ?? refusalHint(result, context, context.refusedHosts?.(since) ?? []);
-    return hint === undefined ? result : { ...result, content: `${result.content}\n${hint}` };
+    if (readOnly && !result.isError) return { result };
+    const limit = limitHint(result, context, before);
+    const refusal: HintedRefusal | undefined = limit === undefined ? hintedRefusal(result, context, context.refusedHosts?.(since) ?? []) : { hint: limit };
+    if (refusal === undefined) return { result };
+    const ended = { ...result, content: `${result.content}\n${refusal.hint}` };
+    return refusal.grant === undefined ? { result: ended } : { result: ended, grant: refusal.grant };
   };
 }
 
@@ -141,29 +191,32 @@ const DENIED = /permission denied|\bEACCES\b/i;
 /** Where a view has private, empty folders of its own (and HOME): the real ones are hidden. */
 const HIDDEN = [...PRIVATE_FOLDERS, homedir()].filter((folder) => folder !== "/");
 
-function networkHint(line: string, context: RefusalContext): string | undefined {
+function networkHint(line: string, context: RefusalContext): Found | undefined {
   if (!NETWORK_FAILURES.some((failure) => failure.test(line))) return undefined;
   if (context.grants.includes("network")) {
     if (context.network === undefined) return undefined;
-    return `${context.plugin} reaches the network only through the app's proxy (HTTP_PROXY, HTTPS_PROXY), to the hosts of its "network" list in ${context.configPath}`;
+    return { text: `${context.plugin} reaches the network only through the app's proxy (HTTP_PROXY, HTTPS_PROXY), to the hosts of its "network" list in ${context.configPath}` };
   }
-  return `${context.plugin} has no network access; ${fix(context, "network", "to allow it")}`;
+  return fix(context, "network", `${context.plugin} has no network access`, "to allow it");
 }
 
 /** The hint for connections the egress proxy refused during the call. */
-function proxyHint(refused: readonly string[], context: RefusalContext): string {
+function proxyHint(refused: readonly string[], context: RefusalContext): Found {
   const them = refused.length === 1 ? "it" : "them";
-  return `network to ${refused.join(", ")} is not granted to ${context.plugin}; add ${them} to its "network" list in ${context.configPath} to allow ${them}`;
+  return {
+    text: `network to ${refused.join(", ")} is not granted to ${context.plugin}; add ${them} to its "network" list in ${context.configPath} to allow ${them}`,
+    grant: { hosts: refused },
+  };
 }
 
-function writeHint(line: string, context: RefusalContext): string | undefined {
+function writeHint(line: string, context: RefusalContext): Found | undefined {
   const words = wordsNear(line, READ_ONLY);
   const paths = words.map((word) => resolve(context.workspace, word));
   // A protected file replaced by renaming over it (git's `config.lock` → `config`) fails as a busy mount point.
   const replaced = wordsNear(line, BUSY).map((word) => resolve(context.workspace, word));
   for (const path of [...paths, ...replaced]) {
     const rule = protectingRule(path, context.protect);
-    if (rule !== undefined) return `${context.plugin} may not write ${shown(path, context)}: it is a protected path (${unnested(rule)})`;
+    if (rule !== undefined) return { text: `${context.plugin} may not write ${shown(path, context)}: it is a protected path (${unnested(rule)})` };
   }
   // A file that does not exist yet is taken only from a word that looks like a path (`new.txt`, not `Error`).
   const named = words.find((word) => !/\s/.test(word) && /[./]/.test(word) && exists(dirname(resolve(context.workspace, word))));
@@ -171,42 +224,47 @@ function writeHint(line: string, context: RefusalContext): string | undefined {
   if (path === undefined) return undefined;
   const what = `${context.plugin} may not write ${shown(path, context)}`;
   const readOnly = context.paths?.read?.find((granted) => isWithin(path, granted) && !context.paths?.write?.some((writable) => isWithin(path, writable)));
-  if (readOnly !== undefined) return `${what}: "read" grants ${readOnly} read-only; list it in "write" instead, in its entry in ${context.configPath}, to let it write there`;
+  if (readOnly !== undefined) return { text: `${what}: "read" grants ${readOnly} read-only; list it in "write" instead, in its entry in ${context.configPath}, to let it write there` };
   if (context.grants.includes("fs.write")) return undefined;
-  if (isWithin(path, context.workspace)) return `${what}; ${fix(context, "fs.write", "to let it write the workspace")}`;
-  if (HIDDEN.some((folder) => isWithin(path, folder))) return `${what}; ${fix(context, "fs.write", "to let it write its private temporary folders")}`;
+  if (isWithin(path, context.workspace)) return fix(context, "fs.write", what, "to let it write the workspace");
+  if (HIDDEN.some((folder) => isWithin(path, folder))) return fix(context, "fs.write", what, "to let it write its private temporary folders");
   return undefined;
 }
 
-function readHint(line: string, context: RefusalContext): string | undefined {
+function readHint(line: string, context: RefusalContext): Found | undefined {
   const seesWorkspace = context.grants.includes("fs.read") || context.grants.includes("fs.write");
   for (const path of new Set(wordsNear(line, MISSING).map((word) => resolve(context.workspace, word)))) {
     if (isWithin(path, context.workspace)) {
-      if (!seesWorkspace && exists(path)) return `${context.plugin} cannot see ${shown(path, context)}; ${fix(context, "fs.read", "to let it read the workspace")}`;
+      if (!seesWorkspace && exists(path)) return fix(context, "fs.read", `${context.plugin} cannot see ${shown(path, context)}`, "to let it read the workspace");
       continue;
     }
     // A missing file in a hidden folder that exists (a write to /tmp/x/new.txt) is refused as much as an existing one.
     const parent = dirname(path);
     if (exists(path) || (HIDDEN.some((folder) => parent !== folder && isWithin(parent, folder)) && exists(parent))) {
-      return `${path} is outside what ${context.plugin} can see (its own code, the system's folders, the paths its entry grants and, with fs.read, the workspace); add "read": [${JSON.stringify(path)}] to its entry in ${context.configPath} to let it read it`;
+      const text = `${path} is outside what ${context.plugin} can see (its own code, the system's folders, the paths its entry grants and, with fs.read, the workspace); add "read": [${JSON.stringify(path)}] to its entry in ${context.configPath} to let it read it`;
+      // Never Plugboard's own folders (its logins, its state), nor a folder holding them.
+      const offered = context.reserved !== undefined && reservedWrite([path], context.reserved) === undefined;
+      return offered ? { text, grant: { read: path } } : { text };
     }
   }
   return undefined;
 }
 
-function spawnHint(line: string, context: RefusalContext): string | undefined {
+function spawnHint(line: string, context: RefusalContext): Found | undefined {
   if (context.grants.includes("process.spawn")) return undefined;
   for (const name of wordsNear(line, DENIED)) {
     const program = name.includes("/") ? resolve(context.workspace, name) : Bun.which(name);
-    if (program !== null && isProgram(program)) return `${context.plugin} may not run ${name}; ${fix(context, "process.spawn", "to let it run programs")}`;
+    if (program !== null && isProgram(program)) return fix(context, "process.spawn", `${context.plugin} may not run ${name}`, "to let it run programs");
   }
   return undefined;
 }
 
-/** How to get `permission`: the config's grant, or nothing when the manifest does not ask for it. */
-function fix(context: RefusalContext, permission: Permission, purpose: string): string {
-  if (!context.offered.includes(permission)) return `its manifest does not ask for "${permission}", so no config can grant it`;
-  return `grant "${permission}" to it in ${context.configPath} ${purpose}`;
+/** `what` was refused for lack of `permission`: the config's grant, or nothing when the manifest does not ask for it. */
+function fix(context: RefusalContext, permission: Permission, what: string, purpose: string): Found {
+  if (!context.offered.includes(permission)) return { text: `${what}; its manifest does not ask for "${permission}", so no config can grant it` };
+  const text = `${what}; grant "${permission}" to it in ${context.configPath} ${purpose}`;
+  // A workspace no one could write at the start lacks the protections a writer needs: that grant waits for a new start.
+  return permission === "fs.write" && context.writableWorkspace !== true ? { text } : { text, grant: { permission } };
 }
 
 /** The most specific protected path holding `path`, unless that is an exception (`.plugboard/results/`). */

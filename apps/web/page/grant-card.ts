@@ -1,0 +1,56 @@
+/**
+ * A call the sandbox refused, as a card in the answer: which plugin, the grant that would have
+ * allowed it (as its config entry would say it), and Once / This session / Save to config /
+ * Keep refused. Once answered, the card says what was chosen.
+ */
+import type { GrantRequestEvent, GrantScope } from "./api.ts";
+import { button, el } from "./dom.ts";
+
+/** Sends the answer. */
+export type GrantHandler = (scope: GrantScope) => Promise<void>;
+
+const SAID: Record<NonNullable<GrantScope> | "refused", string> = {
+  once: "Granted for this call: it runs again.",
+  session: "Granted until the server stops: it runs again.",
+  saved: "Granted and saved to the config: it runs again.",
+  refused: "Kept refused.",
+};
+
+/** Builds the card; returns it and the element to focus. */
+export function grantCard(request: GrantRequestEvent, onAnswer: GrantHandler): { card: HTMLElement; focus: HTMLElement } {
+  const card = el("div", "approval grant");
+  card.setAttribute("role", "group");
+  card.setAttribute("aria-label", `Grant ${request.owner} what it lacked?`);
+  const once = button("Once", "approve", `Grant once and run ${request.tool} again`);
+  const session = button("This session", "approve", `Grant until the server stops and run ${request.tool} again`);
+  const save = request.save === undefined ? undefined : button("Save to config", "approve", `Grant, save to ${request.save} and run ${request.tool} again`);
+  const refuse = button("Keep refused", "deny", `Keep ${request.tool} refused`);
+  const all = [once, session, ...(save ? [save] : []), refuse];
+  const problem = el("p", "elicitation-problems");
+  problem.setAttribute("role", "alert");
+  problem.hidden = true;
+  const answer = (scope: GrantScope) => {
+    for (const each of all) each.disabled = true;
+    onAnswer(scope).then(
+      () => card.replaceChildren(el("p", "elicitation-sent", SAID[scope ?? "refused"])),
+      (error: unknown) => {
+        for (const each of all) each.disabled = false;
+        problem.hidden = false;
+        problem.textContent = `could not send the answer: ${error instanceof Error ? error.message : String(error)}`;
+      },
+    );
+  };
+  once.addEventListener("click", () => answer("once"));
+  session.addEventListener("click", () => answer("session"));
+  save?.addEventListener("click", () => answer("saved"));
+  refuse.addEventListener("click", () => answer(undefined));
+  const buttons = el("div", "approval-buttons");
+  buttons.append(...all);
+  card.append(
+    el("p", "approval-question", `The sandbox refused ${request.tool}. Run it again with this grant to ${request.owner}?`),
+    el("code", "grant-text", request.grant),
+    buttons,
+    problem,
+  );
+  return { card, focus: once };
+}
