@@ -1,7 +1,8 @@
 /**
  * The last stages of building an app: the registry, of the open sources' entries but the
  * tools their pins withhold, and the runtime over it, with the config's policy, hooks, tool
- * search, result caps and audit log.
+ * search, result caps, audit log and the app's secrets (the config's and the servers' OAuth
+ * tokens), which the runtime keeps from the model.
  */
 import { ToolRegistry } from "@plugboard/core";
 import type { Permission } from "@plugboard/core";
@@ -38,6 +39,7 @@ export function assembleRuntime({ config, options, workspace, found, plugins }: 
     hooks: config.hooks,
     results: config.results,
     audit: opened.audit?.write,
+    secrets: [...config.secrets, ...opened.secrets],
   });
   return { registry, runtime, toolGrants };
 }

@@ -5,6 +5,7 @@
  * closed and its error thrown; nothing is left running.
  */
 import type { Permission } from "@plugboard/core";
+import type { Secret } from "@plugboard/runtime";
 import { type CloseOptions, lazily, type RegistryEntry, type ToolSource } from "@plugboard/core/internal";
 import type { ConfinedHost } from "@plugboard/hosts/confined";
 import { allOrNothing } from "./all-or-nothing.ts";
@@ -33,6 +34,8 @@ export interface OpenSources {
   /** The mounted servers, in config order. */
   readonly servers: readonly MountedServer[];
   readonly audit: AuditLog | undefined;
+  /** The mounted servers' OAuth tokens, for the runtime to keep from the model. */
+  readonly secrets: readonly Secret[];
   /** Gets every source ready for a first call, in the background. */
   warmUp(): void;
   /** Closes every source, ends the span of confined writers, closes the audit log; safe to call twice. */
@@ -84,7 +87,7 @@ export async function openSources(plan: Plan): Promise<OpenSources> {
       confinement?.writable();
       for (const source of sources) source.warm();
     };
-    return { provided, servers: mounts.map(({ server }) => server), audit, warmUp, close };
+    return { provided, servers: mounts.map(({ server }) => server), secrets: mounts.flatMap(({ secrets }) => secrets), audit, warmUp, close };
   } catch (error) {
     await close();
     throw error;

@@ -11,7 +11,7 @@ import type { Io } from "../io.ts";
 import { approveAll } from "@plugboard/runtime";
 import { createElicitation } from "../elicitation.ts";
 import { loadApp } from "../load-app.ts";
-import { jsonLine } from "../output.ts";
+import { jsonLine, redactedNote } from "../output.ts";
 
 /** Executes the call and prints its result; 1 for an error result, 130 / 143 / 129 when interrupted by SIGINT / SIGTERM / SIGHUP. */
 export async function callCommand(parsed: ParsedArgs, io: Io): Promise<number> {
@@ -25,10 +25,12 @@ export async function callCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const result = await app.runtime.execute(tool, json, { callId: "direct", signal: interrupt.signal, approve: approveAll });
   trace("call: result");
   if (parsed.flags.json) {
-    io.stdout.write(jsonLine({ type: "tool_result", id: "direct", is_error: result.isError, content: result.content }));
+    const redactions = result.redactions === undefined ? {} : { redactions: result.redactions };
+    io.stdout.write(jsonLine({ type: "tool_result", id: "direct", is_error: result.isError, content: result.content, ...redactions }));
   } else {
     const shown = visible(result.content);
     io.stdout.write(shown.endsWith("\n") ? shown : `${shown}\n`);
+    if (result.redactions !== undefined) io.stderr.write(`${redactedNote(result.redactions)}\n`);
   }
   return interrupt.exitCode(result.isError ? 1 : 0);
 }

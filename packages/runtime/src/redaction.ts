@@ -1,0 +1,141 @@
+/**
+ * Secrets never reach the model: before a result is sent to it, the values of the app's
+ * secrets (handed in by the app as names and values) and the well-known key formats
+ * (`key-formats.ts`) are replaced by `[redacted: NAME]`. One regular expression, compiled
+ * once per runtime, finds them all in one pass; overlapping finds become one placeholder, so
+ * no part of a secret is left beside it.
+ */
+import { KEY_FORMATS, PEM_BODY, PEM_END_PATTERN, PEM_NAME } from "./key-formats.ts";
+
+/** One secret of the app: the name its placeholder shows, and the value the model must never read. */
+export interface Secret {
+  readonly name: string;
+  readonly value: string;
+}
+
+/** A value shorter than this is never redacted: it would hide ordinary words, and guessing it is no feat. */
+export const MIN_SECRET_LENGTH = 8;
+
+/** What every placeholder starts with. */
+export const REDACTED_MARK = "[redacted:";
+
+/** The names a `.env` variable holding a secret has in it (case-insensitive). */
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|AUTH/i;
+
+/**
+ * The secrets among a `.env` file's variables: those whose names say KEY, TOKEN, SECRET,
+ * PASSWORD or AUTH, with values of at least 8 characters.
+ *
+ * @example secretsOfEnv({ DB_PASSWORD: "hunter2hunter2", PORT: "8080" }) // [{ name: "DB_PASSWORD", value: "hunter2hunter2" }]
+ */
+export function secretsOfEnv(variables: Readonly<Record<string, string>>): Secret[] {
+  return Object.entries(variables)
+    .filter(([name, value]) => SECRET_NAME.test(name) && value.length >= MIN_SECRET_LENGTH)
+    .map(([name, value]) => ({ name, value }));
+}
+
+/** A text as the model may read it, and how many secrets were taken out of it. */
+export interface Redacted {
+  readonly text: string;
+  readonly count: number;
+}
+
+interface Found {
+  start: number;
+  end: number;
+  name: string;
+}
+
+/** One pattern of the matcher: its finds are named `name`, or by the value found (the app's values). */
+interface Searcher {
+  readonly pattern: RegExp;
+  readonly name?: string;
+  /** A PEM end marker alone: the find reaches back over the key's body. */
+  readonly tail?: true;
+}
+
+/**
+ * Replaces secrets in texts. Values under 8 characters are ignored; a value is also found as
+ * JSON writes it inside a string (a tool that prints JSON). The patterns are compiled once:
+ * the app's values as one alternation, each key format on its own (one alternation of them all
+ * scans several times slower, trying each at every character).
+ *
+ * @example new Redactor([{ name: "DB_PASSWORD", value: "hunter2hunter2" }]).redact("pw=hunter2hunter2") // { text: "pw=[redacted: DB_PASSWORD]", count: 1 }
+ */
+export class Redactor {
+  readonly #searchers: readonly Searcher[];
+  readonly #values: ReadonlyMap<string, string>;
+
+  constructor(secrets: readonly Secret[] = []) {
+    const values = new Map<string, string>();
+    for (const { name, value } of secrets) {
+      for (const form of [value, JSON.stringify(value).slice(1, -1)]) {
+        if (form.length >= MIN_SECRET_LENGTH && !values.has(form)) values.set(form, name);
+      }
+    }
+    this.#values = values;
+    // Longest first: where two values start at one place, the longer is the one replaced.
+    const literal = [...values.keys()].sort((a, b) => b.length - a.length).map((value) => RegExp.escape(value));
+    this.#searchers = [
+      ...(literal.length === 0 ? [] : [{ pattern: new RegExp(literal.join("|"), "g") }]),
+      ...KEY_FORMATS.map(({ name, pattern }) => ({ name, pattern: new RegExp(pattern, "g") })),
+      { name: PEM_NAME, pattern: new RegExp(PEM_END_PATTERN, "g"), tail: true as const },
+    ];
+  }
+
+  /** `text` with every secret in it replaced by `[redacted: NAME]`, and how many were. */
+  redact(text: string): Redacted {
+    const found: Found[] = [];
+    for (const searcher of this.#searchers) this.#search(searcher, text, found);
+    if (found.length === 0) return { text, count: 0 };
+    found.sort((a, b) => a.start - b.start);
+    const merged: Found[] = [];
+    for (const next of found) add(merged, next);
+    let redacted = "";
+    let at = 0;
+    for (const { start, end, name } of merged) {
+      redacted += `${text.slice(at, start)}${REDACTED_MARK} ${name}]`;
+      at = end;
+    }
+    return { text: redacted + text.slice(at), count: merged.length };
+  }
+
+  /** A JSON value (a structured result) with every string in it redacted, and how many secrets were. */
+  redactValue<T>(value: T): { readonly value: T; readonly count: number } {
+    let count = 0;
+    const walk = (each: unknown): unknown => {
+      if (typeof each === "string") {
+        const redacted = this.redact(each);
+        count += redacted.count;
+        return redacted.text;
+      }
+      if (Array.isArray(each)) return each.map(walk);
+      if (typeof each === "object" && each !== null) return Object.fromEntries(Object.entries(each).map(([key, inner]) => [key, walk(inner)]));
+      return each;
+    };
+    const walked = walk(value);
+    return { value: count === 0 ? value : (walked as T), count };
+  }
+
+  #search({ pattern, name, tail }: Searcher, text: string, found: Found[]): void {
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+      let start = match.index;
+      if (tail) while (start > 0 && PEM_BODY.test(text.charAt(start - 1))) start--;
+      found.push({ start, end: match.index + match[0].length, name: name ?? this.#values.get(match[0]) ?? "secret" });
+      // From the next character on, not from the end: a value that starts inside this one and ends beyond it is found too.
+      pattern.lastIndex = match.index + 1;
+    }
+  }
+}
+
+/** Adds a find to finds sorted by start, merged with those it overlaps (the earliest one's name kept). */
+function add(found: Found[], next: Found): void {
+  let last = found.at(-1);
+  while (last !== undefined && next.start < last.end) {
+    found.pop();
+    next = { start: Math.min(last.start, next.start), end: Math.max(last.end, next.end), name: last.start <= next.start ? last.name : next.name };
+    last = found.at(-1);
+  }
+  found.push(next);
+}
