@@ -26,7 +26,7 @@ export const PEM_NAME = "PEM private key";
  */
 export const KEY_FORMATS: readonly KeyFormat[] = Object.freeze([
   // The whole block; a block cut before its end marker (a capped output) up to where its base64 stops.
-  { name: PEM_NAME, pattern: `-----BEGIN ${PEM_LABEL}(?:[\\s\\S]*?-----END ${PEM_LABEL}|[A-Za-z0-9+/=\\r\\n]*)` },
+  { name: PEM_NAME, pattern: `-----BEGIN ${PEM_LABEL}(?:[\\s\\S]*?-----END ${PEM_LABEL}|(?:\\r?\\n[A-Za-z0-9+/=]+)*)` },
   { name: "AWS access key id", pattern: `${START}(?:AKIA|ASIA)[A-Z0-9]{16}${END}` },
   { name: "GitHub token", pattern: `${START}(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,244})${END}` },
   { name: "GitLab token", pattern: `${START}glpat-[A-Za-z0-9_-]{20,}${END}` },
@@ -41,5 +41,5 @@ export const KEY_FORMATS: readonly KeyFormat[] = Object.freeze([
 /** A PEM block's end marker without its beginning: the tail of a key whose head was cut. */
 export const PEM_END_PATTERN = `-----END ${PEM_LABEL}`;
 
-/** The characters of a PEM block's body, walked back over from a lone end marker. */
-export const PEM_BODY = /[A-Za-z0-9+/=\r\n]/;
+/** A line of a PEM block's body, walked back over from a lone end marker. */
+export const PEM_BODY_LINE = /^[A-Za-z0-9+/=]+\r?$/;

@@ -5,7 +5,7 @@
  * once per runtime, finds them all in one pass; overlapping finds become one placeholder, so
  * no part of a secret is left beside it.
  */
-import { KEY_FORMATS, PEM_BODY, PEM_END_PATTERN, PEM_NAME } from "./key-formats.ts";
+import { KEY_FORMATS, PEM_BODY_LINE, PEM_END_PATTERN, PEM_NAME } from "./key-formats.ts";
 
 /** One secret of the app: the name its placeholder shows, and the value the model must never read. */
 export interface Secret {
@@ -120,13 +120,23 @@ export class Redactor {
   #search({ pattern, name, tail }: Searcher, text: string, found: Found[]): void {
     pattern.lastIndex = 0;
     for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-      let start = match.index;
-      if (tail) while (start > 0 && PEM_BODY.test(text.charAt(start - 1))) start--;
+      const start = tail ? bodyStart(text, match.index) : match.index;
       found.push({ start, end: match.index + match[0].length, name: name ?? this.#values.get(match[0]) ?? "secret" });
       // From the next character on, not from the end: a value that starts inside this one and ends beyond it is found too.
       pattern.lastIndex = match.index + 1;
     }
   }
+}
+
+/** Where the lines of base64 that end at `end` (a lone PEM end marker) start. */
+function bodyStart(text: string, end: number): number {
+  let start = end;
+  while (start > 0 && text.charAt(start - 1) === "\n") {
+    const line = text.lastIndexOf("\n", start - 2) + 1;
+    if (!PEM_BODY_LINE.test(text.slice(line, start - 1))) break;
+    start = line;
+  }
+  return start;
 }
 
 /** Adds a find to finds sorted by start, merged with those it overlaps (the earliest one's name kept). */
