@@ -36,6 +36,16 @@ describe("well-known key formats, in any text", () => {
     });
   }
 
+  test("a token of the shortest length is found wherever it starts, at the text's ends included", () => {
+    const slack = `xoxb-${run(10, "0123456789")}`;
+    expect(slack).toHaveLength(15);
+    for (let pad = 0; pad < 40; pad++) {
+      const before = ". ".repeat(20).slice(0, pad);
+      expect(none.redact(`${before}${slack}`).text).toBe(`${before}[redacted: Slack token]`);
+      expect(none.redact(`${before}${slack}, and more`).text).toBe(`${before}[redacted: Slack token], and more`);
+    }
+  });
+
   test("words that only start like a token are left alone", () => {
     const ordinary = [
       "sk-learn is a library; sk-proj-x is short",

@@ -1,11 +1,10 @@
 /**
  * Secrets never reach the model: before a result is sent to it, the values of the app's
  * secrets (handed in by the app as names and values) and the well-known key formats
- * (`key-formats.ts`) are replaced by `[redacted: NAME]`. One regular expression, compiled
- * once per runtime, finds them all in one pass; overlapping finds become one placeholder, so
- * no part of a secret is left beside it.
+ * (`key-formats.ts`) are replaced by `[redacted: NAME]`. Overlapping finds become one
+ * placeholder, so no part of a secret is left beside it.
  */
-import { KEY_FORMATS, PEM_BODY_LINE, PEM_END_PATTERN, PEM_NAME } from "./key-formats.ts";
+import { KEY_FORMATS, MIN_TOKEN_LENGTH, PEM_BODY_LINE, PEM_NAME, PEM_PATTERN, TOKEN_CLASS } from "./key-formats.ts";
 
 /** One secret of the app: the name its placeholder shows, and the value the model must never read. */
 export interface Secret {
@@ -46,25 +45,28 @@ interface Found {
   name: string;
 }
 
-/** One pattern of the matcher: its finds are named `name`, or by the value found (the app's values). */
-interface Searcher {
-  readonly pattern: RegExp;
-  readonly name?: string;
-  /** A PEM end marker alone: the find reaches back over the key's body. */
-  readonly tail?: true;
-}
+/** Whether each UTF-16 code unit is a token's character (all are ASCII). */
+const TOKEN = new Uint8Array(65536);
+const TOKEN_CHARACTER = new RegExp(`[${TOKEN_CLASS}]`);
+for (let code = 0; code < 128; code++) TOKEN[code] = TOKEN_CHARACTER.test(String.fromCharCode(code)) ? 1 : 0;
 
 /**
  * Replaces secrets in texts. Values under 8 characters are ignored; a value is also found as
- * JSON writes it inside a string (a tool that prints JSON). The patterns are compiled once:
- * the app's values as one alternation, each key format on its own (one alternation of them all
- * scans several times slower, trying each at every character).
+ * JSON writes it inside a string (a tool that prints JSON). Everything is compiled once, and a
+ * text is read in three passes: the app's values (one alternation, which the regular-expression
+ * engine scans at memory speed), PEM blocks (anchored on their dashes), and the runs of token
+ * characters long enough to be a key, each tried against the token formats at once. One
+ * alternation of every format over the whole text would be tried at every character: several
+ * times slower.
  *
  * @example new Redactor([{ name: "DB_PASSWORD", value: "hunter2hunter2" }]).redact("pw=hunter2hunter2") // { text: "pw=[redacted: DB_PASSWORD]", count: 1 }
  */
 export class Redactor {
-  readonly #searchers: readonly Searcher[];
   readonly #values: ReadonlyMap<string, string>;
+  readonly #literal: RegExp | undefined;
+  readonly #pem = new RegExp(PEM_PATTERN, "g");
+  // Sticky at a run's start; the run must end where the token does.
+  readonly #token = new RegExp(`(?:${KEY_FORMATS.map(({ pattern }) => `(${pattern})`).join("|")})(?![${TOKEN_CLASS}])`, "y");
 
   constructor(secrets: readonly Secret[] = []) {
     const values = new Map<string, string>();
@@ -76,17 +78,15 @@ export class Redactor {
     this.#values = values;
     // Longest first: where two values start at one place, the longer is the one replaced.
     const literal = [...values.keys()].sort((a, b) => b.length - a.length).map((value) => RegExp.escape(value));
-    this.#searchers = [
-      ...(literal.length === 0 ? [] : [{ pattern: new RegExp(literal.join("|"), "g") }]),
-      ...KEY_FORMATS.map(({ name, pattern }) => ({ name, pattern: new RegExp(pattern, "g") })),
-      { name: PEM_NAME, pattern: new RegExp(PEM_END_PATTERN, "g"), tail: true as const },
-    ];
+    this.#literal = literal.length === 0 ? undefined : new RegExp(literal.join("|"), "g");
   }
 
   /** `text` with every secret in it replaced by `[redacted: NAME]`, and how many were. */
   redact(text: string): Redacted {
     const found: Found[] = [];
-    for (const searcher of this.#searchers) this.#search(searcher, text, found);
+    this.#findValues(text, found);
+    this.#findPem(text, found);
+    this.#findTokens(text, found);
     if (found.length === 0) return { text, count: 0 };
     found.sort((a, b) => a.start - b.start);
     const merged: Found[] = [];
@@ -117,13 +117,46 @@ export class Redactor {
     return { value: count === 0 ? value : (walked as T), count };
   }
 
-  #search({ pattern, name, tail }: Searcher, text: string, found: Found[]): void {
-    pattern.lastIndex = 0;
-    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-      const start = tail ? bodyStart(text, match.index) : match.index;
-      found.push({ start, end: match.index + match[0].length, name: name ?? this.#values.get(match[0]) ?? "secret" });
+  #findValues(text: string, found: Found[]): void {
+    const literal = this.#literal;
+    if (literal === undefined) return;
+    literal.lastIndex = 0;
+    for (let match = literal.exec(text); match !== null; match = literal.exec(text)) {
+      found.push({ start: match.index, end: match.index + match[0].length, name: this.#values.get(match[0]) ?? "secret" });
       // From the next character on, not from the end: a value that starts inside this one and ends beyond it is found too.
-      pattern.lastIndex = match.index + 1;
+      literal.lastIndex = match.index + 1;
+    }
+  }
+
+  #findPem(text: string, found: Found[]): void {
+    const pem = this.#pem;
+    pem.lastIndex = 0;
+    for (let match = pem.exec(text); match !== null; match = pem.exec(text)) {
+      const start = match[1] === undefined ? bodyStart(text, match.index) : match.index;
+      found.push({ start, end: match.index + match[0].length, name: PEM_NAME });
+    }
+  }
+
+  /**
+   * The runs of token characters at least `MIN_TOKEN_LENGTH` long that are a key. Only every
+   * `MIN_TOKEN_LENGTH`-th character is looked at first: a run that long covers one of them.
+   */
+  #findTokens(text: string, found: Found[]): void {
+    const length = text.length;
+    for (let at = MIN_TOKEN_LENGTH - 1; at < length; at += MIN_TOKEN_LENGTH) {
+      if (TOKEN[text.charCodeAt(at)] !== 1) continue;
+      let start = at;
+      while (start > 0 && TOKEN[text.charCodeAt(start - 1)] === 1) start--;
+      let end = at + 1;
+      while (end < length && TOKEN[text.charCodeAt(end)] === 1) end++;
+      // The next look is past this run.
+      at = end - 1;
+      if (end - start < MIN_TOKEN_LENGTH) continue;
+      this.#token.lastIndex = start;
+      const match = this.#token.exec(text);
+      if (match === null) continue;
+      const format = KEY_FORMATS[match.findIndex((part, index) => index > 0 && part !== undefined) - 1];
+      found.push({ start, end, name: format?.name ?? "key" });
     }
   }
 }

@@ -42,10 +42,11 @@ export interface RuntimeOptions {
   readonly results?: ResultsLimits;
   /**
    * The app's secrets: their values are replaced by `[redacted: NAME]` in every result before
-   * the model gets it, as are the well-known key formats (`key-formats.ts`) whatever this holds.
+   * the model gets it, as are the well-known key formats (`key-formats.ts`) whatever this holds;
+   * `false` turns redaction off, for a runtime whose results reach no model (a benchmark's twin).
    * @default none
    */
-  readonly secrets?: readonly Secret[];
+  readonly secrets?: readonly Secret[] | false;
 }
 
 /** A result as the runtime returns it: what the model gets, and how many secrets were taken out of it. */
@@ -81,7 +82,7 @@ export class ToolRuntime {
   readonly #audit: AuditSink | undefined;
   readonly #results: ResultsLimits | undefined;
   readonly #asking: Asking;
-  readonly #redactor: Redactor;
+  readonly #redactor: Redactor | undefined;
 
   constructor(registry: ToolRegistry, options: RuntimeOptions) {
     this.registry = registry;
@@ -95,7 +96,7 @@ export class ToolRuntime {
     this.#audit = options.audit;
     this.#results = options.results;
     this.#asking = new Asking(this.workspace);
-    this.#redactor = new Redactor(options.secrets);
+    this.#redactor = options.secrets === false ? undefined : new Redactor(options.secrets);
   }
 
   /** The OpenAI `tools` array (deep copies), in registration order. */
@@ -209,8 +210,10 @@ export class ToolRuntime {
    * result as it was: it is the person's, in their workspace.
    */
   async #forTheModel(whole: ToolResult, results: ResultsFile | undefined): Promise<CallResult> {
-    const { text: content, count } = this.#redactor.redact(whole.content);
-    const structured = whole.structuredContent === undefined ? undefined : this.#redactor.redactValue(whole.structuredContent);
+    const redactor = this.#redactor;
+    if (redactor === undefined) return results === undefined ? whole : capResult(whole, this.workspace.root, results);
+    const { text: content, count } = redactor.redact(whole.content);
+    const structured = whole.structuredContent === undefined ? undefined : redactor.redactValue(whole.structuredContent);
     const redactions = count + (structured?.count ?? 0);
     if (redactions === 0) return results === undefined ? whole : capResult(whole, this.workspace.root, results);
     const redacted = { content, isError: whole.isError, ...(structured === undefined ? {} : { structuredContent: structured.value }) };
