@@ -8,6 +8,7 @@ import { authorInstall } from "./author-install/author-install.ts";
 import { bigInputs } from "./big-inputs/big-inputs.ts";
 import { coldStart } from "./cold-start.ts";
 import { dispatch } from "./dispatch/dispatch.ts";
+import { governance } from "./governance/governance.ts";
 import { pageBundle } from "./page-bundle.ts";
 import { parallelCalls } from "./parallel/parallel.ts";
 import { FigureLog } from "./harness/figures.ts";
@@ -45,6 +46,7 @@ const SUITES = {
   leftovers,
   "author-install": authorInstall,
   "one-shot": oneShot,
+  governance,
 };
 const unknown = mode.only?.filter((name) => !(name in SUITES)) ?? [];
 if (unknown.length > 0) throw new Error(`Unknown suite ${unknown.join(", ")}; the suites: ${Object.keys(SUITES).join(", ")}`);

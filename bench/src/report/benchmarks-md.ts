@@ -17,6 +17,7 @@ import { SANDBOX_SECTIONS } from "./sections-sandbox.ts";
 import { LEFTOVERS_SECTIONS } from "./sections-leftovers.ts";
 import { AUTHOR_INSTALL_SECTIONS } from "./sections-author-install.ts";
 import { ONE_SHOT_SECTIONS } from "./sections-one-shot.ts";
+import { GOVERNANCE_SECTIONS } from "./sections-governance.ts";
 import { TOOL_SEARCH_SECTIONS } from "./sections-tool-search.ts";
 import { TOOL_SECTIONS } from "./sections-tools.ts";
 
@@ -34,7 +35,7 @@ export async function writeBenchmarksMd(results: Results, path: string = BENCHMA
 /** The whole document. */
 export function renderBenchmarksMd({ environment, figures }: Results): string {
   const index = new FigureIndex(figures);
-  const sections = [...LOOP_SECTIONS, ...TOOL_SECTIONS, ...MCP_SECTIONS, ...SANDBOX_SECTIONS, ...TOOL_SEARCH_SECTIONS, ...LEFTOVERS_SECTIONS, ...AUTHOR_INSTALL_SECTIONS, ...ONE_SHOT_SECTIONS].map((section) => {
+  const sections = [...LOOP_SECTIONS, ...TOOL_SECTIONS, ...MCP_SECTIONS, ...SANDBOX_SECTIONS, ...TOOL_SEARCH_SECTIONS, ...LEFTOVERS_SECTIONS, ...AUTHOR_INSTALL_SECTIONS, ...ONE_SHOT_SECTIONS, ...GOVERNANCE_SECTIONS].map((section) => {
     const rows = section.groups.flatMap((group) => index.inGroup(group));
     return [
       `## ${section.title}`,
