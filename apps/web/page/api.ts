@@ -11,7 +11,7 @@ export interface HistoryMessage {
 export type ChatEvent =
   | { readonly type: "text"; readonly text: string }
   | { readonly type: "tool_call"; readonly id: string; readonly name: string; readonly arguments: string }
-  | { readonly type: "tool_result"; readonly id: string; readonly name: string; readonly content: string; readonly isError: boolean }
+  | { readonly type: "tool_result"; readonly id: string; readonly name: string; readonly content: string; readonly isError: boolean; readonly redactions?: number }
   | { readonly type: "approval"; readonly id: string; readonly tool: string; readonly arguments: Record<string, unknown>; readonly like?: string }
   | ({ readonly type: "elicitation" } & ElicitationRequestEvent)
   | { readonly type: "done"; readonly reply: string; readonly status: "answered" | "empty" | "step_limit"; readonly cutOff?: true }
