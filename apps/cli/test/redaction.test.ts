@@ -109,6 +109,17 @@ describe("secrets never reach the model", () => {
     expect(traced.find((line) => line.startsWith("[tool] write_file"))).not.toContain("redacted before the model");
   });
 
+  test("plugboard call, a call of the person's own, shows the result redacted too and says so", async () => {
+    const config = join(dir, "plugboard.config.json");
+    const text = await plugboard(["call", "--config", config, "read_file", '{"path":".env"}'], { cwd: dir });
+    expect(text.stdout).toContain("DB_PASSWORD=[redacted: DB_PASSWORD]");
+    expect(text.stderr).toContain("(2 secrets redacted)\n");
+    const json = await plugboard(["call", "--config", config, "--json", "read_file", '{"path":"notes.txt"}'], { cwd: dir });
+    expect(JSON.parse(json.stdout)).toEqual({ type: "tool_result", id: "direct", is_error: false, content: expect.stringContaining("notes") });
+    const pem = await plugboard(["call", "--config", config, "--json", "read_file", '{"path":"keys/deploy.pem"}'], { cwd: dir });
+    expect(JSON.parse(pem.stdout)).toMatchObject({ redactions: 1 });
+  });
+
   test("a write_file or edit_file carrying a placeholder is refused, the file unchanged; the twin without one writes", async () => {
     const results = toolResults(model, 2);
     const refusal = (tool: string) =>

@@ -30,7 +30,7 @@ export async function callCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   } else {
     const shown = visible(result.content);
     io.stdout.write(shown.endsWith("\n") ? shown : `${shown}\n`);
-    if (result.redactions !== undefined) io.stderr.write(`${redactedNote(result.redactions)}\n`);
+    if (result.redactions !== undefined) io.stderr.write(`${redactedNote(result.redactions, false)}\n`);
   }
   return interrupt.exitCode(result.isError ? 1 : 0);
 }
