@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { type OAuthServers, startOAuthServers } from "../../../packages/mcp/test/oauth-servers.ts";
-import { plugboard, spawnPlugboard, STACK_FRAME, tempFolder, watch, writeConfig } from "./helpers.ts";
+import { FIRST_PARTY, plugboard, spawnPlugboard, STACK_FRAME, tempFolder, watch, writeConfig } from "./helpers.ts";
 
 setDefaultTimeout(30_000);
 
@@ -63,6 +63,17 @@ describe("plugboard mcp login / logout", () => {
     expect(call.code).toBe(0);
     expect(call.stdout).toStartWith("client ");
     expect(servers.calls.length).toBeGreaterThan(0);
+
+    // The tokens kept for the server are the app's secrets: a command printing their file shows placeholders.
+    const token = servers.calls.at(-1) ?? "";
+    const withBash = await writeConfig(folder.dir, { plugins: [...FIRST_PARTY.slice(0, 1), { mcp: { url: servers.mcpUrl }, name: "remote" }] });
+    const printed = await plugboard(["call", "--json", "--config", withBash, "bash", JSON.stringify({ command: `cat '${file}'` })], { cwd: folder.dir, env });
+    const shown = JSON.parse(printed.stdout);
+    expect(shown.content).toContain('"access_token": "[redacted: remote OAuth token]"');
+    expect(shown.content).toContain('"refresh_token": "[redacted: remote OAuth token]"');
+    expect(shown.redactions).toBe(2);
+    expect(token.length).toBeGreaterThan(8);
+    expect(printed.stdout).not.toContain(token);
 
     expect(await run(["mcp", "logout", "remote"])).toMatchObject({ code: 0, stdout: "Logged out of remote: its tokens are deleted\n" });
     expect(await Bun.file(file).exists()).toBe(false);

@@ -1,14 +1,15 @@
 /**
  * Secrets never reach the model, end to end: the real CLI, the scripted model over real HTTP
  * (every request it received is recorded, body as sent), a real `.env`, a real private key,
- * read with read_file and with bash `cat`, and an after hook whose rewrite carries a secret.
+ * read with read_file and with bash `cat`, an after hook whose rewrite carries a secret, and a
+ * third-party MCP server echoing its own env value. (The OAuth tokens: mcp-login.test.ts.)
  * The twin of each redaction is a value the app does not know as a secret: it reaches the
  * model as it is, so the search of the requests would find a secret that leaked.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { generateKeyPairSync } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { type ScriptedModel, startScriptedModel } from "@plugboard/testing";
 import { plugboard, tempFolder, toolResults, writeConfig } from "./helpers.ts";
 
@@ -131,5 +132,23 @@ describe("secrets never reach the model", () => {
     expect(await readFile(join(dir, "copy.env"), "utf8")).toBe("DB_PASSWORD=(redacted: DB_PASSWORD)\n");
     const records = await audited();
     expect(records.write_placeholder?.decision).toBe("deny");
+  });
+});
+
+describe("an MCP entry's env values are secrets too", () => {
+  test("a third-party server's result carrying one is redacted; a value of no entry's passes", async () => {
+    const everything = join(dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")), "dist/index.js");
+    await using folder = await tempFolder({ "workspace/.keep": "" });
+    const server = { mcp: { command: process.execPath, args: [everything, "stdio"], env: { SERVICE_TOKEN: "server-env-secret-0123" } }, name: "everything" };
+    const config = await writeConfig(folder.dir, { plugins: [server] });
+    const message = "server-env-secret-0123 and server-env-other-0123";
+    const result = await plugboard(["call", "--json", "--config", config, "echo", JSON.stringify({ message })], { cwd: folder.dir });
+    expect(JSON.parse(result.stdout)).toEqual({
+      type: "tool_result",
+      id: "direct",
+      is_error: false,
+      content: "Echo: [redacted: everything SERVICE_TOKEN] and server-env-other-0123",
+      redactions: 1,
+    });
   });
 });
