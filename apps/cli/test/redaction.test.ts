@@ -136,10 +136,11 @@ describe("secrets never reach the model", () => {
 });
 
 describe("an MCP entry's env values are secrets too", () => {
-  test("a third-party server's result carrying one is redacted; a value of no entry's passes", async () => {
+  test("a third-party server's result carrying one named as a secret is redacted; one named like none passes", async () => {
     const everything = join(dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")), "dist/index.js");
     await using folder = await tempFolder({ "workspace/.keep": "" });
-    const server = { mcp: { command: process.execPath, args: [everything, "stdio"], env: { SERVICE_TOKEN: "server-env-secret-0123" } }, name: "everything" };
+    const env = { SERVICE_TOKEN: "server-env-secret-0123", SERVICE_REGION: "server-env-other-0123" };
+    const server = { mcp: { command: process.execPath, args: [everything, "stdio"], env }, name: "everything" };
     const config = await writeConfig(folder.dir, { plugins: [server] });
     const message = "server-env-secret-0123 and server-env-other-0123";
     const result = await plugboard(["call", "--json", "--config", config, "echo", JSON.stringify({ message })], { cwd: folder.dir });

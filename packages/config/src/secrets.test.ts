@@ -7,7 +7,7 @@ import { loadConfig } from "./index.ts";
 afterEach(removeTempDirs);
 
 describe("the app's secrets, for the runtime to keep from the model", () => {
-  test("the model key, .env values named as secrets (8 characters or more), MCP headers and env, the workspace's .env", async () => {
+  test("the model key, .env values named as secrets (8 characters or more), MCP headers and env so named, the workspace's .env", async () => {
     const dir = await tempDir();
     await writeFile(
       join(dir, ".env"),
@@ -18,8 +18,12 @@ describe("the app's secrets, for the runtime to keep from the model", () => {
     const path = await writeConfig(dir, {
       workspace: "./ws",
       plugins: [
-        { mcp: { url: "https://mcp.example/mcp", headers: { Authorization: "Bearer abcdefgh12345678" } }, name: "remote", permissions: [] },
-        { mcp: { command: "server", env: { GITHUB_TOKEN: "ghp-like-value-123456" } }, name: "github", permissions: [] },
+        {
+          mcp: { url: "https://mcp.example/mcp", headers: { Authorization: "Bearer abcdefgh12345678", Cookie: "session=0123456789", Accept: "application/json" } },
+          name: "remote",
+          permissions: [],
+        },
+        { mcp: { command: "server", env: { GITHUB_TOKEN: "ghp-like-value-123456", NODE_ENV: "production" } }, name: "github", permissions: [] },
       ],
     });
     const config = await loadConfig(path, { env: {} });
@@ -30,6 +34,7 @@ describe("the app's secrets, for the runtime to keep from the model", () => {
       { name: "STRIPE_SECRET", value: "ws-secret-0123456789" },
       { name: "remote Authorization header", value: "Bearer abcdefgh12345678" },
       { name: "remote Authorization header", value: "abcdefgh12345678" },
+      { name: "remote Cookie header", value: "session=0123456789" },
       { name: "github GITHUB_TOKEN", value: "ghp-like-value-123456" },
     ]);
   });

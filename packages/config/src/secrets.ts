@@ -1,11 +1,13 @@
 /**
  * The app's secrets as its config knows them, for the runtime to keep from the model (its
  * redaction): the model key, the secrets of the `.env` beside the config and of the
- * workspace's own `.env`, and each MCP entry's `headers` and `env` values. Values under 8
- * characters are left out by the runtime itself.
+ * workspace's own `.env`, and each MCP entry's `headers` and `env` values that hold one. The
+ * `.env` rule — names saying KEY, TOKEN, SECRET, PASSWORD or AUTH — picks them everywhere (a
+ * header `Cookie` too): a server's `NODE_ENV=production` or `Accept: application/json` is not
+ * hidden wherever it appears. Values under 8 characters are left out by the runtime itself.
  */
 import { join } from "node:path";
-import { type Secret, secretsOfEnv } from "@plugboard/runtime";
+import { namesSecret, type Secret, secretsOfEnv } from "@plugboard/runtime";
 import type { McpEntry, PluginEntry } from "./config.ts";
 import { readDotEnv } from "./env.ts";
 
@@ -35,11 +37,12 @@ export async function configSecrets({ modelKey, dotEnv, workspaceDotEnv, plugins
     ...servers.flatMap(({ name, mcp }) =>
       "url" in mcp
         ? Object.entries(mcp.headers).flatMap(([header, value]) => {
+            if (!namesSecret(header) && !/cookie/i.test(header)) return [];
             const credential = SCHEME.exec(value)?.[1];
             const named = `${name} ${header} header`;
             return [{ name: named, value }, ...(credential === undefined ? [] : [{ name: named, value: credential }])];
           })
-        : Object.entries(mcp.env).map(([variable, value]) => ({ name: `${name} ${variable}`, value })),
+        : secretsOfEnv(mcp.env).map(({ name: variable, value }) => ({ name: `${name} ${variable}`, value })),
     ),
   ];
   // Once each (the model key is often also in the .env).

@@ -10,7 +10,7 @@ export type { DerivedCommandRule } from "./derived-rule.ts";
 export { DEFAULT_HOOK_TIMEOUT_MS, type Hook, type HookEffect, type Hooks, hooksFor, NO_HOOKS } from "./hooks.ts";
 export { ALLOW_ALL, decide, describeRule, PATH_ARGUMENTS, type Policy, type PolicyAction, type PolicyRule, type PolicyVerdict, SHELL_TOOLS, wildcardMatch } from "./policy.ts";
 export { type KeyFormat, KEY_FORMATS, PEM_NAME } from "./key-formats.ts";
-export { MIN_SECRET_LENGTH, REDACTED_MARK, type Redacted, Redactor, type Secret, secretsOfEnv } from "./redaction.ts";
+export { MIN_SECRET_LENGTH, namesSecret, REDACTED_MARK, type Redacted, Redactor, type Secret, secretsOfEnv } from "./redaction.ts";
 export { type ArgumentsReading, toolNamed } from "./repair.ts";
 export type { PreparedCall } from "./prepared-call.ts";
 export { type CallResult, type ExecuteOptions, type RuntimeOptions, ToolRuntime } from "./runtime.ts";

@@ -18,8 +18,16 @@ export const MIN_SECRET_LENGTH = 8;
 /** What every placeholder starts with. */
 export const REDACTED_MARK = "[redacted:";
 
-/** The names a `.env` variable holding a secret has in it (case-insensitive). */
+/** The names a variable holding a secret has in it (case-insensitive). */
 const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|AUTH/i;
+
+/**
+ * Whether a variable's name says it holds a secret: it has KEY, TOKEN, SECRET, PASSWORD or
+ * AUTH in it, in any case (`DB_PASSWORD`, `github_token`, `X-Auth-Token`).
+ */
+export function namesSecret(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
 
 /**
  * The secrets among a `.env` file's variables: those whose names say KEY, TOKEN, SECRET,
@@ -29,7 +37,7 @@ const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|AUTH/i;
  */
 export function secretsOfEnv(variables: Readonly<Record<string, string>>): Secret[] {
   return Object.entries(variables)
-    .filter(([name, value]) => SECRET_NAME.test(name) && value.length >= MIN_SECRET_LENGTH)
+    .filter(([name, value]) => namesSecret(name) && value.length >= MIN_SECRET_LENGTH)
     .map(([name, value]) => ({ name, value }));
 }
 
