@@ -45,12 +45,9 @@ export function traceLine(call: TracedCall, style: Style): string {
   return `${style.tool(`[tool] ${call.name}`)} ${preview(call.arguments)} ${style.dim("→")} ${call.isError ? style.error(result) : result}${note}`;
 }
 
-/**
- * What the person is told when secrets were taken out of a result: `(2 secrets redacted before
- * the model)`, or `(2 secrets redacted)` for a call of their own, whose result no model reads.
- */
-export function redactedNote(count: number, model = true): string {
-  return `(${count} ${count === 1 ? "secret" : "secrets"} redacted${model ? " before the model" : ""})`;
+/** What the person is told when secrets were taken out of a result: `(2 secrets redacted before the model)`. */
+export function redactedNote(count: number): string {
+  return `(${count} ${count === 1 ? "secret" : "secrets"} redacted before the model)`;
 }
 
 function preview(text: string): string {

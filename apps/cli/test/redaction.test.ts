@@ -110,15 +110,13 @@ describe("secrets never reach the model", () => {
     expect(traced.find((line) => line.startsWith("[tool] write_file"))).not.toContain("redacted before the model");
   });
 
-  test("plugboard call, a call of the person's own, shows the result redacted too and says so", async () => {
+  test("plugboard call, the person's own call, shows the result as it is: no model reads it", async () => {
     const config = join(dir, "plugboard.config.json");
     const text = await plugboard(["call", "--config", config, "read_file", '{"path":".env"}'], { cwd: dir });
-    expect(text.stdout).toContain("DB_PASSWORD=[redacted: DB_PASSWORD]");
-    expect(text.stderr).toContain("(2 secrets redacted)\n");
-    const json = await plugboard(["call", "--config", config, "--json", "read_file", '{"path":"notes.txt"}'], { cwd: dir });
-    expect(JSON.parse(json.stdout)).toEqual({ type: "tool_result", id: "direct", is_error: false, content: expect.stringContaining("notes") });
-    const pem = await plugboard(["call", "--config", config, "--json", "read_file", '{"path":"keys/deploy.pem"}'], { cwd: dir });
-    expect(JSON.parse(pem.stdout)).toMatchObject({ redactions: 1 });
+    expect(text.stdout).toContain(`DB_PASSWORD=${DB_PASSWORD}`);
+    expect(text.stderr).not.toContain("redacted");
+    const json = await plugboard(["call", "--config", config, "--json", "read_file", '{"path":"keys/deploy.pem"}'], { cwd: dir });
+    expect(JSON.parse(json.stdout)).toEqual({ type: "tool_result", id: "direct", is_error: false, content: expect.stringContaining(PEM_BODY) });
   });
 
   test("a write_file or edit_file carrying a placeholder is refused, the file unchanged; the twin without one writes", async () => {
@@ -136,20 +134,18 @@ describe("secrets never reach the model", () => {
 });
 
 describe("an MCP entry's env values are secrets too", () => {
-  test("a third-party server's result carrying one named as a secret is redacted; one named like none passes", async () => {
+  test("a third-party server's result carrying one named as a secret is redacted before the model; one named like none passes", async () => {
     const everything = join(dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")), "dist/index.js");
     await using folder = await tempFolder({ "workspace/.keep": "" });
     const env = { SERVICE_TOKEN: "server-env-secret-0123", SERVICE_REGION: "server-env-other-0123" };
     const server = { mcp: { command: process.execPath, args: [everything, "stdio"], env }, name: "everything" };
     const config = await writeConfig(folder.dir, { plugins: [server] });
-    const message = "server-env-secret-0123 and server-env-other-0123";
-    const result = await plugboard(["call", "--json", "--config", config, "echo", JSON.stringify({ message })], { cwd: folder.dir });
-    expect(JSON.parse(result.stdout)).toEqual({
-      type: "tool_result",
-      id: "direct",
-      is_error: false,
-      content: "Echo: [redacted: everything SERVICE_TOKEN] and server-env-other-0123",
-      redactions: 1,
-    });
+    await using echo = await startScriptedModel([
+      { toolCalls: [{ id: "echo", name: "echo", arguments: { message: "server-env-secret-0123 and server-env-other-0123" } }] },
+      { content: "done" },
+    ]);
+    const result = await plugboard(["run", "--config", config, "--base-url", echo.baseURL, "echo it"], { cwd: folder.dir });
+    expect(result.code).toBe(0);
+    expect(toolResults(echo).echo).toBe("Echo: [redacted: everything SERVICE_TOKEN] and server-env-other-0123");
   });
 });

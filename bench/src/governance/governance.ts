@@ -3,13 +3,13 @@
  * returns 50 kB, with the redaction step (the app's secrets and the key formats taken out of
  * the result) and without it (the twin), sampled in turns so that load hits both alike; and
  * the step alone on the same text. Other per-call steps are measured the same way, as one more
- * runtime beside these.
+ * contender beside these.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineTool, textResult, ToolRegistry, Workspace } from "@plugboard/core";
-import { Redactor, type Secret, ToolRuntime } from "@plugboard/runtime";
+import { type ExecuteOptions, Redactor, type Secret, ToolRuntime } from "@plugboard/runtime";
 import { Type } from "@sinclair/typebox";
 import { do_not_optimize } from "mitata";
 import type { FigureLog } from "../harness/figures.ts";
@@ -55,19 +55,17 @@ export async function governance(mode: RunMode, log: FigureLog): Promise<void> {
   if (Buffer.byteLength(text) !== RESULT_BYTES) throw new Error(`the result is ${Buffer.byteLength(text)} bytes, not ${RESULT_BYTES}`);
   const tool = defineTool({ name: "read", description: "Returns 50 kB.", parameters: Type.Object({}), handler: async () => textResult(text) });
   const workspace = await Workspace.open(tmpdir());
-  const runtime = (secrets: readonly Secret[] | false) => new ToolRuntime(new ToolRegistry([tool]), { workspace, secrets });
-  const redacting = runtime(SECRETS);
-  const plain = runtime(false);
-  const redacted = await redacting.execute("read", "{}");
-  if (redacted.redactions !== 2 || (await plain.execute("read", "{}")).content !== text) throw new Error(`expected 2 redactions and the twin's result whole, got ${redacted.redactions}`);
+  const runtime = new ToolRuntime(new ToolRegistry([tool]), { workspace, secrets: SECRETS });
+  const redacted = await runtime.execute("read", "{}");
+  if (redacted.redactions !== 2 || (await runtime.execute("read", "{}", { redact: false })).content !== text) throw new Error(`expected 2 redactions and the twin's result whole, got ${redacted.redactions}`);
 
   mode.progress("governance: runtime.execute of a 50 kB result, with and without redaction, in turns");
-  const calls = (run: ToolRuntime) => (samples: number) => timeRuns(async () => do_not_optimize(await run.execute("read", "{}", { callId: "c" })), { samples, warmup: 50 });
-  const [withStep, without] = await timeInRounds([calls(redacting), calls(plain)], { rounds: mode.quick ? 3 : 10, perRound: mode.quick ? 200 : 1000 });
+  const calls = (options: ExecuteOptions) => (samples: number) => timeRuns(async () => do_not_optimize(await runtime.execute("read", "{}", options)), { samples, warmup: 50 });
+  const [withStep, without] = await timeInRounds([calls({ callId: "c" }), calls({ callId: "c", redact: false })], { rounds: mode.quick ? 3 : 10, perRound: mode.quick ? 200 : 1000 });
   if (withStep === undefined || without === undefined) return;
   const ms = (name: string, timing: typeof withStep, note?: string) => log.add(timingFigure(GOVERNANCE_GROUP, name, timing, "ms/call", 1e6, note));
   const a = ms("runtime.execute, redaction on", withStep, "5 app secrets and the 10 key formats; 2 found and replaced");
-  const b = ms("runtime.execute, redaction off (the twin)", without);
+  const b = ms("runtime.execute, redaction off (the twin)", without, "the same runtime, the call's redact: false");
   const added = a - b;
   log.add({ group: GOVERNANCE_GROUP, name: "added by redaction (medians' difference)", value: added, unit: "ms/call", target: { op: "<=", limit: REDACTION_TARGET_MS }, met: added <= REDACTION_TARGET_MS });
 

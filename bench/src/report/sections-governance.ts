@@ -11,7 +11,7 @@ const governanceSection: Section = {
     [
       "`runtime.execute` of a tool whose result is 50 kB (the runtime's own sources, with one of the app's secrets and",
       "one AWS key id among them), in process, no policy, no hooks, no results file: once with the redaction step (five",
-      "app secrets, as bootstrap hands them in, and the ten key formats), once without it (`secrets: false`, the twin),",
+      "app secrets, as bootstrap hands them in, and the ten key formats), once without it (the same runtime, the call's \`redact: false\`: the twin),",
       "sampled in turns (10 rounds of 1,000 calls each), so that a change of load hits both alike; the added cost is the",
       "difference of the medians. Then the step alone, `Redactor.redact` on the same text (batched by mitata).",
       "`bun run --cwd bench governance` refreshes this section alone.",

@@ -54,6 +54,9 @@ describe("well-known key formats, in any text", () => {
       "npm_config_cache=/tmp/npm and xoxb-short",
       "-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEA\n-----END PUBLIC KEY-----",
       "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----",
+      // Markers with no base64 line beside them hold no key.
+      "-----BEGIN OPENSSH PRIVATE KEY----- a stand-in",
+      "a stand-in -----END OPENSSH PRIVATE KEY-----",
     ].join("\n");
     expect(none.redact(ordinary)).toEqual({ text: ordinary, count: 0 });
   });

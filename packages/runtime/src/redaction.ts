@@ -141,6 +141,8 @@ export class Redactor {
     pem.lastIndex = 0;
     for (let match = pem.exec(text); match !== null; match = pem.exec(text)) {
       const start = match[1] === undefined ? bodyStart(text, match.index) : match.index;
+      // An end marker with no base64 line before it holds no key.
+      if (start === match.index && match[1] === undefined) continue;
       found.push({ start, end: match.index + match[0].length, name: PEM_NAME });
     }
   }

@@ -59,6 +59,8 @@ describe("the runtime keeps the app's secrets from the model", () => {
     const twin = await runtimeWith();
     expect(await twin.runtime.execute("echo", JSON.stringify({ text }))).toEqual({ content: text, isError: false });
     expect(twin.records[0]).not.toHaveProperty("redactions");
+    // A call no model reads (the person's own) is not redacted.
+    expect(await runtime.execute("echo", JSON.stringify({ text }), { redact: false })).toEqual({ content: text, isError: false });
   });
 
   test("a structured result's strings are redacted too", async () => {

@@ -42,11 +42,10 @@ export interface RuntimeOptions {
   readonly results?: ResultsLimits;
   /**
    * The app's secrets: their values are replaced by `[redacted: NAME]` in every result before
-   * the model gets it, as are the well-known key formats (`key-formats.ts`) whatever this holds;
-   * `false` turns redaction off, for a runtime whose results reach no model (a benchmark's twin).
+   * the model gets it, as are the well-known key formats (`key-formats.ts`) whatever this holds.
    * @default none
    */
-  readonly secrets?: readonly Secret[] | false;
+  readonly secrets?: readonly Secret[];
 }
 
 /** A result as the runtime returns it: what the model gets, and how many secrets were taken out of it. */
@@ -67,6 +66,11 @@ export interface ExecuteOptions {
   readonly approve?: Approver;
   /** The audit records' `session` for this call. @default the runtime's */
   readonly session?: string;
+  /**
+   * `false` for a call whose result no model reads (the person's own `plugboard call`): its
+   * secrets are left in. @default every result is redacted
+   */
+  readonly redact?: false;
 }
 
 const NEVER = new AbortController().signal;
@@ -82,7 +86,7 @@ export class ToolRuntime {
   readonly #audit: AuditSink | undefined;
   readonly #results: ResultsLimits | undefined;
   readonly #asking: Asking;
-  readonly #redactor: Redactor | undefined;
+  readonly #redactor: Redactor;
 
   constructor(registry: ToolRegistry, options: RuntimeOptions) {
     this.registry = registry;
@@ -96,7 +100,7 @@ export class ToolRuntime {
     this.#audit = options.audit;
     this.#results = options.results;
     this.#asking = new Asking(this.workspace);
-    this.#redactor = options.secrets === false ? undefined : new Redactor(options.secrets);
+    this.#redactor = new Redactor(options.secrets);
   }
 
   /** The OpenAI `tools` array (deep copies), in registration order. */
@@ -164,8 +168,9 @@ export class ToolRuntime {
       const hooks = before.length === 0 ? undefined : { before, session, validate: registered.validate };
       gate = await passGate({ policy: this.policy, workspace: this.workspace, request, lines, ask, signal, ...(hooks ? { hooks } : {}) });
       if (!gate.refusal && writesPlaceholder(registered, gate.arguments)) gate = { ...gate, decision: "deny", refusal: toolErrors.redactedPlaceholder(tool) };
+      const redact = options.redact !== false;
       if (gate.refusal) {
-        result = await this.#forTheModel(gate.refusal, undefined);
+        result = await this.#forTheModel(gate.refusal, undefined, redact);
         return result;
       }
       const results = this.#results && resultsFileFor(this.workspace.root, callId, this.#results);
@@ -181,7 +186,7 @@ export class ToolRuntime {
         result = whole;
       }
       // After hooks saw the whole result; the model gets what fits, its secrets taken out.
-      result = await this.#forTheModel(whole, results);
+      result = await this.#forTheModel(whole, results, redact);
       return result;
     } finally {
       const hooks = [...(gate?.hooks ?? []), ...after];
@@ -205,13 +210,13 @@ export class ToolRuntime {
   }
 
   /**
-   * What the model gets of a result: its secrets replaced (redaction.ts), then the whole when it
-   * fits, else head and tail with the file that holds it (results.ts) — the file holds the
-   * result as it was: it is the person's, in their workspace.
+   * What the model gets of a result: its secrets replaced (redaction.ts) unless `redact` is off,
+   * then the whole when it fits, else head and tail with the file that holds it (results.ts) —
+   * the file holds the result as it was: it is the person's, in their workspace.
    */
-  async #forTheModel(whole: ToolResult, results: ResultsFile | undefined): Promise<CallResult> {
+  async #forTheModel(whole: ToolResult, results: ResultsFile | undefined, redact: boolean): Promise<CallResult> {
     const redactor = this.#redactor;
-    if (redactor === undefined) return results === undefined ? whole : capResult(whole, this.workspace.root, results);
+    if (!redact) return results === undefined ? whole : capResult(whole, this.workspace.root, results);
     const { text: content, count } = redactor.redact(whole.content);
     const structured = whole.structuredContent === undefined ? undefined : redactor.redactValue(whole.structuredContent);
     const redactions = count + (structured?.count ?? 0);

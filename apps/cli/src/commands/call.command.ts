@@ -12,7 +12,7 @@ export default defineCommand(
       "The call is your own: where the config's policy says ask, it counts as approved (--yes changes nothing); a deny still applies.",
     ],
     flags: ["config", "workspace", "yes", "json"],
-    json: 'print {"type":"tool_result","id","is_error","content"} (and "redactions" when secrets were taken out)',
+    json: 'print {"type":"tool_result","id","is_error","content"}',
     args: { min: 1, max: 2 },
   },
   async () => (await import("./call.ts")).callCommand,

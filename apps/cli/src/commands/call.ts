@@ -11,7 +11,7 @@ import type { Io } from "../io.ts";
 import { approveAll } from "@plugboard/runtime";
 import { createElicitation } from "../elicitation.ts";
 import { loadApp } from "../load-app.ts";
-import { jsonLine, redactedNote } from "../output.ts";
+import { jsonLine } from "../output.ts";
 
 /** Executes the call and prints its result; 1 for an error result, 130 / 143 / 129 when interrupted by SIGINT / SIGTERM / SIGHUP. */
 export async function callCommand(parsed: ParsedArgs, io: Io): Promise<number> {
@@ -22,15 +22,14 @@ export async function callCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   using interrupt = abortOnInterrupt();
   using _asking = elicitation.during({ pause() {}, resume() {} }, interrupt.signal);
   trace("call: executing");
-  const result = await app.runtime.execute(tool, json, { callId: "direct", signal: interrupt.signal, approve: approveAll });
+  // The person's own call: no model reads its result, so its secrets are left in.
+  const result = await app.runtime.execute(tool, json, { callId: "direct", signal: interrupt.signal, approve: approveAll, redact: false });
   trace("call: result");
   if (parsed.flags.json) {
-    const redactions = result.redactions === undefined ? {} : { redactions: result.redactions };
-    io.stdout.write(jsonLine({ type: "tool_result", id: "direct", is_error: result.isError, content: result.content, ...redactions }));
+    io.stdout.write(jsonLine({ type: "tool_result", id: "direct", is_error: result.isError, content: result.content }));
   } else {
     const shown = visible(result.content);
     io.stdout.write(shown.endsWith("\n") ? shown : `${shown}\n`);
-    if (result.redactions !== undefined) io.stderr.write(`${redactedNote(result.redactions, false)}\n`);
   }
   return interrupt.exitCode(result.isError ? 1 : 0);
 }
