@@ -144,8 +144,12 @@ describe("an MCP entry's env values are secrets too", () => {
       { toolCalls: [{ id: "echo", name: "echo", arguments: { message: "server-env-secret-0123 and server-env-other-0123" } }] },
       { content: "done" },
     ]);
-    const result = await plugboard(["run", "--config", config, "--base-url", echo.baseURL, "echo it"], { cwd: folder.dir });
+    const result = await plugboard(["run", "--json", "--config", config, "--base-url", echo.baseURL, "echo it"], { cwd: folder.dir });
     expect(result.code).toBe(0);
-    expect(toolResults(echo).echo).toBe("Echo: [redacted: everything SERVICE_TOKEN] and server-env-other-0123");
+    const redacted = "Echo: [redacted: everything SERVICE_TOKEN] and server-env-other-0123";
+    expect(toolResults(echo).echo).toBe(redacted);
+    // --json's tool_result says how many were taken out.
+    const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    expect(events.find((event) => event.type === "tool_result")).toEqual({ type: "tool_result", id: "echo", is_error: false, content: redacted, redactions: 1 });
   });
 });
