@@ -9,7 +9,7 @@ import { bigInputs } from "./big-inputs/big-inputs.ts";
 import { coldStart } from "./cold-start.ts";
 import { descriptionScan } from "./description-scan/description-scan.ts";
 import { dispatch } from "./dispatch/dispatch.ts";
-import { taint } from "./governance/taint.ts";
+import { governance } from "./governance/governance.ts";
 import { pageBundle } from "./page-bundle.ts";
 import { parallelCalls } from "./parallel/parallel.ts";
 import { FigureLog } from "./harness/figures.ts";
@@ -48,7 +48,7 @@ const SUITES = {
   "author-install": authorInstall,
   "one-shot": oneShot,
   "description-scan": descriptionScan,
-  governance: taint,
+  governance,
 };
 const unknown = mode.only?.filter((name) => !(name in SUITES)) ?? [];
 if (unknown.length > 0) throw new Error(`Unknown suite ${unknown.join(", ")}; the suites: ${Object.keys(SUITES).join(", ")}`);

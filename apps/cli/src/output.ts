@@ -27,18 +27,27 @@ export interface TracedCall {
   readonly arguments: string;
   readonly content: string;
   readonly isError: boolean;
+  /** Secrets replaced by `[redacted: NAME]` before the model got the result. */
+  readonly redactions?: number;
 }
 
 /**
  * `[tool] NAME ARGS → RESULT` on one line: the arguments as the model sent them and the
  * first 200 characters of the result, both with line breaks shown as `⏎` and other control
- * characters written out (`\x1b`): a result is whatever a file or a command held.
+ * characters written out (`\x1b`): a result is whatever a file or a command held. When
+ * secrets were taken out of the result, the line ends saying how many (`redactedNote`).
  *
  * @example traceLine({ name: "read_file", arguments: '{"path":"a"}', content: "hi", isError: false }, style)
  */
 export function traceLine(call: TracedCall, style: Style): string {
   const result = preview(call.content);
-  return `${style.tool(`[tool] ${call.name}`)} ${preview(call.arguments)} ${style.dim("→")} ${call.isError ? style.error(result) : result}`;
+  const note = call.redactions === undefined ? "" : ` ${redactedNote(call.redactions)}`;
+  return `${style.tool(`[tool] ${call.name}`)} ${preview(call.arguments)} ${style.dim("→")} ${call.isError ? style.error(result) : result}${note}`;
+}
+
+/** What the person is told when secrets were taken out of a result: `(2 secrets redacted before the model)`. */
+export function redactedNote(count: number): string {
+  return `(${count} ${count === 1 ? "secret" : "secrets"} redacted before the model)`;
 }
 
 function preview(text: string): string {
@@ -50,7 +59,7 @@ function preview(text: string): string {
 export type JsonEvent =
   | { readonly type: "reasoning"; readonly step: number; readonly text: string }
   | { readonly type: "tool_call"; readonly id: string; readonly name: string; readonly arguments: string }
-  | { readonly type: "tool_result"; readonly id: string; readonly is_error: boolean; readonly content: string }
+  | { readonly type: "tool_result"; readonly id: string; readonly is_error: boolean; readonly content: string; readonly redactions?: number }
   | {
       readonly type: "final";
       readonly status: AgentStatus;

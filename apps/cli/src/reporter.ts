@@ -37,7 +37,8 @@ function jsonReporter(io: Io): Reporter {
         write(jsonLine({ type: "tool_call", id: event.id, name: event.name, arguments: event.arguments }));
       }
       if (event.type === "tool_result") {
-        write(jsonLine({ type: "tool_result", id: event.id, is_error: event.isError, content: event.content }));
+        const redactions = event.redactions === undefined ? {} : { redactions: event.redactions };
+        write(jsonLine({ type: "tool_result", id: event.id, is_error: event.isError, content: event.content, ...redactions }));
       }
     },
     finish(result, durationMs) {
@@ -126,7 +127,7 @@ function textReporter(io: Io): Reporter {
         case "tool_result": {
           spinner.stop();
           const call = calls.get(event.id) ?? { name: event.name, arguments: "" };
-          trace(`${traceLine({ ...call, content: event.content, isError: event.isError }, io.style)}\n`);
+          trace(`${traceLine({ ...call, content: event.content, isError: event.isError, redactions: event.redactions }, io.style)}\n`);
         }
       }
     },

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { type OAuthServers, startOAuthServers } from "../../../packages/mcp/test/oauth-servers.ts";
-import { plugboard, spawnPlugboard, STACK_FRAME, tempFolder, watch, writeConfig } from "./helpers.ts";
+import { startScriptedModel } from "@plugboard/testing";
+import { FIRST_PARTY, plugboard, spawnPlugboard, STACK_FRAME, tempFolder, toolResults, watch, writeConfig } from "./helpers.ts";
 
 setDefaultTimeout(30_000);
 
@@ -63,6 +64,21 @@ describe("plugboard mcp login / logout", () => {
     expect(call.code).toBe(0);
     expect(call.stdout).toStartWith("client ");
     expect(servers.calls.length).toBeGreaterThan(0);
+
+    // The tokens kept for the server are the app's secrets: a command printing their file shows the model placeholders.
+    const token = servers.calls.at(-1) ?? "";
+    expect(token.length).toBeGreaterThan(8);
+    const withBash = await writeConfig(folder.dir, { plugins: [...FIRST_PARTY.slice(0, 1), { mcp: { url: servers.mcpUrl }, name: "remote" }] });
+    await using model = await startScriptedModel([{ toolCalls: [{ id: "cat", name: "bash", arguments: { command: `cat '${file}'` } }] }, { content: "done" }]);
+    const printed = await plugboard(["run", "--config", withBash, "--base-url", model.baseURL, "show the tokens"], { cwd: folder.dir, env });
+    expect(printed.code).toBe(0);
+    const shown = toolResults(model).cat ?? "";
+    expect(shown).toContain('"access_token": "[redacted: remote OAuth token]"');
+    expect(shown).toContain('"refresh_token": "[redacted: remote OAuth token]"');
+    expect(model.requests.map((request) => request.text).join("\n")).not.toContain(token);
+    // The person's own call of the same command shows the file as it is: the twin.
+    const own = await plugboard(["call", "--config", withBash, "bash", JSON.stringify({ command: `cat '${file}'` })], { cwd: folder.dir, env });
+    expect(own.stdout).toContain(token);
 
     expect(await run(["mcp", "logout", "remote"])).toMatchObject({ code: 0, stdout: "Logged out of remote: its tokens are deleted\n" });
     expect(await Bun.file(file).exists()).toBe(false);

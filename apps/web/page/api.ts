@@ -17,7 +17,7 @@ export interface Taint {
 export type ChatEvent =
   | { readonly type: "text"; readonly text: string }
   | { readonly type: "tool_call"; readonly id: string; readonly name: string; readonly arguments: string }
-  | { readonly type: "tool_result"; readonly id: string; readonly name: string; readonly content: string; readonly isError: boolean }
+  | { readonly type: "tool_result"; readonly id: string; readonly name: string; readonly content: string; readonly isError: boolean; readonly redactions?: number }
   | {
       readonly type: "approval";
       readonly id: string;

@@ -10,6 +10,8 @@ export interface ToolCallRecord {
   result?: string;
   outcome?: "ok" | "error" | "denied";
   durationMs?: number;
+  /** Secrets replaced by `[redacted: NAME]` in the result before the model got it. */
+  redactions?: number;
 }
 
 /** A piece of an answer: text, or a tool call, in the order they came. */

@@ -217,7 +217,7 @@ async function runTurn(history: { role: "user" | "assistant"; content: string }[
     }
     if (event.type === "tool_result") {
       const line = view.tool(event.id);
-      line?.finish(event.content, outcomeOf(event.content, event.isError), performance.now() - (started.get(event.id) ?? performance.now()));
+      line?.finish(event.content, outcomeOf(event.content, event.isError), performance.now() - (started.get(event.id) ?? performance.now()), event.redactions);
       void save();
     }
     if (event.type === "done") {

@@ -1,7 +1,7 @@
 /**
  * One tool call as one line: the tool, its main argument, its outcome and duration, and
  * Plugboard's own notice when the result ends with one (a sandbox refusal, or a git repository
- * or editor folder the call left behind); opened,
+ * or editor folder the call left behind) and how many secrets were redacted before the model; opened,
  * its full arguments and result (a diff for edit_file; a long result collapsed behind
  * "Show all"). The same component is the approval card when a call waits for the person,
  * with the change a write would make.
@@ -48,9 +48,9 @@ export class ToolLine {
     if (call.result !== undefined) this.#showResult();
   }
 
-  /** The result arrived. */
-  finish(result: string, outcome: "ok" | "error" | "denied", durationMs: number): void {
-    Object.assign(this.call, { result, outcome, durationMs });
+  /** The result arrived; `redactions` secrets were taken out of it before the model got it. */
+  finish(result: string, outcome: "ok" | "error" | "denied", durationMs: number, redactions?: number): void {
+    Object.assign(this.call, { result, outcome, durationMs, ...(redactions === undefined ? {} : { redactions }) });
     this.#approval?.remove();
     this.element.classList.remove("awaiting");
     this.#showResult();
@@ -136,6 +136,10 @@ export class ToolLine {
     }
     // On the line itself, so it is read without opening the call.
     if (notice !== undefined && !this.#summary.querySelector(".tool-notice")) this.#summary.append(el("span", "tool-notice", notice.slice("plugboard: ".length)));
+    const { redactions } = this.call;
+    if (redactions !== undefined && !this.#summary.querySelector(".tool-redacted")) {
+      this.#summary.append(el("span", "tool-redacted", `${redactions} ${redactions === 1 ? "secret" : "secrets"} redacted before the model`));
+    }
     this.#result.replaceChildren(el("h4", "", "Result"), ...collapsible(result));
   }
 }

@@ -93,7 +93,7 @@ function forward(event: AgentEvent, send: (event: string, data: unknown) => void
   if (event.type === "text_delta") send("text", { text: event.text });
   if (event.type === "tool_call") send("tool_call", { id: event.id, name: event.name, arguments: event.arguments });
   if (event.type === "tool_result") {
-    send("tool_result", { id: event.id, name: event.name, content: event.content, isError: event.isError });
+    send("tool_result", { id: event.id, name: event.name, content: event.content, isError: event.isError, ...(event.redactions === undefined ? {} : { redactions: event.redactions }) });
   }
 }
 

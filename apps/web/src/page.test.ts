@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { waitFor } from "@plugboard/test-helpers";
 import type { Locator, Page } from "playwright-core";
@@ -309,6 +310,23 @@ describe("the chat page", () => {
     await ask("Run the checks again");
     const answer = await answered("last");
     expect(await answer.locator("details.tool .tool-outcome").textContent()).toMatch(/^warning · exit 4 · \d+ ms$/);
+  }, 15_000);
+
+  test("a result whose secrets were redacted before the model says so on the call's line; the key reached no request", async () => {
+    // Built from parts, so that no scanner takes this file for a leak.
+    const token = `ghp_${"Xy7".repeat(12)}`;
+    await writeFile(join(t.workspace, "deploy-key.txt"), `token = ${token}\n`);
+    t.model.enqueue({ toolCalls: [{ id: "call_key", name: "read_file", arguments: { path: "deploy-key.txt" } }] }, { content: "Read." });
+    await ask("What is in the deploy key?");
+    const line = (await answered("last")).locator("details.tool");
+    expect(await line.locator("summary .tool-redacted").textContent()).toBe("1 secret redacted before the model");
+    await line.locator("summary").click();
+    expect(await line.locator(".tool-output").textContent()).toContain("token = [redacted: GitHub token]");
+    expect(t.model.requests.map((request) => request.text).join("\n")).not.toContain(token);
+    // The twin: a call whose result held no secret says nothing of the kind.
+    t.model.enqueue({ toolCalls: [{ id: "call_plain", name: "read_file", arguments: { path: "notes.txt" } }] }, { content: "Read." });
+    await ask("And the notes?");
+    expect(await (await answered("last")).locator("summary .tool-redacted").count()).toBe(0);
   }, 15_000);
 
   test("a file other tools run that a confined call created is named on the call's line, with the exit code still read", async () => {

@@ -29,6 +29,8 @@ export type AgentEvent =
       readonly name: string;
       readonly content: string;
       readonly isError: boolean;
+      /** Secrets replaced by `[redacted: NAME]` in `content` before the model got it; absent when none. */
+      readonly redactions?: number;
     };
 
 export interface AgentLoopOptions {

@@ -8,7 +8,7 @@
  * writes is read from it here, and the runtime runs that same prepared call.
  */
 import type { AgentEvent } from "./agent-loop.ts";
-import type { Approver, PreparedCall, ToolRuntime } from "@plugboard/runtime";
+import type { Approver, CallResult, PreparedCall, ToolRuntime } from "@plugboard/runtime";
 import type { ToolResult, Workspace } from "@plugboard/core";
 import { isCancellation, PluginError, toolErrors } from "@plugboard/core/internal";
 import type { FunctionCall } from "./model-turn.ts";
@@ -36,13 +36,13 @@ export interface ToolCallsOptions {
 /** A call and its result. */
 export interface AnsweredCall {
   readonly call: FunctionCall;
-  readonly result: ToolResult;
+  readonly result: CallResult;
 }
 
 interface ScheduledCall {
   readonly call: FunctionCall;
   readonly access: Access;
-  readonly done: Promise<ToolResult>;
+  readonly done: Promise<CallResult>;
 }
 
 /**
@@ -71,14 +71,15 @@ export async function runToolCalls(calls: readonly FunctionCall[], options: Tool
 
   const answered: AnsweredCall[] = [];
   for (const { call, done } of scheduled) {
-    let result: ToolResult;
+    let result: CallResult;
     try {
       result = await done;
     } catch (error) {
       await Promise.allSettled(scheduled.map((each) => each.done));
       throw error;
     }
-    emit({ type: "tool_result", id: call.id, name: call.name, content: result.content, isError: result.isError });
+    const redactions = result.redactions === undefined ? {} : { redactions: result.redactions };
+    emit({ type: "tool_result", id: call.id, name: call.name, content: result.content, isError: result.isError, ...redactions });
     answered.push({ call, result });
   }
   return answered;

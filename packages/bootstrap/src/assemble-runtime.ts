@@ -1,7 +1,8 @@
 /**
  * The last stages of building an app: the registry, of the open sources' entries but the
  * tools their pins withhold, and the runtime over it, with the config's policy, hooks, tool
- * search, result caps and audit log, and the tools the session's taint follows.
+ * search, result caps, audit log, the tools the session's taint follows, and the app's
+ * secrets (the config's and the servers' OAuth tokens), which the runtime keeps from the model.
  */
 import { ToolRegistry } from "@plugboard/core";
 import type { Permission } from "@plugboard/core";
@@ -40,6 +41,7 @@ export function assembleRuntime({ config, options, workspace }: Plan, opened: Op
       const entry = config.plugins[index];
       return entry === undefined ? [] : [{ entry, tools: entries.map(({ tool }) => tool.name) }];
     })),
+    secrets: [...config.secrets, ...opened.secrets],
   });
   return { registry, runtime, toolGrants };
 }

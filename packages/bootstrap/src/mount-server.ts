@@ -7,6 +7,7 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Logger, Permission, Workspace } from "@plugboard/core";
+import type { Secret } from "@plugboard/runtime";
 import { lazily } from "@plugboard/core/internal";
 import type { Elicitor, Launch, McpMount, MountOptions } from "@plugboard/mcp";
 import type { McpEntry } from "@plugboard/config";
@@ -46,6 +47,8 @@ export interface MountContext {
 export interface ServerMount {
   readonly server: MountedServer;
   readonly mount: McpMount;
+  /** Its OAuth tokens (`plugboard mcp login`), as they were once it started: the model never reads them. */
+  readonly secrets: readonly Secret[];
 }
 
 /** What to grant for a script `file` the server is given: its package's folder (nearest `package.json`), else the file's own folder. */
@@ -61,7 +64,7 @@ function readEntry(file: string): string {
  * entry's `env` added to a minimal environment. Throws `MCP_SERVER` naming it.
  */
 export async function mountServer(entry: McpEntry, where: EntryLocation, context: MountContext, explain?: MountOptions["explain"]): Promise<ServerMount> {
-  const { McpMount, McpMountError, authFolder } = await lazily("the MCP adapters @plugboard/mcp", () => import("@plugboard/mcp"));
+  const { McpMount, McpMountError, authFolder, savedTokens } = await lazily("the MCP adapters @plugboard/mcp", () => import("@plugboard/mcp"));
   const { mcp } = entry;
   const { launcher } = context;
   let mount: McpMount;
@@ -91,8 +94,10 @@ export async function mountServer(entry: McpEntry, where: EntryLocation, context
     if (unseen !== undefined) throw mcpErrors.unseenArgument(entry.name, unseen, readEntry(unseen), where);
     throw mcpErrors.startFailed(entry.name, error.reason, error.stderr, where);
   }
+  const tokens = "url" in mcp ? savedTokens(entry.name, mcp.url, authFolder(context.env)) : [];
   return {
     mount,
+    secrets: tokens.map((value) => ({ name: `${entry.name} OAuth token`, value })),
     server: {
       name: entry.name,
       version: mount.serverInfo.version,

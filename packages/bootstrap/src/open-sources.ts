@@ -5,6 +5,7 @@
  * closed and its error thrown; nothing is left running.
  */
 import type { Permission } from "@plugboard/core";
+import type { Secret } from "@plugboard/runtime";
 import { type CloseOptions, lazily, type MissingGrant, type RegistryEntry, type ToolSource } from "@plugboard/core/internal";
 import type { McpEntry } from "@plugboard/config";
 import type { ConfinedHost } from "@plugboard/hosts/confined";
@@ -36,6 +37,8 @@ export interface OpenSources {
   /** The mounted servers, in config order. */
   readonly servers: readonly MountedServer[];
   readonly audit: AuditLog | undefined;
+  /** The mounted servers' OAuth tokens, for the runtime to keep from the model. */
+  readonly secrets: readonly Secret[];
   /** Gets every source ready for a first call, in the background. */
   warmUp(): void;
   /** Closes every source, ends the span of confined writers, closes the audit log; safe to call twice. */
@@ -87,7 +90,7 @@ export async function openSources(plan: Plan): Promise<OpenSources> {
       confinement?.writable();
       for (const source of sources) source.warm();
     };
-    return { provided, servers: mounts.map(({ server }) => server), audit, warmUp, close };
+    return { provided, servers: mounts.map(({ server }) => server), secrets: mounts.flatMap(({ secrets }) => secrets), audit, warmUp, close };
   } catch (error) {
     await close();
     throw error;
@@ -118,7 +121,7 @@ async function startHosts(plan: Plan, confinement: Confinement): Promise<Map<num
  * Starts every MCP server of the plan at once; if one fails, the others are closed. A server
  * our sandbox confines is mounted so that a refused call can become a grant (granted-server.ts).
  */
-async function mountServers(plan: Plan, confinement: Confinement | undefined): Promise<{ index: number; entry: McpEntry; server: MountedServer; mount: ToolSource }[]> {
+async function mountServers(plan: Plan, confinement: Confinement | undefined): Promise<{ index: number; entry: McpEntry; server: MountedServer; mount: ToolSource; secrets: readonly Secret[] }[]> {
   if (plan.servers.length === 0) return [];
   const { config, workspace, options } = plan;
   const servers = await confineServers(plan, confinement);
@@ -127,8 +130,8 @@ async function mountServers(plan: Plan, confinement: Confinement | undefined): P
   return allOrNothing(
     plan.servers.map(async ({ index, entry }) => {
       const where = { index, configPath: config.configPath };
-      const { server, mount } = await mountServer(entry, where, context, explain(entry));
-      if (explain(entry) === undefined) return { index, entry, server, mount };
+      const { server, mount, secrets } = await mountServer(entry, where, context, explain(entry));
+      if (explain(entry) === undefined) return { index, entry, server, mount, secrets };
       const grants = {
         missingGrant: servers.missingGrant,
         reopen: async (widened: McpEntry) => {
@@ -137,7 +140,7 @@ async function mountServers(plan: Plan, confinement: Confinement | undefined): P
         },
         save: (grant: MissingGrant) => saveGrant(entry.name, where, grant, options.env, options.logger),
       };
-      return { index, entry, server, mount: new GrantingServer(mount, entry, grants) };
+      return { index, entry, server, mount: new GrantingServer(mount, entry, grants), secrets };
     }),
     ({ mount }) => mount.close(),
   );

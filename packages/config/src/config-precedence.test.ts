@@ -44,6 +44,7 @@ describe("precedence: flag > environment > config file > default", () => {
       protectDepth: 8,
       results: { maxBytes: 50_000, maxFileBytes: 64 * 1024 * 1024 },
       limits: { processes: 512, memory: 2 * 1024 ** 3, tmp: 256 * 1024 ** 2 },
+      secrets: [],
     });
   });
 

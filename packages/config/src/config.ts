@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { defaultDialect, type ModelSettings } from "@plugboard/agent/settings";
-import { ALLOW_ALL, DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_TOOL_SEARCH, type Hook, type Hooks, NO_HOOKS, type Policy, type ToolSearchSettings } from "@plugboard/runtime";
+import { ALLOW_ALL, DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_TOOL_SEARCH, type Hook, type Hooks, NO_HOOKS, type Policy, type Secret, type ToolSearchSettings } from "@plugboard/runtime";
 import { DEFAULT_RESULTS_LIMITS, type ResultsLimits } from "@plugboard/core";
 import { dirname, join, resolve } from "node:path";
 import * as v from "valibot";
@@ -16,6 +16,7 @@ import type { SandboxMode } from "@plugboard/sandbox/sandbox-mode";
 import { DEFAULT_PROTECT_DEPTH } from "@plugboard/sandbox/workspace-scan";
 import { ConfigFileSchema, type ConfigFile, MAX_STEPS_RANGE } from "./config-schema.ts";
 import { readDotEnv } from "./env.ts";
+import { configSecrets, workspaceDotEnv } from "./secrets.ts";
 import { hookProgram } from "./hook-program.ts";
 import { parseJson } from "./json.ts";
 import { lockFileOf } from "./lock-file.ts";
@@ -110,6 +111,11 @@ export interface AppConfig {
   results: ResultsLimits;
   /** The bounds of each confined plugin's or server's process tree (`limits`; the sandbox's defaults). */
   limits: Limits;
+  /**
+   * The values the model must never read (secrets.ts): the model key, the `.env` files' values
+   * whose names say KEY, TOKEN, SECRET, PASSWORD or AUTH, MCP entries' `headers` and `env`.
+   */
+  secrets: readonly Secret[];
 }
 
 /** The config's `sandbox` key (the sandbox's modes). */
@@ -146,7 +152,8 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
   const folder = dirname(path);
   refusePlanted(record, join(folder, ".env"), "the .env beside the config");
   refusePlanted(record, lockFileOf(path), "the lock file beside the config");
-  const env = environment(given, await readDotEnv(join(folder, ".env")), join(folder, ".env"));
+  const dotEnv = await readDotEnv(join(folder, ".env"));
+  const env = environment(given, dotEnv, join(folder, ".env"));
 
   const workspace =
     flags.workspace !== undefined
@@ -156,6 +163,21 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
         : { workspace: cwd, workspaceSource: "default" as const };
   const envBaseURL = env.get("BASE_URL", "OPENAI_BASE_URL");
   if (envBaseURL && !URL.canParse(envBaseURL.value)) throw configErrors.envURL(envBaseURL.key, envBaseURL.source, envBaseURL.value);
+  const modelKey = env.get("MODEL_API_KEY", "OPENAI_API_KEY");
+  const plugins = file.plugins.map(({ package: name, path: folderPath, mcp, name: serverName, prefix, permissions, network, read, write, options: pluginOptions, sandbox, trust }) => {
+    const narrowed = { ...(network === undefined ? {} : { network }), ...grantedPaths(read, write, given.HOME) };
+    if (mcp !== undefined) {
+      return { mcp: mcpServer(mcp), name: serverName ?? "", prefix, permissions, ...narrowed, ...(sandbox === false ? { sandbox } : {}), ...(trust === undefined ? {} : { trust }) };
+    }
+    return {
+      ...(name === undefined ? {} : { package: name }),
+      ...(folderPath === undefined ? {} : { path: folderPath }),
+      permissions,
+      ...narrowed,
+      options: pluginOptions ?? {},
+      ...(sandbox === false ? { sandbox } : {}),
+    };
+  });
 
   return {
     configPath: path,
@@ -163,7 +185,7 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
     model: modelSettings(
       flags.model ?? env.get("MODEL")?.value ?? file.model?.name ?? DEFAULT_MODEL,
       flags.baseURL ?? envBaseURL?.value ?? file.model?.baseURL,
-      env.get("MODEL_API_KEY", "OPENAI_API_KEY")?.value,
+      modelKey?.value,
       file.model?.dialect,
     ),
     maxSteps: flags.maxSteps ?? file.maxSteps ?? DEFAULT_MAX_STEPS,
@@ -173,20 +195,7 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
     },
     systemPrompt: file.systemPrompt,
     sandbox: file.sandbox,
-    plugins: file.plugins.map(({ package: name, path: folderPath, mcp, name: serverName, prefix, permissions, network, read, write, options: pluginOptions, sandbox, trust }) => {
-      const narrowed = { ...(network === undefined ? {} : { network }), ...grantedPaths(read, write, given.HOME) };
-      if (mcp !== undefined) {
-        return { mcp: mcpServer(mcp), name: serverName ?? "", prefix, permissions, ...narrowed, ...(sandbox === false ? { sandbox } : {}), ...(trust === undefined ? {} : { trust }) };
-      }
-      return {
-        ...(name === undefined ? {} : { package: name }),
-        ...(folderPath === undefined ? {} : { path: folderPath }),
-        permissions,
-        ...narrowed,
-        options: pluginOptions ?? {},
-        ...(sandbox === false ? { sandbox } : {}),
-      };
-    }),
+    plugins,
     policy: file.policy ?? ALLOW_ALL,
     hooks: file.hooks === undefined ? NO_HOOKS : { before: file.hooks.before.map((entry) => hookOf(entry, folder)), after: file.hooks.after.map((entry) => hookOf(entry, folder)) },
     audit: file.audit === undefined ? undefined : resolve(folder, file.audit),
@@ -197,6 +206,7 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
       maxFileBytes: file.results?.maxFileBytes ?? DEFAULT_RESULTS_LIMITS.maxFileBytes,
     },
     limits: { ...DEFAULT_LIMITS, ...file.limits },
+    secrets: await configSecrets({ modelKey, dotEnv, workspaceDotEnv: workspaceDotEnv(workspace.workspace, folder), plugins }),
   };
 }
 

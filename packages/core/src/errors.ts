@@ -87,6 +87,10 @@ export const toolErrors = {
     errorResult(`Invalid arguments for ${name} (as ${hook} rewrote them): ${problems.join("; ")}`),
   afterHookFailed: (hook: string, problem: string) =>
     errorResult(`Denied: ${hook} failed: ${problem}; the call ran, its result is withheld`),
+  redactedPlaceholder: (name: string) =>
+    errorResult(
+      `${name} was not run: its arguments carry "[redacted: …]", which stands for a secret you were not shown; written to a file it would replace the real secret. Leave the text around that secret as it is (edit the lines beside it), or ask the user to change it`,
+    ),
   noOneToAsk: () =>
     errorResult("Denied: approval required and no one to ask (allow it in the config's policy, or run with --yes)"),
   taintedNoOneToAsk: (tool: string, by: string) =>

@@ -33,14 +33,16 @@ export function resultsFileFor(root: string, callId: string, limits: ResultsLimi
 /**
  * The result the model gets: `result` itself when it fits `file.maxBytes`, otherwise its head
  * and tail around `resultCutLine`, the whole of it saved to `file` (or, when that name was
- * taken meanwhile, the next free one). When it cannot be saved, the line says why.
+ * taken meanwhile, the next free one). When it cannot be saved, the line says why. `whole` is
+ * what the file keeps when it differs from what the model reads (the result before the
+ * runtime took its secrets out).
  */
-export async function capResult(result: ToolResult, root: string, file: ResultsFile): Promise<ToolResult> {
+export async function capResult(result: ToolResult, root: string, file: ResultsFile, whole: string = result.content): Promise<ToolResult> {
   const bytes = Buffer.from(result.content);
   if (bytes.length <= file.maxBytes) return result;
   let saved: string;
   try {
-    saved = await saveWhole(root, file, bytes);
+    saved = await saveWhole(root, file, whole === result.content ? bytes : Buffer.from(whole));
   } catch (error) {
     // An operating-system failure (no space, a folder it may not write) or a folder that is not ours: said, not thrown.
     if (!(error instanceof ResultsFolderError) && !(error instanceof Error && "code" in error)) throw error;

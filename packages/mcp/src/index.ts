@@ -17,4 +17,4 @@ export {
   fieldProblems,
   parseField,
 } from "./elicitation.ts";
-export { authFolder, type LoginOptions, LoginRequired, loginServer, logoutServer, tokenFile } from "./oauth.ts";
+export { authFolder, type LoginOptions, LoginRequired, loginServer, logoutServer, savedTokens, tokenFile } from "./oauth.ts";

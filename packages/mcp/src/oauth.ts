@@ -145,6 +145,12 @@ export function tokenFile(folder: string, server: string): string {
   return join(folder, `${server.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`);
 }
 
+/** The tokens kept for `server` at `url` (access and refresh), for the app to keep from the model. */
+export function savedTokens(server: string, url: string, folder: string): string[] {
+  const { tokens } = readSaved(tokenFile(folder, server), url);
+  return [tokens?.access_token, tokens?.refresh_token].filter((token): token is string => typeof token === "string");
+}
+
 /** Forgets a server's tokens; false when there were none. */
 export function logoutServer(server: string, folder: string): boolean {
   const file = tokenFile(folder, server);

@@ -36,6 +36,8 @@ export interface AuditRecord {
   readonly isError: boolean;
   /** UTF-8 bytes of the result text. */
   readonly resultBytes: number;
+  /** Secrets replaced by `[redacted: NAME]` in what the model got; absent when none. */
+  readonly redactions?: number;
 }
 
 /** Receives each record; must not throw for an ordinary call. */

@@ -2,7 +2,8 @@
  * The runtime: one tool call in, one result out. Prepares the call once (the tool looked up,
  * the model's raw arguments read and validated, `prepared-call.ts`), passes the gate (the
  * policy, the before hooks, the session's remembered rules and the person for an `ask`), then
- * calls the handler, runs the after hooks and records the call. Every expected failure is a result the model can read; a
+ * calls the handler, runs the after hooks, takes the app's secrets out of the result (`redaction.ts`) and records the
+ * call. Every expected failure is a result the model can read; a
  * programming error propagates wrapped in a `PluginError` naming the tool and its plugin.
  */
 import type { Approver } from "./approval.ts";
@@ -20,7 +21,8 @@ import type { ArgumentsReading } from "./repair.ts";
 import { ShellLines } from "./shell-lines.ts";
 import { DEFAULT_TAINT, SessionTaint, type Taint, type TaintTools } from "./taint.ts";
 import { checkToolSearch, DEFAULT_TOOL_SEARCH, type ToolSearchSettings } from "./tool-search-settings.ts";
-import { capResult, resultsFileFor } from "@plugboard/core/internal";
+import { capResult, resultsFileFor, toolErrors } from "@plugboard/core/internal";
+import { REDACTED_MARK, Redactor, type Secret } from "./redaction.ts";
 
 export interface RuntimeOptions {
   readonly workspace: Workspace;
@@ -45,6 +47,18 @@ export interface RuntimeOptions {
    * taint follows (`taint.ts`, the policy's `taint`). @default none: nothing taints a session
    */
   readonly taint?: TaintTools;
+  /**
+   * The app's secrets: their values are replaced by `[redacted: NAME]` in every result before
+   * the model gets it, as are the well-known key formats (`key-formats.ts`) whatever this holds.
+   * @default none
+   */
+  readonly secrets?: readonly Secret[];
+}
+
+/** A result as the runtime returns it: what the model gets, and how many secrets were taken out of it. */
+export interface CallResult extends ToolResult {
+  /** Secrets replaced by `[redacted: NAME]`; absent when none. */
+  readonly redactions?: number;
 }
 
 /** Per-call inputs of `execute`. */
@@ -64,6 +78,11 @@ export interface ExecuteOptions {
    * `restoreTaint`), apart from the session's remembered rules. @default the call's session
    */
   readonly conversation?: string;
+  /**
+   * `false` for a call whose result no model reads (the person's own `plugboard call`): its
+   * secrets are left in. @default every result is redacted
+   */
+  readonly redact?: false;
 }
 
 const NEVER = new AbortController().signal;
@@ -80,6 +99,7 @@ export class ToolRuntime {
   readonly #results: ResultsLimits | undefined;
   readonly #asking: Asking;
   readonly #taint: SessionTaint;
+  readonly #redactor: Redactor;
 
   constructor(registry: ToolRegistry, options: RuntimeOptions) {
     this.registry = registry;
@@ -94,6 +114,7 @@ export class ToolRuntime {
     this.#results = options.results;
     this.#asking = new Asking(this.workspace);
     this.#taint = new SessionTaint(options.taint);
+    this.#redactor = new Redactor(options.secrets);
   }
 
   /** The OpenAI `tools` array (deep copies), in registration order. */
@@ -149,14 +170,14 @@ export class ToolRuntime {
    *
    * @example await runtime.execute("read_file", '{"path":"README.md","limit":1}')
    */
-  execute(call: PreparedCall, options?: ExecuteOptions): Promise<ToolResult>;
-  execute(name: string, rawArguments: string, options?: ExecuteOptions): Promise<ToolResult>;
-  execute(call: PreparedCall | string, second?: string | ExecuteOptions, third?: ExecuteOptions): Promise<ToolResult> {
+  execute(call: PreparedCall, options?: ExecuteOptions): Promise<CallResult>;
+  execute(name: string, rawArguments: string, options?: ExecuteOptions): Promise<CallResult>;
+  execute(call: PreparedCall | string, second?: string | ExecuteOptions, third?: ExecuteOptions): Promise<CallResult> {
     if (typeof call !== "string") return this.#execute(call, typeof second === "object" ? second : {});
     return this.#execute(this.prepare(call, typeof second === "string" ? second : ""), third ?? {});
   }
 
-  async #execute(call: PreparedCall, options: ExecuteOptions): Promise<ToolResult> {
+  async #execute(call: PreparedCall, options: ExecuteOptions): Promise<CallResult> {
     if (!call.ok) return call.error;
     const { registered, name, rawArguments } = call;
     const tool = registered.tool.name;
@@ -173,27 +194,36 @@ export class ToolRuntime {
     const ask = (asked: typeof request) => this.#asking.ask({ request: asked, session, approve: options.approve, lines, signal });
     const before = hooksFor(this.hooks.before, tool);
     let gate: GateOutcome | undefined;
-    let result: ToolResult | undefined;
+    let result: CallResult | undefined;
     let after: readonly HookEffect[] = [];
     // Whether the tool ran and its result, from the outside world, entered the conversation.
     let untrusted = false;
     let granted: GivenGrant | undefined;
     try {
+      // A placeholder written over a file would replace the secret it stands for: refused before anyone is asked.
+      if (writesPlaceholder(registered, request.arguments)) {
+        gate = { decision: "deny", arguments: request.arguments, hooks: [] };
+        result = toolErrors.redactedPlaceholder(tool);
+        return result;
+      }
       const hooks = before.length === 0 ? undefined : { before, session, validate: registered.validate };
       const mode = this.policy.taint ?? DEFAULT_TAINT;
       const tainted = mode === "off" ? undefined : this.#taint.judging(conversation, tool);
       const taint = tainted === undefined || mode === "off" ? undefined : { tainted, mode };
       gate = await passGate({ policy: this.policy, workspace: this.workspace, request, lines, ask, signal, ...(taint ? { taint } : {}), ...(hooks ? { hooks } : {}) });
+      if (!gate.refusal && writesPlaceholder(registered, gate.arguments)) gate = { ...gate, decision: "deny", refusal: toolErrors.redactedPlaceholder(tool) };
+      const redact = options.redact !== false;
       if (gate.refusal) {
-        result = gate.refusal;
+        result = await this.#forTheModel(gate.refusal, undefined, redact);
         return result;
       }
       const results = this.#results && resultsFileFor(this.workspace.root, callId, this.#results);
       const ctx: ToolContext = { workspace: this.workspace, signal, callId, logger: this.#logger, ...(results ? { results } : {}) };
-      result = await this.#run(registered, { ...gate.arguments }, ctx);
+      let whole = await this.#run(registered, { ...gate.arguments }, ctx);
       // Refused by the sandbox for lack of a grant the person then gives: run again with it.
-      granted = await askToGrant(registered, result, { id: callId, arguments: gate.arguments, asking: this.#asking, approve: options.approve, signal });
-      if (granted !== undefined) result = await this.#run(registered, { ...gate.arguments }, ctx, granted);
+      granted = await askToGrant(registered, whole, { id: callId, arguments: gate.arguments, asking: this.#asking, approve: options.approve, signal });
+      if (granted !== undefined) whole = await this.#run(registered, { ...gate.arguments }, ctx, granted);
+      result = whole;
       // A plugin given `network` reads the outside world and can send data out, as if granted at start.
       const networked = granted !== undefined && "permission" in granted.grant && granted.grant.permission === "network";
       if (networked && granted?.scope !== "once") this.#taint.networked(this.#toolsOf(registered));
@@ -201,12 +231,13 @@ export class ToolRuntime {
       const afterHooks = hooksFor(this.hooks.after, tool);
       if (afterHooks.length > 0 && !signal.aborted) {
         const call = { tool, args: gate.arguments, session, callId, workspace: this.workspace.root };
-        const hooked = await runAfterHooks(afterHooks, call, result, signal);
+        const hooked = await runAfterHooks(afterHooks, call, whole, signal);
         after = hooked.effects;
-        result = hooked.result;
+        whole = hooked.result;
+        result = whole;
       }
-      // After hooks saw the whole result; the model gets what fits.
-      result = await this.#forTheModel(result, results);
+      // After hooks saw the whole result; the model gets what fits, its secrets taken out.
+      result = await this.#forTheModel(whole, results, redact);
       return result;
     } finally {
       const hooks = [...(gate?.hooks ?? []), ...after];
@@ -227,6 +258,7 @@ export class ToolRuntime {
         durationMs: Math.round(performance.now() - arrived.at),
         isError: result?.isError ?? true,
         resultBytes: result === undefined ? 0 : Buffer.byteLength(result.content),
+        ...(result?.redactions === undefined ? {} : { redactions: result.redactions }),
       });
     }
   }
@@ -239,9 +271,21 @@ export class ToolRuntime {
     });
   }
 
-  /** What the model gets of a result: the whole when it fits, else head and tail with the file that holds it (results.ts). */
-  async #forTheModel(result: ToolResult, results: ResultsFile | undefined): Promise<ToolResult> {
-    return results === undefined ? result : capResult(result, this.workspace.root, results);
+  /**
+   * What the model gets of a result: its secrets replaced (redaction.ts) unless `redact` is off,
+   * then the whole when it fits, else head and tail with the file that holds it (results.ts) —
+   * the file holds the result as it was: it is the person's, in their workspace.
+   */
+  async #forTheModel(whole: ToolResult, results: ResultsFile | undefined, redact: boolean): Promise<CallResult> {
+    const redactor = this.#redactor;
+    if (!redact) return results === undefined ? whole : capResult(whole, this.workspace.root, results);
+    const { text: content, count } = redactor.redact(whole.content);
+    const structured = whole.structuredContent === undefined ? undefined : redactor.redactValue(whole.structuredContent);
+    const redactions = count + (structured?.count ?? 0);
+    if (redactions === 0) return results === undefined ? whole : capResult(whole, this.workspace.root, results);
+    const redacted = { content, isError: whole.isError, ...(structured === undefined ? {} : { structuredContent: structured.value }) };
+    const capped = results === undefined ? redacted : await capResult(redacted, this.workspace.root, results, whole.content);
+    return { ...capped, redactions };
   }
 
   /** Runs the call: by its source (with the grant a person gave it after a refusal), or here for a bare definition. */
@@ -263,4 +307,9 @@ export class ToolRuntime {
     }
     return result;
   }
+}
+
+/** Whether a call of a tool that writes a file (`concurrency: { writes }`: write_file, edit_file) carries a redaction's placeholder. */
+function writesPlaceholder(registered: RegisteredTool, args: Readonly<Record<string, unknown>>): boolean {
+  return typeof registered.tool.concurrency === "object" && JSON.stringify(args).includes(REDACTED_MARK);
 }

@@ -22,7 +22,8 @@ export async function callCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   using interrupt = abortOnInterrupt();
   using _asking = elicitation.during({ pause() {}, resume() {} }, interrupt.signal);
   trace("call: executing");
-  const result = await app.runtime.execute(tool, json, { callId: "direct", signal: interrupt.signal, approve: approveAll });
+  // The person's own call: no model reads its result, so its secrets are left in.
+  const result = await app.runtime.execute(tool, json, { callId: "direct", signal: interrupt.signal, approve: approveAll, redact: false });
   trace("call: result");
   if (parsed.flags.json) {
     io.stdout.write(jsonLine({ type: "tool_result", id: "direct", is_error: result.isError, content: result.content }));

@@ -1,0 +1,155 @@
+/**
+ * Secrets never reach the model, end to end: the real CLI, the scripted model over real HTTP
+ * (every request it received is recorded, body as sent), a real `.env`, a real private key,
+ * read with read_file and with bash `cat`, an after hook whose rewrite carries a secret, and a
+ * third-party MCP server echoing its own env value. (The OAuth tokens: mcp-login.test.ts.)
+ * The twin of each redaction is a value the app does not know as a secret: it reaches the
+ * model as it is, so the search of the requests would find a secret that leaked.
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { generateKeyPairSync } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { type ScriptedModel, startScriptedModel } from "@plugboard/testing";
+import { plugboard, tempFolder, toolResults, writeConfig } from "./helpers.ts";
+
+// One CLI process runs a handful of calls, one through a hook program.
+setDefaultTimeout(60_000);
+
+const MODEL_KEY = "sk-proj-Redaction0Test1Model2Key3Value4";
+const DB_PASSWORD = "correct-horse-battery-staple";
+/** Named like no secret: the twin that shows an unknown value reaches the model as it is. */
+const DB_PASSPHRASE = "purple-monkey-dishwasher-42";
+const PEM = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+/** The key's body: the part that is the secret. */
+const PEM_BODY = PEM.split("\n")[1] ?? "";
+const DOT_ENV = `OPENAI_API_KEY=${MODEL_KEY}\nDB_PASSWORD=${DB_PASSWORD}\nDB_PASSPHRASE=${DB_PASSPHRASE}\nSHORT_TOKEN=abc\n`;
+const PLACEHOLDER_WRITE = `OPENAI_API_KEY=[redacted: OPENAI_API_KEY]\nDB_PASSWORD=[redacted: DB_PASSWORD]\n`;
+
+let dir = "";
+let remove = async () => {};
+let model: ScriptedModel;
+let run = { code: 0, stdout: "", stderr: "" };
+let sent = "";
+
+beforeAll(async () => {
+  ({ dir, remove } = await tempFolder({
+    // The config beside the workspace's .env, as in a project's root: the .env is the app's own too.
+    ".env": DOT_ENV,
+    "keys/deploy.pem": PEM,
+    "notes.txt": "notes\n",
+    "hooks/leak.ts": `await Bun.stdin.text();\nconsole.log(JSON.stringify({ result: "the hook adds ${DB_PASSWORD}" }));\n`,
+  }));
+  const config = await writeConfig(dir, { workspace: ".", audit: "audit.jsonl", hooks: { after: [{ tool: "glob", command: ["bun", "./hooks/leak.ts"] }] } });
+  model = await startScriptedModel([
+    {
+      toolCalls: [
+        { id: "read_env", name: "read_file", arguments: { path: ".env" } },
+        { id: "read_pem", name: "read_file", arguments: { path: "keys/deploy.pem" } },
+        { id: "cat", name: "bash", arguments: { command: "cat .env keys/deploy.pem" } },
+        { id: "hooked", name: "glob", arguments: { pattern: "*.txt" } },
+      ],
+    },
+    {
+      toolCalls: [
+        { id: "write_placeholder", name: "write_file", arguments: { path: ".env", content: PLACEHOLDER_WRITE } },
+        { id: "edit_placeholder", name: "edit_file", arguments: { path: ".env", old_text: "SHORT_TOKEN=abc", new_text: "SHORT_TOKEN=[redacted: SHORT_TOKEN]" } },
+        { id: "write_twin", name: "write_file", arguments: { path: "copy.env", content: "DB_PASSWORD=(redacted: DB_PASSWORD)\n" } },
+      ],
+    },
+    { content: "done" },
+  ]);
+  run = await plugboard(["run", "--config", config, "--base-url", model.baseURL, "look at the keys"], { cwd: dir });
+  sent = model.requests.map((request) => request.text).join("\n");
+});
+
+afterAll(async () => {
+  await model.close();
+  await remove();
+});
+
+/** The audit log's records by call id. */
+async function audited(): Promise<Record<string, { redactions?: number; decision: string }>> {
+  const lines = (await readFile(join(dir, "audit.jsonl"), "utf8")).trim().split("\n");
+  return Object.fromEntries(lines.map((line) => JSON.parse(line)).map((record) => [record.callId, record]));
+}
+
+describe("secrets never reach the model", () => {
+  test("the model key, a .env password and a PEM key read by read_file and bash cat are in no request; their placeholders are", () => {
+    expect(run.code).toBe(0);
+    expect(model.requests).toHaveLength(3);
+    for (const secret of [MODEL_KEY, DB_PASSWORD, PEM_BODY]) expect(sent).not.toContain(secret);
+    const results = toolResults(model, 1);
+    expect(results.read_env).toContain("OPENAI_API_KEY=[redacted: OPENAI_API_KEY]");
+    expect(results.read_env).toContain("DB_PASSWORD=[redacted: DB_PASSWORD]");
+    expect(results.read_pem).toContain("[redacted: PEM private key]");
+    expect(results.cat).toContain("DB_PASSWORD=[redacted: DB_PASSWORD]\n");
+    expect(results.cat).toContain("[redacted: PEM private key]");
+    expect(results.hooked).toBe("the hook adds [redacted: DB_PASSWORD]");
+  });
+
+  test("twins: a value whose name says no secret, and one under 8 characters, reach the model as they are", () => {
+    const results = toolResults(model, 1);
+    expect(results.read_env).toContain(`DB_PASSPHRASE=${DB_PASSPHRASE}`);
+    expect(results.cat).toContain(`DB_PASSPHRASE=${DB_PASSPHRASE}`);
+    expect(results.read_env).toContain("SHORT_TOKEN=abc");
+    expect(sent).toContain(DB_PASSPHRASE);
+  });
+
+  test("the audit counts each call's redactions; the person's trace says how many", async () => {
+    const records = await audited();
+    expect(records.read_env?.redactions).toBe(2);
+    expect(records.read_pem?.redactions).toBe(1);
+    expect(records.cat?.redactions).toBe(3);
+    expect(records.hooked?.redactions).toBe(1);
+    expect(records.write_twin?.redactions).toBeUndefined();
+    const traced = run.stderr.split("\n").filter((line) => line.startsWith("[tool] "));
+    expect(traced.find((line) => line.startsWith('[tool] read_file {"path":".env"}'))).toEndWith(" (2 secrets redacted before the model)");
+    expect(traced.find((line) => line.startsWith("[tool] bash"))).toEndWith(" (3 secrets redacted before the model)");
+    expect(traced.find((line) => line.startsWith("[tool] glob"))).toEndWith(" (1 secret redacted before the model)");
+    expect(traced.find((line) => line.startsWith("[tool] write_file"))).not.toContain("redacted before the model");
+  });
+
+  test("plugboard call, the person's own call, shows the result as it is: no model reads it", async () => {
+    const config = join(dir, "plugboard.config.json");
+    const text = await plugboard(["call", "--config", config, "read_file", '{"path":".env"}'], { cwd: dir });
+    expect(text.stdout).toContain(`DB_PASSWORD=${DB_PASSWORD}`);
+    expect(text.stderr).not.toContain("redacted");
+    const json = await plugboard(["call", "--config", config, "--json", "read_file", '{"path":"keys/deploy.pem"}'], { cwd: dir });
+    expect(JSON.parse(json.stdout)).toEqual({ type: "tool_result", id: "direct", is_error: false, content: expect.stringContaining(PEM_BODY) });
+  });
+
+  test("a write_file or edit_file carrying a placeholder is refused, the file unchanged; the twin without one writes", async () => {
+    const results = toolResults(model, 2);
+    const refusal = (tool: string) =>
+      `Error: ${tool} was not run: its arguments carry "[redacted: …]", which stands for a secret you were not shown; written to a file it would replace the real secret. Leave the text around that secret as it is (edit the lines beside it), or ask the user to change it`;
+    expect(results.write_placeholder).toBe(refusal("write_file"));
+    expect(results.edit_placeholder).toBe(refusal("edit_file"));
+    expect(await readFile(join(dir, ".env"), "utf8")).toBe(DOT_ENV);
+    expect(results.write_twin).toStartWith("Wrote ");
+    expect(await readFile(join(dir, "copy.env"), "utf8")).toBe("DB_PASSWORD=(redacted: DB_PASSWORD)\n");
+    const records = await audited();
+    expect(records.write_placeholder?.decision).toBe("deny");
+  });
+});
+
+describe("an MCP entry's env values are secrets too", () => {
+  test("a third-party server's result carrying one named as a secret is redacted before the model; one named like none passes", async () => {
+    const everything = join(dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")), "dist/index.js");
+    await using folder = await tempFolder({ "workspace/.keep": "" });
+    const env = { SERVICE_TOKEN: "server-env-secret-0123", SERVICE_REGION: "server-env-other-0123" };
+    const server = { mcp: { command: process.execPath, args: [everything, "stdio"], env }, name: "everything" };
+    const config = await writeConfig(folder.dir, { plugins: [server] });
+    await using echo = await startScriptedModel([
+      { toolCalls: [{ id: "echo", name: "echo", arguments: { message: "server-env-secret-0123 and server-env-other-0123" } }] },
+      { content: "done" },
+    ]);
+    const result = await plugboard(["run", "--json", "--config", config, "--base-url", echo.baseURL, "echo it"], { cwd: folder.dir });
+    expect(result.code).toBe(0);
+    const redacted = "Echo: [redacted: everything SERVICE_TOKEN] and server-env-other-0123";
+    expect(toolResults(echo).echo).toBe(redacted);
+    // --json's tool_result says how many were taken out.
+    const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    expect(events.find((event) => event.type === "tool_result")).toEqual({ type: "tool_result", id: "echo", is_error: false, content: redacted, redactions: 1 });
+  });
+});
