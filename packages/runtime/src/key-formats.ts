@@ -41,10 +41,11 @@ const PEM_LABEL = "[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----";
 /**
  * A PEM private key: the whole block, or a block cut before its end marker (a capped output)
  * up to where its base64 lines stop; or, in its second group, an end marker alone (the tail of
- * a key whose head was cut), which reaches back over the base64 lines before it. A marker with
- * no base64 line beside it holds no key, and is left.
+ * a key whose head was cut), which reaches back over the base64 lines before it. A whole
+ * block's body starts on a new line, or after a `\n` as JSON writes one in a string (a cloud
+ * service account's key file). A marker with no base64 line beside it holds no key, and is left.
  */
-export const PEM_PATTERN = `(-----BEGIN ${PEM_LABEL}(?:[\\s\\S]*?-----END ${PEM_LABEL}|(?:\\r?\\n[A-Za-z0-9+/=]+)+))|(-----END ${PEM_LABEL})`;
+export const PEM_PATTERN = `(-----BEGIN ${PEM_LABEL}(?:(?:\\r?\\n|(?:\\\\r)?\\\\n)[\\s\\S]*?-----END ${PEM_LABEL}|(?:\\r?\\n[A-Za-z0-9+/=]+)+))|(-----END ${PEM_LABEL})`;
 
 /** A line of a PEM block's body, walked back over from a lone end marker. */
 export const PEM_BODY_LINE = /^[A-Za-z0-9+/=]+\r?$/;

@@ -68,6 +68,15 @@ describe("well-known key formats, in any text", () => {
     expect(none.redact(`… 400 characters cut\n${body}\n${end}\ntail`).text).toBe("… 400 characters cut\n[redacted: PEM private key]\ntail");
     expect(none.redact(`${key}${key}`)).toEqual({ text: "[redacted: PEM private key]\n[redacted: PEM private key]\n", count: 2 });
   });
+
+  test("a PEM block inside a JSON string (a service account's key file, its line breaks written \\n) is redacted whole", () => {
+    const file = JSON.stringify({ type: "service_account", private_key: pem("pkcs8"), client_email: "robot@example.iam" }, null, 2);
+    expect(file).toContain("PRIVATE KEY-----\\n");
+    const { text, count } = none.redact(file);
+    expect(count).toBe(1);
+    expect(text).toContain('"private_key": "[redacted: PEM private key]\\n"');
+    expect(text).toContain('"client_email": "robot@example.iam"');
+  });
 });
 
 describe("the app's secrets", () => {
