@@ -40,13 +40,16 @@ afterAll(() => {
 const curl = (id: string, host = "127.0.0.1") => ({ id, name: "bash", arguments: { command: `curl -sS http://${host}:${server.port}/` } });
 
 /** A workspace whose config (with comments) confines bash as `entry` says, audited. */
-async function setup(entry: Record<string, unknown> = BASH, files: Record<string, string> = {}) {
+async function setup(entry: Record<string, unknown> = BASH, files: Record<string, string> = {}, taint = "off") {
   const folder = await tempFolder({ "workspace/.keep": "", ...files });
   const config = join(folder.dir, "plugboard.config.json");
+  // The taint is off: these turns are about grants. A plugin given network is an untrusted source
+  // and a way out from then on, so its next call would be asked for that (runtime/grant-offer.test.ts).
   const text = `// grants on refusal
 {
   "workspace": "./workspace",
   "sandbox": "required",
+  "policy": { "taint": "${taint}" },
   "audit": "audit.jsonl",
   "plugins": [
     ${JSON.stringify(entry)} // confined bash
@@ -103,6 +106,24 @@ describe("a refused call offered again with the missing grant (run, on a termina
     for (const [id, request] of [["c1", 1], ["c2", 2], ["c3", 3]] as const) expect(toolResults(model, request)[id]).toContain("server reached");
     expect(await readFile(config, "utf8")).toBe(text);
     expect((await audit()).map(({ granted }) => granted)).toEqual([{ permission: "network", scope: "session" }, undefined, undefined]);
+  });
+
+  test("with the taint followed, network given for the session makes bash an untrusted source and a way out: its next call is asked for that", async () => {
+    const { folder, run, audit } = await setup(BASH, {}, "ask");
+    await using _ = folder;
+    await using model = await startScriptedModel([{ toolCalls: [curl("c1")] }, { toolCalls: [curl("c2")] }, { content: "done" }]);
+    const cli = run(model);
+    await cli.waitFor(KEYS);
+    cli.type("s");
+    await cli.waitFor("asked because untrusted content from bash entered the conversation, and bash can send data out");
+    cli.type("n");
+    await cli.waitFor("reason for the model");
+    cli.type("\r");
+    expect(await cli.exited()).toBe(0);
+    expect(count(cli.screen(), OFFER)).toBe(1);
+    expect(toolResults(model, 1).c1).toContain("server reached");
+    expect(toolResults(model, 2).c2).not.toContain("server reached");
+    expect((await audit()).map(({ untrusted, tainted }) => [untrusted, tainted])).toEqual([[true, undefined], [undefined, { by: "bash" }]]);
   });
 
   test("saved: the grant is written into the entry with the config's comments kept, and the next start has it", async () => {
