@@ -14,9 +14,12 @@ import { makeWorkspace, startTestServer, type TestServer } from "../test/helpers
 
 const PLUGIN = "@plugboard/plugin-bash";
 const BASH_FOLDER = join(import.meta.dir, "../../../plugins/bash");
+// The taint is off: these turns are about grants (network given makes bash an untrusted source and a
+// way out, whose next call would be asked for that: runtime/grant-offer.test.ts, cli refusal-grants.test.ts).
 const CONFIG_TEXT = `// grants on the page
 {
   "sandbox": "required",
+  "policy": { "taint": "off" },
   "plugins": [
     { "path": ${JSON.stringify(BASH_FOLDER)}, "permissions": ["process.spawn", "fs.read", "fs.write"] } // no network
   ]
