@@ -195,7 +195,9 @@ async function runTurn(history: { role: "user" | "assistant"; content: string }[
       const approve = line.askApproval(event.like, async (decision, reason, always) => {
         await answerApproval(event.id, decision, reason, tokenInput.value, always);
         started.set(event.id, performance.now());
-        stopButton.focus();
+        // To Stop, unless a card that came while the answer was on its way took the focus.
+        const active = document.activeElement;
+        if (active === null || active === document.body || line.element.contains(active)) stopButton.focus();
       }, why);
       approve.focus();
       announce(`Approval needed: ${event.tool} ${mainArgument(event.tool, event.arguments)}. Approve or Deny.`);

@@ -286,6 +286,52 @@ describe("the chat page", () => {
     expect(cspViolations).toEqual([]);
   }, 30_000);
 
+  test("a card that comes while the answer to the one before is on its way keeps the focus", async () => {
+    t.model.enqueue(
+      {
+        toolCalls: [
+          { id: "call_race_ok", name: "bash", arguments: { command: "touch raced-in-page.txt" } },
+          { id: "call_race_no", name: "write_file", arguments: { path: "raced.txt", content: "x" } },
+        ],
+      },
+      { content: "Both answered." },
+    );
+    // The server gets the first answer at once and asks the second question; the page hears of
+    // its answer being taken only after the second card came.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/api/approvals/**", async (route) => {
+      const response = await route.fetch();
+      await held;
+      await route.fulfill({ response });
+    });
+    try {
+      await prompt().focus();
+      await page.keyboard.type("Touch and write");
+      await page.keyboard.press("Enter");
+      const answer = answers().last();
+      await page.waitForFunction(() => document.activeElement?.getAttribute("aria-label") === "Approve bash");
+      await page.keyboard.press("Enter");
+      await answer.locator("details.tool").nth(1).locator(".tool-outcome", { hasText: "waiting for approval" }).waitFor();
+      await page.waitForFunction(() => document.activeElement?.getAttribute("aria-label") === "Approve write_file");
+      const delivered = page.waitForResponse("**/api/approvals/**");
+      release();
+      await delivered;
+      // What the page does once the answer is taken has run by the next two frames.
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      // The first answer's return does not move the focus off the card waiting now.
+      expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Approve write_file");
+      await page.keyboard.press("Enter");
+      await answered("last");
+      expect(existsSync(join(t.workspace, "raced.txt"))).toBe(true);
+    } finally {
+      release();
+      await page.unroute("**/api/approvals/**");
+    }
+  }, 30_000);
+
   test("an error from the model endpoint is shown in the conversation", async () => {
     t.model.enqueue({ status: 401, body: { error: { message: "Incorrect API key provided" } } });
     await ask("Hello?");
