@@ -2,7 +2,7 @@ export type { BuildAppOptions } from "./app-options.ts";
 export { type App, buildApp } from "./build-app.ts";
 export type { McpLauncher, MountedServer } from "./mount-server.ts";
 export { scanTool } from "./description-scan.ts";
-export { type ChangedTools, flaggedSentence, type Pinning, type ToolChange, withheldLine } from "./pinned-tools.ts";
+export { acceptedLine, type ChangedTools, type Pinning, type ToolChange, withheldLine } from "./pinned-tools.ts";
 export { type CodeChange, type CodePinning, withheldCodeLine } from "./code-pins.ts";
 export { type AppFlags, type StartAppOptions, type StartedApp, startApp } from "./start-app.ts";
 export { type TaintRoles, taintRoles } from "./taint-tools.ts";

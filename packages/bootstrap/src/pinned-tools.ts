@@ -138,6 +138,11 @@ export function withheldLine(change: ToolChange, lockPath: string): string {
   return `${which}: it is not offered to the model.${flaggedSentence(change)} Accept it if you trust the change: plugboard plugin accept ${change.source}`;
 }
 
+/** The line that says a changed tool was accepted (pinned as it is now), with what its description scan flagged. */
+export function acceptedLine(change: ToolChange): string {
+  return `Accepted ${change.source}'s tool ${change.tool} (${change.what}).${flaggedSentence(change)}`;
+}
+
 /** What the scan flagged in the change's description, as a sentence after a space; nothing when it reads clean. */
 export function flaggedSentence(change: ToolChange): string {
   return change.flags.length === 0 ? "" : ` Its description is flagged: ${change.flags.join("; ")}.`;

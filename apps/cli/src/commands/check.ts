@@ -3,7 +3,7 @@ import { realpathSync } from "node:fs";
 import { dirname, relative } from "node:path";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
-import { DEFAULT_BASE_URL, type ModelSettings, PlugboardError, type StartedApp, withheldCodeLine, withheldLine } from "@plugboard/bootstrap";
+import { acceptedLine, DEFAULT_BASE_URL, type ModelSettings, PlugboardError, type StartedApp, withheldCodeLine, withheldLine } from "@plugboard/bootstrap";
 import { visible } from "@plugboard/core/internal";
 import { describeRule, type Hook, type Hooks, type Policy } from "@plugboard/runtime";
 import { loadApp } from "../load-app.ts";
@@ -15,7 +15,8 @@ import { protectedLines } from "./check-protected.ts";
  * it knows the key and the model; returns 0, or 1 when pinned tools are withheld from the
  * model, or plugins not loaded, since they changed (problems throw: exit 2, the endpoint's exit 3).
  * Every plugin host starts and lists its tools, whatever the listing cache holds. `accept`
- * (`plugin add`'s check) pins the code and tools of the plugin of that name as they are.
+ * (`plugin add`'s check) pins the code and tools of the plugin of that name as they are, first
+ * saying, as `plugin accept` does, each tool it pinned whose description the scan flagged.
  */
 export async function checkCommand(parsed: ParsedArgs, io: Io, accept?: string): Promise<number> {
   const app = await loadApp(parsed, io, { announceWorkspace: false, freshHosts: true, changedTools: accept === undefined ? { withhold: true } : { accept } });
@@ -29,6 +30,8 @@ export async function checkCommand(parsed: ParsedArgs, io: Io, accept?: string):
     ? "the offline demo model (no MODEL_API_KEY or BASE_URL)"
     : `${model.name} at ${model.baseURL ?? DEFAULT_BASE_URL}${model.apiKey === undefined ? " (no API key)" : " (API key set)"}${askEndpoint ? await reached(model) : ""}`;
   const lines = [
+    // What the person just trusted, though it reads as addressed to the model.
+    ...app.pinning.accepted.filter((change) => change.flags.length > 0).map(acceptedLine),
     `OK: ${config.configPath}`,
     `  workspace: ${app.workspace.root}${config.workspaceSource === "default" ? " (the current folder)" : ""}`,
     `  model:     ${endpoint}`,

@@ -1,5 +1,5 @@
 /** `plugboard plugin accept NAME`: pin the changed tools of a plugin, an MCP server or one tool again, so the model is offered them. */
-import { flaggedSentence, PlugboardError } from "@plugboard/bootstrap";
+import { acceptedLine, PlugboardError } from "@plugboard/bootstrap";
 import { visible } from "@plugboard/core/internal";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
@@ -23,7 +23,7 @@ export async function pluginAcceptCommand(parsed: ParsedArgs, io: Io): Promise<n
   }
   const lines = [
     ...codePinning.accepted.map((change) => `Accepted the code of ${change.source} (${[...change.changed, ...change.added, ...change.removed].join(", ")}).`),
-    ...pinning.accepted.map((change) => `Accepted ${change.source}'s tool ${change.tool} (${change.what}).${flaggedSentence(change)}`),
+    ...pinning.accepted.map(acceptedLine),
     ...pinning.dropped.map(({ source, tool }) => `Dropped ${source}'s tool ${tool}, which it no longer has.`),
   ];
   if (lines.length === 0) lines.push(`Nothing to accept: ${name} is as ${pinning.lockPath} pins it.`);
