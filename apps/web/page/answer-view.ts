@@ -1,6 +1,7 @@
 /**
  * One conversation entry on the page: a question as plain text, or an answer built from its
- * parts (Markdown text and tool lines), live while it streams or from what was kept.
+ * parts (Markdown text and tool lines), live while it streams or from what was kept. A turn
+ * that ended early (Stop, a failure) leaves no call running and no card waiting.
  */
 import type { AnswerPart, AssistantEntry, ToolCallRecord, UserEntry } from "./conversation.ts";
 import { el } from "./dom.ts";
@@ -18,6 +19,8 @@ export function questionItem(entry: UserEntry): HTMLLIElement {
 export class AnswerView {
   readonly item = el("li", "msg assistant");
   readonly #tools = new Map<string, ToolLine>();
+  /** What to do to each card still on the page (a grant, a server's question) when the turn ends early. */
+  readonly #cards: (() => void)[] = [];
   #text: { part: AnswerPart & { kind: "text" }; view: MarkdownView } | undefined;
 
   constructor(readonly entry: AssistantEntry) {
@@ -29,6 +32,8 @@ export class AnswerView {
     if (entry.status === "streaming") this.item.setAttribute("aria-busy", "true");
     if (entry.note) this.note(entry.note, entry.status === "error");
     if (entry.status === "stopped") this.item.classList.add("stopped");
+    // Kept before calls were marked: a call without a result in an ended turn was cut off.
+    if (entry.status !== "streaming") for (const line of this.#tools.values()) line.stop();
   }
 
   /** Streamed text. */
@@ -57,6 +62,13 @@ export class AnswerView {
     return this.#tools.get(id);
   }
 
+  /** A card waiting for the person, under `after` (else at the end); `stop` marks it when the turn ends early. */
+  card(card: HTMLElement, stop: () => void, after?: HTMLElement): void {
+    if (after) after.after(card);
+    else this.item.append(card);
+    this.#cards.push(stop);
+  }
+
   /** The turn ended; `cutOff`: the model stopped at its output limit. */
   finish(status: AssistantEntry["status"], reply: string, cutOff = false): void {
     this.#text?.view.render();
@@ -65,6 +77,10 @@ export class AnswerView {
     if (!this.entry.parts.some((part) => part.kind === "text") && reply) this.text(reply);
     this.#text?.view.render();
     this.item.removeAttribute("aria-busy");
+    if (status === "stopped" || status === "error") {
+      for (const line of this.#tools.values()) line.stop();
+      for (const stop of this.#cards) stop();
+    }
     if (status === "step_limit") this.note("Stopped at the step limit before a final answer.", false);
     if (status === "empty") this.note("The model answered with neither text nor a tool call.", true);
     if (cutOff) this.note("The answer was cut off at the model's output limit.", false);

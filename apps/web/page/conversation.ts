@@ -8,7 +8,8 @@ export interface ToolCallRecord {
   /** The arguments as the model wrote them (JSON text). */
   readonly arguments: string;
   result?: string;
-  outcome?: "ok" | "error" | "denied";
+  /** `stopped`: the turn ended (Stop, a failure) before the result came. */
+  outcome?: "ok" | "error" | "denied" | "stopped";
   durationMs?: number;
   /** Secrets replaced by `[redacted: NAME]` in the result before the model got it. */
   redactions?: number;

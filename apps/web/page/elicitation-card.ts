@@ -1,7 +1,8 @@
 /**
  * A mounted server's request for input, as a card in the answer: its message, one input per
  * field of its form (text, number, a checkbox, a select, checkboxes for several choices),
- * Send and Decline. An answer the server refuses keeps the card, with the problems shown.
+ * Send and Decline. An answer the server refuses keeps the card, with the problems shown; a
+ * turn stopped before an answer says so on the card.
  */
 import type { ElicitationAnswerBody, ElicitationField, ElicitationRequestEvent } from "./api.ts";
 import { button, el } from "./dom.ts";
@@ -11,8 +12,11 @@ export type ElicitationHandler = (answer: ElicitationAnswerBody) => Promise<void
 
 type Read = () => string | number | boolean | string[] | undefined;
 
-/** Builds the card; returns it and the element to focus. */
-export function elicitationCard(request: ElicitationRequestEvent, onAnswer: ElicitationHandler): { card: HTMLElement; focus: HTMLElement } {
+/** Builds the card; returns it, the element to focus, and what marks it when the turn ends first. */
+export function elicitationCard(
+  request: ElicitationRequestEvent,
+  onAnswer: ElicitationHandler,
+): { card: HTMLElement; focus: HTMLElement; stop: () => void } {
   const card = el("form", "elicitation");
   card.setAttribute("aria-label", `${request.server} asks for input`);
   card.noValidate = true;
@@ -34,12 +38,18 @@ export function elicitationCard(request: ElicitationRequestEvent, onAnswer: Elic
   buttons.append(send, decline);
   card.prepend(el("p", "approval-question", `MCP server ${request.server} asks: ${request.message}`));
   card.append(problems, buttons);
+  let settled = false;
   const answer = (body: ElicitationAnswerBody) => {
     send.disabled = true;
     decline.disabled = true;
     onAnswer(body).then(
-      () => card.replaceChildren(el("p", "elicitation-sent", body.action === "accept" ? "Answer sent." : "Declined.")),
+      () => {
+        if (settled) return;
+        settled = true;
+        card.replaceChildren(el("p", "elicitation-sent", body.action === "accept" ? "Answer sent." : "Declined."));
+      },
       (error: unknown) => {
+        if (settled) return;
         send.disabled = false;
         decline.disabled = false;
         problems.hidden = false;
@@ -57,7 +67,12 @@ export function elicitationCard(request: ElicitationRequestEvent, onAnswer: Elic
     answer({ action: "accept", content });
   });
   decline.addEventListener("click", () => answer({ action: "decline" }));
-  return { card, focus: inputs[0] ?? send };
+  const stop = () => {
+    if (settled) return;
+    settled = true;
+    card.replaceChildren(el("p", "elicitation-sent", `Stopped before an answer: nothing was sent to ${request.server}.`));
+  };
+  return { card, focus: inputs[0] ?? send, stop };
 }
 
 function fieldRow(requestId: string, field: ElicitationField): { row: HTMLElement; read: Read; input: HTMLElement } {

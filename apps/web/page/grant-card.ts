@@ -1,7 +1,7 @@
 /**
  * A call the sandbox refused, as a card in the answer: which plugin, the grant that would have
  * allowed it (as its config entry would say it), and Once / This session / Save to config /
- * Keep refused. Once answered, the card says what was chosen.
+ * Keep refused. Once answered, the card says what was chosen; stopped before, that it was not.
  */
 import type { GrantRequestEvent, GrantScope } from "./api.ts";
 import { button, el } from "./dom.ts";
@@ -16,8 +16,8 @@ const SAID: Record<NonNullable<GrantScope> | "refused", string> = {
   refused: "Kept refused.",
 };
 
-/** Builds the card; returns it and the element to focus. */
-export function grantCard(request: GrantRequestEvent, onAnswer: GrantHandler): { card: HTMLElement; focus: HTMLElement } {
+/** Builds the card; returns it, the element to focus, and what marks it when the turn ends first. */
+export function grantCard(request: GrantRequestEvent, onAnswer: GrantHandler): { card: HTMLElement; focus: HTMLElement; stop: () => void } {
   const card = el("div", "approval grant");
   card.setAttribute("role", "group");
   card.setAttribute("aria-label", `Grant ${request.owner} what it lacked?`);
@@ -29,11 +29,17 @@ export function grantCard(request: GrantRequestEvent, onAnswer: GrantHandler): {
   const problem = el("p", "elicitation-problems");
   problem.setAttribute("role", "alert");
   problem.hidden = true;
+  let settled = false;
   const answer = (scope: GrantScope) => {
     for (const each of all) each.disabled = true;
     onAnswer(scope).then(
-      () => card.replaceChildren(el("p", "elicitation-sent", SAID[scope ?? "refused"])),
+      () => {
+        if (settled) return;
+        settled = true;
+        card.replaceChildren(el("p", "elicitation-sent", SAID[scope ?? "refused"]));
+      },
       (error: unknown) => {
+        if (settled) return;
         for (const each of all) each.disabled = false;
         problem.hidden = false;
         problem.textContent = `could not send the answer: ${error instanceof Error ? error.message : String(error)}`;
@@ -52,5 +58,10 @@ export function grantCard(request: GrantRequestEvent, onAnswer: GrantHandler): {
     buttons,
     problem,
   );
-  return { card, focus: once };
+  const stop = () => {
+    if (settled) return;
+    settled = true;
+    card.replaceChildren(el("p", "elicitation-sent", `Stopped before an answer: ${request.tool} stays refused.`));
+  };
+  return { card, focus: once, stop };
 }

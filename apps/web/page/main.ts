@@ -204,16 +204,14 @@ async function runTurn(history: { role: "user" | "assistant"; content: string }[
     }
     if (event.type === "grant") {
       // The refused call's line is on the page already (its call ran): the card goes under it.
-      const { card, focus } = grantCard(event, (scope) => answerGrant(event.id, scope, tokenInput.value));
-      const line = view.tool(event.id);
-      if (line) line.element.after(card);
-      else view.item.append(card);
+      const { card, focus, stop } = grantCard(event, (scope) => answerGrant(event.id, scope, tokenInput.value));
+      view.card(card, stop, view.tool(event.id)?.element);
       focus.focus();
       announce(`The sandbox refused ${event.tool}. Grant ${event.grant} to ${event.owner} once, for this session, or keep it refused.`);
     }
     if (event.type === "elicitation") {
-      const { card, focus } = elicitationCard(event, (answer) => answerElicitation(event.id, answer, tokenInput.value));
-      view.item.append(card);
+      const { card, focus, stop } = elicitationCard(event, (answer) => answerElicitation(event.id, answer, tokenInput.value));
+      view.card(card, stop);
       focus.focus();
       announce(`MCP server ${event.server} asks: ${event.message}. Fill in the form, then Send or Decline.`);
     }

@@ -4,7 +4,8 @@
  * or editor folder the call left behind) and how many secrets were redacted before the model; opened,
  * its full arguments and result (a diff for edit_file; a long result collapsed behind
  * "Show all"). The same component is the approval card when a call waits for the person,
- * with the change a write would make.
+ * with the change a write would make. A call its turn ended without (Stop, a failure) says
+ * `stopped`.
  */
 import type { FileChange } from "@plugboard/runtime/change-rows";
 import type { ToolCallRecord } from "./conversation.ts";
@@ -46,6 +47,19 @@ export class ToolLine {
     this.#body.append(el("h4", "", "Arguments"), el("pre", "tool-arguments", JSON.stringify(shown, null, 2)), this.#result);
     this.element.append(this.#summary, this.#body);
     if (call.result !== undefined) this.#showResult();
+    else if (call.outcome === "stopped") this.stop();
+  }
+
+  /** The turn ended before the call's result came: a card waiting for the person goes, and the line says so. */
+  stop(): void {
+    if (this.call.result !== undefined) return;
+    this.call.outcome = "stopped";
+    this.#approval?.remove();
+    this.#approval = undefined;
+    this.element.classList.remove("awaiting");
+    this.element.classList.add("stopped");
+    this.#outcome.className = "tool-outcome stopped";
+    this.#outcome.textContent = "stopped";
   }
 
   /** The result arrived; `redactions` secrets were taken out of it before the model got it. */
@@ -91,6 +105,8 @@ export class ToolLine {
       if (always) always.disabled = true;
       this.#outcome.textContent = decision === "allow" ? "approved, running…" : "denied";
       onAnswer(decision, reason.value.trim(), remember).catch((error: unknown) => {
+        // Stopped meanwhile: the card is gone, and nothing waits for an answer any more.
+        if (this.call.outcome === "stopped") return;
         approve.disabled = false;
         deny.disabled = false;
         if (always) always.disabled = false;

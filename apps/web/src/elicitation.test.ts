@@ -95,6 +95,18 @@ describe("a mounted server's request for input on the web page", () => {
     expect(toolResult(model.requests.length - 1)).toBe("decline");
   }, 30_000);
 
+  test("Stop while the card waits: the card says nothing was sent, with no field or button left", async () => {
+    model.enqueue({ toolCalls: [{ id: "call_ask_stop", name: "ask", arguments: {} }] });
+    await page.getByLabel("Your message").fill("Ask me, then stop");
+    await page.getByLabel("Your message").press("Enter");
+    const card = page.locator("form.elicitation").last();
+    await card.getByRole("button", { name: "Decline modern's request" }).waitFor();
+    await page.keyboard.press("Escape");
+    await page.locator("#log li.msg.assistant.stopped").last().waitFor();
+    expect(await card.textContent()).toBe("Stopped before an answer: nothing was sent to modern.");
+    expect(await card.locator("button, input, select").count()).toBe(0);
+  }, 30_000);
+
   test("a turn without a page to show it (a JSON request) declines the request", async () => {
     model.enqueue({ toolCalls: [{ id: "call_ask3", name: "ask", arguments: {} }] }, { content: "Nobody answered." });
     const response = await postChat(server.url, { messages: [{ role: "user", content: "Ask me" }] });

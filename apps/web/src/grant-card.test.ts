@@ -88,6 +88,18 @@ describe("the grant card", () => {
     expect(await readFile(config, "utf8")).toBe(CONFIG_TEXT);
   }, 60_000);
 
+  test("Stop while a grant card waits: the card says the call stays refused, with no button left to press", async () => {
+    t.model.enqueue({ toolCalls: [curl("call_stopped")] });
+    await ask("Fetch the page, then stop");
+    const card = page.getByRole("group", { name: `Grant ${PLUGIN} what it lacked?` }).last();
+    await card.getByRole("button", { name: "Keep bash refused" }).waitFor();
+    await page.getByRole("button", { name: "Stop", exact: true }).click();
+    await answered();
+    expect(await card.textContent()).toBe("Stopped before an answer: bash stays refused.");
+    expect(await card.locator("button").count()).toBe(0);
+    expect(await page.locator("#log li.msg.assistant").last().locator(".note").textContent()).toContain("Stopped.");
+  }, 60_000);
+
   test("Save to config writes the grant into the entry, comments kept, and later calls are not asked", async () => {
     t.model.enqueue({ toolCalls: [curl("call_saved")] }, { toolCalls: [curl("call_after")] }, { content: "Fetched twice." });
     await ask("Fetch the page and keep the grant");
@@ -95,7 +107,8 @@ describe("the grant card", () => {
     await answered();
     expect(toolResult("call_saved")).toContain("server reached");
     expect(toolResult("call_after")).toContain("server reached");
-    expect(await page.locator(".grant").count()).toBe(3);
+    // One card in this turn: the call after the saved grant was not asked.
+    expect(await page.locator("#log li.msg.assistant").last().locator(".grant").count()).toBe(1);
     expect(await readFile(config, "utf8")).toBe(CONFIG_TEXT.replace('"fs.write"]', '"fs.write", "network"]'));
   }, 60_000);
 });
