@@ -135,6 +135,8 @@ async function switchTo(id: string | undefined): Promise<void> {
   renderConversation();
   await renderList();
   setSidebar(false);
+  // As a chat app opens one: at its latest answer, which on a phone is far below the fold.
+  scrollToEnd();
   prompt.focus();
 }
 

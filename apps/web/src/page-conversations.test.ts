@@ -1,0 +1,80 @@
+/// <reference lib="dom" />
+/**
+ * The kept conversations in a real headless Chromium (see test/chromium.ts), on a phone's
+ * screen, against the server in-process and a scripted model: a reload or a conversation
+ * opened from the list shows its latest answer.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Locator, Page } from "playwright-core";
+import { launchChromium, type TestBrowser } from "../test/chromium.ts";
+import { startTestServer, type TestServer } from "../test/helpers.ts";
+
+const LONG_ANSWER = [...Array.from({ length: 40 }, (_, i) => `- point ${i + 1}`), "", "The end of the long answer."].join("\n");
+
+let t: TestServer;
+let browser: TestBrowser;
+let page: Page;
+const cspViolations: string[] = [];
+
+beforeAll(async () => {
+  t = await startTestServer();
+  browser = await launchChromium({ width: 375, height: 640 });
+  page = browser.context.pages()[0] ?? (await browser.context.newPage());
+  page.on("console", (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) cspViolations.push(message.text());
+  });
+  page.setDefaultTimeout(10_000);
+  await page.goto(t.server.url);
+  await page.waitForFunction(() => document.activeElement?.id === "prompt");
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+const answers = () => page.locator("#log li.msg.assistant");
+
+async function ask(question: string): Promise<void> {
+  await page.getByLabel("Your message").fill(question);
+  await page.getByLabel("Your message").press("Enter");
+  await answers().last().and(page.locator(":not([aria-busy])")).waitFor();
+}
+
+/** Whether a person sees `locator`: its middle is on the screen and not under the message box. */
+function seen(locator: Locator): Promise<boolean> {
+  return locator.evaluate((node) => {
+    const box = node.getBoundingClientRect();
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    return hit !== null && node.contains(hit);
+  });
+}
+
+describe("kept conversations on a phone", () => {
+  test("a reload, and a conversation opened from the list, show the latest answer", async () => {
+    t.model.enqueue({ content: LONG_ANSWER });
+    await ask("Give me the long list");
+    const end = answers().last().locator("p", { hasText: "The end of the long answer." });
+    expect(await seen(end)).toBe(true);
+
+    // Opened from the list after a short conversation, which left the page at its top.
+    await page.getByRole("button", { name: "Chats" }).click();
+    await page.getByRole("button", { name: "New chat" }).click();
+    t.model.enqueue({ content: "Short." });
+    await ask("Something short");
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await page.getByRole("button", { name: "Chats" }).click();
+    await page.getByRole("button", { name: "Give me the long list", exact: true }).click();
+    await end.waitFor();
+    expect(await seen(end)).toBe(true);
+
+    // Reloaded from its top: it opens at the latest answer all the same.
+    await page.evaluate(() => window.scrollTo({ top: 0 }));
+    await page.reload();
+    await end.waitFor();
+    await page.waitForFunction(() => document.activeElement?.id === "prompt");
+    expect(await seen(end)).toBe(true);
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    expect(cspViolations).toEqual([]);
+  }, 60_000);
+});
