@@ -11,6 +11,7 @@ import { currentConversationId, deleteConversation, listConversations, loadConve
 import { setUpTheme } from "./theme.ts";
 import { mainArgument } from "./tool-line.ts";
 import { showTurnActions } from "./turn-actions.ts";
+import { dropUndo, offerUndo } from "./undo-delete.ts";
 
 const log = byId("log", HTMLOListElement);
 const announcer = byId("announcer", HTMLDivElement);
@@ -108,6 +109,7 @@ async function renderList(): Promise<void> {
   list.replaceChildren(
     ...kept.map((item) => {
       const row = el("li", "conversation");
+      row.dataset.id = item.id;
       const open = button(item.title, "open");
       if (item.id === conversation.id) open.setAttribute("aria-current", "page");
       open.addEventListener("click", () => void switchTo(item.id));
@@ -126,6 +128,7 @@ async function stopRunning(): Promise<void> {
 }
 
 async function switchTo(id: string | undefined): Promise<void> {
+  dropUndo();
   await stopRunning();
   const kept = id === undefined ? undefined : await loadConversation(id);
   conversation = kept ?? newConversation();
@@ -141,11 +144,29 @@ async function switchTo(id: string | undefined): Promise<void> {
 }
 
 async function remove_(id: string): Promise<void> {
-  if (id === conversation.id) await stopRunning();
+  const open = id === conversation.id;
+  if (open) await stopRunning();
+  const deleted = open ? conversation : await loadConversation(id);
   await deleteConversation(id);
-  if (id === conversation.id) await switchTo(undefined);
+  if (open) await switchTo(undefined);
   else await renderList();
-  announce("Conversation deleted.");
+  if (deleted === undefined) return;
+  offerUndo(deleted, (kept) => void restore(kept, open));
+  announce(`Deleted “${deleted.title}”. Undo brings it back.`);
+}
+
+/** Undo: keeps the deleted conversation again, reopened if it was open, else its row in the list has the focus. */
+async function restore(kept: Conversation, open: boolean): Promise<void> {
+  await saveConversation(kept);
+  if (open) await switchTo(kept.id);
+  else {
+    await renderList();
+    const row = [...list.children].find((item) => item instanceof HTMLElement && item.dataset.id === kept.id);
+    row?.querySelector<HTMLButtonElement>("button.open")?.focus();
+    // A list hidden behind "Chats" takes no focus.
+    if (!row?.contains(document.activeElement)) prompt.focus();
+  }
+  announce(`Restored “${kept.title}”.`);
 }
 
 function send(): void {
@@ -157,6 +178,7 @@ function send(): void {
 
 function ask(text: string): void {
   if (running) return;
+  dropUndo();
   const question = { role: "user" as const, content: text };
   const history = [...historyOf(conversation), question];
   if (conversation.entries.length === 0) conversation.title = titleOf(text);
