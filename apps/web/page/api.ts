@@ -114,9 +114,10 @@ export interface PageInfo {
   readonly withheld: readonly string[];
 }
 
-/** The server's info, or undefined when it cannot be had (a token is needed first, the server is gone). */
-export async function fetchInfo(token: string): Promise<PageInfo | undefined> {
+/** What `GET /api/info` answered: the info, `"token"` when the server refused the token (none, or another), undefined when it could not be had (the server is gone). */
+export async function fetchInfo(token: string): Promise<PageInfo | "token" | undefined> {
   const response = await fetch("/api/info", { headers: authorization(token) }).catch(() => undefined);
+  if (response?.status === 401) return "token";
   return response?.ok ? ((await response.json()) as PageInfo) : undefined;
 }
 

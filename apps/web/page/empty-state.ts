@@ -4,7 +4,7 @@
  * understands for the enabled tools, so a click works with it too — and the tools withheld
  * from the model, with why (in every conversation).
  */
-import { fetchInfo } from "./api.ts";
+import type { PageInfo } from "./api.ts";
 import { button, byId, el } from "./dom.ts";
 
 const modelInfo = byId("model-info", HTMLParagraphElement);
@@ -14,10 +14,8 @@ const exampleList = byId("example-list", HTMLUListElement);
 const withheld = byId("withheld", HTMLDivElement);
 const withheldList = byId("withheld-list", HTMLUListElement);
 
-/** Fills in the model and the examples (a click asks one with `ask`); nothing when the server does not say (a token is needed first). */
-export async function loadInfo(token: string, ask: (text: string) => void): Promise<void> {
-  const info = await fetchInfo(token);
-  if (info === undefined) return;
+/** Fills in the model and the examples (a click asks one with `ask`). */
+export function showInfo(info: PageInfo, ask: (text: string) => void): void {
   modelInfo.textContent = info.demo ? "Model: the offline demo model (it understands a few fixed requests)" : `Model: ${info.model}`;
   modelInfo.hidden = false;
   exampleList.replaceChildren(

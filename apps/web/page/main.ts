@@ -5,10 +5,11 @@ import { type AssistantEntry, type Conversation, historyOf, newConversation, out
 import { button, byId, el } from "./dom.ts";
 import { elicitationCard } from "./elicitation-card.ts";
 import { grantCard } from "./grant-card.ts";
-import { loadInfo, showEmptyState } from "./empty-state.ts";
+import { showEmptyState, showInfo } from "./empty-state.ts";
 import { copyCode } from "./markdown.ts";
 import { currentConversationId, deleteConversation, listConversations, loadConversation, rememberCurrent, saveConversation } from "./store.ts";
 import { setUpTheme } from "./theme.ts";
+import { TokenField } from "./token-field.ts";
 import { mainArgument } from "./tool-line.ts";
 import { showTurnActions } from "./turn-actions.ts";
 import { dropUndo, offerUndo } from "./undo-delete.ts";
@@ -19,8 +20,6 @@ const form = byId("composer", HTMLFormElement);
 const prompt = byId("prompt", HTMLTextAreaElement);
 const sendButton = byId("send", HTMLButtonElement);
 const stopButton = byId("stop", HTMLButtonElement);
-const tokenRow = byId("token-row", HTMLDivElement);
-const tokenInput = byId("token", HTMLInputElement);
 const list = byId("conversations", HTMLUListElement);
 const sidebar = byId("sidebar", HTMLElement);
 const chatsToggle = byId("chats-toggle", HTMLButtonElement);
@@ -28,12 +27,7 @@ const chatsToggle = byId("chats-toggle", HTMLButtonElement);
 let conversation: Conversation = newConversation();
 let running: { controller: AbortController; done: Promise<void> } | undefined;
 
-tokenInput.value = sessionStorage.getItem("plugboard-token") ?? "";
-if (tokenInput.value) tokenRow.hidden = false;
-tokenInput.addEventListener("input", () => {
-  sessionStorage.setItem("plugboard-token", tokenInput.value);
-  void loadInfo(tokenInput.value, ask);
-});
+const token = new TokenField({ onInfo: (info) => showInfo(info, ask), onTaken: () => prompt.focus() });
 
 function announce(text: string): void {
   announcer.textContent = text.length > 300 ? `${text.slice(0, 300)}…` : text;
@@ -100,6 +94,11 @@ function editLast(): void {
 }
 
 function retryLast(): void {
+  // Asked again only once the server takes the token: the turn stays until then.
+  if (token.refused) {
+    void tokenTaken().then((taken) => taken && retryLast());
+    return;
+  }
   const question = takeBackLast();
   if (question !== undefined) ask(question);
 }
@@ -140,7 +139,13 @@ async function switchTo(id: string | undefined): Promise<void> {
   setSidebar(false);
   // As a chat app opens one: at its latest answer, which on a phone is far below the fold.
   scrollToEnd();
-  prompt.focus();
+  focusComposer();
+}
+
+/** The message box, or the token field while the server refuses the token. */
+function focusComposer(): void {
+  if (token.refused) token.focus();
+  else prompt.focus();
 }
 
 async function remove_(id: string): Promise<void> {
@@ -172,12 +177,20 @@ async function restore(kept: Conversation, open: boolean): Promise<void> {
 function send(): void {
   const text = prompt.value.trim();
   if (!text || running) return;
+  if (token.refused) {
+    void tokenTaken().then((taken) => taken && send());
+    return;
+  }
   prompt.value = "";
   ask(text);
 }
 
 function ask(text: string): void {
   if (running) return;
+  if (token.refused) {
+    void tokenTaken().then((taken) => taken && ask(text));
+    return;
+  }
   dropUndo();
   const question = { role: "user" as const, content: text };
   const history = [...historyOf(conversation), question];
@@ -196,11 +209,19 @@ function ask(text: string): void {
     setBusy(false);
     renderActions();
     void save();
-    if (tokenRow.hidden || tokenInput.value) prompt.focus();
+    focusComposer();
     scrollToEnd();
   });
   running = { controller, done };
   void save();
+}
+
+/** Whether the server takes the token (a new one typed is tried first); else the field says why and takes the focus, and the question waits. */
+async function tokenTaken(): Promise<boolean> {
+  if (await token.check(true)) return true;
+  token.refusedByServer();
+  announce("Enter the access token first: this server refuses messages without it.");
+  return false;
 }
 
 async function runTurn(history: { role: "user" | "assistant"; content: string }[], view: AnswerView, controller: AbortController): Promise<void> {
@@ -217,7 +238,7 @@ async function runTurn(history: { role: "user" | "assistant"; content: string }[
       if (event.change) line.showChange(event.change);
       const why = event.tainted && `Asked because untrusted content from ${event.tainted.by} entered the conversation, and ${event.tool} can send data out.`;
       const approve = line.askApproval(event.like, async (decision, reason, always) => {
-        await answerApproval(event.id, decision, reason, tokenInput.value, always);
+        await answerApproval(event.id, decision, reason, token.value, always);
         started.set(event.id, performance.now());
         // To Stop, unless a card that came while the answer was on its way took the focus.
         const active = document.activeElement;
@@ -228,13 +249,13 @@ async function runTurn(history: { role: "user" | "assistant"; content: string }[
     }
     if (event.type === "grant") {
       // The refused call's line is on the page already (its call ran): the card goes under it.
-      const { card, focus, stop } = grantCard(event, (scope) => answerGrant(event.id, scope, tokenInput.value));
+      const { card, focus, stop } = grantCard(event, (scope) => answerGrant(event.id, scope, token.value));
       view.card(card, stop, view.tool(event.id)?.element);
       focus.focus();
       announce(`The sandbox refused ${event.tool}. Grant ${event.grant} to ${event.owner} once, for this session, or keep it refused.`);
     }
     if (event.type === "elicitation") {
-      const { card, focus, stop } = elicitationCard(event, (answer) => answerElicitation(event.id, answer, tokenInput.value));
+      const { card, focus, stop } = elicitationCard(event, (answer) => answerElicitation(event.id, answer, token.value));
       view.card(card, stop);
       focus.focus();
       announce(`MCP server ${event.server} asks: ${event.message}. Fill in the form, then Send or Decline.`);
@@ -254,7 +275,7 @@ async function runTurn(history: { role: "user" | "assistant"; content: string }[
     scrollToEnd();
   };
   try {
-    await streamChat(history, tokenInput.value, controller.signal, onEvent, conversation.taint);
+    await streamChat(history, token.value, controller.signal, onEvent, conversation.taint);
     if (!finished) throw new Error("The answer ended before it was complete.");
   } catch (error) {
     if (finished) return;
@@ -267,10 +288,7 @@ async function runTurn(history: { role: "user" | "assistant"; content: string }[
     }
     view.finish("error", "");
     view.note(`Error: ${error instanceof Error ? error.message : String(error)}`, true);
-    if (error instanceof ApiError && error.status === 401) {
-      tokenRow.hidden = false;
-      tokenInput.focus();
-    }
+    if (error instanceof ApiError && error.status === 401) token.refusedByServer();
   }
 }
 
@@ -309,5 +327,5 @@ log.addEventListener("click", (event) => {
 byId("new-chat", HTMLButtonElement).addEventListener("click", () => void switchTo(undefined));
 chatsToggle.addEventListener("click", () => setSidebar(!sidebar.classList.contains("open")));
 setUpTheme(byId("theme", HTMLButtonElement));
-void switchTo(currentConversationId() ?? undefined);
-void loadInfo(tokenInput.value, ask);
+// The kept conversation first, then the server's info, which says whether a token is needed (it then takes the focus).
+void switchTo(currentConversationId() ?? undefined).then(() => token.check(true));
