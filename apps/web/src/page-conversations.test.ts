@@ -7,24 +7,19 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Locator, Page } from "playwright-core";
-import { launchChromium, type TestBrowser } from "../test/chromium.ts";
+import { launchPage, type TestPage } from "../test/chromium.ts";
 import { startTestServer, type TestServer } from "../test/helpers.ts";
 
 const LONG_ANSWER = [...Array.from({ length: 40 }, (_, i) => `- point ${i + 1}`), "", "The end of the long answer."].join("\n");
 
 let t: TestServer;
-let browser: TestBrowser;
+let browser: TestPage["browser"];
 let page: Page;
-const cspViolations: string[] = [];
+let cspViolations: TestPage["cspViolations"];
 
 beforeAll(async () => {
   t = await startTestServer();
-  browser = await launchChromium({ width: 375, height: 640 });
-  page = browser.context.pages()[0] ?? (await browser.context.newPage());
-  page.on("console", (message) => {
-    if (/Content Security Policy|Refused to/i.test(message.text())) cspViolations.push(message.text());
-  });
-  page.setDefaultTimeout(10_000);
+  ({ browser, page, cspViolations } = await launchPage({ width: 375, height: 640 }));
   await page.goto(t.server.url);
   await page.waitForFunction(() => document.activeElement?.id === "prompt");
 }, 60_000);

@@ -9,24 +9,19 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "@plugboard/test-helpers";
 import type { Page } from "playwright-core";
-import { launchChromium, type TestBrowser } from "../test/chromium.ts";
+import { launchPage, type TestPage } from "../test/chromium.ts";
 import { startTestServer, type TestServer } from "../test/helpers.ts";
 
 const CONFIG = join(import.meta.dir, "../test/fixtures/policy/plugboard.config.json");
 
 let t: TestServer;
-let browser: TestBrowser;
+let browser: TestPage["browser"];
 let page: Page;
-const cspViolations: string[] = [];
+let cspViolations: TestPage["cspViolations"];
 
 beforeAll(async () => {
   t = await startTestServer({ configPath: CONFIG });
-  browser = await launchChromium({ width: 1000, height: 800 });
-  page = browser.context.pages()[0] ?? (await browser.context.newPage());
-  page.on("console", (message) => {
-    if (/Content Security Policy|Refused to/i.test(message.text())) cspViolations.push(message.text());
-  });
-  page.setDefaultTimeout(10_000);
+  ({ browser, page, cspViolations } = await launchPage({ width: 1000, height: 800 }));
   await page.goto(t.server.url);
   await page.waitForFunction(() => document.activeElement?.id === "prompt");
 }, 60_000);

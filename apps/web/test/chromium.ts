@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createBrotliDecompress } from "node:zlib";
-import { type BrowserContext, chromium } from "playwright-core";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
 
 /** Flags for a closed network: no background connections, no sandbox as root, no GPU. */
 export const CHROMIUM_ARGS: readonly string[] = [
@@ -56,6 +56,25 @@ export async function launchChromium(viewport: { width: number; height: number }
       await rm(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** A browser, its page, and the Content-Security-Policy violations the page's console reported. */
+export interface TestPage {
+  readonly browser: TestBrowser;
+  readonly page: Page;
+  readonly cspViolations: readonly string[];
+}
+
+/** Launches Chromium (`launchChromium`) and takes its page, with a 10 s timeout and its CSP violations recorded. */
+export async function launchPage(viewport: { width: number; height: number }): Promise<TestPage> {
+  const browser = await launchChromium(viewport);
+  const page = browser.context.pages()[0] ?? (await browser.context.newPage());
+  const cspViolations: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) cspViolations.push(message.text());
+  });
+  page.setDefaultTimeout(10_000);
+  return { browser, page, cspViolations };
 }
 
 /**
