@@ -2,12 +2,13 @@
 import { ApiError, answerApproval, answerElicitation, answerGrant, type ChatEvent, streamChat } from "./api.ts";
 import { AnswerView, questionItem } from "./answer-view.ts";
 import { type AssistantEntry, type Conversation, historyOf, newConversation, outcomeOf, titleOf } from "./conversation.ts";
-import { button, byId, el } from "./dom.ts";
+import { focusListed, renderConversationList } from "./conversation-list.ts";
+import { byId } from "./dom.ts";
 import { elicitationCard } from "./elicitation-card.ts";
 import { grantCard } from "./grant-card.ts";
 import { showEmptyState, showInfo } from "./empty-state.ts";
 import { copyCode } from "./markdown.ts";
-import { currentConversationId, deleteConversation, listConversations, loadConversation, rememberCurrent, saveConversation } from "./store.ts";
+import { currentConversationId, deleteConversation, loadConversation, rememberCurrent, saveConversation } from "./store.ts";
 import { setUpTheme } from "./theme.ts";
 import { TokenField } from "./token-field.ts";
 import { mainArgument } from "./tool-line.ts";
@@ -20,7 +21,6 @@ const form = byId("composer", HTMLFormElement);
 const prompt = byId("prompt", HTMLTextAreaElement);
 const sendButton = byId("send", HTMLButtonElement);
 const stopButton = byId("stop", HTMLButtonElement);
-const list = byId("conversations", HTMLUListElement);
 const sidebar = byId("sidebar", HTMLElement);
 const chatsToggle = byId("chats-toggle", HTMLButtonElement);
 
@@ -103,21 +103,8 @@ function retryLast(): void {
   if (question !== undefined) ask(question);
 }
 
-async function renderList(): Promise<void> {
-  const kept = await listConversations();
-  list.replaceChildren(
-    ...kept.map((item) => {
-      const row = el("li", "conversation");
-      row.dataset.id = item.id;
-      const open = button(item.title, "open");
-      if (item.id === conversation.id) open.setAttribute("aria-current", "page");
-      open.addEventListener("click", () => void switchTo(item.id));
-      const remove = button("Delete", "delete", `Delete “${item.title}”`);
-      remove.addEventListener("click", () => void remove_(item.id));
-      row.append(open, remove);
-      return row;
-    }),
-  );
+function renderList(): Promise<void> {
+  return renderConversationList(conversation.id, { open: (id) => void switchTo(id), remove: (id) => void remove_(id) });
 }
 
 async function stopRunning(): Promise<void> {
@@ -166,10 +153,7 @@ async function restore(kept: Conversation, open: boolean): Promise<void> {
   if (open) await switchTo(kept.id);
   else {
     await renderList();
-    const row = [...list.children].find((item) => item instanceof HTMLElement && item.dataset.id === kept.id);
-    row?.querySelector<HTMLButtonElement>("button.open")?.focus();
-    // A list hidden behind "Chats" takes no focus.
-    if (!row?.contains(document.activeElement)) prompt.focus();
+    if (!focusListed(kept.id)) prompt.focus();
   }
   announce(`Restored “${kept.title}”.`);
 }
