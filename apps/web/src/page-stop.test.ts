@@ -2,7 +2,7 @@
 /**
  * Stop in a real headless Chromium (see test/chromium.ts) against the server in-process, a
  * scripted model and the fixture's policy (bash is asked about): a call that was running or
- * waiting when its turn was stopped says `stopped`, and no approval card is left behind.
+ * waiting when its turn was stopped (or failed) says `stopped`, and no approval card is left behind.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
@@ -87,5 +87,33 @@ describe("Stop on the chat page", () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("prompt");
     expect(existsSync(join(t.workspace, "never-approved.txt"))).toBe(false);
     expect(cspViolations).toEqual([]);
+  }, 60_000);
+
+  test("a turn whose answer breaks off while a card waits (the connection is cut) leaves its call stopped and no card", async () => {
+    // The page reaches the server through a proxy on loopback, whose stop cuts the connection mid-answer.
+    const proxy = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      idleTimeout: 0,
+      fetch: (request) => {
+        const { pathname, search } = new URL(request.url);
+        return fetch(`${t.server.url}${pathname}${search}`, { method: request.method, headers: request.headers, body: request.body });
+      },
+    });
+    try {
+      await page.goto(`http://127.0.0.1:${proxy.port}/`);
+      await page.waitForFunction(() => document.activeElement?.id === "prompt");
+      t.model.enqueue({ toolCalls: [{ id: "call_cut", name: "bash", arguments: { command: "touch never-answered.txt" } }] });
+      await ask("Touch another file");
+      await answer().getByRole("button", { name: "Approve bash" }).waitFor();
+      await proxy.stop(true);
+      await answer().getByRole("alert").waitFor();
+    } finally {
+      await proxy.stop(true);
+    }
+    expect(await outcomes()).toEqual(["stopped"]);
+    expect(await answer().locator(".approval").count()).toBe(0);
+    await waitFor("the broken-off turn ended on the server", () => t.server.stats.inFlight === 0, { timeoutMs: 15_000 });
+    expect(existsSync(join(t.workspace, "never-answered.txt"))).toBe(false);
   }, 60_000);
 });
