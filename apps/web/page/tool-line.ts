@@ -47,7 +47,6 @@ export class ToolLine {
     this.#body.append(el("h4", "", "Arguments"), el("pre", "tool-arguments", JSON.stringify(shown, null, 2)), this.#result);
     this.element.append(this.#summary, this.#body);
     if (call.result !== undefined) this.#showResult();
-    else if (call.outcome === "stopped") this.stop();
   }
 
   /** The turn ended before the call's result came: a card waiting for the person goes, and the line says so. */
