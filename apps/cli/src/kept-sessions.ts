@@ -5,6 +5,7 @@
  */
 import type { ModelClient, StartedApp } from "@plugboard/bootstrap";
 import { visible } from "@plugboard/core/internal";
+import { DEFAULT_TAINT } from "@plugboard/runtime";
 import {
   ConversationFile,
   type ConversationOwner,
@@ -61,6 +62,10 @@ export function createConversations(app: StartedApp & { model: ModelClient }, op
       session = start(kept);
       app.runtime.restoreTaint(kept.taint);
       recap(kept, io);
+      const mode = app.config.policy.taint ?? DEFAULT_TAINT;
+      if (kept.taint && mode !== "off") {
+        io.note(`untrusted content from ${kept.taint.by} entered this conversation: calls that can send data out are ${mode === "ask" ? "asked about" : "refused"}`);
+      }
     },
     switchModel(name) {
       modelName = name;
@@ -92,7 +97,6 @@ export function printConversations(listed: readonly KeptConversation[], io: Io, 
 function recap(kept: KeptConversation, io: Io): void {
   const requests = kept.messages.filter((message) => message.role === "user");
   io.note(`resumed conversation ${kept.header.id} (${requests.length} request(s), started ${kept.header.created.slice(0, 16).replace("T", " ")})`);
-  if (kept.taint) io.note(`untrusted content from ${kept.taint.by} entered this conversation: calls that can send data out are asked about`);
   const request = requests.at(-1);
   const answer = kept.messages.findLast((message) => message.role === "assistant" && textOf(message.content) !== "");
   // As the reporter shows answers: on a terminal, what the model wrote cannot drive it.

@@ -4,11 +4,11 @@
  * assertion. Each test keeps its conversations in a state folder (XDG_STATE_HOME) of its own.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ScriptedModel, startScriptedModel } from "@plugboard/testing";
-import { FIRST_PARTY, plugboard, STACK_FRAME, spawnInTerminal, tempFolder, toolResults, writeConfig } from "./helpers.ts";
+import { FIRST_PARTY, plugboard, STACK_FRAME, spawnInTerminal, spawnPlugboard, tempFolder, toolResults, watch, writeConfig } from "./helpers.ts";
 
 // Some tests run several CLI processes, and the taint ones an MCP server and a confined host.
 setDefaultTimeout(60_000);
@@ -106,6 +106,43 @@ describe("kept conversations", () => {
     expect(model.requests[1]?.body.messages?.[0]?.role).toBe("system");
     // Still one conversation, now with both exchanges.
     expect(await readdir(sessions(env))).toHaveLength(1);
+  });
+
+  test("each message is kept as it enters: after the CLI is killed mid-turn, --continue has everything sent until then", async () => {
+    const env = await stateHome();
+    await using model = await startScriptedModel([{ content: "first answer" }, { hang: true }, { content: "after the crash" }]);
+    const child = spawnPlugboard(["--config", config, "--base-url", model.baseURL], { cwd: folder.dir, env });
+    const output = watch(child);
+    child.stdin.write("hello\nsecond\n");
+    await child.stdin.flush();
+    await model.waitForRequests(2);
+    child.kill("SIGKILL");
+    await output.finished();
+    const resumed = await session(model, env, "third\n", ["--continue"]);
+    expect(resumed.code).toBe(0);
+    expect(conversation(model)).toEqual(["user:hello", "assistant:first answer", "user:second", "user:third"]);
+  });
+
+  test("a step cut off by a crash while its tools ran (a call without its result) is left out when resumed", async () => {
+    const env = await stateHome();
+    await using model = await startScriptedModel([{ content: "first answer" }, { content: "after the crash" }]);
+    await session(model, env, "hello\n");
+    const [file] = await readdir(sessions(env));
+    const call = { id: "c1", type: "function", function: { name: "bash", arguments: '{"command":"sleep 300"}' } };
+    const cut = [{ message: { role: "user", content: "run it" } }, { message: { role: "assistant", content: null, tool_calls: [call] } }];
+    await appendFile(join(sessions(env), String(file)), cut.map((line) => `${JSON.stringify(line)}\n`).join(""));
+    expect((await session(model, env, "again\n", ["--continue"])).code).toBe(0);
+    expect(conversation(model)).toEqual(["user:hello", "assistant:first answer", "user:run it", "user:again"]);
+  });
+
+  test("a turn the endpoint failed is taken back from the kept file too", async () => {
+    const env = await stateHome();
+    await using model = await startScriptedModel([{ content: "first answer" }, { status: 400 }, { content: "third answer" }]);
+    const first = await session(model, env, "hello\nrefused\n");
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain("400");
+    await session(model, env, "again\n", ["--continue"]);
+    expect(conversation(model)).toEqual(["user:hello", "assistant:first answer", "user:again"]);
   });
 
   test("--continue with nothing kept starts a new conversation and says so", async () => {
