@@ -75,7 +75,7 @@ export function runSlashCommand(command: SlashCommand, context: SlashContext): "
       resume(command.argument, context);
       return undefined;
     default:
-      io.note(`unknown command /${command.name}; the commands are ${SLASH_COMMANDS.map(([usage]) => usage.split(" ")[0]).join(", ")} (/help says more)`);
+      io.note(`unknown command /${command.name}; the commands are ${SLASH_COMMANDS.map(([usage]) => usage.split(" ")[0]).join(", ")} (/help says more); to send the model a message that starts with /, type a space before it`);
       return undefined;
   }
 }

@@ -58,13 +58,13 @@ describe("slash commands", () => {
     expect(model.requests).toHaveLength(0);
   });
 
-  test("an unknown /word is answered with the list; a message that starts with a path goes to the model", async () => {
-    await using model = await startScriptedModel([{ content: "it is a file" }]);
-    const result = await session(model, await stateHome(), "/x\n/etc/hosts is weird\n");
+  test("an unknown /word is answered with the list; a message that starts with a path, or a space, goes to the model", async () => {
+    await using model = await startScriptedModel([{ content: "it is a file" }, { content: "a treasure" }]);
+    const result = await session(model, await stateHome(), "/x\n/etc/hosts is weird\n /x marks the spot\n");
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain("unknown command /x; the commands are /help, /clear, /tools, /model, /resume, /exit (/help says more)");
-    expect(model.requests).toHaveLength(1);
-    expect(conversation(model)).toEqual(["user:/etc/hosts is weird"]);
+    expect(result.stderr).toContain("unknown command /x; the commands are /help, /clear, /tools, /model, /resume, /exit (/help says more); to send the model a message that starts with /, type a space before it");
+    expect(model.requests).toHaveLength(2);
+    expect(conversation(model)).toEqual(["user:/etc/hosts is weird", "assistant:it is a file", "user:/x marks the spot"]);
   });
 
   test("/clear starts a new conversation: the next request carries none of the earlier messages", async () => {
@@ -257,6 +257,38 @@ describe("the taint of a kept conversation", () => {
     await using model = await script();
     expect((await run(model, await stateHome(), "read the page\nsend it\n")).code).toBe(0);
     expect(toolResults(model).s1).toBe(NO_ONE);
+    expect(received).toEqual([]);
+  });
+
+  test("at a terminal: after /clear the call runs without the taint's question; without it (the twin) the question comes", async () => {
+    await using model = await script();
+    const cli = spawnInTerminal(["--config", tainting, "--base-url", model.baseURL], { cwd: folder.dir, env: await stateHome() });
+    await cli.waitFor(PROMPT);
+    cli.type("read the page\r");
+    await cli.waitFor(PROMPT, 2);
+    cli.type("/clear\r");
+    await cli.waitFor(PROMPT, 3);
+    cli.type("send it\r");
+    await cli.waitFor(PROMPT, 4);
+    cli.type("/exit\r");
+    expect(await cli.exited()).toBe(0);
+    expect(cli.screen()).not.toContain("[y] yes");
+    expect(received).toEqual(["/leak/s3cret"]);
+
+    await using twin = await script();
+    const asked = spawnInTerminal(["--config", tainting, "--base-url", twin.baseURL], { cwd: folder.dir, env: await stateHome() });
+    await asked.waitFor(PROMPT);
+    asked.type("read the page\r");
+    await asked.waitFor(PROMPT, 2);
+    asked.type("send it\r");
+    await asked.waitFor("[y] yes");
+    expect(asked.screen()).toContain("asked because untrusted content from echo entered the conversation, and bash can send data out");
+    asked.type("n");
+    await asked.waitFor("reason for the model");
+    asked.type("\r");
+    await asked.waitFor(PROMPT, 3);
+    asked.type("/exit\r");
+    expect(await asked.exited()).toBe(0);
     expect(received).toEqual([]);
   });
 
