@@ -189,6 +189,21 @@ describe("kept conversations", () => {
     expect((await stat(join(sessions(env), String(file)))).mode & 0o777).toBe(0o600);
   });
 
+  test("a state folder that cannot be written: said once, and the session goes on unkept", async () => {
+    const env = await stateHome();
+    // A file where the folder should be.
+    await mkdir(join(sessions(env), ".."), { recursive: true });
+    await writeFile(sessions(env), "");
+    await using model = await startScriptedModel([{ content: "first answer" }, { content: "second answer" }]);
+    const result = await session(model, env, "hello\nagain\n");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`${PROMPT}first answer\n${PROMPT}second answer\n${PROMPT}\n`);
+    expect(result.stderr.split("is not kept").length - 1).toBe(1);
+    expect(result.stderr).toContain(`plugboard: this conversation is not kept: ${sessions(env)}/`);
+    expect(result.stderr).not.toContain(STACK_FRAME);
+    expect(conversation(model)).toEqual(["user:hello", "assistant:first answer", "user:again"]);
+  });
+
   test("a file that is not a kept conversation: one message naming it, exit 2, no stack; the others are still listed", async () => {
     const env = await stateHome();
     await using model = await startScriptedModel([{ content: "an answer" }]);
