@@ -44,6 +44,8 @@ export interface Flags {
   readonly peers?: string;
   /** `plugboard web --token`. */
   readonly token?: string;
+  /** `plugboard --continue`: the latest kept conversation goes on. */
+  readonly continue?: true;
 }
 
 export interface ParsedArgs {
@@ -151,6 +153,7 @@ function toFlags(values: Record<string, string | boolean | undefined>, command: 
     dir: text("dir"),
     ...(values.check === true ? { check: true } : {}),
     ...(values.offline === true ? { offline: true } : {}),
+    ...(values.continue === true ? { continue: true } : {}),
     registry: url(text("registry"), command),
     ...(values.http === true ? { http: true } : {}),
     port: text("port"),

@@ -4,7 +4,7 @@
  */
 
 /** Flags that take a value or switch something on; `--help` and `--version` are global. */
-export type FlagName = "config" | "workspace" | "max-steps" | "model" | "base-url" | "yes" | "json" | "dir" | "http" | "port" | "host" | "peers" | "registry" | "check" | "offline" | "token";
+export type FlagName = "config" | "workspace" | "max-steps" | "model" | "base-url" | "yes" | "json" | "dir" | "http" | "port" | "host" | "peers" | "registry" | "check" | "offline" | "token" | "continue";
 
 export interface FlagSpec {
   readonly type: "string" | "boolean";
@@ -46,6 +46,10 @@ export const FLAGS: Readonly<Record<FlagName, FlagSpec>> = {
   dir: { type: "string", value: "DIR", help: "the folder to create (default: ./plugboard-plugin-NAME)" },
   check: { type: "boolean", help: "write nothing; exit 1 when the manifest's tools are out of date" },
   offline: { type: "boolean", help: "do not contact the model endpoint" },
+  continue: {
+    type: "boolean",
+    help: "continue the most recent conversation kept for this config and workspace (a new one when there is none)",
+  },
   registry: { type: "string", value: "URL", help: "the npm registry to install from (default: bun's, from .npmrc or the environment)" },
   http: { type: "boolean", help: "serve over Streamable HTTP at /mcp instead of stdio" },
   token: {

@@ -6,6 +6,7 @@ import { type App, type ModelClient, PlugboardError } from "@plugboard/bootstrap
 import { describeModelFailure, type AgentLoopResult, runAgentLoop } from "@plugboard/agent";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { type Approvals, approverFor } from "./approvals.ts";
+import type { ConversationFile } from "./conversations.ts";
 import type { Elicitation } from "./elicitation.ts";
 import { SHIPPED_CONFIG } from "./load-app.ts";
 import type { Io } from "./io.ts";
@@ -28,6 +29,15 @@ export interface Session {
   readonly messages: ChatCompletionMessageParam[];
   /** Who answers the mounted servers' requests for input during a turn. */
   readonly elicitation?: Elicitation;
+  /** The model asked, when the session switched from the config's (`/model NAME`). */
+  readonly modelName?: string;
+  /** Where the conversation is kept as it grows (the interactive session's). */
+  readonly kept?: ConversationFile;
+}
+
+/** Writes what the conversation gained (messages, its taint) to its kept file, when it has one. */
+export function keepConversation(session: Session, io: Io): void {
+  session.kept?.keep(session.messages, session.app.runtime.taint(), (message) => io.note(message));
 }
 
 /** A new conversation, opened by the config's `systemPrompt` or a default naming the workspace. */
@@ -62,7 +72,7 @@ export async function runTurn(session: Session, prompt: string, io: Io, options:
       messages,
       runtime: app.runtime,
       client: model.client,
-      model: app.config.model.name,
+      model: session.modelName ?? app.config.model.name,
       maxSteps: app.config.maxSteps,
       signal: options.signal,
       // Always streamed: the answer shows as it arrives, and there is one code path to test.
@@ -72,8 +82,11 @@ export async function runTurn(session: Session, prompt: string, io: Io, options:
         if (event.type === "model_request") inRequest = true;
         if (event.type === "assistant_message") inRequest = false;
         reporter.event(event);
+        // Each message is kept as it enters the conversation, so a crash loses nothing before it.
+        keepConversation(session, io);
       },
     });
+    keepConversation(session, io);
     reporter.finish(result, Math.round(performance.now() - started));
     return result;
   } catch (error) {

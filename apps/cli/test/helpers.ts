@@ -6,6 +6,7 @@
  * each start transpiling every source. `fromSources` runs the sources themselves, for the
  * tests that compare the two.
  */
+import { mkdtempSync, rmSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -51,9 +52,17 @@ export interface SpawnOptions {
   readonly stdin?: string;
 }
 
-/** The environment every run starts from: no keys, no endpoint, no colours. */
+/**
+ * The state folder (`XDG_STATE_HOME`) of the runs of this test file: the conversations the
+ * interactive session keeps go there, not under the real home, and go when the tests end.
+ */
+const STATE_HOME = mkdtempSync(join(tmpdir(), "plugboard-cli-state-"));
+process.on("exit", () => rmSync(STATE_HOME, { recursive: true, force: true }));
+
+/** The environment every run starts from: no keys, no endpoint, no colours; without a HOME of the test's own, the tests' state folder. */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? tmpdir(), ...extra };
+  const state: Record<string, string> = extra.HOME === undefined ? { XDG_STATE_HOME: STATE_HOME } : {};
+  return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? tmpdir(), ...state, ...extra };
 }
 
 /** Starts `plugboard ARGS` with piped stdio. */

@@ -19,12 +19,13 @@ import pluginSync from "./plugin-sync.command.ts";
 import plugins from "./plugins.command.ts";
 import policyExplain from "./policy-explain.command.ts";
 import policyTest from "./policy-test.command.ts";
+import resume from "./resume.command.ts";
 import run from "./run.command.ts";
 import tools from "./tools.command.ts";
 import trust from "./trust.command.ts";
 import web from "./web.command.ts";
 
-export const COMMANDS = [interactive, run, tools, plugins, call, check, mcp, mcpLogin, mcpLogout, web, trust, pluginNew, pluginCheck, pluginSync, pluginAdd, pluginRemove, policyExplain, policyTest, pluginAccept] as const;
+export const COMMANDS = [interactive, resume, run, tools, plugins, call, check, mcp, mcpLogin, mcpLogout, web, trust, pluginNew, pluginCheck, pluginSync, pluginAdd, pluginRemove, policyExplain, policyTest, pluginAccept] as const;
 
 /** A command's name, such as `tools` or `plugin new`. */
 export type CommandName = (typeof COMMANDS)[number]["spec"]["name"];

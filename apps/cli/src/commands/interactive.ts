@@ -13,21 +13,29 @@ import { createApprovals } from "../approvals.ts";
 import { createElicitation } from "../elicitation.ts";
 import { loadApp } from "../load-app.ts";
 import { askAboutChangedTools } from "../pinned-prompt.ts";
-import { CUT_OFF, createSession, EMPTY_ANSWER, runTurn, type Session } from "../session.ts";
+import { type Conversations, createConversations } from "../kept-sessions.ts";
+import { CUT_OFF, createSession, EMPTY_ANSWER, keepConversation, runTurn, type Session } from "../session.ts";
+import { runSlashCommand, slashCommand } from "../slash-commands.ts";
 
 /** The prompt shown before each request. */
 export const PROMPT = "plugboard >> ";
 
 const QUIT = new Set(["", "q", "exit"]);
 
+/** Which kept conversation the session continues: the latest of this config and workspace (`--continue`), or one named (`plugboard resume ID`). */
+export type Continuing = { readonly latest: true } | { readonly choice: string };
+
 /** Runs the session until the user quits; returns the exit code. */
-export async function interactiveCommand(parsed: ParsedArgs, io: Io): Promise<number> {
+export async function interactiveCommand(parsed: ParsedArgs, io: Io, continuing?: Continuing): Promise<number> {
   const elicitation = createElicitation(io);
   const changedTools = askAboutChangedTools(io);
   const app = await loadApp(parsed, io, { announceWorkspace: true, model: true, elicit: elicitation.elicit, ...(changedTools ? { changedTools } : {}) });
   // The hosts start while the user types, not at the first tool call.
   app.warmUp();
-  const session = createSession(app, app.model, createApprovals(parsed.flags.yes, io), elicitation);
+  const approvals = createApprovals(parsed.flags.yes, io);
+  const conversations = createConversations(app, () => createSession(app, app.model, approvals, elicitation), io);
+  const resuming = continuing ?? (parsed.flags.continue === true ? { latest: true as const } : undefined);
+  if (resuming) continueKept(conversations, resuming, io);
   const lines = createLineReader(io.stdin, io.stdout, PROMPT);
   let turn: AbortController | undefined;
   let exitCode = 0;
@@ -57,15 +65,33 @@ export async function interactiveCommand(parsed: ParsedArgs, io: Io): Promise<nu
       const line = await lines.next();
       if (line === undefined && exitCode === 0) io.stdout.write("\n");
       if (line === undefined || QUIT.has(line.trim())) break;
+      const command = slashCommand(line);
+      if (command !== undefined) {
+        if (runSlashCommand(command, { app, conversations, io }) === "exit") break;
+        continue;
+      }
       turn = new AbortController();
-      await converse(session, line.trim(), io, turn.signal);
+      await converse(conversations.session, line.trim(), io, turn.signal);
       turn = undefined;
     }
   } finally {
     release();
     lines.close();
   }
+  const { kept } = conversations.session;
+  if (kept?.written) io.note(`conversation ${kept.id} is kept: plugboard --continue picks it up`);
   return exitCode;
+}
+
+/** Resumes the kept conversation asked for; with none kept, `--continue` starts a new one and says so. */
+function continueKept(conversations: Conversations, continuing: Continuing, io: Io): void {
+  if ("choice" in continuing) {
+    conversations.resume(conversations.choose(continuing.choice));
+    return;
+  }
+  const latest = conversations.list()[0];
+  if (latest) conversations.resume(latest);
+  else io.note("no kept conversation for this config and workspace: a new one starts");
 }
 
 /** One turn; an endpoint failure is reported and the session goes on without that turn. */
@@ -81,5 +107,6 @@ async function converse(session: Session, prompt: string, io: Io, signal: AbortS
     if (!(error instanceof PlugboardError) || error.code !== "MODEL_ENDPOINT") throw error;
     io.note(error.message);
     session.messages.length = before;
+    keepConversation(session, io);
   }
 }

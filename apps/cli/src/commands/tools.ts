@@ -32,7 +32,7 @@ export async function toolsCommand(parsed: ParsedArgs, io: Io): Promise<number> 
 }
 
 /** `name(required, optional?)` and the description below it. */
-function describeTool(tool: ChatCompletionFunctionTool): string {
+export function describeTool(tool: ChatCompletionFunctionTool): string {
   const { name, description = "", parameters = {} } = tool.function;
   const properties = Object.keys((parameters.properties as Record<string, unknown> | undefined) ?? {});
   const required = new Set(Array.isArray(parameters.required) ? parameters.required : []);

@@ -1,0 +1,19 @@
+/** `plugboard resume [N|ID]`: the kept conversations of this config and workspace, or one of them continued. */
+import type { ParsedArgs } from "../args.ts";
+import { listConversations, sessionsFolder } from "../conversations.ts";
+import type { Io } from "../io.ts";
+import { printConversations } from "../kept-sessions.ts";
+import { loadApp } from "../load-app.ts";
+import { interactiveCommand } from "./interactive.ts";
+
+/** Lists the conversations (no argument) or continues the one named; returns the exit code. */
+export async function resumeCommand(parsed: ParsedArgs, io: Io): Promise<number> {
+  const [choice] = parsed.args;
+  if (choice !== undefined) return interactiveCommand(parsed, io, { choice });
+  const app = await loadApp(parsed, io, { announceWorkspace: false });
+  const folder = sessionsFolder(io.env);
+  const { conversations, unreadable } = listConversations(folder, { config: app.config.configPath, workspace: app.workspace.root });
+  if (unreadable > 0) io.note(`${unreadable} file(s) in ${folder} are not conversations Plugboard kept; they are left out`);
+  printConversations(conversations, io, "plugboard resume N or plugboard resume ID continues one.");
+  return 0;
+}
