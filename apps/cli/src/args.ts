@@ -38,7 +38,8 @@ export interface Flags {
   readonly registry?: string;
   /** `plugboard mcp --http`. */
   readonly http?: true;
-  readonly port?: string;
+  /** `--port N` (`mcp --http`, `web`), checked to be a port number. */
+  readonly port?: number;
   readonly host?: string;
   /** `plugboard mcp --http --peers URL,…`: the other copies' /mcp URLs, as given. */
   readonly peers?: string;
@@ -116,6 +117,9 @@ function toCommand(word: string, after: readonly string[]): { command: CommandNa
 function helpFor(words: readonly string[]): Omit<ParsedArgs, "flags"> {
   const [word, ...after] = words;
   if (word !== undefined && isGroup(word) && after.length === 0) return groupHelp(word);
+  // Help asked about a word that is no command: there is nothing to ask the model, only the list.
+  const commands = [...new Set(SPECS.filter((spec) => spec.name !== "interactive").map((spec) => spec.name.split(" ")[0] ?? spec.name))];
+  if (word !== undefined && !commands.includes(word)) throw new UsageError(`there is no command '${word}'; the commands are ${commands.join(", ")}`);
   return { command: word === undefined ? "interactive" : toCommand(word, after).command, args: [], help: true, version: false };
 }
 
@@ -156,11 +160,16 @@ function toFlags(values: Record<string, string | boolean | undefined>, command: 
     ...(values.continue === true ? { continue: true } : {}),
     registry: url(text("registry"), command),
     ...(values.http === true ? { http: true } : {}),
-    port: text("port"),
+    port: port(text("port"), command),
     host: text("host"),
     peers: text("peers"),
     token: text("token"),
   };
+}
+
+function port(value: string | undefined, command: CommandName): number | undefined {
+  if (value !== undefined && !(/^\d+$/.test(value) && Number(value) <= 65_535)) throw new UsageError(`--port must be a whole number from 0 to 65535, got '${value}'`, command);
+  return value === undefined ? undefined : Number(value);
 }
 
 function url(value: string | undefined, command: CommandName): string | undefined {

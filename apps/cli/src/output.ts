@@ -66,7 +66,9 @@ export type JsonEvent =
       readonly text: string;
       readonly steps: number;
       readonly duration_ms: number;
-    };
+    }
+  /** The run failed (`run` only, its last line): what it said on stderr and the exit code it exits with. */
+  | { readonly type: "error"; readonly message: string; readonly exit_code: number };
 
 /** One event as a line of JSON. */
 export function jsonLine(event: JsonEvent): string {

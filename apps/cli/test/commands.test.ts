@@ -58,6 +58,23 @@ describe("usage", () => {
     for (const flag of absent) expect((await plugboard([command, flag, "x"], { cwd: dir })).code).toBe(2);
   });
 
+  test("help of a word that is no command says so and lists the commands (nothing to ask the model)", async () => {
+    const result = await plugboard(["help", "nosuch"], { cwd: dir });
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "plugboard: there is no command 'nosuch'; the commands are run, tools, plugins, call, check, mcp, web, trust, plugin, policy (see plugboard --help)\n",
+    });
+  });
+
+  test("check --help lists its exit codes truly: 1 for withheld tools", async () => {
+    const result = await plugboard(["check", "--help"], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      "\nExits 0 when all is well; 1 when pinned tools are withheld, or plugins not loaded, because they changed since plugboard.lock.json pinned them (plugboard plugin accept NAME offers them again); 2 with the problems of the config or a plugin; 3 when the model endpoint fails.\n",
+    );
+  });
+
   test("help without a command lists every command", async () => {
     const result = await plugboard(["help"], { cwd: dir });
     for (const command of ["run PROMPT", "tools", "plugins", "call TOOL [JSON]", "check"]) {
@@ -192,6 +209,23 @@ describe("the offline demo", () => {
     expect(result.stderr).toContain("MODEL_API_KEY");
     expect(result.stderr).toContain(`workspace: ${folder.dir} (the current folder`);
     expect(result.stderr).toContain('[tool] read_file {"path":"README.md"} → # Demo project');
+  });
+
+  test("an edit of one place says 1 replacement", async () => {
+    await using folder = await tempFolder({
+      "src/answer.ts": "export const answer = 42;\n",
+      "plugboard.config.json": JSON.stringify({ plugins: FIRST_PARTY }),
+    });
+    const result = await plugboard(["run", "--yes", "replace 42 with 43 in src/answer.ts"], { cwd: folder.dir });
+    expect(result).toMatchObject({ code: 0, stdout: "Edited src/answer.ts (1 replacement)\n" });
+    expect(await Bun.file(join(folder.dir, "src/answer.ts")).text()).toBe("export const answer = 43;\n");
+  });
+
+  test("`bun run plugboard` at the repository's root prints nothing of its own on stderr", async () => {
+    const repo = fileURLToPath(new URL("../../../", import.meta.url));
+    const child = Bun.spawn(["bun", "run", "plugboard", "--version"], { cwd: repo, env: { PATH: process.env.PATH ?? "" }, stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
+    expect({ code: await child.exited, stdout, stderr }).toEqual({ code: 0, stdout: "plugboard 0.1.0 (contract 1.1.0)\n", stderr: "" });
   });
 
   test("the root `plugboard` script keeps the folder the user ran it from", async () => {

@@ -4,12 +4,13 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LOCAL_CONFIG_NAMES } from "../src/load-app.ts";
-import { plugboard } from "./helpers.ts";
+import { plugboard, spawnInTerminal, tempFolder } from "./helpers.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const ROOT_README = readFileSync(join(ROOT, "README.md"), "utf8");
 const CLI_README = readFileSync(join(ROOT, "apps/cli/README.md"), "utf8");
 const PLUGINS = readdirSync(join(ROOT, "plugins"));
+const DOCS = readdirSync(join(ROOT, "docs")).map((name) => `docs/${name}`);
 
 function manifestOf(plugin: string): { name: string; permissions: string[] } {
   return JSON.parse(readFileSync(join(ROOT, "plugins", plugin, "plugboard.plugin.json"), "utf8"));
@@ -92,6 +93,11 @@ describe("the manifests' $schema", () => {
     expect(readFileSync(join(ROOT, "packages/loader/plugboard.plugin.schema.json"), "utf8")).toContain("$schema");
   });
 
+  test.each(["README.md", "apps/cli/README.md", ...DOCS])("%s's samples name it by the same URL, never by a path", (page) => {
+    const named = [...readFileSync(join(ROOT, page), "utf8").matchAll(/"\$schema":\s*"([^"]*plugboard\.plugin\.schema\.json)"/g)].map((match) => match[1]);
+    for (const schema of named) expect(schema).toBe(published);
+  });
+
   test.each([...PLUGINS.map((plugin) => `plugins/${plugin}`), "apps/cli/templates/plugin"])(
     "%s/plugboard.plugin.json names it by URL, which resolves once the package is installed",
     (folder) => {
@@ -99,4 +105,19 @@ describe("the manifests' $schema", () => {
       expect(manifest.$schema).toBe(published);
     },
   );
+});
+
+describe("the READMEs' approval prompt sample", () => {
+  test("is the prompt the demo shows for `run rm -rf build` (with the shipped config, at a terminal)", async () => {
+    await using folder = await tempFolder({ "build/.keep": "" });
+    const terminal = spawnInTerminal(["run", "run rm -rf build"], { cwd: folder.dir });
+    await terminal.waitFor("[n] no › ");
+    terminal.type("n");
+    await terminal.waitFor("Enter to skip) › ");
+    terminal.type("\r");
+    expect(await terminal.exited()).toBe(0);
+    const prompt = /\[y\] yes[^\n]*?\[n\] no › /.exec(terminal.screen())?.[0];
+    expect(prompt).toBe("[y] yes  [a] always bash this session  [c] always commands like rm -rf build  [n] no › ");
+    for (const readme of [ROOT_README, CLI_README]) expect(readme).toContain(`allow bash?\n  $ rm -rf build\n${prompt}no\n`);
+  });
 });

@@ -32,6 +32,9 @@ function oneLine(stderr: string, baseURL?: string): string {
   return lines[0] ?? "";
 }
 
+const EMPTY =
+  "the model answered with neither text nor a tool call; check that the model and endpoint support tool calls (MODEL or --model, BASE_URL or --base-url)";
+
 describe("plugboard run", () => {
   test("reads a file through the model's tool call, traces it and prints the answer", async () => {
     await using model = await startScriptedModel([
@@ -132,12 +135,12 @@ describe("plugboard run", () => {
     const result = await run(["hi"], model.baseURL);
     expect(result.code).toBe(3);
     expect(result.stdout).toBe("");
-    expect(oneLine(result.stderr, model.baseURL)).toBe(
-      "plugboard: the model answered with neither text nor a tool call; check that the model and endpoint support tool calls (MODEL or --model, BASE_URL or --base-url)",
-    );
+    expect(oneLine(result.stderr, model.baseURL)).toBe(`plugboard: ${EMPTY}`);
     const json = await run(["--json", "hi"], model.baseURL);
     expect(json.code).toBe(3);
-    expect(JSON.parse(json.stdout)).toMatchObject({ type: "final", status: "empty", text: "" });
+    const [final, error] = json.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    expect(final).toMatchObject({ type: "final", status: "empty", text: "" });
+    expect(error).toEqual({ type: "error", message: EMPTY, exit_code: 3 });
   });
 
   test("an answer cut off at the model's output limit is printed, and said to be cut (exit 0)", async () => {
@@ -284,6 +287,99 @@ describe("plugboard run", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("maxSteps");
     expect(result.stderr).not.toContain(STACK_FRAME);
+  });
+});
+
+/**
+ * The events of a `run --json` that failed: every line of stdout is one JSON event, and the
+ * last is the `error` event, whose message is what stderr said last and whose exit code is
+ * the process's.
+ */
+function failedEvents(result: Finished): { readonly events: Record<string, unknown>[]; readonly message: string } {
+  expect(result.code).not.toBe(0);
+  const events = result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+  const last = events.at(-1);
+  expect(last).toEqual({ type: "error", message: expect.any(String), exit_code: result.code });
+  const message = String(last?.message);
+  expect(result.stderr).toEndWith(`plugboard: ${message}\n`);
+  expect(result.stderr).not.toContain(STACK_FRAME);
+  return { events, message };
+}
+
+describe("run --json ends with an error event on any failure", () => {
+  test("an unreachable endpoint (a closed port): the error event, exit 3", async () => {
+    const model = await startScriptedModel();
+    const { baseURL } = model;
+    await model.close();
+    const result = await run(["--json", "hello"], baseURL);
+    expect(result.code).toBe(3);
+    const { events, message } = failedEvents(result);
+    expect(events).toHaveLength(1);
+    expect(message).toStartWith(`Cannot reach the model endpoint ${baseURL}`);
+  });
+
+  test("a 401 from the endpoint: the error event naming the key, exit 3", async () => {
+    await using model = await startScriptedModel([{ status: 401 }]);
+    const result = await run(["--json", "hello"], model.baseURL);
+    expect(result.code).toBe(3);
+    const { events, message } = failedEvents(result);
+    expect(events).toHaveLength(1);
+    expect(message).toContain("401");
+    expect(message).toContain("MODEL_API_KEY");
+  });
+
+  test("a failure after tool calls: their events, then the error event", async () => {
+    await using model = await startScriptedModel([{ toolCalls: [{ id: "call_1", name: "glob", arguments: { pattern: "*" } }] }, { status: 401 }]);
+    const result = await run(["--json", "look around"], model.baseURL);
+    const { events } = failedEvents(result);
+    expect(events.map((event) => event.type)).toEqual(["tool_call", "tool_result", "error"]);
+  });
+
+  test("the step limit: the final event, then the error event, exit 1", async () => {
+    const call = { toolCalls: [{ name: "glob", arguments: { pattern: "*" } }] };
+    await using model = await startScriptedModel([call, call]);
+    const result = await run(["--json", "--max-steps", "1", "loop"], model.baseURL);
+    expect(result.code).toBe(1);
+    const { events, message } = failedEvents(result);
+    expect(events.at(-2)).toMatchObject({ type: "final", status: "step_limit" });
+    expect(message).toContain("--max-steps N");
+  });
+
+  test("a broken config: the error event, exit 2", async () => {
+    await using folder = await tempFolder({ "plugboard.config.json": '{ "plugins": [], "maxSteps": 0 }' });
+    const result = await plugboard(["run", "--json", "hello"], { cwd: folder.dir });
+    expect(result.code).toBe(2);
+    const { events, message } = failedEvents(result);
+    expect(events).toHaveLength(1);
+    expect(message).toContain("maxSteps");
+  });
+
+  test("a blank prompt: the error event with the --help hint, exit 2", async () => {
+    const result = await run(["--json", " "], "http://127.0.0.1:9/v1");
+    expect(result.code).toBe(2);
+    expect(failedEvents(result).message).toBe("run needs a PROMPT, but the one given is blank (see plugboard run --help)");
+  });
+
+  test("a bug in a plugin: the tool call, then the error event naming the plugin, exit 2", async () => {
+    const buggy = fileURLToPath(new URL("./fixtures/buggy-plugin", import.meta.url));
+    await using folder = await tempFolder({ "workspace/.keep": "" });
+    const buggyConfig = await writeConfig(folder.dir, { plugins: [{ path: buggy, permissions: [] }] });
+    await using model = await startScriptedModel([{ toolCalls: [{ name: "crash", arguments: {} }] }]);
+    const result = await plugboard(["run", "--json", "--config", buggyConfig, "--base-url", model.baseURL, "go"], { cwd: folder.dir });
+    expect(result.code).toBe(2);
+    const { events, message } = failedEvents(result);
+    expect(events.map((event) => event.type)).toEqual(["tool_call", "error"]);
+    expect(message).toContain("This is a bug in buggy-plugin");
+  });
+
+  test("Ctrl-C: the error event, exit 130", async () => {
+    await using model = await startScriptedModel([{ hang: true }]);
+    const child = spawnPlugboard(["run", "--json", "--config", config, "--base-url", model.baseURL, "hello"], { cwd: dir });
+    await model.waitForRequests(1);
+    child.kill("SIGINT");
+    const result = await finished(child);
+    expect(result.code).toBe(130);
+    expect(failedEvents(result).message).toBe("interrupted");
   });
 });
 

@@ -93,6 +93,23 @@ describe("305 tools, over tools.searchOver (64)", () => {
   }, TIMEOUT);
 });
 
+describe("plugboard tools --json prints exactly what the model is sent", () => {
+  for (const dialect of ["openai", "gemini"]) {
+    test(`over tools.searchOver (2), in the ${dialect} dialect: tool_search and the pinned tools, as the first request carries them`, async () => {
+      await using folder = await tempFolder({ "workspace/.keep": "" });
+      const path = await writeConfig(folder.dir, { model: { dialect }, tools: { searchOver: 2, pinned: ["read_file", "glob"] } });
+      await using model = await startScriptedModel([{ content: "hi" }], dialect === "gemini" ? { rules: "gemini" } : {});
+      const result = await plugboard(["run", "--config", path, "--base-url", model.baseURL, "hi"], { cwd: folder.dir });
+      expect(result).toMatchObject({ code: 0, stdout: "hi\n" });
+      const sent = model.requests[0]?.body.tools ?? [];
+      expect(toolNames(model)[0]).toEqual(["tool_search", "read_file", "glob"]);
+      const listed = await plugboard(["tools", "--json", "--config", path], { cwd: folder.dir });
+      expect(listed).toMatchObject({ code: 0, stderr: "" });
+      expect(JSON.parse(listed.stdout)).toEqual(sent);
+    }, TIMEOUT);
+  }
+});
+
 describe("at or below tools.searchOver", () => {
   test("nothing changes: every tool is sent, and no tool_search", async () => {
     await using folder = await tempFolder({ "workspace/.keep": "" });

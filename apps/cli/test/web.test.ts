@@ -67,6 +67,11 @@ describe("plugboard web", () => {
     expect(port).toMatchObject({ code: 2, stderr: expect.stringContaining("--port must be a whole number from 0 to 65535") });
   }, 60_000);
 
+  test("--port out of range is a usage error with the --help hint, like every argument error", async () => {
+    const result = await plugboard(["web", "--port", "99999"], { cwd: dir });
+    expect(result).toEqual({ code: 2, stdout: "", stderr: "plugboard: --port must be a whole number from 0 to 65535, got '99999' (see plugboard web --help)\n" });
+  });
+
   test("--help lists the flags of bun run web", async () => {
     const help = await plugboard(["web", "--help"], { cwd: dir });
     expect(help.code).toBe(0);

@@ -38,6 +38,9 @@ Model: MODEL_API_KEY, BASE_URL and MODEL in the environment or a .env file besid
 With no API key and no base URL an offline demo model answers.
 `;
 
+/** What every usage error of `bun run web` ends with. */
+const HELP_HINT = 'Run "bun run web --help" for the options.';
+
 /**
  * Parses `argv` (without the runtime and script) and the environment.
  *
@@ -48,7 +51,7 @@ export function parseWebArgs(argv: readonly string[], env: Record<string, string
   try {
     ({ values } = parse(argv));
   } catch (error) {
-    throw new PlugboardError("USAGE", `${(error as Error).message}\nRun "bun run web --help" for the options.`);
+    throw new PlugboardError("USAGE", `${(error as Error).message}\n${HELP_HINT}`);
   }
   return {
     help: values.help === true,
@@ -81,7 +84,7 @@ export function parsePort(text: string | undefined): number {
   if (text === undefined) return DEFAULT_PORT;
   const port = Number(text);
   if (!/^\d+$/.test(text) || port > 65535) {
-    throw new PlugboardError("USAGE", `--port must be a whole number from 0 to 65535, got "${text}"`);
+    throw new PlugboardError("USAGE", `--port must be a whole number from 0 to 65535, got "${text}"\n${HELP_HINT}`);
   }
   return port;
 }

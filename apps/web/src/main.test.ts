@@ -38,7 +38,7 @@ describe("bun run web (the real process)", () => {
     expect(unknown.stderr()).toContain("--colour");
     const port = track(spawnWeb(["--port", "http"]));
     expect(await port.exited).toBe(2);
-    expect(port.stderr()).toContain("--port must be a whole number");
+    expect(port.stderr()).toContain('--port must be a whole number from 0 to 65535, got "http"\nRun "bun run web --help" for the options.\n');
     const config = track(spawnWeb(["--config", "missing.json", "--port", "0"], {}, await workspace()));
     expect(await config.exited).toBe(2);
     expect(config.stderr()).toContain("missing.json");

@@ -127,7 +127,7 @@ export function startupLines(web: WebApp, tokenRequired: boolean): string[] {
 /** What to change when the server could not listen at `host`:`port`, or undefined for another failure. */
 function listenProblem(error: unknown, host: string, port: number): string | undefined {
   const code = error instanceof Error ? Reflect.get(error, "code") : undefined;
-  if (code === "EADDRINUSE") return `${(error as Error).message}. Choose another port with --port.`;
+  if (code === "EADDRINUSE") return `port ${port} on ${host} is in use by another program. Choose another with --port, or --port 0 for any free one.`;
   if (code === "EADDRNOTAVAIL") return `${host} is not an address of this machine. Choose one with --host (default ${DEFAULT_HOST}).`;
   if (code === "EACCES") return `port ${port} needs privileges this user does not have. Choose one above 1023 with --port.`;
   return undefined;

@@ -28,7 +28,7 @@ export async function editFileBench(folder: string, bytes: number, samples: numb
   const edit = async () => {
     const [old_text, new_text] = swap();
     const result = await callTool(runtime, "edit_file", { path: "edit.txt", old_text, new_text });
-    if (result !== "Edited edit.txt (1 replacements)") throw new Error(`edit_file said ${result}`);
+    if (result !== "Edited edit.txt (1 replacement)") throw new Error(`edit_file said ${result}`);
   };
   const sed = async () => {
     const [from, to] = swap();

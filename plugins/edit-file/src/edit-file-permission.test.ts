@@ -38,6 +38,6 @@ test("a file the process may not write is refused and keeps its content, as a no
 test("the same non-root user may edit a file it may write (the refusal above is the permission, not the setup)", async () => {
   const path = await nobodysFile("writable.txt", 0o644);
   const { result } = await editAsNobody(path);
-  expect(result).toEqual({ content: "Edited writable.txt (1 replacements)", isError: false });
+  expect(result).toEqual({ content: "Edited writable.txt (1 replacement)", isError: false });
   expect(await readFile(join(root, path), "utf8")).toBe("new\n");
 });

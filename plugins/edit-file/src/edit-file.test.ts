@@ -24,7 +24,7 @@ describe("edit_file", () => {
     const edit = await editor();
     const path = await file("unique.ts", "const a = 1;\nconst b = 2;\n");
     expect(await edit({ path, old_text: "b = 2", new_text: "b = 3" })).toEqual({
-      content: "Edited unique.ts (1 replacements)",
+      content: "Edited unique.ts (1 replacement)",
       isError: false,
     });
     expect(await text(path)).toBe("const a = 1;\nconst b = 3;\n");
@@ -35,7 +35,7 @@ describe("edit_file", () => {
     await file("folder/target.txt", "before");
     await symlink("folder/target.txt", join(root, "inside-link"));
     expect((await edit({ path: "inside-link", old_text: "before", new_text: "after" })).content).toBe(
-      "Edited folder/target.txt (1 replacements)",
+      "Edited folder/target.txt (1 replacement)",
     );
     expect(await text("inside-link")).toBe("after");
     expect((await lstat(join(root, "inside-link"))).isSymbolicLink()).toBe(true);
@@ -65,7 +65,7 @@ describe("edit_file", () => {
     const edit = await editor();
     const path = await file("one.txt", "alpha beta");
     expect((await edit({ path, old_text: "beta", new_text: "gamma", replace_all: true })).content).toBe(
-      "Edited one.txt (1 replacements)",
+      "Edited one.txt (1 replacement)",
     );
   });
 
@@ -82,7 +82,7 @@ describe("edit_file", () => {
     const edit = await editor();
     const path = await file("literal.txt", "price: a.b (x+)\n");
     expect((await edit({ path, old_text: "a.b (x+)", new_text: "$& $1 $$" })).content).toBe(
-      "Edited literal.txt (1 replacements)",
+      "Edited literal.txt (1 replacement)",
     );
     expect(await text(path)).toBe("price: $& $1 $$\n");
     expect((await edit({ path, old_text: "p.ice", new_text: "cost" })).content).toStartWith("Error: old_text not found");
@@ -91,7 +91,7 @@ describe("edit_file", () => {
   test("can delete text and keeps a byte order mark and CRLF line ends", async () => {
     const edit = await editor();
     const path = await file("bom.txt", "\ufeffone\r\ntwo\r\nthree\r\n");
-    expect((await edit({ path, old_text: "two\r\n", new_text: "" })).content).toBe("Edited bom.txt (1 replacements)");
+    expect((await edit({ path, old_text: "two\r\n", new_text: "" })).content).toBe("Edited bom.txt (1 replacement)");
     expect(await readFile(join(root, path))).toEqual(Buffer.from("\ufeffone\r\nthree\r\n"));
   });
 
@@ -145,7 +145,7 @@ describe("edit_file", () => {
     big.write("MARKER", size / 2);
     const path = await file("big.txt", big);
     expect((await edit({ path, old_text: "MARKER", new_text: "CHANGED!" })).content).toBe(
-      "Edited big.txt (1 replacements)",
+      "Edited big.txt (1 replacement)",
     );
     const after = await readFile(join(root, path));
     expect(after.length).toBe(size + 2);

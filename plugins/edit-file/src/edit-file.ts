@@ -48,7 +48,7 @@ const editTexts = {
         : `old_text matches ${count} places in ${shown} when ignoring ${tier.ignoring}; add surrounding lines to make it unique`,
     ),
   edited: (shown: string, count: number, tier: Tier | undefined) =>
-    `Edited ${shown} (${count} replacements)${tier === undefined ? "" : `\nMatched ignoring ${tier.ignoring}`}`,
+    `Edited ${shown} (${count} ${count === 1 ? "replacement" : "replacements"})${tier === undefined ? "" : `\nMatched ignoring ${tier.ignoring}`}`,
 } as const;
 
 /** Builds the edit_file tool. */

@@ -20,7 +20,7 @@ interface Case {
   readonly after?: string;
 }
 
-const edited = (count: number, tier?: string) => `Edited F (${count} replacements)${tier ? `\nMatched ignoring ${tier}` : ""}`;
+const edited = (count: number, tier?: string) => `Edited F (${count} ${count === 1 ? "replacement" : "replacements"})${tier ? `\nMatched ignoring ${tier}` : ""}`;
 const ambiguous = (count: number, tier: string) =>
   `Error: old_text matches ${count} places in F when ignoring ${tier}; add surrounding lines to make it unique`;
 const NOT_FOUND = "Error: old_text not found in F; read the file again to see its current content";

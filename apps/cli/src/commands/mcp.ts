@@ -15,7 +15,7 @@ const DEFAULT_PORT = 8808;
 /** Serves until the client hangs up (stdio, exit 0) or an ending signal (exit 130, 143 or 129). */
 export async function mcpCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const { http, host = "127.0.0.1" } = parsed.flags;
-  const port = portOf(parsed.flags.port);
+  const { port = DEFAULT_PORT } = parsed.flags;
   const token = io.env.PLUGBOARD_MCP_TOKEN || undefined;
   if (!http && (parsed.flags.port !== undefined || parsed.flags.host !== undefined || parsed.flags.peers !== undefined)) {
     throw new UsageError("--port, --host and --peers apply to --http", "mcp");
@@ -78,11 +78,4 @@ function peersOf(text: string | undefined): URL[] {
     }
     return peer;
   });
-}
-
-function portOf(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_PORT;
-  const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, got '${text}'`, "mcp");
-  return port;
 }

@@ -13,7 +13,7 @@ export default defineCommand(
       "A call the config's policy asks about is asked on the terminal (y once, a always for this tool, c always for commands like it, n no); with no terminal it is refused unless --yes.",
     ],
     flags: [...MODEL_FLAGS, "yes", "json"],
-    json: 'one JSON event per line on stdout: {"type":"tool_call",…}, {"type":"tool_result",…}, {"type":"final",…}',
+    json: 'one JSON event per line on stdout: {"type":"tool_call",…}, {"type":"tool_result",…}, {"type":"final",…}; a failure ends with {"type":"error","message","exit_code"}',
     args: { min: 0, max: Number.POSITIVE_INFINITY },
   },
   async () => (await import("./run.ts")).runCommand,

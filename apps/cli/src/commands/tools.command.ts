@@ -12,7 +12,7 @@ export default defineCommand(
       'With more tools than the config\'s "tools.searchOver" (default 64), the model is sent tool_search and the pinned tools instead, and finds the others by searching: a last line says so.',
     ],
     flags: ["config", "workspace", "json"],
-    json: "print the `tools` array of every enabled tool, as the model is sent it (all of it up to tools.searchOver)",
+    json: "print exactly the `tools` array the model is sent: every enabled tool up to tools.searchOver, above it tool_search and the pinned tools",
     args: { min: 0, max: 0 },
   },
   async () => (await import("./tools.ts")).toolsCommand,

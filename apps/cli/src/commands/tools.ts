@@ -1,9 +1,11 @@
 /**
- * `plugboard tools`: the tools exactly as the model receives them; over `tools.searchOver`,
- * every tool the search can find, and a line saying so. What the plugins and servers wrote
+ * `plugboard tools`: every enabled tool as the model receives it, and over `tools.searchOver`
+ * a line saying that the model is sent `tool_search` and the pinned tools instead; `--json`
+ * prints exactly the `tools` array of a conversation's first request (those, over it). What the plugins and servers wrote
  * (names, descriptions, parameters) is shown with its control characters written out.
  */
 import { visible } from "@plugboard/core/internal";
+import { toolOffer } from "@plugboard/agent";
 import { TOOL_SEARCH } from "@plugboard/runtime";
 import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
 import type { ParsedArgs } from "../args.ts";
@@ -13,11 +15,12 @@ import { loadApp } from "../load-app.ts";
 /** Prints the tools (the `tools` array itself with `--json`); returns the exit code. */
 export async function toolsCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   const app = await loadApp(parsed, io, { announceWorkspace: false });
-  const tools = app.runtime.schemas();
   if (parsed.flags.json) {
-    await io.print(`${JSON.stringify(tools, null, 2)}\n`);
+    // What a new conversation's first request carries: the agent loop's own offer.
+    await io.print(`${JSON.stringify(toolOffer(app.runtime, []).tools(), null, 2)}\n`);
     return 0;
   }
+  const tools = app.runtime.schemas();
   if (tools.length === 0) {
     await io.print("No tools are enabled: add plugins to the config's plugins list.\n");
     return 0;

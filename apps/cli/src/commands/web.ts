@@ -2,7 +2,7 @@
  * `plugboard web`: the web chat of `@plugboard/web` (bundled into the CLI), with the flags of
  * `bun run web`, the CLI's config lookup and its shipped plugins. Serves until an ending signal.
  */
-import { parsePort, startupLines, startWebApp, TOKEN_ENV } from "@plugboard/web";
+import { startupLines, startWebApp, TOKEN_ENV } from "@plugboard/web";
 import type { ParsedArgs } from "../args.ts";
 import { abortOnInterrupt } from "../interrupt.ts";
 import type { Io } from "../io.ts";
@@ -10,8 +10,7 @@ import { CLI_FOLDER, defaultConfig } from "../load-app.ts";
 
 /** Serves the chat; Ctrl-C, SIGTERM or SIGHUP stop it, aborting the turns in flight (exit 130, 143 or 129). */
 export async function webCommand(parsed: ParsedArgs, io: Io): Promise<number> {
-  const { config, workspace, host, token = io.env[TOKEN_ENV] || undefined } = parsed.flags;
-  const port = parsePort(parsed.flags.port);
+  const { config, workspace, host, port, token = io.env[TOKEN_ENV] || undefined } = parsed.flags;
   using stop = abortOnInterrupt();
   const web = await startWebApp({
     ...(config === undefined ? { defaultConfig: defaultConfig(io.cwd, io.env) } : { configPath: config }),
@@ -20,7 +19,7 @@ export async function webCommand(parsed: ParsedArgs, io: Io): Promise<number> {
     appFolder: CLI_FOLDER,
     cwd: io.cwd,
     env: io.env,
-    port,
+    ...(port === undefined ? {} : { port }),
     token,
     logger: { debug() {}, info: io.note, warn: io.note },
   });
