@@ -111,6 +111,19 @@ describe("what the failures it found now say", () => {
     });
   });
 
+  test("a state folder where a file stands (XDG_STATE_HOME, or HOME): one message naming it and the variable to set (exit 2)", async () => {
+    const file = join(dir, "notes-not-a-folder");
+    await Bun.write(file, "a file\n");
+    const cases = [
+      [{ XDG_STATE_HOME: file }, `${file}/plugboard/writable-spans`, "Set XDG_STATE_HOME to a folder you can write (or unset it to use ~/.local/state)."],
+      [{ XDG_STATE_HOME: "", HOME: file }, `${file}/.local/state/plugboard/writable-spans`, "Set XDG_STATE_HOME to a folder you can write, or HOME to your home folder."],
+    ] as const;
+    for (const [env, folder, fix] of cases) {
+      const result = await plugboard(["run", "hi", "--config", "read-file.json"], { cwd: dir, env });
+      expect(result).toEqual({ code: 2, stdout: "", stderr: `plugboard: Plugboard's state folder ${folder} cannot be made: ${file} is a file, not a folder.\n${fix}\n` });
+    }
+  });
+
   test("plugin new into a folder that cannot be written: one line naming it (exit 2)", async () => {
     const result = await failsWithoutStack(["plugin", "new", "notes", "--dir", "/proc/no-such-folder"]);
     expect(result).toEqual({

@@ -24,6 +24,7 @@ export type PlugboardErrorCode =
   | "MODEL_ENDPOINT"
   | "MCP_SERVER"
   | "PLANTED_FILE"
+  | "STATE_FOLDER"
   | "USAGE";
 
 /**

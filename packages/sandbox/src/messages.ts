@@ -37,5 +37,13 @@ export const sandboxErrors = {
           : `${path} (${what}) was changed at ${at} (written, renamed, linked or its mode changed), ${writable}, so a plugin may have changed it (or it is your own edit, made while they could); ${looked}`;
     return new PlugboardError("PLANTED_FILE", `${first}\nRead it: if it is yours, run plugboard trust ${path}; if not, delete it.`);
   },
+  stateFolder: (folder: string, file: string, variable: "XDG_STATE_HOME" | "HOME") =>
+    new PlugboardError(
+      "STATE_FOLDER",
+      `Plugboard's state folder ${folder} cannot be made: ${file} is a file, not a folder.\n` +
+        (variable === "XDG_STATE_HOME"
+          ? "Set XDG_STATE_HOME to a folder you can write (or unset it to use ~/.local/state)."
+          : "Set XDG_STATE_HOME to a folder you can write, or HOME to your home folder."),
+    ),
   nothingToTrust: (path: string) => new PlugboardError("USAGE", `${path} does not exist: there is nothing to trust.`),
 } as const;

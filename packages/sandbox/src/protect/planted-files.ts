@@ -10,8 +10,8 @@
  * plugin keeps it by rewriting an old file and renaming it into place. What the app writes
  * itself (a rule saved, pins) it records as trusted, as written.
  */
-import { closeSync, mkdirSync, openSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, mkdirSync, openSync, rmSync, type Stats, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { isWithin } from "../view/view.ts";
 import { sandboxErrors } from "../messages.ts";
 import { moveOldRecord, readOldRecord } from "./old-record.ts";
@@ -20,10 +20,33 @@ import { listSpans, ownFile, recordSpan, type Span } from "./span-record.ts";
 import { recordTrusted, trustedAt } from "./trusted-record.ts";
 import { isAlive } from "@plugboard/core/process";
 
-/** `$XDG_STATE_HOME/plugboard/writable-spans/` (a folder), else `~/.local/state/plugboard/…`, else none. */
+/**
+ * `$XDG_STATE_HOME/plugboard/writable-spans/` (a folder), else `~/.local/state/plugboard/…`, else none.
+ * Throws `STATE_FOLDER` when a file stands where one of its folders must be: the record of
+ * planted files cannot be kept there, and a start without it would believe what plugins left.
+ */
 export function plantedRecordFile(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const base = env.XDG_STATE_HOME || (env.HOME ? join(env.HOME, ".local", "state") : undefined);
-  return base === undefined ? undefined : join(base, "plugboard", "writable-spans");
+  if (base === undefined) return undefined;
+  const file = join(base, "plugboard", "writable-spans");
+  // The nearest of its folders that is there must be a folder (a file on the way answers ENOTDIR further down).
+  for (let at = file; dirname(at) !== at; at = dirname(at)) {
+    const stats = statOrNot(at);
+    if (stats === undefined) continue;
+    if (!stats.isDirectory()) throw sandboxErrors.stateFolder(file, at, env.XDG_STATE_HOME ? "XDG_STATE_HOME" : "HOME");
+    break;
+  }
+  return file;
+}
+
+/** `path`'s stats, or undefined when it is not there or a file stands on its way. */
+function statOrNot(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    if (Reflect.get(error as object, "code") === "ENOTDIR") return undefined;
+    throw error;
+  }
 }
 
 /**
