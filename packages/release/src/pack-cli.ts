@@ -1,8 +1,8 @@
 /**
  * `bun run release --pack [--out DIR]`: the CLI as one self-contained npm tarball that
  * `npm install -g FILE.tgz` installs with nothing from our registry scope. It holds the CLI's
- * package as `bun pm pack` makes it (the bundle `dist/`, the page `plugboard web` serves, the
- * default config, the `plugboard` launcher) and, as `bundleDependencies`, every package the
+ * package as `bun pm pack` makes it (the default config, the `plugboard` launcher) with its
+ * bundle built into it (`dist/`, with the page `plugboard web` serves) and, as `bundleDependencies`, every package the
  * bundle loads at run time from its folder — ours (the plugins, the sandbox's and the hosts'
  * programs, the shell grammar's runtime) packed by `bun pm pack` too, the others copied from
  * the workspace's install — at the versions the lockfile installed. Bun itself is its one
@@ -56,6 +56,10 @@ export async function packCli(root: string, outDir: string): Promise<PackedCli> 
     const top = join(work, "package");
     const cliFolder = join(root, "apps/cli");
     await unpackWorkspacePackage(cliFolder, top, work);
+    // The bundle built into the tarball itself: the checkout's dist/ (which the CLI's tests run) is left as it is.
+    await rm(join(top, "dist"), { recursive: true, force: true });
+    const built = Bun.spawnSync(["bun", "scripts/build.ts", join(top, "dist")], { cwd: cliFolder, stdio: ["ignore", "pipe", "pipe"] });
+    if (built.exitCode !== 0) throw new Error(`building the CLI's bundle failed:\n${built.stderr.toString()}`);
     const placed = await placeDependencies(root, cliFolder, top, work);
     const json = await readJson(join(top, "package.json"));
     const direct = Object.keys(json.dependencies ?? {}).sort();
@@ -83,10 +87,14 @@ export async function packCli(root: string, outDir: string): Promise<PackedCli> 
   }
 }
 
-/** A workspace package as `bun pm pack` publishes it (its `files`, real versions for `workspace:`), unpacked at `into`. */
+/**
+ * A workspace package as `bun pm pack` publishes it (its `files`, real versions for
+ * `workspace:`), unpacked at `into`; without its pack scripts (the CLI's `prepack` would
+ * rebuild the checkout's dist/ under the tests that run it).
+ */
 async function unpackWorkspacePackage(folder: string, into: string, work: string): Promise<void> {
   const tarballs = await mkdtemp(join(work, "tarball-"));
-  const packed = Bun.spawnSync(["bun", "pm", "pack", "--quiet", "--destination", tarballs], { cwd: folder, stdio: ["ignore", "pipe", "pipe"] });
+  const packed = Bun.spawnSync(["bun", "pm", "pack", "--quiet", "--ignore-scripts", "--destination", tarballs], { cwd: folder, stdio: ["ignore", "pipe", "pipe"] });
   if (packed.exitCode !== 0) throw new Error(`bun pm pack in ${folder} failed:\n${packed.stdout.toString()}${packed.stderr.toString()}`);
   const tarball = packed.stdout.toString().trim().split("\n").at(-1) ?? "";
   await mkdir(into, { recursive: true });
