@@ -47,6 +47,12 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => rm(app, { recursive: true, force: true }));
 
+test("the agent takes openai as a peer dependency: the app's SDK is the one it uses, never a copy of its own", async () => {
+  const agent = (await Bun.file(join(ROOT, "packages/agent/package.json")).json()) as Record<string, Record<string, string> | undefined>;
+  expect(agent.dependencies?.openai).toBeUndefined();
+  expect(agent.peerDependencies?.openai).toStartWith("^");
+});
+
 test("README's core snippet typechecks as written, `client: new OpenAI()` included", async () => {
   const checked = Bun.spawn([TSC, "-p", "."], { cwd: app, stdout: "pipe", stderr: "pipe" });
   const [stdout, code] = await Promise.all([new Response(checked.stdout).text(), checked.exited]);
