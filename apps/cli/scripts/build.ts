@@ -6,7 +6,7 @@
  * `dist/sources.json` so that `scripts/start.ts` can tell when it is stale.
  *
  * `bun run build` (in apps/cli) builds it; `scripts/start.ts` when it is stale; `prepack`
- * before the package is packed for publishing.
+ * before the package is packed for publishing; `bun run release --pack` into the tarball it makes.
  */
 import { chmod, mkdtemp, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
@@ -103,7 +103,9 @@ async function readableByAll(folder: string): Promise<void> {
   }
 }
 
+// `bun scripts/build.ts [OUT_DIR]`: OUT_DIR for a bundle elsewhere than dist/ (the CLI tarball's, packages/release).
 if (import.meta.main) {
-  const { sources } = await buildCli();
-  process.stderr.write(`built ${relative(process.cwd(), BUNDLE_ENTRY)} from ${sources.length} source files\n`);
+  const outDir = process.argv[2] === undefined ? DIST_DIR : resolve(process.argv[2]);
+  const { sources } = await buildCli(outDir);
+  process.stderr.write(`built ${relative(process.cwd(), join(outDir, "bin.js"))} from ${sources.length} source files\n`);
 }

@@ -1,6 +1,6 @@
-/** The `plugboard` command npm installs: it runs the bundle with Bun, or says how to install Bun. */
+/** The `plugboard` command npm installs: it runs the bundle with the Bun of its own dependency or the one on PATH, or says how to install Bun. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { chmod, copyFile, mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
+import { chmod, copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,6 +44,25 @@ test("with Bun on PATH, through the link npm makes in its bin folder: the bundle
     expect(run.stdout.toString()).toStartWith("plugboard ");
     expect(run.exitCode).toBe(0);
   } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+});
+
+test("with the bun package beside it (the CLI tarball's dependency): that Bun runs the CLI, not the one on PATH", async () => {
+  const folder = await mkdtemp(join(tmpdir(), "plugboard-own-bun-"));
+  const own = join(installed, "node_modules/bun/bin/bun.exe");
+  try {
+    // On PATH, a bun that only says it was the wrong one.
+    await writeFile(join(folder, "bun"), "#!/bin/sh\necho 'the bun on PATH ran' >&2\nexit 1\n");
+    await chmod(join(folder, "bun"), 0o755);
+    await mkdir(dirname(own), { recursive: true });
+    await symlink(process.execPath, own);
+    const run = Bun.spawnSync([WRAPPER, "--version"], { env: { PATH: `${folder}:/usr/bin:/bin` } });
+    expect(run.stderr.toString()).toBe("");
+    expect(run.stdout.toString()).toStartWith("plugboard ");
+    expect(run.exitCode).toBe(0);
+  } finally {
+    await rm(join(installed, "node_modules"), { recursive: true, force: true });
     await rm(folder, { recursive: true, force: true });
   }
 });

@@ -35,8 +35,10 @@ describe("README.md's install section", () => {
   test("explains the warnings npm prints on a global install: bun's postinstall, the openai version whose engines npm checks, and the bash grammar's install script", async () => {
     const section = ROOT_README.slice(ROOT_README.indexOf("## Install the CLI"), ROOT_README.indexOf("## Layout"));
     const bunVersion = (await Bun.file(join(ROOT, "package.json")).json()).packageManager.replace("bun@", "");
+    // The tarball's one dependency (packages/release/src/pack-cli.ts takes the root's packageManager), and the registry path's Bun.
+    expect(section).toContain(`(\`bun@${bunVersion}\`, the`);
     expect(section).toContain(`npm install -g bun@${bunVersion}`);
-    expect(section).toContain(`npm install -g --allow-scripts=bun bun@${bunVersion}`);
+    expect(section).toContain("npm install -g --allow-scripts=bun FILE.tgz");
     expect(section).toContain(`npm warn install-scripts ... bun@${bunVersion}`);
     // The openai the CLI installs, and the Node its engines field asks for: a new SDK version must update the note.
     const cli = await Bun.file(join(ROOT, "apps/cli/package.json")).json();
