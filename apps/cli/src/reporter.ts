@@ -1,12 +1,11 @@
 /**
- * Shows a turn as it happens. Text mode: the answer on stdout (streamed as it arrives on a
- * terminal, written once at the end otherwise), a trace line per tool call and a waiting
- * indicator on stderr, and the model's reasoning, dimmed, on stderr as it arrives. What the
- * model wrote reaches a terminal with its control characters written out (`\x1b`); the answer
- * on a stdout that is not a terminal is written as it came, byte for byte. JSON mode: one
- * event per line on stdout.
+ * Shows a turn as it happens. Text mode: the answer on stdout (on a terminal rendered as
+ * Markdown, a block at a time as it arrives; otherwise written once at the end as it came,
+ * byte for byte), a trace line per tool call and a waiting indicator on stderr, and the
+ * model's reasoning, dimmed, on stderr as it arrives. What the model wrote reaches a terminal
+ * with its control characters written out (`\x1b`). JSON mode: one event per line on stdout.
  */
-import { visible } from "@plugboard/core/internal";
+import { lazilySync, visible } from "@plugboard/core/internal";
 import type { AgentEvent, AgentLoopResult } from "@plugboard/agent";
 import type { Io } from "./io.ts";
 import { jsonLine, traceLine } from "./output.ts";
@@ -61,7 +60,18 @@ function jsonReporter(io: Io): Reporter {
 
 function textReporter(io: Io): Reporter {
   const live = io.stdout.isTTY === true;
-  const answer = (text: string) => (live ? visible(text) : text);
+  // Loaded on the first answer a terminal shows: piped output never pays for the renderer.
+  const markdown = () => lazilySync("the Markdown renderer", () => require("./markdown.ts") as typeof import("./markdown.ts"));
+  let render: ((markdown: string) => string) | undefined;
+  const rendered = (text: string) => {
+    render ??= markdown().markdownRenderer({
+      columns: io.stdout.columns ?? 80,
+      colour: (io.env.NO_COLOR ?? "") === "",
+    });
+    return render(text);
+  };
+  const answer = (text: string) => (live ? rendered(text) : text);
+  let blocks: { push(text: string): string; end(): string } | undefined;
   const realSpinner = createSpinner(io.stderr, io.style.dim);
   // While a prompt is open nothing else writes: the spinner's label and trace lines wait.
   let paused = false;
@@ -96,11 +106,18 @@ function textReporter(io: Io): Reporter {
     io.stdout.write(text);
     endsWithNewline = text.endsWith("\n");
   };
+  // The rest of a streamed answer, its last block rendered now.
+  const endBlocks = () => {
+    if (blocks !== undefined) print(blocks.end());
+    blocks = undefined;
+    if (streamed && !endsWithNewline) print("\n");
+  };
   return {
     event(event) {
       switch (event.type) {
         case "model_request":
           streamed = false;
+          blocks = undefined;
           spinner.start("waiting for the model");
           return;
         case "reasoning_delta":
@@ -113,12 +130,13 @@ function textReporter(io: Io): Reporter {
           closeReasoning();
           if (!live) return;
           streamed = true;
-          print(answer(event.text));
+          blocks ??= markdown().markdownStream(rendered);
+          print(blocks.push(event.text));
           return;
         case "assistant_message":
           spinner.stop();
           closeReasoning();
-          if (streamed && !endsWithNewline) print("\n");
+          endBlocks();
           return;
         case "tool_call":
           calls.set(event.id, { name: event.name, arguments: event.arguments });
@@ -133,13 +151,14 @@ function textReporter(io: Io): Reporter {
     },
     finish(result) {
       spinner.stop();
-      if (streamed && !endsWithNewline) print("\n");
+      endBlocks();
       if (streamed || result.text === "") return;
       const text = answer(result.text);
       print(text.endsWith("\n") ? text : `${text}\n`);
     },
     abandon() {
       spinner.stop();
+      endBlocks();
       if (!endsWithNewline) print("\n");
     },
     pause() {
