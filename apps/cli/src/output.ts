@@ -45,6 +45,42 @@ export function traceLine(call: TracedCall, style: Style): string {
   return `${style.tool(`[tool] ${call.name}`)} ${preview(call.arguments)} ${style.dim("→")} ${call.isError ? style.error(result) : result}${note}`;
 }
 
+/** How many of a running tool's last lines show under the spinner. */
+export const TAIL_LINES = 4;
+/** What is kept of a running tool's output to find its last lines in. */
+const TAIL_CHARS = 8192;
+
+/** `kept` and `piece` joined, cut to the part the last lines are found in. */
+export function keepTail(kept: string, piece: string): string {
+  const joined = kept + piece;
+  return joined.length > TAIL_CHARS ? joined.slice(-TAIL_CHARS) : joined;
+}
+
+/**
+ * The last `TAIL_LINES` lines of a running tool's output as a terminal `columns` wide shows
+ * them under the spinner: indented, each cut to one row (`…`), a line redrawn with `\r` as
+ * it ended, tabs as spaces, other control characters written out (`\x1b`).
+ */
+export function outputTail(text: string, columns: number): string[] {
+  const lines = text.replaceAll("\r\n", "\n").split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  const room = Math.max(columns - 3, 10);
+  return lines.slice(-TAIL_LINES).map((line) => {
+    const shown = visible((line.split("\r").at(-1) ?? "").replaceAll("\t", "  "));
+    return `  ${Bun.stringWidth(shown) <= room ? shown : `${cut(shown, room - 1)}…`}`;
+  });
+}
+
+/** The longest start of `text` at most `width` columns wide. */
+function cut(text: string, width: number): string {
+  let out = "";
+  for (const char of text) {
+    if (Bun.stringWidth(out + char) > width) break;
+    out += char;
+  }
+  return out;
+}
+
 /** What the person is told when secrets were taken out of a result: `(2 secrets redacted before the model)`. */
 export function redactedNote(count: number): string {
   return `(${count} ${count === 1 ? "secret" : "secrets"} redacted before the model)`;

@@ -8,7 +8,7 @@
 import { lazilySync, visible } from "@plugboard/core/internal";
 import type { AgentEvent, AgentLoopResult } from "@plugboard/agent";
 import type { Io } from "./io.ts";
-import { jsonLine, traceLine } from "./output.ts";
+import { keepTail, jsonLine, outputTail, traceLine } from "./output.ts";
 import { createSpinner } from "./spinner.ts";
 
 export interface Reporter {
@@ -77,10 +77,15 @@ function textReporter(io: Io): Reporter {
   let paused = false;
   let label: string | undefined;
   const held: string[] = [];
+  // The output of running calls, by call id, for the lines under the spinner.
+  const outputs = new Map<string, string>();
   const spinner = {
     start(text: string) {
       label = text;
       if (!paused) realSpinner.start(text);
+    },
+    tail(lines: readonly string[]) {
+      if (!paused) realSpinner.tail(lines);
     },
     stop() {
       label = undefined;
@@ -142,7 +147,14 @@ function textReporter(io: Io): Reporter {
           calls.set(event.id, { name: event.name, arguments: event.arguments });
           spinner.start(`running ${event.name}`);
           return;
+        case "tool_progress": {
+          const output = keepTail(outputs.get(event.id) ?? "", event.text);
+          outputs.set(event.id, output);
+          spinner.tail(outputTail(output, io.stderr.columns ?? 80));
+          return;
+        }
         case "tool_result": {
+          outputs.delete(event.id);
           spinner.stop();
           const call = calls.get(event.id) ?? { name: event.name, arguments: "" };
           trace(`${traceLine({ ...call, content: event.content, isError: event.isError, redactions: event.redactions }, io.style)}\n`);

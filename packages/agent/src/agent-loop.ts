@@ -23,6 +23,8 @@ export type AgentEvent =
   | { readonly type: "reasoning"; readonly step: number; readonly text: string }
   | { readonly type: "assistant_message"; readonly step: number; readonly message: AssistantMessage }
   | { readonly type: "tool_call"; readonly id: string; readonly name: string; readonly arguments: string }
+  /** A piece of a running call's output, as its tool shows it (`ToolContext.progress`); not what the model gets. */
+  | { readonly type: "tool_progress"; readonly id: string; readonly text: string }
   | {
       readonly type: "tool_result";
       readonly id: string;
