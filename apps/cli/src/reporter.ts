@@ -12,6 +12,8 @@ import { keepTail, jsonLine, outputTail, traceLine } from "./output.ts";
 import { createSpinner } from "./spinner.ts";
 
 export interface Reporter {
+  /** Whether it shows a running tool's output (`tool_progress` events): on a terminal's stderr, in text mode. */
+  readonly showsProgress: boolean;
   event(event: AgentEvent): void;
   /** The turn ended; prints what is left of the answer. */
   finish(result: AgentLoopResult, durationMs: number): void;
@@ -30,6 +32,7 @@ export function createReporter(io: Io, json: boolean): Reporter {
 function jsonReporter(io: Io): Reporter {
   const write = (line: string) => io.stdout.write(line);
   return {
+    showsProgress: false,
     event(event) {
       if (event.type === "reasoning") write(jsonLine({ type: "reasoning", step: event.step, text: event.text }));
       if (event.type === "tool_call") {
@@ -118,6 +121,7 @@ function textReporter(io: Io): Reporter {
     if (streamed && !endsWithNewline) print("\n");
   };
   return {
+    showsProgress: io.stderr.isTTY === true,
     event(event) {
       switch (event.type) {
         case "model_request":

@@ -47,6 +47,11 @@ export interface AgentLoopOptions {
   readonly onEvent?: (event: AgentEvent) => void;
   /** Ask for a streamed response and report `text_delta` and `reasoning_delta` events as they arrive. */
   readonly stream?: boolean;
+  /**
+   * Report `tool_progress` events: each call's output as its tool shows it while it runs
+   * (`ToolContext.progress`, given to the tools only then). @default false
+   */
+  readonly toolProgress?: boolean;
   /** Given to every `execute`: asked when the policy says `ask` (absent: no one to ask). */
   readonly approve?: Approver;
   /** Given to every `execute`: the conversation whose taint the calls are judged under. @default the runtime's session */
@@ -113,7 +118,16 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     const cutOff = turn.finishReason === "length";
     if (turn.toolCalls.length === 0) return { status: text === "" ? "empty" : "answered", text, steps: step, ...(cutOff ? { cutOff } : {}) };
 
-    const answered = await runToolCalls(turn.toolCalls, { runtime, signal, approve: options.approve, conversation: options.conversation, emit, cutOff, answer: offer.answer });
+    const answered = await runToolCalls(turn.toolCalls, {
+      runtime,
+      signal,
+      approve: options.approve,
+      conversation: options.conversation,
+      emit,
+      progress: options.toolProgress === true,
+      cutOff,
+      answer: offer.answer,
+    });
     for (const { call, result } of answered) messages.push(sealMessage({ role: "tool", tool_call_id: call.id, content: result.content }));
     // The step's results are the conversation's now: an untrusted one taints it from the next step on.
     runtime.resultsEntered(options.conversation);
