@@ -3,7 +3,7 @@
  * the one-line trace of a tool call, and the JSON events of `--json`.
  */
 import { visible } from "@plugboard/core/internal";
-import type { AgentStatus } from "@plugboard/agent";
+import type { AgentStatus, TokenUsage } from "@plugboard/agent";
 
 /** Text styles; each is the identity when colours are off. */
 export interface Style {
@@ -91,6 +91,12 @@ function preview(text: string): string {
   return visible(head.replaceAll("\r\n", "⏎").replaceAll("\n", "⏎"));
 }
 
+/** A turn's token usage as the CLI shows it after the answer: `1,234 in · 56 out`. */
+export function usageLine(usage: TokenUsage): string {
+  const count = (tokens: number) => tokens.toLocaleString("en-US");
+  return `${count(usage.promptTokens)} in · ${count(usage.completionTokens)} out`;
+}
+
 /** The `--json` events of `run` (and `call`), one JSON object per line. */
 export type JsonEvent =
   | { readonly type: "reasoning"; readonly step: number; readonly text: string }
@@ -102,6 +108,8 @@ export type JsonEvent =
       readonly text: string;
       readonly steps: number;
       readonly duration_ms: number;
+      /** The tokens of the turn's model requests, added up, when the endpoint reported them. */
+      readonly usage?: { readonly prompt_tokens: number; readonly completion_tokens: number };
     };
 
 /** One event as a line of JSON. */

@@ -8,7 +8,7 @@
 import { lazilySync, visible } from "@plugboard/core/internal";
 import type { AgentEvent, AgentLoopResult } from "@plugboard/agent";
 import type { Io } from "./io.ts";
-import { keepTail, jsonLine, outputTail, traceLine } from "./output.ts";
+import { keepTail, jsonLine, outputTail, traceLine, usageLine } from "./output.ts";
 import { createSpinner } from "./spinner.ts";
 
 export interface Reporter {
@@ -52,6 +52,7 @@ function jsonReporter(io: Io): Reporter {
           steps: result.steps,
           duration_ms: durationMs,
           ...(result.cutOff ? { cut_off: true } : {}),
+          ...(result.usage === undefined ? {} : { usage: { prompt_tokens: result.usage.promptTokens, completion_tokens: result.usage.completionTokens } }),
         }),
       );
     },
@@ -168,9 +169,12 @@ function textReporter(io: Io): Reporter {
     finish(result) {
       spinner.stop();
       endBlocks();
-      if (streamed || result.text === "") return;
-      const text = answer(result.text);
-      print(text.endsWith("\n") ? text : `${text}\n`);
+      if (!streamed && result.text !== "") {
+        const text = answer(result.text);
+        print(text.endsWith("\n") ? text : `${text}\n`);
+      }
+      // The turn's token usage, for a person at a terminal.
+      if (result.usage !== undefined && io.stderr.isTTY === true) io.stderr.write(`${io.style.dim(usageLine(result.usage))}\n`);
     },
     abandon() {
       spinner.stop();
