@@ -11,6 +11,9 @@ import type { Io } from "./io.ts";
 import { keepTail, jsonLine, outputTail, traceLine, usageLine } from "./output.ts";
 import { createSpinner } from "./spinner.ts";
 
+/** The spinner's label while a block of the answer is being written. */
+const WRITING = "writing";
+
 export interface Reporter {
   /** Whether it shows a running tool's output (`tool_progress` events): on a terminal's stderr, in text mode. */
   readonly showsProgress: boolean;
@@ -135,14 +138,23 @@ function textReporter(io: Io): Reporter {
           io.stderr.write(io.style.dim(visible(event.text)));
           reasoningOpen = !event.text.endsWith("\n");
           return;
-        case "text_delta":
-          spinner.stop();
+        case "text_delta": {
           closeReasoning();
-          if (!live) return;
+          if (!live) {
+            spinner.stop();
+            return;
+          }
           streamed = true;
           blocks ??= markdown().markdownStream(rendered);
-          print(blocks.push(event.text));
+          const done = blocks.push(event.text);
+          if (done !== "") {
+            spinner.stop();
+            print(done);
+          }
+          // A block being written is held until it is complete: the spinner says so meanwhile.
+          if (label !== WRITING) spinner.start(WRITING);
           return;
+        }
         case "assistant_message":
           spinner.stop();
           closeReasoning();

@@ -49,6 +49,8 @@ describe("the answer on a terminal", () => {
     expect(screen).toContain("mconst\u001b[39m");
     expect(screen).toContain("42");
     for (const markup of ["**broken**", "| file |", "| --- |", "```"]) expect(screen).not.toContain(markup);
+    // While a block is held until it is complete, the spinner says the answer is being written.
+    expect(screen).toContain(" writing ");
   });
 
   test("with NO_COLOR, the layout without the colours", async () => {
