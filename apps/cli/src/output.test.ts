@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createStyle, traceLine } from "./output.ts";
+import { createStyle, keepTail, outputTail, TAIL_LINES, traceLine } from "./output.ts";
 
 describe("createStyle", () => {
   test.each([
@@ -35,5 +35,26 @@ describe("traceLine", () => {
     const [args, result] = line.replace("[tool] bash ", "").split(" → ");
     expect(result).toBe(`${"x".repeat(200)}…`);
     expect(args).toBe(`${`{"command":"${long}`.slice(0, 200)}…`);
+  });
+});
+
+describe("outputTail", () => {
+  test("the last lines, indented, each cut to the width, a redrawn line as it ended", () => {
+    const text = "one\ntwo\nthree\n10%\r50%\r100%\n\ttabbed\n";
+    expect(outputTail(text, 80)).toEqual(["  two", "  three", "  100%", "    tabbed"]);
+    expect(outputTail(`${"x".repeat(100)}\n`, 20)).toEqual([`  ${"x".repeat(16)}…`]);
+    // Wide characters count as the two columns they take.
+    expect(outputTail(`${"字".repeat(20)}\n`, 20)).toEqual([`  ${"字".repeat(8)}…`]);
+    expect(outputTail("a\nb\nc\nd\ne", 80)).toHaveLength(TAIL_LINES);
+  });
+
+  test("control characters are written out, never passed to the terminal", () => {
+    expect(outputTail("clear\u001b[2J title\u001b]0;x\u0007\n", 80)).toEqual(["  clear\\x1b[2J title\\x1b]0;x\\x07"]);
+  });
+
+  test("keepTail keeps only the end of a long output", () => {
+    const kept = keepTail("a".repeat(10_000), "\nlast\n");
+    expect(kept.length).toBeLessThan(10_000);
+    expect(outputTail(kept, 80).at(-1)).toBe("  last");
   });
 });

@@ -3,7 +3,7 @@
  * the one-line trace of a tool call, and the JSON events of `--json`.
  */
 import { visible } from "@plugboard/core/internal";
-import type { AgentStatus } from "@plugboard/agent";
+import type { AgentStatus, TokenUsage } from "@plugboard/agent";
 
 /** Text styles; each is the identity when colours are off. */
 export interface Style {
@@ -45,6 +45,42 @@ export function traceLine(call: TracedCall, style: Style): string {
   return `${style.tool(`[tool] ${call.name}`)} ${preview(call.arguments)} ${style.dim("→")} ${call.isError ? style.error(result) : result}${note}`;
 }
 
+/** How many of a running tool's last lines show under the spinner. */
+export const TAIL_LINES = 4;
+/** What is kept of a running tool's output to find its last lines in. */
+const TAIL_CHARS = 8192;
+
+/** `kept` and `piece` joined, cut to the part the last lines are found in. */
+export function keepTail(kept: string, piece: string): string {
+  const joined = kept + piece;
+  return joined.length > TAIL_CHARS ? joined.slice(-TAIL_CHARS) : joined;
+}
+
+/**
+ * The last `TAIL_LINES` lines of a running tool's output as a terminal `columns` wide shows
+ * them under the spinner: indented, each cut to one row (`…`), a line redrawn with `\r` as
+ * it ended, tabs as spaces, other control characters written out (`\x1b`).
+ */
+export function outputTail(text: string, columns: number): string[] {
+  const lines = text.replaceAll("\r\n", "\n").split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  const room = Math.max(columns - 3, 10);
+  return lines.slice(-TAIL_LINES).map((line) => {
+    const shown = visible((line.split("\r").at(-1) ?? "").replaceAll("\t", "  "));
+    return `  ${Bun.stringWidth(shown) <= room ? shown : `${cut(shown, room - 1)}…`}`;
+  });
+}
+
+/** The longest start of `text` at most `width` columns wide. */
+function cut(text: string, width: number): string {
+  let out = "";
+  for (const char of text) {
+    if (Bun.stringWidth(out + char) > width) break;
+    out += char;
+  }
+  return out;
+}
+
 /** What the person is told when secrets were taken out of a result: `(2 secrets redacted before the model)`. */
 export function redactedNote(count: number): string {
   return `(${count} ${count === 1 ? "secret" : "secrets"} redacted before the model)`;
@@ -53,6 +89,12 @@ export function redactedNote(count: number): string {
 function preview(text: string): string {
   const head = text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
   return visible(head.replaceAll("\r\n", "⏎").replaceAll("\n", "⏎"));
+}
+
+/** A turn's token usage as the CLI shows it after the answer: `1,234 in · 56 out`. */
+export function usageLine(usage: TokenUsage): string {
+  const count = (tokens: number) => tokens.toLocaleString("en-US");
+  return `${count(usage.promptTokens)} in · ${count(usage.completionTokens)} out`;
 }
 
 /** The `--json` events of `run` (and `call`), one JSON object per line. */
@@ -66,6 +108,8 @@ export type JsonEvent =
       readonly text: string;
       readonly steps: number;
       readonly duration_ms: number;
+      /** The tokens of the turn's model requests, added up, when the endpoint reported them. */
+      readonly usage?: { readonly prompt_tokens: number; readonly completion_tokens: number };
     }
   /** The run failed (`run` only, its last line): what it said on stderr and the exit code it exits with. */
   | { readonly type: "error"; readonly message: string; readonly exit_code: number };

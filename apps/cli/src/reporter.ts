@@ -1,18 +1,22 @@
 /**
- * Shows a turn as it happens. Text mode: the answer on stdout (streamed as it arrives on a
- * terminal, written once at the end otherwise), a trace line per tool call and a waiting
- * indicator on stderr, and the model's reasoning, dimmed, on stderr as it arrives. What the
- * model wrote reaches a terminal with its control characters written out (`\x1b`); the answer
- * on a stdout that is not a terminal is written as it came, byte for byte. JSON mode: one
- * event per line on stdout.
+ * Shows a turn as it happens. Text mode: the answer on stdout (on a terminal rendered as
+ * Markdown, a block at a time as it arrives; otherwise written once at the end as it came,
+ * byte for byte), a trace line per tool call and a waiting indicator on stderr, and the
+ * model's reasoning, dimmed, on stderr as it arrives. What the model wrote reaches a terminal
+ * with its control characters written out (`\x1b`). JSON mode: one event per line on stdout.
  */
-import { visible } from "@plugboard/core/internal";
+import { lazilySync, visible } from "@plugboard/core/internal";
 import type { AgentEvent, AgentLoopResult } from "@plugboard/agent";
 import type { Io } from "./io.ts";
-import { jsonLine, traceLine } from "./output.ts";
+import { keepTail, jsonLine, outputTail, traceLine, usageLine } from "./output.ts";
 import { createSpinner } from "./spinner.ts";
 
+/** The spinner's label while a block of the answer is being written. */
+const WRITING = "writing";
+
 export interface Reporter {
+  /** Whether it shows a running tool's output (`tool_progress` events): on a terminal's stderr, in text mode. */
+  readonly showsProgress: boolean;
   event(event: AgentEvent): void;
   /** The turn ended; prints what is left of the answer. */
   finish(result: AgentLoopResult, durationMs: number): void;
@@ -31,6 +35,7 @@ export function createReporter(io: Io, json: boolean): Reporter {
 function jsonReporter(io: Io): Reporter {
   const write = (line: string) => io.stdout.write(line);
   return {
+    showsProgress: false,
     event(event) {
       if (event.type === "reasoning") write(jsonLine({ type: "reasoning", step: event.step, text: event.text }));
       if (event.type === "tool_call") {
@@ -50,6 +55,7 @@ function jsonReporter(io: Io): Reporter {
           steps: result.steps,
           duration_ms: durationMs,
           ...(result.cutOff ? { cut_off: true } : {}),
+          ...(result.usage === undefined ? {} : { usage: { prompt_tokens: result.usage.promptTokens, completion_tokens: result.usage.completionTokens } }),
         }),
       );
     },
@@ -61,16 +67,32 @@ function jsonReporter(io: Io): Reporter {
 
 function textReporter(io: Io): Reporter {
   const live = io.stdout.isTTY === true;
-  const answer = (text: string) => (live ? visible(text) : text);
+  // Loaded on the first answer a terminal shows: piped output never pays for the renderer.
+  const markdown = () => lazilySync("the Markdown renderer", () => require("./markdown.ts") as typeof import("./markdown.ts"));
+  let render: ((markdown: string) => string) | undefined;
+  const rendered = (text: string) => {
+    render ??= markdown().markdownRenderer({
+      columns: io.stdout.columns ?? 80,
+      colour: (io.env.NO_COLOR ?? "") === "",
+    });
+    return render(text);
+  };
+  const answer = (text: string) => (live ? rendered(text) : text);
+  let blocks: { push(text: string): string; end(): string } | undefined;
   const realSpinner = createSpinner(io.stderr, io.style.dim);
   // While a prompt is open nothing else writes: the spinner's label and trace lines wait.
   let paused = false;
   let label: string | undefined;
   const held: string[] = [];
+  // The output of running calls, by call id, for the lines under the spinner.
+  const outputs = new Map<string, string>();
   const spinner = {
     start(text: string) {
       label = text;
       if (!paused) realSpinner.start(text);
+    },
+    tail(lines: readonly string[]) {
+      if (!paused) realSpinner.tail(lines);
     },
     stop() {
       label = undefined;
@@ -96,11 +118,19 @@ function textReporter(io: Io): Reporter {
     io.stdout.write(text);
     endsWithNewline = text.endsWith("\n");
   };
+  // The rest of a streamed answer, its last block rendered now.
+  const endBlocks = () => {
+    if (blocks !== undefined) print(blocks.end());
+    blocks = undefined;
+    if (streamed && !endsWithNewline) print("\n");
+  };
   return {
+    showsProgress: io.stderr.isTTY === true,
     event(event) {
       switch (event.type) {
         case "model_request":
           streamed = false;
+          blocks = undefined;
           spinner.start("waiting for the model");
           return;
         case "reasoning_delta":
@@ -108,23 +138,40 @@ function textReporter(io: Io): Reporter {
           io.stderr.write(io.style.dim(visible(event.text)));
           reasoningOpen = !event.text.endsWith("\n");
           return;
-        case "text_delta":
-          spinner.stop();
+        case "text_delta": {
           closeReasoning();
-          if (!live) return;
+          if (!live) {
+            spinner.stop();
+            return;
+          }
           streamed = true;
-          print(answer(event.text));
+          blocks ??= markdown().markdownStream(rendered);
+          const done = blocks.push(event.text);
+          if (done !== "") {
+            spinner.stop();
+            print(done);
+          }
+          // A block being written is held until it is complete: the spinner says so meanwhile.
+          if (label !== WRITING) spinner.start(WRITING);
           return;
+        }
         case "assistant_message":
           spinner.stop();
           closeReasoning();
-          if (streamed && !endsWithNewline) print("\n");
+          endBlocks();
           return;
         case "tool_call":
           calls.set(event.id, { name: event.name, arguments: event.arguments });
           spinner.start(`running ${event.name}`);
           return;
+        case "tool_progress": {
+          const output = keepTail(outputs.get(event.id) ?? "", event.text);
+          outputs.set(event.id, output);
+          spinner.tail(outputTail(output, io.stderr.columns ?? 80));
+          return;
+        }
         case "tool_result": {
+          outputs.delete(event.id);
           spinner.stop();
           const call = calls.get(event.id) ?? { name: event.name, arguments: "" };
           trace(`${traceLine({ ...call, content: event.content, isError: event.isError, redactions: event.redactions }, io.style)}\n`);
@@ -133,13 +180,17 @@ function textReporter(io: Io): Reporter {
     },
     finish(result) {
       spinner.stop();
-      if (streamed && !endsWithNewline) print("\n");
-      if (streamed || result.text === "") return;
-      const text = answer(result.text);
-      print(text.endsWith("\n") ? text : `${text}\n`);
+      endBlocks();
+      if (!streamed && result.text !== "") {
+        const text = answer(result.text);
+        print(text.endsWith("\n") ? text : `${text}\n`);
+      }
+      // The turn's token usage, for a person at a terminal.
+      if (result.usage !== undefined && io.stderr.isTTY === true) io.stderr.write(`${io.style.dim(usageLine(result.usage))}\n`);
     },
     abandon() {
       spinner.stop();
+      endBlocks();
       if (!endsWithNewline) print("\n");
     },
     pause() {

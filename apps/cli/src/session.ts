@@ -77,6 +77,7 @@ export async function runTurn(session: Session, prompt: string, io: Io, options:
       signal: options.signal,
       // Always streamed: the answer shows as it arrives, and there is one code path to test.
       stream: true,
+      toolProgress: reporter.showsProgress,
       ...(approve ? { approve } : {}),
       onEvent(event) {
         if (event.type === "model_request") inRequest = true;

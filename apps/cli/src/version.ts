@@ -2,7 +2,7 @@
 import { CONTRACT_VERSION } from "@plugboard/core";
 import packageJson from "../package.json" with { type: "json" };
 
-/** `plugboard 0.1.0 (contract 1.1.0)`. */
+/** `plugboard 0.1.0 (contract 1.2.0)`. */
 export function versionLine(): string {
   return `plugboard ${packageJson.version} (contract ${CONTRACT_VERSION})`;
 }

@@ -41,7 +41,7 @@ describe("usage", () => {
 
   test("--version prints the version", async () => {
     const result = await plugboard(["--version"], { cwd: dir });
-    expect(result).toMatchObject({ code: 0, stdout: "plugboard 0.1.0 (contract 1.1.0)\n" });
+    expect(result).toMatchObject({ code: 0, stdout: "plugboard 0.1.0 (contract 1.2.0)\n" });
   });
 
   test.each([

@@ -80,7 +80,7 @@ describe("plugboard run", () => {
       { type: "tool_result", id: "c1", is_error: false, content: "src/a.ts" },
       { type: "tool_result", id: "c2", is_error: true, content: expect.stringMatching(/^Error: /) },
     ]);
-    expect(events[4]).toEqual({ type: "final", status: "answered", text: "done", steps: 2, duration_ms: expect.any(Number) });
+    expect(events[4]).toEqual({ type: "final", status: "answered", text: "done", steps: 2, duration_ms: expect.any(Number), usage: { prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number) } });
     expect(events).toHaveLength(5);
   });
 

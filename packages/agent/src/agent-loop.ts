@@ -7,7 +7,7 @@
 import type OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { Approver, ToolRuntime } from "@plugboard/runtime";
-import { type AssistantMessage, type AssistantTurn, assistantMessage, reasoningText, requestTurn } from "./model-turn.ts";
+import { type AssistantMessage, type AssistantTurn, assistantMessage, reasoningText, requestTurn, type TokenUsage } from "./model-turn.ts";
 import { sealMessage } from "./request-body.ts";
 import { runToolCalls } from "./tool-calls.ts";
 import { toolSchemaRefusal } from "./tool-schema-refusal.ts";
@@ -23,6 +23,8 @@ export type AgentEvent =
   | { readonly type: "reasoning"; readonly step: number; readonly text: string }
   | { readonly type: "assistant_message"; readonly step: number; readonly message: AssistantMessage }
   | { readonly type: "tool_call"; readonly id: string; readonly name: string; readonly arguments: string }
+  /** A piece of a running call's output, as its tool shows it (`ToolContext.progress`); not what the model gets. */
+  | { readonly type: "tool_progress"; readonly id: string; readonly text: string }
   | {
       readonly type: "tool_result";
       readonly id: string;
@@ -45,6 +47,11 @@ export interface AgentLoopOptions {
   readonly onEvent?: (event: AgentEvent) => void;
   /** Ask for a streamed response and report `text_delta` and `reasoning_delta` events as they arrive. */
   readonly stream?: boolean;
+  /**
+   * Report `tool_progress` events: each call's output as its tool shows it while it runs
+   * (`ToolContext.progress`, given to the tools only then). @default false
+   */
+  readonly toolProgress?: boolean;
   /** Given to every `execute`: asked when the policy says `ask` (absent: no one to ask). */
   readonly approve?: Approver;
   /** Given to every `execute`: the conversation whose taint the calls are judged under. @default the runtime's session */
@@ -69,6 +76,8 @@ export interface AgentLoopResult {
    * answer that ended the turn: its text is cut off.
    */
   readonly cutOff?: true;
+  /** The tokens of the turn's model requests, added up, when the endpoint reported any; absent otherwise. */
+  readonly usage?: TokenUsage;
 }
 
 /**
@@ -84,9 +93,11 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   // Every tool, or the tool search and the tools it found (tool-search.ts).
   const offer = toolOffer(runtime, messages);
   let text = "";
+  let usage: TokenUsage | undefined;
+  const ended = (result: AgentLoopResult): AgentLoopResult => (usage === undefined ? result : { ...result, usage });
 
   for (let step = 1; step <= maxSteps; step++) {
-    if (signal?.aborted) return { status: "aborted", text, steps: step - 1 };
+    if (signal?.aborted) return ended({ status: "aborted", text, steps: step - 1 });
     emit({ type: "model_request", step });
     let turn: AssistantTurn;
     const tools = offer.tools();
@@ -97,11 +108,14 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       );
     } catch (error) {
       // The SDK rejects with its APIUserAbortError only when our signal aborted it.
-      if (signal?.aborted) return { status: "aborted", text, steps: step };
+      if (signal?.aborted) return ended({ status: "aborted", text, steps: step });
       // A 400 about one of the tools sent names that tool and the dialect that fixes it.
       throw toolSchemaRefusal(error, tools, runtime.registry) ?? error;
     }
     text = turn.content ?? "";
+    if (turn.usage !== undefined) {
+      usage = { promptTokens: (usage?.promptTokens ?? 0) + turn.usage.promptTokens, completionTokens: (usage?.completionTokens ?? 0) + turn.usage.completionTokens };
+    }
     const reasoning = reasoningText(turn);
     if (reasoning !== "") emit({ type: "reasoning", step, text: reasoning });
     // Sealed: encoded once for every later request of the conversation (request-body.ts).
@@ -109,13 +123,22 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     messages.push(message);
     emit({ type: "assistant_message", step, message });
     const cutOff = turn.finishReason === "length";
-    if (turn.toolCalls.length === 0) return { status: text === "" ? "empty" : "answered", text, steps: step, ...(cutOff ? { cutOff } : {}) };
+    if (turn.toolCalls.length === 0) return ended({ status: text === "" ? "empty" : "answered", text, steps: step, ...(cutOff ? { cutOff } : {}) });
 
-    const answered = await runToolCalls(turn.toolCalls, { runtime, signal, approve: options.approve, conversation: options.conversation, emit, cutOff, answer: offer.answer });
+    const answered = await runToolCalls(turn.toolCalls, {
+      runtime,
+      signal,
+      approve: options.approve,
+      conversation: options.conversation,
+      emit,
+      progress: options.toolProgress === true,
+      cutOff,
+      answer: offer.answer,
+    });
     for (const { call, result } of answered) messages.push(sealMessage({ role: "tool", tool_call_id: call.id, content: result.content }));
     // The step's results are the conversation's now: an untrusted one taints it from the next step on.
     runtime.resultsEntered(options.conversation);
-    if (signal?.aborted) return { status: "aborted", text, steps: step };
+    if (signal?.aborted) return ended({ status: "aborted", text, steps: step });
   }
-  return { status: "step_limit", text, steps: maxSteps };
+  return ended({ status: "step_limit", text, steps: maxSteps });
 }

@@ -4,6 +4,7 @@
  * offline demo model. The `openai` SDK is this package's alone.
  */
 export { type AgentEvent, type AgentLoopOptions, type AgentLoopResult, type AgentStatus, runAgentLoop } from "./agent-loop.ts";
+export type { TokenUsage } from "./model-turn.ts";
 export { DEMO_BASE_URL, demoFetch } from "./demo/demo-fetch.ts";
 export { examplePrompts } from "./demo/intents.ts";
 export { createModelClient, type ModelClient } from "./model-client.ts";

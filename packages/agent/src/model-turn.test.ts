@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type RecordedMessage, recordedStream, type ScriptedReply, startScriptedModel } from "@plugboard/scripted-model";
+import { type RecordedMessage, recordedStream, type ScriptedReply, type StaticReply, startScriptedModel } from "@plugboard/scripted-model";
 import { Type } from "@sinclair/typebox";
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
@@ -74,7 +74,7 @@ function sentBack(requests: readonly { body: { messages?: readonly RecordedMessa
 describe("streamed tool calls as providers send them", () => {
   test("Mistral: whole calls with an id and neither index nor type are each executed", async () => {
     const { result, events, requests } = await turnWith([await recordedStream("mistral-tool-calls"), { content: "It says buy milk." }]);
-    expect(result).toEqual({ status: "answered", text: "It says buy milk.", steps: 2 });
+    expect(result).toEqual({ status: "answered", text: "It says buy milk.", steps: 2, usage: expect.any(Object) });
     expect(toolResults(events)).toEqual(["k3Xq9TzR2 read_file: buy milk", "Bv7LmW0pQ glob: matches of *.txt: notes.txt"]);
     expect(sentBack(requests)[0]?.tool_calls).toEqual([
       { id: "k3Xq9TzR2", type: "function", function: { name: "read_file", arguments: '{"path": "notes.txt"}' } },
@@ -267,7 +267,7 @@ describe("reasoning", () => {
     const { result, events, requests } = await turnWith([await recordedStream("deepseek-reasoning-tool-call"), final], {
       requireReasoning: true,
     });
-    expect(result).toEqual({ status: "answered", text: "It says buy milk.", steps: 2 });
+    expect(result).toEqual({ status: "answered", text: "It says buy milk.", steps: 2, usage: expect.any(Object) });
     expect(sentBack(requests)[0]?.reasoning_content).toBe("The user wants to know what notes.txt says. I should read the file first.");
     expect(events.filter((event) => event.type === "reasoning")).toEqual([
       { type: "reasoning", step: 1, text: "The user wants to know what notes.txt says. I should read the file first." },
@@ -299,7 +299,7 @@ describe("an answer with neither text nor tool calls", () => {
     ["plain", false],
   ])("%s: the turn ends as empty, not as answered", async (_, stream) => {
     const { result, messages } = await turnWith([{ content: "" }], { stream });
-    expect(result).toEqual({ status: "empty", text: "", steps: 1 });
+    expect(result).toEqual({ status: "empty", text: "", steps: 1, usage: expect.any(Object) });
     expect(messages.at(-1)).toEqual({ role: "assistant", content: "" });
   });
 
@@ -307,5 +307,56 @@ describe("an answer with neither text nor tool calls", () => {
     const { result, events } = await turnWith([{ content: "", reasoning: "Hmm." }]);
     expect(result.status).toBe("empty");
     expect(events.some((event) => event.type === "reasoning" && event.text === "Hmm.")).toBe(true);
+  });
+});
+
+describe("token usage", () => {
+  const call = { toolCalls: [{ name: "read_file", arguments: { path: "notes.txt" } }] };
+
+  test.each([
+    ["streamed", true],
+    ["plain", false],
+  ])("%s: the turn's usage is its requests' counts added up", async (_, stream) => {
+    const { result, requests } = await turnWith(
+      [
+        { ...call, usage: { promptTokens: 1000, completionTokens: 20 } },
+        { content: "It says buy milk.", usage: { promptTokens: 1234, completionTokens: 36 } },
+      ],
+      { stream },
+    );
+    expect(result).toEqual({ status: "answered", text: "It says buy milk.", steps: 2, usage: { promptTokens: 2234, completionTokens: 56 } });
+    // A stream reports its usage only when asked.
+    expect(requests[0]?.body.stream_options).toEqual(stream ? { include_usage: true } : undefined);
+  });
+
+  test("absent when the endpoint reports none", async () => {
+    const { result } = await turnWith([{ ...call, usage: false }, { content: "It says buy milk.", usage: false }]);
+    expect(result).toEqual({ status: "answered", text: "It says buy milk.", steps: 2 });
+  });
+
+  test("reported unasked (Mistral, which sends it on its last chunk)", async () => {
+    const { result } = await turnWith([await recordedStream("mistral-tool-calls"), { content: "It says buy milk.", usage: false }]);
+    expect(result.usage).toEqual({ promptTokens: 412, completionTokens: 35 });
+  });
+
+  test("an endpoint that refuses stream_options (Mistral's 422) is asked again without it, and not asked again", async () => {
+    const refused = { detail: [{ type: "extra_forbidden", loc: ["body", "stream_options", "include_usage"], msg: "Extra inputs are not permitted", input: true }] };
+    const mistral = (reply: StaticReply): ScriptedReply => (request) =>
+      request.body.stream_options === undefined ? reply : { status: 422, body: { object: "error", message: refused, type: "invalid_request_error", param: null, code: null } };
+    const model = await startScriptedModel([mistral(call), mistral(call), { content: "It says buy milk.", usage: { promptTokens: 9, completionTokens: 3 } }]);
+    try {
+      const result = await runAgentLoop({
+        messages: [{ role: "user", content: "What does notes.txt say?" }],
+        runtime,
+        client: new OpenAI({ baseURL: model.baseURL, apiKey: "test", maxRetries: 0 }),
+        model: "m",
+        maxSteps: 5,
+        stream: true,
+      });
+      expect(result).toMatchObject({ status: "answered", text: "It says buy milk." });
+      expect(model.requests.map((request) => request.body.stream_options)).toEqual([{ include_usage: true }, undefined, undefined]);
+    } finally {
+      await model.close();
+    }
   });
 });

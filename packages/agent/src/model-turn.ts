@@ -37,6 +37,14 @@ export interface FunctionCall {
   readonly arguments: string;
 }
 
+/** The tokens a request used, as the endpoint reported them. */
+export interface TokenUsage {
+  /** `prompt_tokens`: what the request sent. */
+  readonly promptTokens: number;
+  /** `completion_tokens`: what the model wrote. */
+  readonly completionTokens: number;
+}
+
 /** What one model request answered. */
 export interface AssistantTurn {
   readonly content: string | null;
@@ -49,6 +57,8 @@ export interface AssistantTurn {
    * but not sent back (the message goes back with its text only, which Mistral accepts).
    */
   readonly thinking: string;
+  /** What the request used, when the endpoint said (a streamed one: in any chunk, usually the last). */
+  readonly usage?: TokenUsage;
 }
 
 /** What `requestTurn` needs of the loop's options. */
@@ -81,7 +91,29 @@ const JSON_BODY = { "content-type": "application/json" } as const;
  * errors and stream parsing.
  */
 export async function requestTurn(request: TurnRequest, listener: TurnListener): Promise<AssistantTurn> {
-  const body = encodeRequestBody(request);
+  if (!request.stream) return requestOnce(request, listener, false);
+  const streamUsage = !refusesStreamOptions.has(request.client);
+  try {
+    return await requestOnce(request, listener, streamUsage);
+  } catch (error) {
+    if (!streamUsage || !refusedStreamOptions(error)) throw error;
+    // Mistral, among others, refuses fields it does not know (422 `extra_forbidden`); it reports usage unasked.
+    refusesStreamOptions.add(request.client);
+    return await requestOnce(request, listener, false);
+  }
+}
+
+/** Clients whose endpoint refused `stream_options`: their streamed requests go without it. */
+const refusesStreamOptions = new WeakSet<OpenAI>();
+
+/** Whether the endpoint refused the request for its `stream_options` (a 400 or 422 naming it). */
+function refusedStreamOptions(error: unknown): boolean {
+  if (!isRecord(error) || (error.status !== 400 && error.status !== 422)) return false;
+  return `${String(error.message)} ${JSON.stringify(error.error ?? null)}`.includes("stream_options");
+}
+
+async function requestOnce(request: TurnRequest, listener: TurnListener, streamUsage: boolean): Promise<AssistantTurn> {
+  const body = encodeRequestBody({ ...request, streamUsage });
   const options = { body, headers: JSON_BODY, stream: request.stream, ...(request.signal ? { signal: request.signal } : {}) };
   if (request.stream) {
     return readStream(await request.client.post<Stream<ChatCompletionChunk>>("/chat/completions", options), listener);
@@ -97,7 +129,16 @@ export async function requestTurn(request: TurnRequest, listener: TurnListener):
     reasoning: reasoningOf(message),
     toolCalls: withUniqueIds((Array.isArray(message.tool_calls) ? message.tool_calls : []).map(functionCall)),
     finishReason: typeof choice.finish_reason === "string" ? choice.finish_reason : undefined,
+    ...usageOf(completion),
   };
+}
+
+/** `{ usage }` of a completion or chunk that reports its token counts; `{}` otherwise. */
+function usageOf(body: unknown): { usage?: TokenUsage } {
+  const usage = isRecord(body) && isRecord(body.usage) ? body.usage : undefined;
+  const { prompt_tokens: promptTokens, completion_tokens: completionTokens } = usage ?? {};
+  if (typeof promptTokens !== "number" || typeof completionTokens !== "number") return {};
+  return { usage: { promptTokens, completionTokens } };
 }
 
 /** The assistant message to append to the conversation, reasoning included. */
@@ -147,7 +188,10 @@ async function readStream(stream: AsyncIterable<ChatCompletionChunk>, listener: 
   let sawChoice = false;
   let finishReason: string | undefined;
   let thinking = "";
+  let usage: { usage?: TokenUsage } = {};
   for await (const chunk of stream) {
+    const reported = usageOf(chunk);
+    if (reported.usage !== undefined) usage = reported;
     const choice = chunk.choices?.[0];
     if (!choice) continue;
     sawChoice = true;
@@ -171,7 +215,7 @@ async function readStream(stream: AsyncIterable<ChatCompletionChunk>, listener: 
     for (const part of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) calls.add(part);
   }
   if (!sawChoice) throw new ModelResponseError("the streamed response has no choices");
-  return { content, reasoning, toolCalls: calls.finish(), finishReason, thinking };
+  return { content, reasoning, toolCalls: calls.finish(), finishReason, thinking, ...usage };
 }
 
 interface CallSlot {

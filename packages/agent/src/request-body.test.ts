@@ -18,7 +18,7 @@ test("the body is exactly JSON.stringify of the request, sealed messages or not"
         model: "m",
         messages,
         ...(withTools.length > 0 ? { tools: withTools, tool_choice: "auto" } : {}),
-        ...(stream ? { stream: true } : {}),
+        ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
       });
       expect(encodeRequestBody({ model: "m", messages, tools: withTools, stream })).toBe(expected);
     }

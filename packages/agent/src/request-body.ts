@@ -38,13 +38,18 @@ export interface RequestBody {
   /** Sent with `tool_choice: "auto"` when there are any; absent otherwise. */
   readonly tools: readonly ChatCompletionTool[];
   readonly stream: boolean;
+  /**
+   * A streamed request asks for its token usage (`stream_options: { include_usage: true }`,
+   * a last chunk without choices); false for an endpoint that refused the field. @default true
+   */
+  readonly streamUsage?: boolean;
   /** Fields it refuses are left out (`REFUSED_FIELDS`). @default "openai" */
   readonly dialect?: Dialect;
 }
 
 /**
  * The body as JSON, equal to `JSON.stringify` of `{ model, messages, tools, tool_choice,
- * stream }` without the fields its dialect refuses: sealed messages and a tools array seen
+ * stream, stream_options }` without the fields its dialect refuses: sealed messages and a tools array seen
  * before reuse their encoding.
  */
 export function encodeRequestBody(body: RequestBody): string {
@@ -55,6 +60,7 @@ export function encodeRequestBody(body: RequestBody): string {
   ];
   if (body.tools.length > 0) fields.push(["tools", encodedTools(body.tools)], ["tool_choice", '"auto"']);
   if (body.stream) fields.push(["stream", "true"]);
+  if (body.stream && body.streamUsage !== false) fields.push(["stream_options", '{"include_usage":true}']);
   const refused = REFUSED_FIELDS[body.dialect ?? "openai"];
   return `{${fields
     .filter(([name]) => !refused.has(name))

@@ -222,7 +222,7 @@ describe("cancellation", () => {
     );
     await Promise.all(["a", "b"].map((label) => awaitLatch(latch(started, label).promise, `${label} never started`)));
     controller.abort();
-    expect(await result).toEqual({ status: "aborted", text: "", steps: 1 });
+    expect(await result).toEqual({ status: "aborted", text: "", steps: 1, usage: expect.any(Object) });
     expect(log.toSorted()).toEqual(["a saw aborted=true", "b saw aborted=true", "start a", "start b"]);
     expect(toolContents(messages)).toEqual(["call_1", "call_2", "call_3", "call_4", "call_5"].map((id) => `${id}: ${CANCELLED}`));
   });

@@ -24,6 +24,8 @@ export interface ToolCallsOptions {
   /** The conversation whose taint the calls are judged under (the runtime's `ExecuteOptions.conversation`). */
   readonly conversation?: string | undefined;
   readonly emit: (event: AgentEvent) => void;
+  /** Give the tools `ToolContext.progress` and emit what they show as `tool_progress`. @default false */
+  readonly progress?: boolean;
   /**
    * The response stopped at the model's output limit: a call whose arguments are not JSON
    * was cut off there, and is answered so (without running) rather than as a JSON error.
@@ -62,7 +64,8 @@ export async function runToolCalls(calls: readonly FunctionCall[], options: Tool
       emit({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
       if (signal?.aborted) return toolErrors.cancelled();
       if (options.cutOff && prepared.reading.notJson !== undefined) return toolErrors.cutOff();
-      return options.answer?.(call, prepared) ?? execute(runtime, call.id, prepared, { signal, approve, conversation });
+      const onProgress = options.progress === true ? (text: string) => emit({ type: "tool_progress", id: call.id, text }) : undefined;
+      return options.answer?.(call, prepared) ?? execute(runtime, call.id, prepared, { signal, approve, conversation, onProgress });
     });
     // Awaited below in call order; marked handled now so a later call's failure is not unhandled meanwhile.
     done.catch(() => {});
@@ -85,9 +88,14 @@ export async function runToolCalls(calls: readonly FunctionCall[], options: Tool
   return answered;
 }
 
-async function execute(runtime: ToolRuntime, callId: string, prepared: PreparedCall, { signal, approve, conversation }: Pick<ToolCallsOptions, "signal" | "approve" | "conversation">) {
+async function execute(
+  runtime: ToolRuntime,
+  callId: string,
+  prepared: PreparedCall,
+  { signal, approve, conversation, onProgress }: Pick<ToolCallsOptions, "signal" | "approve" | "conversation"> & { readonly onProgress: ((text: string) => void) | undefined },
+) {
   try {
-    return await runtime.execute(prepared, { callId, ...(signal ? { signal } : {}), ...(approve ? { approve } : {}), ...(conversation ? { conversation } : {}) });
+    return await runtime.execute(prepared, { callId, ...(onProgress ? { onProgress } : {}), ...(signal ? { signal } : {}), ...(approve ? { approve } : {}), ...(conversation ? { conversation } : {}) });
   } catch (error) {
     // An approval cut short by the abort (a handler's abort is the runtime's business): its
     // call id still gets a result and the turn ends as aborted.

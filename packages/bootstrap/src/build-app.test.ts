@@ -114,7 +114,7 @@ describe("buildApp: each failure names the plugin, the file and the fix, and bui
   test("contract not satisfied: both versions named, checked before the keys it may not know", async () => {
     const error = await buildFails(await configWith([{ path: fixture("future-contract") }]));
     expect(error.code).toBe("PLUGIN_CONTRACT");
-    expect(error.message).toContain("Plugin @fixture/future-contract supports contract ^2.0.0, this Plugboard provides 1.1.0.");
+    expect(error.message).toContain("Plugin @fixture/future-contract supports contract ^2.0.0, this Plugboard provides 1.2.0.");
     expect(error.message).toContain(`manifest: ${manifestOf("future-contract")}`);
     expect(error.message).toContain("Install a version of @fixture/future-contract made for contract 1.x");
     expect(imported("futureContractFixtureImported")).toBeUndefined();

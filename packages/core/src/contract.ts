@@ -13,7 +13,7 @@ import type { Workspace } from "./workspace.ts";
  * runtime passes to a handler) bump the major version; additions bump the minor. The full
  * rules, and how a plugin picks its range: docs/plugins.md, "Versioning".
  */
-export const CONTRACT_VERSION = "1.1.0";
+export const CONTRACT_VERSION = "1.2.0";
 
 /** What a tool returns. `content` is sent to the model as the `role: "tool"` message. */
 export interface ToolResult {
@@ -59,6 +59,12 @@ export interface ToolContext {
    * results. Whatever a tool returns over `maxBytes` is saved there by the runtime anyway.
    */
   readonly results?: ResultsFile;
+  /**
+   * Shows a piece of the call's output as it comes (a command's output while it runs) to a
+   * person watching, for example under the app's spinner; never sent to the model, which gets
+   * the result. Absent when no one watches: call it as `ctx.progress?.(text)`. Since contract 1.2.
+   */
+  readonly progress?: (text: string) => void;
 }
 
 /** A tool: immutable data the registry indexes and the runtime executes. */

@@ -126,6 +126,8 @@ interface Running {
   readonly ready: Promise<HostListing>;
   /** Calls and `writes` requests waiting for their answer, by id. */
   readonly waiting: Map<number, (message: HostMessage | undefined) => void>;
+  /** Where the output of calls in flight goes as it comes (`ToolContext.progress`), by id. */
+  readonly progress: Map<number, (text: string) => void>;
   /** Settles once the host has exited and its pipes have closed (so nothing of its namespace is left). */
   readonly ended: Promise<void>;
   /** Set when the host wrote a protocol line the app could not read: it was ended for it. */
@@ -201,7 +203,8 @@ class HostProcess implements HostConnection {
     }
     const id = this.#nextId++;
     trace("call: sent to the host");
-    const answered = this.#ask(running, { type: "call", id, tool, args, callId: ctx.callId, ...(ctx.results ? { results: ctx.results } : {}) });
+    if (ctx.progress !== undefined) running.progress.set(id, ctx.progress);
+    const answered = this.#ask(running, { type: "call", id, tool, args, callId: ctx.callId, ...(ctx.results ? { results: ctx.results } : {}), ...(ctx.progress ? { progress: true } : {}) });
     const cancel = () => this.#send(running, { type: "cancel", id });
     ctx.signal.addEventListener("abort", cancel, { once: true });
     if (ctx.signal.aborted) cancel();
@@ -215,6 +218,7 @@ class HostProcess implements HostConnection {
       if (answer.type === "load-failed") return errorResult(answer.message.split("\n")[0] ?? "");
       throw new Error(`${plugin}'s host answered a call with ${answer.type}`);
     } finally {
+      running.progress.delete(id);
       ctx.signal.removeEventListener("abort", cancel);
     }
   }
@@ -349,7 +353,7 @@ class HostProcess implements HostConnection {
       refused = reject;
     });
     let ended: () => void = () => {};
-    const running: Running = { process: child, ready, waiting, ended: new Promise((resolve) => (ended = resolve)), brokeProtocol: false };
+    const running: Running = { process: child, ready, waiting, progress: new Map(), ended: new Promise((resolve) => (ended = resolve)), brokeProtocol: false };
     this.#running = running;
     const onMessage = (message: HostMessage) => {
       if (message.type === "ready") {
@@ -357,6 +361,8 @@ class HostProcess implements HostConnection {
         listed?.(message.listing);
       }
       else if (message.type === "load-failed" && !("id" in message)) refused?.(new PlugboardError(message.code, message.message));
+      // Shown as text: whoever shows it writes out its control characters.
+      else if (message.type === "progress") running.progress.get(message.id)?.(message.text);
       else {
         waiting.get(message.id)?.(message);
         waiting.delete(message.id);

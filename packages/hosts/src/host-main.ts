@@ -91,7 +91,8 @@ async function host(spec: HostSpec, send: (message: HostMessage) => void, lines:
     let answered: HostMessage;
     trace(`host program: runs ${message.tool}`);
     try {
-      const ctx = { workspace, signal: controller.signal, callId: message.callId, logger, ...(message.results ? { results: message.results } : {}) };
+      const progress = message.progress === true ? (text: string) => send({ type: "progress", id: message.id, text }) : undefined;
+      const ctx = { workspace, signal: controller.signal, callId: message.callId, logger, ...(message.results ? { results: message.results } : {}), ...(progress ? { progress } : {}) };
       const result: ToolResult = await runHandler(target.tool, message.args, ctx).catch((error: unknown) => {
         const refusal = refusalOf(error, target.plugin, target.grants, workspace.root);
         if (refusal === undefined) throw error;

@@ -84,6 +84,7 @@ describe("parseHostMessage", () => {
       { type: "written", id: 2, key: "/w/a" },
       { type: "thrown", id: 4, error: { name: "TypeError", message: "m", stack: "s" } },
       { type: "thrown", id: 5, error: { message: "a thrown string" } },
+      { type: "progress", id: 7, text: "line1\n" },
     ];
     for (const message of good) expect(parseHostMessage(JSON.stringify(message))).toEqual(message as never);
     const bad = [
@@ -97,6 +98,8 @@ describe("parseHostMessage", () => {
       '{"type":"ready","listing":{"plugins":[{"name":"p","tools":[{"name":"t","description":"","parameters":{"json":{},"marks":[[["x"],"TypeBox.Kind"]]},"concurrency":"serial"}]}]}}',
       '{"type":"ready","listing":{"plugins":[{"name":"p","tools":[{"name":"t","description":"","parameters":{"json":{},"marks":[]},"concurrency":"fast"}]}]}}',
       '{"type":"cancel","id":1}',
+      '{"type":"progress","id":1}',
+      '{"type":"progress","id":1,"text":["x"]}',
       '{"type":"result","id":1,"result":{"content":"x","isError":false,"structuredContent":[1]}}',
       '{"type":"ready","listing":{"plugins":[{"name":"p","tools":[{"name":"t","description":"","parameters":{"json":{},"marks":[]},"outputSchema":{"json":1},"concurrency":"serial"}]}]}}',
     ];

@@ -8,7 +8,8 @@
  *
  * A host first answers `ready` with the tools of its plugins (their TypeBox schemas
  * encoded, see `encodeSchema`) or `load-failed` with the loader's error; then it answers
- * each `call` with `result` or `thrown`, and each `writes` with `written` or `thrown`. A lazy
+ * each `call` with `result` or `thrown` (after `progress` messages of its output when the call
+ * asks for them), and each `writes` with `written` or `thrown`. A lazy
  * host (the app knows its tools) loads each plugin on its first request, and answers one
  * whose plugin fails to load with `load-failed` for that request.
  */
@@ -61,7 +62,16 @@ export interface Thrown {
 }
 
 export type AppMessage =
-  | { readonly type: "call"; readonly id: number; readonly tool: string; readonly args: Record<string, unknown>; readonly callId: string; readonly results?: ResultsFile }
+  | {
+      readonly type: "call";
+      readonly id: number;
+      readonly tool: string;
+      readonly args: Record<string, unknown>;
+      readonly callId: string;
+      readonly results?: ResultsFile;
+      /** Someone watches: the host sends the handler's `ctx.progress` pieces as `progress` messages. */
+      readonly progress?: true;
+    }
   | { readonly type: "cancel"; readonly id: number }
   | { readonly type: "writes"; readonly id: number; readonly tool: string; readonly args: Record<string, unknown> };
 
@@ -69,6 +79,8 @@ export type HostMessage =
   | { readonly type: "ready"; readonly listing: HostListing }
   | { readonly type: "load-failed"; readonly code: PlugboardErrorCode; readonly message: string }
   | { readonly type: "result"; readonly id: number; readonly result: ToolResult }
+  /** A piece of a running call's output (its handler's `ctx.progress`), before its `result`. */
+  | { readonly type: "progress"; readonly id: number; readonly text: string }
   | { readonly type: "written"; readonly id: number; readonly key: string }
   | { readonly type: "thrown"; readonly id: number; readonly error: Thrown }
   /** A lazy host's plugin failed to load for this request: the loader's error. */
@@ -147,6 +159,7 @@ export function parseHostMessage(text: string): HostMessage | undefined {
     return shaped ? (value as unknown as HostMessage) : undefined;
   }
   if (type === "written") return typeof value.key === "string" ? (value as unknown as HostMessage) : undefined;
+  if (type === "progress") return typeof value.text === "string" ? (value as unknown as HostMessage) : undefined;
   if (type === "thrown") {
     const { error } = value;
     const shaped =

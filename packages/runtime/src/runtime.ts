@@ -83,6 +83,8 @@ export interface ExecuteOptions {
    * secrets are left in. @default every result is redacted
    */
   readonly redact?: false;
+  /** Told each piece of output the call shows while it runs (`ToolContext.progress`), for a person watching. @default none */
+  readonly onProgress?: (text: string) => void;
 }
 
 const NEVER = new AbortController().signal;
@@ -218,7 +220,7 @@ export class ToolRuntime {
         return result;
       }
       const results = this.#results && resultsFileFor(this.workspace.root, callId, this.#results);
-      const ctx: ToolContext = { workspace: this.workspace, signal, callId, logger: this.#logger, ...(results ? { results } : {}) };
+      const ctx: ToolContext = { workspace: this.workspace, signal, callId, logger: this.#logger, ...(results ? { results } : {}), ...(options.onProgress ? { progress: options.onProgress } : {}) };
       let whole = await this.#run(registered, { ...gate.arguments }, ctx);
       // Refused by the sandbox for lack of a grant the person then gives: run again with it.
       granted = await askToGrant(registered, whole, { id: callId, arguments: gate.arguments, asking: this.#asking, approve: options.approve, signal });

@@ -94,6 +94,26 @@ describe("streamed answers", () => {
     expect(chunks.at(-1)?.usage?.completion_tokens).toBeGreaterThan(0);
     expect(chunks.at(-2)?.choices[0]?.finish_reason).toBe("stop");
   });
+
+  test("a reply's usage is what it reports; usage: false reports none, asked or not", async () => {
+    await using model = await startScriptedModel([
+      { content: "a", usage: { promptTokens: 1234, completionTokens: 56 } },
+      { content: "b", usage: { promptTokens: 7, completionTokens: 8 } },
+      { content: "c", usage: false },
+      { content: "d", usage: false },
+    ]);
+    const client = new OpenAI({ baseURL: model.baseURL, apiKey: "test", maxRetries: 0 });
+    const streamed = async () => {
+      const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
+      for await (const chunk of await client.chat.completions.create({ ...params, stream: true, stream_options: { include_usage: true } })) chunks.push(chunk);
+      return chunks;
+    };
+    expect((await streamed()).at(-1)?.usage).toEqual({ prompt_tokens: 1234, completion_tokens: 56, total_tokens: 1290 });
+    expect((await client.chat.completions.create(params)).usage).toEqual({ prompt_tokens: 7, completion_tokens: 8, total_tokens: 15 });
+    expect((await streamed()).some((chunk) => chunk.usage !== undefined && chunk.usage !== null)).toBe(false);
+    expect((await client.chat.completions.create(params)).usage).toBeUndefined();
+    expect(() => model.enqueue({ content: "x", usage: { promptTokens: -1, completionTokens: 2 } })).toThrow("usage must be");
+  });
 });
 
 describe("pieces", () => {

@@ -2,7 +2,7 @@
  * Turns a text or tool-call reply into what the real API sends: one `chat.completion`
  * object, or the `chat.completion.chunk` sequence of a streamed answer.
  */
-import type { FinishReason, ScriptedToolCall, TextReply, ToolCallsReply } from "./types.ts";
+import type { FinishReason, ScriptedToolCall, ScriptedUsage, TextReply, ToolCallsReply } from "./types.ts";
 
 /** What every object of one response shares. */
 export interface CompletionMeta {
@@ -22,12 +22,15 @@ export interface AnswerReply {
   readonly reasoning: string | undefined;
   readonly toolCalls: readonly { readonly id: string; readonly name: string; readonly arguments: string }[];
   readonly finishReason: FinishReason;
+  /** What `usage` reports; absent: estimated. */
+  readonly usage: ScriptedUsage | undefined;
 }
 
 /** Fills in the defaults of a text or tool-call reply; `nextId` names calls without an id. */
 export function answerOf(reply: TextReply | ToolCallsReply, nextId: () => string): AnswerReply {
   const reasoning = reply.reasoning;
-  if (!("toolCalls" in reply)) return { content: reply.content, reasoning, toolCalls: [], finishReason: reply.finishReason ?? "stop" };
+  const { usage } = reply;
+  if (!("toolCalls" in reply)) return { content: reply.content, reasoning, toolCalls: [], finishReason: reply.finishReason ?? "stop", usage };
   return {
     content: reply.content ?? null,
     reasoning,
@@ -37,6 +40,7 @@ export function answerOf(reply: TextReply | ToolCallsReply, nextId: () => string
       arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments),
     })),
     finishReason: reply.finishReason ?? "tool_calls",
+    usage,
   };
 }
 
@@ -57,7 +61,7 @@ export function completionObject(answer: AnswerReply, meta: CompletionMeta): Rec
     created: meta.created,
     model: meta.model,
     choices: [{ index: 0, message, logprobs: null, finish_reason: answer.finishReason }],
-    usage: usage(answer, meta),
+    ...(answer.usage === false ? {} : { usage: usage(answer, meta) }),
     service_tier: "default",
     system_fingerprint: null,
   };
@@ -77,7 +81,7 @@ export function completionChunks(answer: AnswerReply, meta: CompletionMeta): Rec
     service_tier: "default",
     system_fingerprint: null,
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
-    ...(meta.includeUsage ? { usage: null } : {}),
+    ...(meta.includeUsage && answer.usage !== false ? { usage: null } : {}),
   });
   const chunks = [chunk({ role: "assistant", content: answer.content === null ? null : "", refusal: null })];
   for (const piece of pieces(answer.reasoning ?? "")) chunks.push(chunk({ reasoning_content: piece }));
@@ -93,7 +97,7 @@ export function completionChunks(answer: AnswerReply, meta: CompletionMeta): Rec
     }
   });
   chunks.push(chunk({}, answer.finishReason));
-  if (!meta.includeUsage) return chunks;
+  if (!meta.includeUsage || answer.usage === false) return chunks;
   const { choices: _choices, ...last } = chunk({});
   return [...chunks, { ...last, choices: [], usage: usage(answer, meta) }];
 }
@@ -114,6 +118,10 @@ export function estimateTokens(text: string): number {
 }
 
 function usage(answer: AnswerReply, meta: CompletionMeta) {
+  if (answer.usage) {
+    const { promptTokens, completionTokens } = answer.usage;
+    return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+  }
   const produced = (answer.content ?? "") + answer.toolCalls.map((call) => call.name + call.arguments).join("");
   const completionTokens = estimateTokens(produced);
   return {

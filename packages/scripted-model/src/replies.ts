@@ -70,6 +70,11 @@ export function classifyReply(reply: StaticReply): ClassifiedReply {
 
 function checkReasoning(reply: TextReply | ToolCallsReply): void {
   if (reply.reasoning !== undefined && typeof reply.reasoning !== "string") throw invalid(reply, "reasoning must be a string");
+  const { usage } = reply;
+  const counts = (value: unknown) => Number.isInteger(value) && Number(value) >= 0;
+  if (usage !== undefined && usage !== false && !(counts(usage.promptTokens) && counts(usage.completionTokens))) {
+    throw invalid(reply, "usage must be { promptTokens, completionTokens } (whole numbers) or false");
+  }
 }
 
 function checkStatus(reply: unknown, status: unknown): void {

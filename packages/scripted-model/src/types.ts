@@ -15,9 +15,17 @@ export interface ScriptedToolCall {
 /** Why the scripted choice stopped, as the API reports it. */
 export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
 
+/**
+ * The token counts a reply reports in `usage`, or `false` for an endpoint that reports none.
+ * @default estimated from the request and the reply (four characters a token)
+ */
+export type ScriptedUsage = { readonly promptTokens: number; readonly completionTokens: number } | false;
+
 /** The assistant answers with text. */
 export interface TextReply {
   readonly content: string;
+  /** What `usage` reports (streamed: in the usage chunk, when the request asks for one). */
+  readonly usage?: ScriptedUsage;
   /** Sent as `reasoning_content` (DeepSeek's field), before the content when streamed. */
   readonly reasoning?: string;
   /** @default "stop" */
@@ -33,6 +41,8 @@ export interface ToolCallsReply {
   readonly reasoning?: string;
   /** @default "tool_calls" */
   readonly finishReason?: FinishReason;
+  /** What `usage` reports (streamed: in the usage chunk, when the request asks for one). */
+  readonly usage?: ScriptedUsage;
 }
 
 /** An HTTP error, as the API sends one before any streaming starts. */

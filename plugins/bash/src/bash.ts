@@ -67,7 +67,7 @@ export function bashTool(limits: Readonly<Options>) {
       const file = ctx.results === undefined ? undefined : new OutputFile(ctx.workspace.root, ctx.results, limit);
       let outcome: RunOutcome;
       try {
-        outcome = await runCommand(command, { shell, cwd: ctx.workspace.root, timeoutMs, maxOutputChars: limit, signal: ctx.signal, ...(file ? { file } : {}) });
+        outcome = await runCommand(command, { shell, cwd: ctx.workspace.root, timeoutMs, maxOutputChars: limit, signal: ctx.signal, ...(file ? { file } : {}), ...(ctx.progress ? { progress: ctx.progress } : {}) });
       } catch (error) {
         await file?.finish(false);
         return bashTexts.notStarted(await whyNotStarted(error, ctx.workspace.root));

@@ -18,6 +18,8 @@ export interface RunOptions {
   readonly signal: AbortSignal;
   /** Where the whole output goes as it streams, when the call has a results file. */
   readonly file?: OutputFile;
+  /** Told each piece of output (stdout and stderr) as it comes, for a person watching. */
+  readonly progress?: (text: string) => void;
 }
 
 /** How the command ended and what it printed. */
@@ -45,8 +47,8 @@ export async function runCommand(command: string, options: RunOptions): Promise<
   const reported = underOurInit ? readEnding(child.stdio[3] as number) : Promise.resolve(null);
 
   const group = superviseGroup(child.pid, options);
-  const stdout = new StreamCapture(child.stdout, options.maxOutputChars, options.file?.stdout);
-  const stderr = new StreamCapture(child.stderr, options.maxOutputChars, options.file?.stderr);
+  const stdout = new StreamCapture(child.stdout, options.maxOutputChars, options.file?.stdout, options.progress);
+  const stderr = new StreamCapture(child.stderr, options.maxOutputChars, options.file?.stderr, options.progress);
   try {
     await child.exited;
   } finally {
@@ -81,10 +83,12 @@ class StreamCapture {
   readonly done: Promise<void>;
   readonly #reader: Reader;
   readonly #spill: Spill | undefined;
+  readonly #progress: ((text: string) => void) | undefined;
 
-  constructor(stream: ReadableStream<Uint8Array>, limit: number, spill: Spill | undefined) {
+  constructor(stream: ReadableStream<Uint8Array>, limit: number, spill: Spill | undefined, progress: ((text: string) => void) | undefined) {
     this.cap = new OutputCap(limit);
     this.#spill = spill;
+    this.#progress = progress;
     this.#reader = readerOf(stream);
     this.done = this.#drain();
   }
@@ -99,7 +103,9 @@ class StreamCapture {
     for (;;) {
       const { done, value } = await this.#reader.read();
       if (done) break;
-      this.cap.push(decoder.decode(value, { stream: true }), value.length);
+      const text = decoder.decode(value, { stream: true });
+      this.cap.push(text, value.length);
+      if (text !== "") this.#progress?.(text);
       // Awaited: a file slower than the command holds the pipe, never the memory.
       if (this.#spill !== undefined) await this.#spill.push(value);
     }
