@@ -63,7 +63,7 @@ describe("usage", () => {
     expect(result).toEqual({
       code: 2,
       stdout: "",
-      stderr: "plugboard: there is no command 'nosuch'; the commands are run, tools, plugins, call, check, mcp, web, trust, plugin, policy (see plugboard --help)\n",
+      stderr: "plugboard: there is no command 'nosuch'; the commands are resume, run, tools, plugins, call, check, mcp, web, trust, plugin, policy (see plugboard --help)\n",
     });
   });
 
@@ -225,7 +225,7 @@ describe("the offline demo", () => {
     const repo = fileURLToPath(new URL("../../../", import.meta.url));
     const child = Bun.spawn(["bun", "run", "plugboard", "--version"], { cwd: repo, env: { PATH: process.env.PATH ?? "" }, stdout: "pipe", stderr: "pipe" });
     const [stdout, stderr] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
-    expect({ code: await child.exited, stdout, stderr }).toEqual({ code: 0, stdout: "plugboard 0.1.0 (contract 1.1.0)\n", stderr: "" });
+    expect({ code: await child.exited, stdout, stderr }).toEqual({ code: 0, stdout: "plugboard 0.1.0 (contract 1.2.0)\n", stderr: "" });
   });
 
   test("the root `plugboard` script keeps the folder the user ran it from", async () => {

@@ -37,7 +37,11 @@ describe("the model line at the start of a session", () => {
     await using model = await startScriptedModel([{ content: "one" }, { content: "two" }]);
     const result = await plugboard(["--config", config], { cwd: dir, env: { MODEL: "env-model", BASE_URL: model.baseURL }, stdin: "a\nb\nexit\n" });
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe(`plugboard: model env-model at ${model.baseURL} (dialect openai)\n`);
+    // First and once; the session's last line says where the conversation is kept.
+    const lines = result.stderr.split("\n").filter((line) => line !== "");
+    expect(lines[0]).toBe(`plugboard: model env-model at ${model.baseURL} (dialect openai)`);
+    expect(lines.filter((line) => line.startsWith("plugboard: model ")).length).toBe(1);
+    expect(lines.slice(1)).toEqual([expect.stringMatching(/^plugboard: conversation \S+ is kept: plugboard --continue picks it up$/)]);
   });
 
   test("the demo model says it is the demo model, with no model line", async () => {
