@@ -8,8 +8,9 @@ export default defineCommand(
     usage: "plugboard [flags]",
     summary: "chat with the model in a loop (the default command)",
     details: [
-      "Reads one request per line at the `plugboard >> ` prompt and keeps the conversation across turns.",
-      "`q`, `exit`, an empty line or Ctrl-D quits; Ctrl-C cancels the turn in flight, and quits at the prompt.",
+      "Reads one message at a time at the `plugboard >> ` prompt and keeps the conversation across turns.",
+      "Enter sends; Alt+Enter, Shift+Enter, Ctrl-J or a `\\` before Enter start a new line; a paste is one message, blank lines included. What is typed during a turn waits for the next prompt.",
+      "`q`, `exit`, an empty line or Ctrl-D quits; Ctrl-C cancels the turn in flight, clears a message being typed, and quits at an empty prompt.",
       "A call the config's policy asks about shows the tool and its arguments: `y` allows it once, `a` allows the tool for the rest of the session, `c` allows bash commands like it (a rule from its leading words, shown first: `s` this session, `p` saved to the config), `n` refuses it (then an optional reason for the model); Ctrl-C cancels the turn.",
     ],
     flags: [...MODEL_FLAGS, "yes"],

@@ -28,7 +28,7 @@ export async function interactiveCommand(parsed: ParsedArgs, io: Io): Promise<nu
   // The hosts start while the user types, not at the first tool call.
   app.warmUp();
   const session = createSession(app, app.model, createApprovals(parsed.flags.yes, io), elicitation);
-  const lines = createLineReader(io.stdin, io.stdout, PROMPT);
+  const lines = createLineReader(io.stdin, io.stderr, PROMPT);
   let turn: AbortController | undefined;
   let exitCode = 0;
   const interrupt = () => {
@@ -39,7 +39,6 @@ export async function interactiveCommand(parsed: ParsedArgs, io: Io): Promise<nu
       return;
     }
     exitCode = 130;
-    io.stdout.write("\n");
     lines.close();
   };
   // SIGTERM and SIGHUP end the session: the turn in flight is cancelled first.
@@ -55,8 +54,9 @@ export async function interactiveCommand(parsed: ParsedArgs, io: Io): Promise<nu
   try {
     for (;;) {
       const line = await lines.next();
-      if (line === undefined && exitCode === 0) io.stdout.write("\n");
-      if (line === undefined || QUIT.has(line.trim())) break;
+      // A typed empty line (or `q`, `exit`) quits; a message of several lines never does, nor is a blank one sent.
+      if (line === undefined || (!line.includes("\n") && QUIT.has(line.trim()))) break;
+      if (line.trim() === "") continue;
       turn = new AbortController();
       await converse(session, line.trim(), io, turn.signal);
       turn = undefined;
