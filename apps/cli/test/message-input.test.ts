@@ -161,3 +161,17 @@ test("with piped stdin, stdout holds only the answers (no prompt)", async () => 
   expect(result.stdout).toBe("first answer\nsecond answer\n");
   expect(result.stderr).not.toContain(PROMPT);
 });
+
+test("Ctrl-C clears a message being typed, and on an empty one quits with 130, bracketed paste turned off", async () => {
+  await using s = await session([{ content: "never asked" }]);
+  s.cli.type("a draft");
+  await s.cli.waitFor("a draft");
+  s.cli.type("\u0003");
+  // Redrawn empty: the prompt alone, then the cursor put back after it.
+  await s.cli.waitFor(`${ESC}[J${PROMPT}\r`);
+  s.cli.type("\u0003");
+  expect(await s.cli.exited()).toBe(130);
+  expect(s.model.requests).toHaveLength(0);
+  expect(s.cli.screen()).toContain(`${ESC}[?2004h`);
+  expect(s.cli.screen()).toEndWith(`${ESC}[?2004l`);
+});
