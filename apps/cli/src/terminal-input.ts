@@ -15,6 +15,7 @@ import { createKeyDecoder } from "./keys.ts";
 import { createLineEditor } from "./line-editor.ts";
 
 const CTRL_C = "\u0003";
+const CTRL_Z = "\u001a";
 const PASTE_ON = "\u001b[?2004h";
 const PASTE_OFF = "\u001b[?2004l";
 
@@ -48,10 +49,15 @@ export function holdKeyboard(input: NodeJS.ReadStream, output?: NodeJS.WriteStre
   if (output) output.write(PASTE_ON);
   const decoder = new TextDecoder();
   const typed: string[] = [];
-  let reader: KeyReader | undefined;
+  const readers: KeyReader[] = [];
   let gone = input.readableEnded;
   const onData = (chunk: Buffer | string) => {
     let text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+    if (text.includes(CTRL_Z)) {
+      text = text.replaceAll(CTRL_Z, "");
+      suspend();
+    }
+    const reader = readers.at(-1);
     if (reader) return reader.chunk(text);
     if (text.includes(CTRL_C)) {
       text = text.replaceAll(CTRL_C, "");
@@ -62,7 +68,7 @@ export function holdKeyboard(input: NodeJS.ReadStream, output?: NodeJS.WriteStre
   const onGone = () => {
     gone = true;
     hangUp();
-    reader?.gone();
+    for (const reader of [...readers].reverse()) reader.gone();
   };
   const restore = () => {
     try {
@@ -80,6 +86,19 @@ export function holdKeyboard(input: NodeJS.ReadStream, output?: NodeJS.WriteStre
       }
     }
   };
+  // Ctrl-Z, a key in raw mode: the terminal's mode back, the process stopped as the shell expects, raw again once continued.
+  const suspend = () => {
+    restore();
+    process.once("SIGCONT", () => {
+      try {
+        input.setRawMode(true);
+        output?.write(PASTE_ON);
+      } catch {
+        onGone();
+      }
+    });
+    process.kill(process.pid, "SIGTSTP");
+  };
   input.on("data", onData);
   input.on("end", onGone);
   input.on("error", onGone);
@@ -87,9 +106,11 @@ export function holdKeyboard(input: NodeJS.ReadStream, output?: NodeJS.WriteStre
   input.resume();
   const keyboard: Keyboard = {
     take(next) {
-      reader = next;
+      // A question asked while another reads (a prompt while the message editor waits) gives the keyboard back when it ends.
+      readers.push(next);
       const release = () => {
-        if (reader === next) reader = undefined;
+        const index = readers.indexOf(next);
+        if (index !== -1) readers.splice(index, 1);
       };
       if (gone) {
         hangUp();
@@ -98,7 +119,7 @@ export function holdKeyboard(input: NodeJS.ReadStream, output?: NodeJS.WriteStre
       return release;
     },
     replay(next) {
-      while (reader === next && typed.length > 0) next.chunk(typed.shift() ?? "");
+      while (readers.at(-1) === next && typed.length > 0) next.chunk(typed.shift() ?? "");
     },
     release() {
       held.delete(input);
