@@ -1,30 +1,40 @@
 /**
- * Lines from stdin, one request at a time. From a pipe, readline emits lines as they arrive
- * (all at once, then close), so they are queued until the session asks for the next one;
- * nothing piped is lost. On a terminal, readline holds the keyboard only while the prompt
- * waits for a line, so during a turn an approval prompt can read single keys. A terminal
- * whose read ends or fails has gone away: a hangup (`hangUp`), not the end of the input.
+ * The session's messages from stdin, one at a time.
+ *
+ * On a terminal (stdin and `output` both terminals) the message editor reads them: Enter
+ * sends; Alt+Enter, Shift+Enter (where the terminal sends it apart: `ESC[13;2u`,
+ * `ESC[27;2;13~`), Ctrl-J and a `\` before Enter start a new line; a paste is inserted whole,
+ * line breaks and blank lines included — marked by the terminal's bracketed paste, or, without
+ * it, by arriving in one read (a line break followed by more in the same read was pasted; one
+ * that ends the read is Enter). The keyboard is held from the first prompt to `close`, so what
+ * is typed during a turn waits for the next prompt.
+ *
+ * From a pipe each line is a message, queued until the session asks for it (nothing piped is
+ * lost), with no prompt: stdout holds only the answers. A terminal whose read ends or fails
+ * has gone away: a hangup (`hangUp`), not the end of the input.
  */
-import { createInterface, type Interface } from "node:readline";
+import { createInterface } from "node:readline";
 import { hangUp } from "./interrupt.ts";
-import { closeQuietly } from "./terminal-input.ts";
+import { createKeyDecoder } from "./keys.ts";
+import { createLineEditor, type LineEditor } from "./line-editor.ts";
+import { holdKeyboard, type Keyboard } from "./terminal-input.ts";
 
 export interface LineReader {
-  /** Shows the prompt and resolves with the next line, or undefined at the end of input. */
+  /** Shows the prompt (on a terminal) and resolves with the next message, or undefined at the end of input. */
   next(): Promise<string | undefined>;
   /** Ends input: pending and future `next` calls resolve with undefined. */
   close(): void;
-  /** Calls `handler` when a terminal's Ctrl-C arrives as a key press. */
+  /** Calls `handler` when a terminal's Ctrl-C arrives as a key press at the prompt. */
   onInterrupt(handler: () => void): void;
 }
 
-/** Reads lines from `input`, showing `prompt` on `output` before each one. */
+/** Reads messages from `input`, showing `prompt` on `output` before each one when both are terminals. */
 export function createLineReader(input: NodeJS.ReadStream, output: NodeJS.WriteStream, prompt: string): LineReader {
-  return input.isTTY === true && output.isTTY === true ? terminalReader(input, output, prompt) : pipeReader(input, output, prompt);
+  return input.isTTY === true && output.isTTY === true ? terminalReader(input, output, prompt) : pipeReader(input);
 }
 
-function pipeReader(input: NodeJS.ReadStream, output: NodeJS.WriteStream, prompt: string): LineReader {
-  const rl = createInterface({ input, output, terminal: false, prompt });
+function pipeReader(input: NodeJS.ReadStream): LineReader {
+  const rl = createInterface({ input, terminal: false });
   const queue: string[] = [];
   let ended = false;
   let closed = false;
@@ -39,9 +49,6 @@ function pipeReader(input: NodeJS.ReadStream, output: NodeJS.WriteStream, prompt
   });
   return {
     async next() {
-      if (closed) return undefined;
-      if (ended) output.write(prompt);
-      else rl.prompt();
       while (queue.length === 0 && !ended && !closed) await new Promise<void>((resolve) => (wake = resolve));
       wake = undefined;
       return closed ? undefined : queue.shift();
@@ -51,49 +58,70 @@ function pipeReader(input: NodeJS.ReadStream, output: NodeJS.WriteStream, prompt
       rl.close();
       wake?.();
     },
-    onInterrupt(handler) {
-      rl.on("SIGINT", handler);
+    onInterrupt() {
+      // A pipe has no Ctrl-C key: the signal reaches the process.
     },
   };
 }
 
-/** One readline interface per line, sharing the history (up and down arrows) across lines. */
+/** The message editor on the held keyboard, the history (up and down arrows) shared across messages. */
 function terminalReader(input: NodeJS.ReadStream, output: NodeJS.WriteStream, prompt: string): LineReader {
   const history: string[] = [];
   const handlers: (() => void)[] = [];
-  let current: Interface | undefined;
+  const decode = createKeyDecoder();
+  let keyboard: Keyboard | undefined;
+  let current: { editor: LineEditor; end: (message: string | undefined) => void } | undefined;
   let closed = false;
-  // Registered before any readline interface's own listeners, so the hangup is known before readline closes.
-  input.on("end", hangUp);
-  input.on("error", hangUp);
   return {
     next() {
       if (closed) return Promise.resolve(undefined);
+      try {
+        keyboard ??= holdKeyboard(input, output);
+      } catch {
+        // EIO: the terminal went away before the prompt.
+        hangUp();
+        return Promise.resolve(undefined);
+      }
+      const held = keyboard;
       return new Promise((resolve) => {
-        const rl = createInterface({ input, output, terminal: true, prompt, history, historySize: 1000 });
-        current = rl;
-        let line: string | undefined;
-        for (const handler of handlers) rl.on("SIGINT", handler);
-        rl.once("line", (text) => {
-          line = text;
-          rl.close();
-        });
-        rl.once("close", () => {
+        const editor = createLineEditor(output, prompt, history);
+        let release = () => {};
+        const end = (message: string | undefined) => {
+          release();
           current = undefined;
-          resolve(closed ? undefined : line);
-        });
-        rl.prompt();
+          resolve(closed ? undefined : message);
+        };
+        current = { editor, end };
+        const reader = {
+          chunk(text: string) {
+            for (const key of decode(text)) {
+              const outcome = editor.press(key);
+              if (outcome?.kind === "send") return end(outcome.text);
+              if (outcome?.kind === "eof") return end(undefined);
+              if (outcome?.kind === "interrupt") {
+                for (const handler of handlers) handler();
+                return end(undefined);
+              }
+            }
+          },
+          gone: () => end(undefined),
+        };
+        release = held.take(reader);
+        // What was typed during the turn comes first, as if typed at this prompt.
+        held.replay(reader);
       });
     },
     close() {
+      if (closed) return;
       closed = true;
-      input.off("end", hangUp);
-      input.off("error", hangUp);
-      if (current) closeQuietly(current);
+      if (current) {
+        current.editor.leave();
+        current.end(undefined);
+      }
+      keyboard?.release();
     },
     onInterrupt(handler) {
       handlers.push(handler);
-      current?.on("SIGINT", handler);
     },
   };
 }

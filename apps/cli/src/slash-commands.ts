@@ -23,7 +23,8 @@ export const SLASH_COMMANDS = [
 /** The keys of the session, as `/help` lists them. */
 export const SESSION_KEYS = [
   ["Enter", "send the message; an empty line, q, exit or Ctrl-D ends the session"],
-  ["Ctrl-C", "cancel the turn in flight; at the prompt, end the session"],
+  ["Alt+Enter, Shift+Enter, \\ Enter", "a new line in the message (a paste is one message, blank lines included)"],
+  ["Ctrl-C", "cancel the turn in flight; clear a message being typed; at an empty prompt, end the session"],
   ["Up, Down", "earlier messages"],
 ] as const;
 

@@ -1,119 +1,234 @@
 /**
- * Reading an answer from the terminal while a turn runs: one key in raw mode, or one line.
- * Raw mode turns Ctrl-C into a key, so it is sent back to the process as SIGINT: the
- * command's own handler then cancels the turn, exactly as a Ctrl-C elsewhere would. A read
- * that ends (EOF) or fails (EIO) means the terminal went away: that is a hangup (`hangUp`),
- * handled as SIGHUP.
+ * The terminal's keyboard, read in raw mode by one owner at a time. A session holds it from
+ * its first prompt to its end (`holdKeyboard`): keys typed while no prompt is open — while
+ * the model answers or a tool runs — are kept for the next message, and never answer an
+ * approval. Its bracketed paste mode (`ESC[?2004h`) makes a terminal mark a paste, so the
+ * editor inserts it whole. `readKey` and `readLine` use the held keyboard, or hold it for
+ * the time of their question. Raw mode turns Ctrl-C into a key: outside the editor it is
+ * sent back to the process as SIGINT, so the command's own handler cancels the turn, exactly
+ * as a Ctrl-C elsewhere would. A read that ends (EOF) or fails (EIO) means the terminal went
+ * away: that is a hangup (`hangUp`), handled as SIGHUP.
  */
-import { createInterface, type Interface } from "node:readline";
+import { writeSync } from "node:fs";
 import { hangUp } from "./interrupt.ts";
+import { createKeyDecoder } from "./keys.ts";
+import { createLineEditor } from "./line-editor.ts";
 
 const CTRL_C = "\u0003";
+const CTRL_Z = "\u001a";
+const PASTE_ON = "\u001b[?2004h";
+const PASTE_OFF = "\u001b[?2004l";
 
 /** Why a prompt gave up when the terminal went away and no signal said why. */
 const HUNG_UP = new Error("the terminal hung up");
 
+/** Who reads the keyboard now: each chunk (one read), and the news that the terminal went away. */
+interface KeyReader {
+  readonly chunk: (text: string) => void;
+  readonly gone: () => void;
+}
+
+/** The keyboard in raw mode, read all the time; what no reader takes is kept, in order. */
+export interface Keyboard {
+  /** Sends what is typed from now on to `reader` until the returned function is called. */
+  take(reader: KeyReader): () => void;
+  /** Sends what was typed while no one read to `reader`, one chunk at a time, while it holds the keyboard. */
+  replay(reader: KeyReader): void;
+  /** Leaves raw mode and bracketed paste, and stops reading. */
+  release(): void;
+}
+
+const held = new WeakMap<NodeJS.ReadStream, Keyboard>();
+
 /**
- * Resolves with the first key in `keys` that is pressed (others are ignored); rejects with
- * the signal's reason when `signal` aborts first, or when the terminal goes away.
+ * Holds the keyboard of `input` until `release`: raw mode, and bracketed paste announced on
+ * `output` (both undone when the process exits, however). Throws when the terminal is gone (EIO).
  */
-export function readKey(input: NodeJS.ReadStream, keys: readonly string[], signal: AbortSignal): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    let done = false;
-    const finish = () => {
-      if (done) return false;
-      done = true;
+export function holdKeyboard(input: NodeJS.ReadStream, output?: NodeJS.WriteStream): Keyboard {
+  input.setRawMode(true);
+  if (output) output.write(PASTE_ON);
+  const decoder = new TextDecoder();
+  const typed: string[] = [];
+  const readers: KeyReader[] = [];
+  let gone = input.readableEnded;
+  const onData = (chunk: Buffer | string) => {
+    let text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+    if (text.includes(CTRL_Z)) {
+      text = text.replaceAll(CTRL_Z, "");
+      suspend();
+    }
+    const reader = readers.at(-1);
+    if (reader) return reader.chunk(text);
+    if (text.includes(CTRL_C)) {
+      text = text.replaceAll(CTRL_C, "");
+      process.kill(process.pid, "SIGINT");
+    }
+    if (text !== "") typed.push(text);
+  };
+  const onGone = () => {
+    gone = true;
+    hangUp();
+    for (const reader of [...readers].reverse()) reader.gone();
+  };
+  const restore = () => {
+    try {
+      input.setRawMode(false);
+    } catch {
+      // The terminal is gone: there is no mode left to restore.
+    }
+    const fd: unknown = output && Reflect.get(output, "fd");
+    if (typeof fd === "number") {
+      try {
+        // Synchronously: this also runs as the process exits, when a stream's write would be lost.
+        writeSync(fd, PASTE_OFF);
+      } catch {
+        // Likewise.
+      }
+    }
+  };
+  // Ctrl-Z, a key in raw mode: the terminal's mode back, the process stopped as the shell expects, raw again once continued.
+  const suspend = () => {
+    restore();
+    process.once("SIGCONT", () => {
+      try {
+        input.setRawMode(true);
+        output?.write(PASTE_ON);
+      } catch {
+        onGone();
+      }
+    });
+    process.kill(process.pid, "SIGTSTP");
+  };
+  input.on("data", onData);
+  input.on("end", onGone);
+  input.on("error", onGone);
+  process.on("exit", restore);
+  input.resume();
+  const keyboard: Keyboard = {
+    take(next) {
+      // A question asked while another reads (a prompt while the message editor waits) gives the keyboard back when it ends.
+      readers.push(next);
+      const release = () => {
+        const index = readers.indexOf(next);
+        if (index !== -1) readers.splice(index, 1);
+      };
+      if (gone) {
+        hangUp();
+        next.gone();
+      }
+      return release;
+    },
+    replay(next) {
+      while (readers.at(-1) === next && typed.length > 0) next.chunk(typed.shift() ?? "");
+    },
+    release() {
+      held.delete(input);
       input.off("data", onData);
       input.off("end", onGone);
       input.off("error", onGone);
-      signal.removeEventListener("abort", onAbort);
-      restoreMode(input);
+      process.off("exit", restore);
+      restore();
       input.pause();
-      return true;
-    };
-    const onAbort = () => {
-      if (finish()) reject(signal.reason);
-    };
-    const onGone = () => {
-      hangUp();
-      if (finish()) reject(signal.aborted ? signal.reason : HUNG_UP);
-    };
-    const onData = (chunk: Buffer | string) => {
-      const text = chunk.toString();
+    },
+  };
+  held.set(input, keyboard);
+  return keyboard;
+}
+
+/**
+ * Runs `ask` with the keyboard of `input`: the one held, else one held for the question
+ * (without bracketed paste when there is no `output`). Rejects when the terminal is gone.
+ */
+async function withKeyboard<T>(input: NodeJS.ReadStream, output: NodeJS.WriteStream | undefined, ask: (keyboard: Keyboard) => Promise<T>): Promise<T> {
+  const existing = held.get(input);
+  if (existing) return ask(existing);
+  let keyboard: Keyboard;
+  try {
+    keyboard = holdKeyboard(input, output);
+  } catch {
+    // EIO: the terminal went away before the prompt.
+    hangUp();
+    throw HUNG_UP;
+  }
+  try {
+    return await ask(keyboard);
+  } finally {
+    keyboard.release();
+  }
+}
+
+/**
+ * Resolves with the first key in `keys` pressed after the question (others are ignored);
+ * rejects with the signal's reason when `signal` aborts first, or when the terminal goes away.
+ */
+export function readKey(input: NodeJS.ReadStream, keys: readonly string[], signal: AbortSignal): Promise<string> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return withKeyboard(input, undefined, (keyboard) => asked(keyboard, signal, (settle) => ({
+    chunk(text) {
       if (text.includes(CTRL_C)) {
         process.kill(process.pid, "SIGINT");
         return;
       }
       const key = [...text].find((char) => keys.includes(char.toLowerCase()));
-      if (key === undefined) return;
-      if (finish()) resolve(key.toLowerCase());
-    };
-    if (signal.aborted) return reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    input.on("end", onGone);
-    input.on("error", onGone);
-    if (input.readableEnded) return onGone();
-    try {
-      input.setRawMode(true);
-    } catch {
-      // EIO: the terminal went away before the prompt.
-      return onGone();
-    }
-    input.on("data", onData);
-    input.resume();
-  });
+      if (key !== undefined) settle(() => key.toLowerCase());
+    },
+  })));
 }
 
 /**
- * Shows `prompt` on `output` and resolves with the line typed; rejects when `signal` aborts
- * (Ctrl-C included), or when the terminal goes away.
+ * Shows `prompt` on `output` and resolves with the text typed (the message editor's keys;
+ * a paste keeps its lines); rejects when `signal` aborts (Ctrl-C included), or when the
+ * terminal goes away.
  */
 export function readLine(input: NodeJS.ReadStream, output: NodeJS.WriteStream, prompt: string, signal: AbortSignal): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    let done = false;
-    const onGone = () => {
-      hangUp();
-      settle(() => reject(signal.aborted ? signal.reason : HUNG_UP));
-    };
-    // Before readline's own: a hung-up terminal makes readline close, which is no answer.
-    input.prependListener("end", onGone);
-    input.prependListener("error", onGone);
-    const rl = createInterface({ input, output, terminal: true });
-    const settle = (then: () => void) => {
-      if (done) return;
-      done = true;
-      signal.removeEventListener("abort", onAbort);
-      input.off("end", onGone);
-      input.off("error", onGone);
-      closeQuietly(rl);
-      then();
-    };
-    const onAbort = () => settle(() => reject(signal.reason));
-    signal.addEventListener("abort", onAbort, { once: true });
-    rl.on("SIGINT", () => process.kill(process.pid, "SIGINT"));
-    rl.question(prompt, (line) => settle(() => resolve(line)));
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return withKeyboard(input, output, (keyboard) => {
+    const editor = createLineEditor(output, prompt, []);
+    const decode = createKeyDecoder();
+    return asked(
+      keyboard,
+      signal,
+      (settle) => ({
+        chunk(text) {
+          for (const key of decode(text)) {
+            const outcome = editor.press(key);
+            if (outcome?.kind === "interrupt") process.kill(process.pid, "SIGINT");
+            else if (outcome) return settle(() => (outcome.kind === "send" ? outcome.text : ""));
+          }
+        },
+      }),
+      () => editor.leave(),
+    );
   });
 }
 
-/** Leaves raw mode; on a terminal that went away this fails (EIO), and there is no mode left to restore. */
-function restoreMode(input: NodeJS.ReadStream): void {
-  try {
-    input.setRawMode(false);
-  } catch {
-    // The terminal is gone.
-  }
-}
-
 /**
- * Closes a readline interface. On a terminal that went away, leaving raw mode fails (EIO)
- * before readline lets go of the input: it is then closed without restoring the mode.
+ * One question on the keyboard: `reader` answers it through `settle`; the signal's abort or
+ * the terminal's hangup rejects it. `leave` runs when it ends without an answer.
  */
-export function closeQuietly(rl: Interface): void {
-  try {
-    rl.close();
-  } catch {
-    Reflect.set(rl, "terminal", false);
-    rl.close();
-  }
+function asked<T>(
+  keyboard: Keyboard,
+  signal: AbortSignal,
+  reader: (settle: (answer: () => T) => void) => Pick<KeyReader, "chunk">,
+  leave?: () => void,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let done = false;
+    let release = () => {};
+    const finish = (then: () => void) => {
+      if (done) return;
+      done = true;
+      release();
+      signal.removeEventListener("abort", onAbort);
+      then();
+    };
+    const onAbort = () =>
+      finish(() => {
+        leave?.();
+        reject(signal.reason);
+      });
+    const { chunk } = reader((answer) => finish(() => resolve(answer())));
+    signal.addEventListener("abort", onAbort, { once: true });
+    release = keyboard.take({ chunk, gone: () => finish(() => reject(signal.aborted ? signal.reason : HUNG_UP)) });
+  });
 }

@@ -8,8 +8,9 @@ export default defineCommand(
     usage: "plugboard [flags]",
     summary: "chat with the model in a loop (the default command)",
     details: [
-      "Reads one request per line at the `plugboard >> ` prompt and keeps the conversation across turns.",
-      "`q`, `exit`, `/exit`, an empty line or Ctrl-D quits; Ctrl-C cancels the turn in flight, and quits at the prompt.",
+      "Reads one message at a time at the `plugboard >> ` prompt and keeps the conversation across turns.",
+      "Enter sends; Alt+Enter, Shift+Enter, Ctrl-J or a `\\` before Enter start a new line; a paste is one message, blank lines included. What is typed during a turn waits for the next prompt.",
+      "`q`, `exit`, `/exit`, an empty line or Ctrl-D quits; Ctrl-C cancels the turn in flight, clears a message being typed, and quits at an empty prompt.",
       "`/help`, `/clear` (a new conversation), `/tools`, `/model [NAME]`, `/resume [N|ID]` and `/exit` are answered by plugboard, never sent to the model: a message that is one line of `/`, a lowercase word and its arguments; `/help` lists them.",
       "Each conversation is kept as it goes (JSON lines, 0600, under $XDG_STATE_HOME/plugboard/sessions/, else ~/.local/state/plugboard/sessions/): --continue picks up the latest of this config and workspace, `plugboard resume` any of them; a resumed conversation keeps its taint.",
       "A call the config's policy asks about shows the tool and its arguments: `y` allows it once, `a` allows the tool for the rest of the session, `c` allows bash commands like it (a rule from its leading words, shown first: `s` this session, `p` saved to the config), `n` refuses it (then an optional reason for the model); Ctrl-C cancels the turn.",

@@ -36,7 +36,7 @@ export async function interactiveCommand(parsed: ParsedArgs, io: Io, continuing?
   const conversations = createConversations(app, () => createSession(app, app.model, approvals, elicitation), io);
   const resuming = continuing ?? (parsed.flags.continue === true ? { latest: true as const } : undefined);
   if (resuming) continueKept(conversations, resuming, io);
-  const lines = createLineReader(io.stdin, io.stdout, PROMPT);
+  const lines = createLineReader(io.stdin, io.stderr, PROMPT);
   let turn: AbortController | undefined;
   let exitCode = 0;
   const interrupt = () => {
@@ -47,7 +47,6 @@ export async function interactiveCommand(parsed: ParsedArgs, io: Io, continuing?
       return;
     }
     exitCode = 130;
-    io.stdout.write("\n");
     lines.close();
   };
   // SIGTERM and SIGHUP end the session: the turn in flight is cancelled first.
@@ -63,8 +62,9 @@ export async function interactiveCommand(parsed: ParsedArgs, io: Io, continuing?
   try {
     for (;;) {
       const line = await lines.next();
-      if (line === undefined && exitCode === 0) io.stdout.write("\n");
-      if (line === undefined || QUIT.has(line.trim())) break;
+      // A typed empty line (or `q`, `exit`) quits; a message of several lines never does, nor is a blank one sent.
+      if (line === undefined || (!line.includes("\n") && QUIT.has(line.trim()))) break;
+      if (line.trim() === "") continue;
       const command = slashCommand(line);
       if (command !== undefined) {
         if (runSlashCommand(command, { app, conversations, io }) === "exit") break;
