@@ -51,7 +51,8 @@ describe("slash commands", () => {
     const cli = spawnInTerminal(["--config", config, "--base-url", model.baseURL], { cwd: folder.dir, env: await stateHome() });
     await cli.waitFor(PROMPT);
     cli.type("/help\r");
-    await cli.waitFor(PROMPT, 2);
+    // The prompt is drawn anew as keys come, so what the session printed is waited for, not a count of prompts.
+    await cli.waitFor("Keys:");
     for (const command of ["/help", "/clear", "/tools", "/model [NAME]", "/resume [N|ID]", "/exit", "Ctrl-C"]) expect(cli.screen()).toContain(command);
     cli.type("/exit\r");
     expect(await cli.exited()).toBe(0);
@@ -197,7 +198,7 @@ describe("kept conversations", () => {
     await using model = await startScriptedModel([{ content: "first answer" }, { content: "second answer" }]);
     const result = await session(model, env, "hello\nagain\n");
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe(`${PROMPT}first answer\n${PROMPT}second answer\n${PROMPT}\n`);
+    expect(result.stdout).toBe("first answer\nsecond answer\n");
     expect(result.stderr.split("is not kept").length - 1).toBe(1);
     expect(result.stderr).toContain(`plugboard: this conversation is not kept: ${sessions(env)}/`);
     expect(result.stderr).not.toContain(STACK_FRAME);
@@ -279,12 +280,13 @@ describe("the taint of a kept conversation", () => {
     await using model = await script();
     const cli = spawnInTerminal(["--config", tainting, "--base-url", model.baseURL], { cwd: folder.dir, env: await stateHome() });
     await cli.waitFor(PROMPT);
+    // Each line after what the last one printed: lines typed in one read would be one message of two lines.
     cli.type("read the page\r");
-    await cli.waitFor(PROMPT, 2);
+    await cli.waitFor("read it");
     cli.type("/clear\r");
-    await cli.waitFor(PROMPT, 3);
+    await cli.waitFor("a new conversation");
     cli.type("send it\r");
-    await cli.waitFor(PROMPT, 4);
+    await cli.waitFor("done");
     cli.type("/exit\r");
     expect(await cli.exited()).toBe(0);
     expect(cli.screen()).not.toContain("[y] yes");
@@ -294,14 +296,14 @@ describe("the taint of a kept conversation", () => {
     const asked = spawnInTerminal(["--config", tainting, "--base-url", twin.baseURL], { cwd: folder.dir, env: await stateHome() });
     await asked.waitFor(PROMPT);
     asked.type("read the page\r");
-    await asked.waitFor(PROMPT, 2);
+    await asked.waitFor("read it");
     asked.type("send it\r");
     await asked.waitFor("[y] yes");
     expect(asked.screen()).toContain("asked because untrusted content from echo entered the conversation, and bash can send data out");
     asked.type("n");
     await asked.waitFor("reason for the model");
     asked.type("\r");
-    await asked.waitFor(PROMPT, 3);
+    await asked.waitFor("done");
     asked.type("/exit\r");
     expect(await asked.exited()).toBe(0);
     expect(received).toEqual([]);
