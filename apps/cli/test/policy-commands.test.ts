@@ -59,7 +59,11 @@ describe("plugboard policy explain", () => {
         `         by ${DEFAULT}`,
         "hooks:    before ./check.sh (plugboard.config.json:15)",
         "          after ./redact.sh --all (plugboard.config.json:16)",
-        "taint:    ask (the default, not set in plugboard.config.json): nothing here reads the outside world or sends data out (no plugin is granted network, no MCP server is mounted)",
+        // Without the sandbox, bash can reach the network whatever it is granted: a source and a way out.
+        "taint:    ask (the default, not set in plugboard.config.json): once a result from outside (an untrusted source) entered the conversation, a call that can send data out is asked about, even when allowed, --yes included",
+        "          untrusted sources: bash (@plugboard/plugin-bash, runs programs without the sandbox)",
+        "          can send data out: bash (@plugboard/plugin-bash, runs programs without the sandbox)",
+        "          bash: its results are untrusted, it can send data out",
         "",
       ].join("\n"),
     );

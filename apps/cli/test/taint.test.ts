@@ -45,14 +45,15 @@ afterAll(async () => {
 });
 
 /** A config that allows every call: bash with network to the attacker's port, and the plain MCP server (`trust` when given). */
-async function config(name: string, options: { taint?: string; trust?: string } = {}): Promise<string> {
+async function config(name: string, options: { taint?: string; trust?: string; unconfined?: true } = {}): Promise<string> {
   const server = { mcp: { command: process.execPath, args: [PLAIN_SERVER] }, name: "web", sandbox: false, ...(options.trust ? { trust: options.trust } : {}) };
-  const bash = { ...BASH, network: [`localhost:${attacker.port}`] };
+  // Unconfined, bash needs no network grant to reach the attacker: it has none.
+  const bash = options.unconfined ? { ...BASH, permissions: BASH.permissions.filter((permission) => permission !== "network") } : { ...BASH, network: [`localhost:${attacker.port}`] };
   const dir = join(folder.dir, name);
   await mkdir(dir);
   return writeConfig(dir, {
     workspace: "../workspace",
-    sandbox: "required",
+    sandbox: options.unconfined ? "off" : "required",
     audit: "audit.jsonl",
     plugins: [bash, server],
     policy: { default: "allow", rules: [], ...(options.taint ? { taint: options.taint } : {}) },
@@ -94,6 +95,15 @@ describe("after an MCP server's result, bash with network", () => {
       { tool: "echo", decision: "allow", tainted: undefined, untrusted: true },
       { tool: "bash", decision: "ask:no", tainted: { by: "echo" }, untrusted: undefined },
     ]);
+  });
+
+  test("unconfined, bash without a network grant can still send data out: refused alike", async () => {
+    const path = await config("unconfined", { unconfined: true });
+    await using model = await attack();
+    const result = await run(path, model);
+    expect(result.code).toBe(0);
+    expect(toolResults(model).s1).toBe(NO_ONE);
+    expect(received).toEqual([]);
   });
 
   test("a call the model made beside the server's, before it could read the result, is not judged by it", async () => {

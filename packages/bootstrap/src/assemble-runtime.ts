@@ -21,10 +21,10 @@ export interface Assembled {
 }
 
 /** Builds the registry and the runtime. */
-export function assembleRuntime({ config, options, workspace }: Plan, opened: OpenSources, pinning: Pinning): Assembled {
+export function assembleRuntime({ config, options, workspace, sandbox }: Plan, opened: OpenSources, pinning: Pinning): Assembled {
   const withheld = new Set(pinning.withheld.map(({ tool }) => tool));
   // A withheld tool is sent neither at once (tools.pinned) nor found by a search: it is not in the registry.
-  const offered = opened.provided.map(({ index, entries, grants }) => ({ index, entries: entries.filter(({ tool }) => !withheld.has(tool.name)), grants }));
+  const offered = opened.provided.map(({ index, owner, entries, grants }) => ({ index, owner, entries: entries.filter(({ tool }) => !withheld.has(tool.name)), grants }));
   // Each tool's schema is rewritten for the endpoint's dialect here, once (core's dialect.ts).
   const registry = new ToolRegistry(offered.flatMap(({ entries }) => entries), { dialect: config.model.dialect });
   const toolGrants = new Map(offered.flatMap(({ entries, grants }) => entries.map(({ tool }) => [tool.name, grants] as const)));
@@ -37,9 +37,9 @@ export function assembleRuntime({ config, options, workspace }: Plan, opened: Op
     hooks: config.hooks,
     results: config.results,
     audit: opened.audit?.write,
-    taint: taintTools(offered.flatMap(({ index, entries }) => {
+    taint: taintTools(offered.flatMap(({ index, owner, entries }) => {
       const entry = config.plugins[index];
-      return entry === undefined ? [] : [{ entry, tools: entries.map(({ tool }) => tool.name) }];
+      return entry === undefined ? [] : [{ entry, confined: sandbox.confined.includes(owner), tools: entries.map(({ tool }) => tool.name) }];
     })),
     secrets: [...config.secrets, ...opened.secrets],
   });

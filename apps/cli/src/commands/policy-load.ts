@@ -20,6 +20,8 @@ export interface LoadedPolicy {
   judge(tool: string, args: Readonly<Record<string, unknown>>): Promise<Judgement>;
   /** The rule as the config writes it, with its line: `{ … } (plugboard.config.json:12)`; the default when none. */
   where(rule: PolicyRule | undefined): string;
+  /** The plugins that run confined in their hosts (by manifest name), as the app decided at start. */
+  readonly confined: readonly string[];
 }
 
 /** One call's verdict, and the hooks that would run for it (none for a denied call). */
@@ -58,7 +60,7 @@ export async function loadPolicy(parsed: ParsedArgs, io: Io): Promise<LoadedPoli
       });
     return { verdict, hooks: [...listed("before"), ...listed("after")] };
   };
-  return { config, file, source, judge, where };
+  return { config, file, source, judge, where, confined: app.sandbox.confined };
 }
 
 /** The JSON object of a call's arguments, or a usage error that says how to write it. */

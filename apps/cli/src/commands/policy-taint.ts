@@ -5,6 +5,9 @@
  */
 import { DEFAULT_TAINT, type TaintMode } from "@plugboard/runtime";
 import { inspectPlugin, type McpEntry, type PluginEntry, taintRoles } from "@plugboard/bootstrap";
+
+/** A plugin as `inspectPlugin` finds it. */
+type Inspected = Awaited<ReturnType<typeof inspectPlugin>>;
 import { CLI_FOLDER } from "../load-app.ts";
 import type { LoadedPolicy } from "./policy-load.ts";
 
@@ -23,15 +26,17 @@ export async function taintLines(policy: LoadedPolicy, tool: string): Promise<st
   const sendOut: string[] = [];
   const roles: string[] = [];
   for (const [index, entry] of config.plugins.entries()) {
-    const { untrusted: reads, sendOut: sends } = taintRoles(entry);
+    const found = "mcp" in entry ? undefined : await inspectPlugin(entry, { index, configPath: config.configPath }, CLI_FOLDER).catch(() => undefined);
+    const confined = found !== undefined && policy.confined.includes(found.manifest.name);
+    const { untrusted: reads, sendOut: sends } = taintRoles(entry, confined);
     if (!reads && !sends) continue;
-    const { names, tools } = await described(entry, index, config.configPath);
+    const { names, tools } = described(entry, index, found, confined);
     if (reads) untrusted.push(names);
     if (sends) sendOut.push(names);
     if (tools.includes(tool)) roles.push(...(reads ? ["its results are untrusted"] : []), ...(sends ? ["it can send data out"] : []));
   }
   const first = `taint:    ${mode} (${where})`;
-  if (untrusted.length === 0 && sendOut.length === 0) return [`${first}: nothing here reads the outside world or sends data out (no plugin is granted network, no MCP server is mounted)`];
+  if (untrusted.length === 0 && sendOut.length === 0) return [`${first}: nothing here reads the outside world or sends data out (no plugin is granted network or runs programs without the sandbox, no MCP server is mounted)`];
   const lines = [
     `${first}: ${MEANING[mode]}`,
     `          untrusted sources: ${untrusted.length === 0 ? "none" : untrusted.join("; ")}`,
@@ -43,11 +48,10 @@ export async function taintLines(policy: LoadedPolicy, tool: string): Promise<st
 }
 
 /** An entry as the lines name it, and its tools when known without starting it (none for a server). */
-async function described(entry: PluginEntry | McpEntry, index: number, configPath: string): Promise<{ names: string; tools: readonly string[] }> {
+function described(entry: PluginEntry | McpEntry, index: number, found: Inspected | undefined, confined: boolean): { names: string; tools: readonly string[] } {
   if ("mcp" in entry) return { names: `every tool of MCP server ${entry.name}${entry.trust === "trusted" ? " (trusted)" : ""}`, tools: [] };
-  const label = entry.package ?? entry.path ?? `plugins[${index}]`;
-  const found = await inspectPlugin(entry, { index, configPath }, CLI_FOLDER).catch(() => undefined);
-  if (found === undefined) return { names: `the tools of ${label} (granted network)`, tools: [] };
+  const why = confined || entry.permissions.includes("network") ? "granted network" : "runs programs without the sandbox";
+  if (found === undefined) return { names: `the tools of ${entry.package ?? entry.path ?? `plugins[${index}]`} (${why})`, tools: [] };
   const tools = found.manifest.tools.map(({ name }) => name);
-  return { names: `${tools.join(", ")} (${found.manifest.name}, granted network)`, tools };
+  return { names: `${tools.join(", ")} (${found.manifest.name}, ${why})`, tools };
 }
