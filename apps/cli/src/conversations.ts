@@ -40,6 +40,8 @@ export interface KeptConversation {
   readonly taint?: Taint;
   /** When it last changed. */
   readonly modified: Date;
+  /** The file holds more than `messages` (a line cut off mid-write, a step without its results): written anew at the next change. */
+  readonly trimmed: boolean;
 }
 
 /** `$XDG_STATE_HOME/plugboard/sessions`, else `~/.local/state/plugboard/sessions`; undefined without either. */
@@ -64,10 +66,11 @@ export class ConversationFile {
   /** Set once writing failed: the session goes on, unkept, after saying so once. */
   #failed = false;
 
-  constructor(folder: string, header: ConversationHeader, kept?: { readonly messages: number; readonly taint?: Taint }) {
+  constructor(folder: string, header: ConversationHeader, kept?: { readonly messages: number; readonly taint?: Taint; readonly trimmed?: boolean }) {
     this.#header = header;
     this.#file = join(folder, `${header.id}.jsonl`);
-    this.#saved = kept?.messages ?? 0;
+    // A file holding more than what was read from it is written anew (sync): appending would keep the rest.
+    this.#saved = kept?.trimmed ? Number.POSITIVE_INFINITY : (kept?.messages ?? 0);
     this.#taint = kept?.taint?.by;
     this.#created = kept !== undefined;
   }
@@ -105,7 +108,7 @@ export class ConversationFile {
       this.#created = true;
     }
     if (kept.length < this.#saved) {
-      // A turn taken back (the endpoint failed): the file is written again without it.
+      // A turn taken back (the endpoint failed), or what a crash left read past: the file is written again without it.
       const text = [this.#header, ...kept.map((message) => ({ message })), ...(taint ? [{ taint }] : [])].map(line).join("");
       writeFileSync(`${this.#file}.new`, text, { mode: 0o600 });
       renameSync(`${this.#file}.new`, this.#file);
@@ -137,7 +140,8 @@ export function readConversation(file: string): KeptConversation {
   }
   const lines = text.split("\n");
   // The last line of a file cut off mid-write (a crash) is left out; a bad line elsewhere is not.
-  if (!text.endsWith("\n")) lines.pop();
+  const cut = !text.endsWith("\n");
+  if (cut) lines.pop();
   const records = lines.filter((entry) => entry !== "").map((entry, index) => parseLine(file, entry, index + 1));
   const [header, ...rest] = records;
   if (!isHeader(header)) throw unreadable(file, "its first line is not a Plugboard conversation's");
@@ -148,7 +152,8 @@ export function readConversation(file: string): KeptConversation {
     else if (isTaint(record.taint)) taint ??= { by: record.taint.by };
     else throw unreadable(file, `line ${index + 2} is neither a message nor a taint`);
   });
-  return { header, file, messages: completeSteps(messages), ...(taint ? { taint } : {}), modified };
+  const complete = completeSteps(messages);
+  return { header, file, messages: complete, ...(taint ? { taint } : {}), modified, trimmed: cut || complete.length < messages.length };
 }
 
 /** The conversations kept for `owner`, the most recently changed first; files that are not conversations are counted, not read. */

@@ -45,7 +45,7 @@ export function createConversations(app: StartedApp & { model: ModelClient }, op
   const start = (kept?: KeptConversation): Session => {
     const session = open();
     const header = kept?.header ?? { plugboard: "conversation" as const, version: 1 as const, id: newConversationId(), created: new Date().toISOString(), ...owner, cwd: io.cwd, model: model() };
-    const file = folder === undefined ? undefined : new ConversationFile(folder, header, kept ? { messages: kept.messages.length, ...(kept.taint ? { taint: kept.taint } : {}) } : undefined);
+    const file = folder === undefined ? undefined : new ConversationFile(folder, header, kept ? { messages: kept.messages.length, trimmed: kept.trimmed, ...(kept.taint ? { taint: kept.taint } : {}) } : undefined);
     if (kept) session.messages.push(...kept.messages);
     return { ...session, ...(modelName ? { modelName } : {}), ...(file ? { kept: file } : {}) };
   };

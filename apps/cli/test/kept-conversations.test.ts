@@ -111,7 +111,7 @@ describe("kept conversations", () => {
 
   test("each message is kept as it enters: after the CLI is killed mid-turn, --continue has everything sent until then", async () => {
     const env = await stateHome();
-    await using model = await startScriptedModel([{ content: "first answer" }, { hang: true }, { content: "after the crash" }]);
+    await using model = await startScriptedModel([{ content: "first answer" }, { hang: true }, { content: "after the crash" }, { content: "fourth answer" }]);
     const child = spawnPlugboard(["--config", config, "--base-url", model.baseURL], { cwd: folder.dir, env });
     const output = watch(child);
     child.stdin.write("hello\nsecond\n");
@@ -122,11 +122,14 @@ describe("kept conversations", () => {
     const resumed = await session(model, env, "third\n", ["--continue"]);
     expect(resumed.code).toBe(0);
     expect(conversation(model)).toEqual(["user:hello", "assistant:first answer", "user:second", "user:third"]);
+    // The file was written anew, not appended to: it still reads whole, with the last turn.
+    expect((await session(model, env, "fourth\n", ["--continue"])).code).toBe(0);
+    expect(conversation(model)).toEqual(["user:hello", "assistant:first answer", "user:second", "user:third", "assistant:after the crash", "user:fourth"]);
   });
 
   test("a step cut off by a crash while its tools ran (a call without its result) is left out when resumed", async () => {
     const env = await stateHome();
-    await using model = await startScriptedModel([{ content: "first answer" }, { content: "after the crash" }]);
+    await using model = await startScriptedModel([{ content: "first answer" }, { content: "after the crash" }, { content: "third answer" }]);
     await session(model, env, "hello\n");
     const [file] = await readdir(sessions(env));
     const call = { id: "c1", type: "function", function: { name: "bash", arguments: '{"command":"sleep 300"}' } };
@@ -134,6 +137,9 @@ describe("kept conversations", () => {
     await appendFile(join(sessions(env), String(file)), cut.map((line) => `${JSON.stringify(line)}\n`).join(""));
     expect((await session(model, env, "again\n", ["--continue"])).code).toBe(0);
     expect(conversation(model)).toEqual(["user:hello", "assistant:first answer", "user:run it", "user:again"]);
+    // The call without its result is gone from the file too: the next resume sends no dangling call.
+    expect((await session(model, env, "more\n", ["--continue"])).code).toBe(0);
+    expect(conversation(model)).toEqual(["user:hello", "assistant:first answer", "user:run it", "user:again", "assistant:after the crash", "user:more"]);
   });
 
   test("a turn the endpoint failed is taken back from the kept file too", async () => {
