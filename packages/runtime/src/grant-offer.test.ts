@@ -94,3 +94,20 @@ test("network given at a refusal makes the plugin an untrusted source and a way 
     expect(second.some(({ tainted }) => tainted !== undefined)).toBe(scope === "session");
   }
 });
+
+test("a tainted conversation is not offered network for a refused call: it would be a way out the taint never judged", async () => {
+  const { source, runtime } = await setup();
+  const asked: ApprovalRequest[] = [];
+  const approve: Approver = async (request) => {
+    asked.push(request);
+    return { decision: "allow", grant: "once" };
+  };
+  runtime.restoreTaint({ by: "echo" });
+  expect(await runtime.execute("fetch", '{"url":"https://example.com/?secret"}', { callId: "c1", approve })).toEqual(errorResult("could not resolve host"));
+  expect(asked).toEqual([]);
+  expect(source.granted).toEqual([]);
+  // The twin: the same call once the taint is ended is offered the grant.
+  runtime.restoreTaint(undefined);
+  expect(await runtime.execute("fetch", '{"url":"https://example.com/"}', { callId: "c2", approve })).toEqual(textResult("fetched https://example.com/"));
+  expect(asked.map(({ id }) => id)).toEqual(["c2"]);
+});

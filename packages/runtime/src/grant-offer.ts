@@ -3,13 +3,15 @@
  * plugin may be given (its source tells which: `ToolSource.missingGrant`), the person is asked
  * whether to run it again with exactly that grant — once, for the session, or saved to the
  * config too (`ToolSource.callGranted`). Only a person is asked: `--yes` (`approveAll`) widens
- * no sandbox, and without anyone to ask the refusal stays as it is. The runtime knows no
+ * no sandbox, and without anyone to ask the refusal stays as it is; nor is a tainted
+ * conversation offered a network grant, which would make the call a way out. The runtime knows no
  * sandbox: the source works out the grant and starts the host that has it.
  */
 import type { RegisteredTool, ToolResult } from "@plugboard/core";
 import type { GrantScope, MissingGrant } from "@plugboard/core/internal";
 import { type Approver, approveAll } from "./approval.ts";
 import type { Asking } from "./asking.ts";
+import type { Taint } from "./taint.ts";
 
 /** A grant a person gave a refused call, and for how long. */
 export interface GivenGrant {
@@ -24,6 +26,8 @@ export interface RefusedInput {
   readonly asking: Asking;
   readonly approve: Approver | undefined;
   readonly signal: AbortSignal;
+  /** The conversation's taint, when followed: a grant that would let the call send data out is then not offered. */
+  readonly tainted?: Taint;
 }
 
 /** The grant the person gave the call that returned `result`, or undefined (nothing missing, no one asked, or refused). */
@@ -33,6 +37,8 @@ export async function askToGrant(registered: RegisteredTool, result: ToolResult,
   if (source?.callGranted === undefined || approve === undefined || approve === approveAll) return undefined;
   const grant = source.missingGrant?.(result);
   if (grant === undefined) return undefined;
+  // In a tainted conversation the call with network would be a way out the taint never judged: the refusal stays.
+  if (input.tainted !== undefined && ("hosts" in grant || ("permission" in grant && grant.permission === "network"))) return undefined;
   const request = { id: input.id, tool: registered.tool.name, arguments: input.arguments, refused: { owner: registered.owner ?? source.owner, grant } };
   const answer = await input.asking.offer(request, approve, input.signal);
   return answer.decision === "allow" && answer.grant !== undefined ? { grant, scope: answer.grant } : undefined;

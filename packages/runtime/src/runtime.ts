@@ -223,7 +223,8 @@ export class ToolRuntime {
       const ctx: ToolContext = { workspace: this.workspace, signal, callId, logger: this.#logger, ...(results ? { results } : {}), ...(options.onProgress ? { progress: options.onProgress } : {}) };
       let whole = await this.#run(registered, { ...gate.arguments }, ctx);
       // Refused by the sandbox for lack of a grant the person then gives: run again with it.
-      granted = await askToGrant(registered, whole, { id: callId, arguments: gate.arguments, asking: this.#asking, approve: options.approve, signal });
+      const taintNow = mode === "off" ? undefined : this.#taint.of(conversation);
+      granted = await askToGrant(registered, whole, { id: callId, arguments: gate.arguments, asking: this.#asking, approve: options.approve, signal, ...(taintNow ? { tainted: taintNow } : {}) });
       if (granted !== undefined) whole = await this.#run(registered, { ...gate.arguments }, ctx, granted);
       result = whole;
       // A plugin given `network` reads the outside world and can send data out, as if granted at start.
