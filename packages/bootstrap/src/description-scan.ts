@@ -5,6 +5,7 @@
  * longer than any description needs to — is flagged with the reason (tool poisoning). Its
  * parameters' descriptions are read the same way. Pure: the text in, the reasons out.
  */
+import { visible } from "@plugboard/core/internal";
 
 /** The longest description that is not flagged for its length. */
 export const MAX_DESCRIPTION_CHARS = 2000;
@@ -131,9 +132,10 @@ function parameterDescriptions(parameters: unknown): [string, string][] {
 }
 
 /** The matched words, quoted, at most 60 characters. */
+/** The words quoted as a reason, on one line, cut at 60 characters, their control characters written out (they reach a terminal). */
 function quote(text: string): string {
   const line = text.replace(/\s+/g, " ").trim();
-  return `"${line.length > 60 ? `${line.slice(0, 59)}…` : line}"`;
+  return `"${visible(line.length > 60 ? `${line.slice(0, 59)}…` : line)}"`;
 }
 
 function codePoint(char: string): string {
