@@ -77,7 +77,7 @@ export function reservedWrite(write: readonly string[], reserved: readonly Reser
 }
 
 /** The real path of `path`, or of its nearest existing folder with the rest appended; `path` itself when none resolves. */
-function realOrSame(path: string): string {
+export function realOrSame(path: string): string {
   const rest: string[] = [];
   for (let at = path; ; ) {
     try {

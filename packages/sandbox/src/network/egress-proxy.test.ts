@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type Socket, connect } from "node:net";
 import { type EgressRecord, refusalText, serveEgressProxy } from "./egress-proxy.ts";
+import { NetworkRefusals } from "./network-refusals.ts";
 
 /** Local servers, with their ports as numbers. */
 let server: Bun.Server<undefined> & { port: number };
@@ -133,6 +134,19 @@ describe("egress proxy", () => {
     // The name resolves nowhere for the system: the proxy connected to the address it checked, not to a second lookup's.
     expect(admitted).toEndWith(`A /x close inside.example.test:${server.port}`);
     expect(literal.records).toEqual([expect.objectContaining({ decision: "allow", address: "127.0.0.1" })]);
+  });
+
+  test("a name refused for the local address it resolves to is no host to offer as a grant; one not in the list is", async () => {
+    const resolve = async () => ["127.0.0.1"];
+    const refusals = new NetworkRefusals();
+    const served = serveEgressProxy({ port: 0, host: "127.0.0.1" }, { plugin: "p", network: ["*.example.test"], resolve, onConnection: (record) => refusals.record(record) });
+    const since = Date.now() - 1000;
+    const port = served.port ?? 0;
+    // Granting inside.example.test by name would let it reach 127.0.0.1: it is not among the refused hosts.
+    expect(await exchange(port, `GET http://inside.example.test:${server.port}/ HTTP/1.1\r\n\r\n`)).toStartWith("HTTP/1.1 403");
+    expect(await exchange(port, `GET http://elsewhere.test:${server.port}/ HTTP/1.1\r\n\r\n`)).toStartWith("HTTP/1.1 403");
+    served.close();
+    expect(refusals.since("p", since)).toEqual([`elsewhere.test:${server.port}`]);
   });
 
   test("an address literal is checked like a name: 127.0.0.1 admitted only when listed as such", async () => {

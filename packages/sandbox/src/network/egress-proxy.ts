@@ -16,6 +16,9 @@ import { AddressRefused, admission, checkedAddress, type HostPattern, hostAndPor
 import { Leg, link, relay, relayHandlers } from "./egress-relay.ts";
 
 /** One connection a narrowed process asked for, as the audit log records it. */
+/** The reason of a refusal that a host added to the plugin's `network` list would admit (others: an address it may not reach). */
+export const NOT_LISTED = "not in the plugin's network list";
+
 export interface EgressRecord {
   /** When the request arrived, ISO 8601. */
   readonly ts: string;
@@ -162,7 +165,7 @@ function admit(client: ClientLeg, head: string, { options, patterns, upstream }:
   };
   const admitted = admission(patterns, host, port);
   if (admitted === undefined) {
-    deny("not in the plugin's network list");
+    deny(NOT_LISTED);
     return;
   }
   const rule = admitted.pattern.text;

@@ -4,7 +4,7 @@
  * workspace on disk: each refusal is hinted without its grant and not with it.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { defineTool, PERMISSIONS, type Permission, textResult, errorResult, Type } from "@plugboard/core";
 import { removeTempDirs, tempDir } from "@plugboard/test-helpers";
@@ -156,6 +156,23 @@ describe("refusalHint", () => {
     const known = (reserved: { path: string; what: string }[]) => hintedRefusal({ content: output(), isError: false }, { ...base, grants: [], offered: ALL, reserved })?.grant;
     expect(known([{ path: join(ws, "elsewhere"), what: "Plugboard's config folder" }])).toEqual({ read: path() });
     expect(known([{ path: dirname(outside), what: "Plugboard's config folder" }])).toBeUndefined();
+  });
+
+  test("a path through a link is offered as where the link leads now; a link into Plugboard's own folders is not offered", () => {
+    const target = join(dirname(outside), "real-target");
+    const link = join(dirname(outside), "link-to-it");
+    mkdirSync(target, { recursive: true });
+    symlinkSync(target, link);
+    try {
+      const refused = { content: `cat: ${link}: No such file or directory`, isError: false };
+      const offer = (reserved: { path: string; what: string }[]) => hintedRefusal(refused, { ...base, grants: [], offered: ALL, reserved })?.grant;
+      // The grant names the real folder: pointing the link elsewhere later moves nothing.
+      expect(offer([{ path: join(ws, "elsewhere"), what: "Plugboard's config folder" }])).toEqual({ read: realpathSync(target) });
+      expect(offer([{ path: target, what: "Plugboard's config folder" }])).toBeUndefined();
+    } finally {
+      rmSync(link);
+      rmSync(target, { recursive: true });
+    }
   });
 
   test("explainingGrants ends the result with the hint and tells the grant it names; explainingRefusals the same result", () => {

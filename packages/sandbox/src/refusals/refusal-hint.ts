@@ -17,7 +17,7 @@ import { formatSize, type Limits } from "../limits/limits.ts";
 import { PRIVATE_FOLDERS, type ProtectedPath } from "../view/build-view.ts";
 import type { LimitCounts } from "../limits/limit-tally.ts";
 import { exists, isWithin } from "../view/view.ts";
-import { type PathGrants, type ReservedFolder, reservedWrite } from "../granted-paths.ts";
+import { type PathGrants, realOrSame, type ReservedFolder, reservedWrite } from "../granted-paths.ts";
 import type { Permission } from "@plugboard/core";
 import type { MissingGrant } from "@plugboard/core/internal";
 
@@ -242,9 +242,11 @@ function readHint(line: string, context: RefusalContext): Found | undefined {
     const parent = dirname(path);
     if (exists(path) || (HIDDEN.some((folder) => parent !== folder && isWithin(parent, folder)) && exists(parent))) {
       const text = `${path} is outside what ${context.plugin} can see (its own code, the system's folders, the paths its entry grants and, with fs.read, the workspace); add "read": [${JSON.stringify(path)}] to its entry in ${context.configPath} to let it read it`;
+      // The grant is of the real path, as checked now: a link the plugin points elsewhere later does not move it.
+      const real = realOrSame(path);
       // Never Plugboard's own folders (its logins, its state), nor a folder holding them.
-      const offered = context.reserved !== undefined && reservedWrite([path], context.reserved) === undefined;
-      return offered ? { text, grant: { read: path } } : { text };
+      const offered = context.reserved !== undefined && reservedWrite([real], context.reserved) === undefined;
+      return offered ? { text, grant: { read: real } } : { text };
     }
   }
   return undefined;
@@ -310,3 +312,4 @@ function isProgram(path: string): boolean {
     return false;
   }
 }
+
