@@ -10,6 +10,9 @@ import type { ConversationFile } from "./conversations.ts";
 import type { Elicitation } from "./elicitation.ts";
 import { SHIPPED_CONFIG } from "./load-app.ts";
 import type { Io } from "./io.ts";
+
+/** The events after which the conversation may hold a message more: the user's before a request, the model's, a tool's. */
+const KEPT_AT: ReadonlySet<string> = new Set(["model_request", "assistant_message", "tool_result"]);
 import { createReporter } from "./reporter.ts";
 
 /** What `run` and the interactive session say when the model answered nothing usable (`run` exits 3). */
@@ -83,8 +86,9 @@ export async function runTurn(session: Session, prompt: string, io: Io, options:
         if (event.type === "model_request") inRequest = true;
         if (event.type === "assistant_message") inRequest = false;
         reporter.event(event);
-        // Each message is kept as it enters the conversation, so a crash loses nothing before it.
-        keepConversation(session, io);
+        // Each message is kept as it enters the conversation, so a crash loses nothing before it
+        // (not at each streamed piece of text: those add no message).
+        if (KEPT_AT.has(event.type)) keepConversation(session, io);
       },
     });
     keepConversation(session, io);

@@ -213,7 +213,8 @@ export class ToolRuntime {
       const tainted = mode === "off" ? undefined : this.#taint.judging(conversation, tool);
       const taint = tainted === undefined || mode === "off" ? undefined : { tainted, mode };
       gate = await passGate({ policy: this.policy, workspace: this.workspace, request, lines, ask, signal, ...(taint ? { taint } : {}), ...(hooks ? { hooks } : {}) });
-      if (!gate.refusal && writesPlaceholder(registered, gate.arguments)) gate = { ...gate, decision: "deny", refusal: toolErrors.redactedPlaceholder(tool) };
+      // Arguments a before hook rewrote are read again.
+      if (!gate.refusal && gate.arguments !== request.arguments && writesPlaceholder(registered, gate.arguments)) gate = { ...gate, decision: "deny", refusal: toolErrors.redactedPlaceholder(tool) };
       const redact = options.redact !== false;
       if (gate.refusal) {
         result = await this.#forTheModel(gate.refusal, undefined, redact);
