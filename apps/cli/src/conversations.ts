@@ -10,6 +10,7 @@
 import { appendFileSync, chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PlugboardError } from "@plugboard/bootstrap";
+import { visible } from "@plugboard/core/internal";
 import type { Taint } from "@plugboard/runtime";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 
@@ -211,7 +212,8 @@ export function describeConversations(listed: readonly KeptConversation[]): stri
     const text = first === undefined ? "" : textOf(first.content).replace(/\s+/g, " ");
     const preview = text.length > 60 ? `${text.slice(0, 59)}…` : text;
     const when = kept.modified.toISOString().slice(0, 16).replace("T", " ");
-    return `${String(index + 1).padStart(3)}  ${kept.header.id}  ${when}  ${kept.taint ? "(tainted) " : ""}${preview}`;
+    // Read from a file: its control characters are written out, not obeyed by the terminal.
+    return visible(`${String(index + 1).padStart(3)}  ${kept.header.id}  ${when}  ${kept.taint ? "(tainted) " : ""}${preview}`);
   });
 }
 

@@ -9,6 +9,7 @@
  * as a Ctrl-C elsewhere would. A read that ends (EOF) or fails (EIO) means the terminal went
  * away: that is a hangup (`hangUp`), handled as SIGHUP.
  */
+import { PlugboardError } from "@plugboard/errors";
 import { writeSync } from "node:fs";
 import { hangUp } from "./interrupt.ts";
 import { createKeyDecoder } from "./keys.ts";
@@ -19,8 +20,8 @@ const CTRL_Z = "\u001a";
 const PASTE_ON = "\u001b[?2004h";
 const PASTE_OFF = "\u001b[?2004l";
 
-/** Why a prompt gave up when the terminal went away and no signal said why. */
-const HUNG_UP = new Error("the terminal hung up");
+/** Why a prompt gave up when the terminal went away and no signal said why: a person's failure, said in one line, not a crash. */
+const HUNG_UP = new PlugboardError("USAGE", "the terminal went away before the question was answered; run the command again at a terminal, or with --yes");
 
 /** Who reads the keyboard now: each chunk (one read), and the news that the terminal went away. */
 interface KeyReader {
