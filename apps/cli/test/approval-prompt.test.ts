@@ -12,7 +12,8 @@ import { plugboard, spawnInTerminal, tempFolder, toolResults, writeConfig } from
 // Each test runs one to three CLI processes: a busy machine can outlast bun's default 5 s.
 setDefaultTimeout(30_000);
 
-const ASK = { default: "allow", rules: [{ tool: "bash", action: "ask" }, { tool: "write_file", action: "ask" }, { tool: "edit_file", action: "ask" }] };
+// The taint is off: unconfined, bash's first result taints the session (taint.test.ts), and these turns are about the prompt.
+const ASK = { default: "allow", taint: "off", rules: [{ tool: "bash", action: "ask" }, { tool: "write_file", action: "ask" }, { tool: "edit_file", action: "ask" }] };
 const KEYS = "[y] yes  [a] always";
 
 async function setup() {
@@ -220,7 +221,7 @@ describe("always for commands like this", () => {
   "sandbox": "off",
   "plugins": [{ "package": "@plugboard/plugin-bash", "permissions": ["process.spawn", "fs.read", "fs.write"] }],
   "policy": {
-    "default": "allow",
+    "default": "allow", "taint": "off", // unconfined, bash taints the session (taint.test.ts): not what these turns are about
     "rules": [
       { "tool": "bash", "args": { "command": "rm *" }, "action": "deny" }, // never
       { "tool": "bash", "action": "ask" }

@@ -109,13 +109,17 @@ describe("nothing typed is dropped", () => {
   }
 
   test("lines typed while tools run are the next messages, each of them", async () => {
-    await using s = await session([
-      { toolCalls: [{ id: "b1", name: "bash", arguments: { command: waiting("b1") } }] },
-      { toolCalls: [{ id: "b2", name: "bash", arguments: { command: waiting("b2") } }] },
-      { content: "first done" },
-      { content: "second done" },
-      { content: "third done" },
-    ]);
+    // Unconfined, bash's first result would taint the session and its second call be asked: not what this is about.
+    await using s = await session(
+      [
+        { toolCalls: [{ id: "b1", name: "bash", arguments: { command: waiting("b1") } }] },
+        { toolCalls: [{ id: "b2", name: "bash", arguments: { command: waiting("b2") } }] },
+        { content: "first done" },
+        { content: "second done" },
+        { content: "third done" },
+      ],
+      { policy: { default: "allow", rules: [], taint: "off" } },
+    );
     s.cli.type("first\r");
     await typeWhileRunning(s, "b1", "typed ahead\r");
     // Typed during the second call: the session went through a model request since the first line.
