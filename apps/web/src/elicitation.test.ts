@@ -8,52 +8,34 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { buildApp, loadConfig } from "@plugboard/bootstrap";
-import { type ScriptedModel, startScriptedModel } from "@plugboard/testing";
-import OpenAI from "openai";
+import type { ScriptedModel } from "@plugboard/testing";
 import type { Page } from "playwright-core";
-import { launchChromium, type TestBrowser } from "../test/chromium.ts";
+import { type ChatPage, openChatPage } from "../test/chat-page.ts";
 import { makeWorkspace, postChat } from "../test/helpers.ts";
 import { PendingElicitations } from "./elicitations.ts";
-import { startWebServer, type WebServer } from "./server.ts";
+import type { WebServer } from "./server.ts";
 
 const MODERN = join(import.meta.dir, "../../../packages/mcp/test/modern-server.ts");
 
-let workspace: Awaited<ReturnType<typeof makeWorkspace>>;
+let folder: Awaited<ReturnType<typeof makeWorkspace>>;
 let model: ScriptedModel;
 let server: WebServer;
-let close: () => Promise<void>;
-let browser: TestBrowser;
 let page: Page;
+let close: ChatPage["close"] | undefined;
 
 beforeAll(async () => {
-  workspace = await makeWorkspace({ "workspace/.keep": "" });
-  const configPath = join(workspace.dir, "plugboard.config.json");
+  folder = await makeWorkspace();
+  const configPath = join(folder.dir, "plugboard.config.json");
   // Trusted: these turns are about the server's questions, not the taint its results would bring (taint.test.ts).
-  await writeFile(configPath, JSON.stringify({ workspace: "./workspace", sandbox: "off", plugins: [{ mcp: { command: process.execPath, args: [MODERN] }, name: "modern", trust: "trusted" }] }));
-  model = await startScriptedModel([]);
-  const elicitations = new PendingElicitations();
-  const app = await buildApp(await loadConfig(configPath, { env: {}, cwd: workspace.dir }), { elicit: elicitations.elicit });
-  const client = new OpenAI({ baseURL: model.baseURL, apiKey: "test-key", maxRetries: 0 });
-  server = await startWebServer({ app, client, model: "scripted-model", port: 0, elicitations, log: () => {} });
-  close = async () => {
-    await server.close();
-    await app.close();
-    await model.close();
-    await workspace.remove();
-  };
-  browser = await launchChromium({ width: 1000, height: 900 });
-  page = browser.context.pages()[0] ?? (await browser.context.newPage());
-  page.setDefaultTimeout(10_000);
-  await page.goto(server.url);
-  // The page is ready once its start (the kept conversation loaded, the list drawn) has put the
-  // focus in the message box; a message sent before would be drawn over, and lose the card's focus.
-  await page.waitForFunction(() => document.activeElement?.id === "prompt");
+  await writeFile(configPath, JSON.stringify({ sandbox: "off", plugins: [{ mcp: { command: process.execPath, args: [MODERN] }, name: "modern", trust: "trusted" }] }));
+  let t: ChatPage["t"];
+  ({ t, page, close } = await openChatPage({ server: { configPath, elicitations: new PendingElicitations() }, viewport: { width: 1000, height: 900 } }));
+  ({ model, server } = t);
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
   await close?.();
+  await folder?.remove();
 });
 
 const toolResult = (request: number) => model.requests[request]?.body.messages?.find((message) => message.role === "tool")?.content;

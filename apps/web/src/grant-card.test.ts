@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { launchChromium, type TestBrowser } from "../test/chromium.ts";
-import { makeWorkspace, startTestServer, type TestServer } from "../test/helpers.ts";
+import { type ChatPage, openChatPage } from "../test/chat-page.ts";
+import { makeWorkspace, type TestServer } from "../test/helpers.ts";
 
 const PLUGIN = "@plugboard/plugin-bash";
 const BASH_FOLDER = join(import.meta.dir, "../../../plugins/bash");
@@ -30,23 +30,18 @@ let folder: Awaited<ReturnType<typeof makeWorkspace>>;
 let config = "";
 let target: ReturnType<typeof Bun.serve>;
 let t: TestServer;
-let browser: TestBrowser;
 let page: Page;
+let close: ChatPage["close"] | undefined;
 
 beforeAll(async () => {
   folder = await makeWorkspace({ "plugboard.config.json": CONFIG_TEXT });
   config = join(folder.dir, "plugboard.config.json");
   target = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("server reached\n") });
-  t = await startTestServer({ configPath: config, grantsSaveTo: config });
-  browser = await launchChromium({ width: 1000, height: 800 });
-  page = browser.context.pages()[0] ?? (await browser.context.newPage());
-  page.setDefaultTimeout(15_000);
-  await page.goto(t.server.url);
+  ({ t, page, close } = await openChatPage({ server: { configPath: config, grantsSaveTo: config }, viewport: { width: 1000, height: 800 }, timeoutMs: 15_000 }));
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await t?.close();
+  await close?.();
   target?.stop(true);
   await folder?.remove();
 });

@@ -7,27 +7,21 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Locator, Page } from "playwright-core";
-import { launchPage, type TestPage } from "../test/chromium.ts";
-import { startTestServer, type TestServer } from "../test/helpers.ts";
+import { type ChatPage, openChatPage } from "../test/chat-page.ts";
+import type { TestServer } from "../test/helpers.ts";
 
 const LONG_ANSWER = [...Array.from({ length: 40 }, (_, i) => `- point ${i + 1}`), "", "The end of the long answer."].join("\n");
 
 let t: TestServer;
-let browser: TestPage["browser"];
 let page: Page;
-let cspViolations: TestPage["cspViolations"];
+let cspViolations: ChatPage["cspViolations"];
+let close: ChatPage["close"] | undefined;
 
 beforeAll(async () => {
-  t = await startTestServer();
-  ({ browser, page, cspViolations } = await launchPage({ width: 375, height: 640 }));
-  await page.goto(t.server.url);
-  await page.waitForFunction(() => document.activeElement?.id === "prompt");
+  ({ t, page, cspViolations, close } = await openChatPage({ viewport: { width: 375, height: 640 } }));
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => close?.());
 
 const answers = () => page.locator("#log li.msg.assistant");
 const titles = () => page.locator("#conversations button.open").allTextContents();

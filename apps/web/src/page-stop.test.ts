@@ -9,27 +9,21 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "@plugboard/test-helpers";
 import type { Page } from "playwright-core";
-import { launchPage, type TestPage } from "../test/chromium.ts";
-import { startTestServer, type TestServer } from "../test/helpers.ts";
+import { type ChatPage, openChatPage } from "../test/chat-page.ts";
+import type { TestServer } from "../test/helpers.ts";
 
 const CONFIG = join(import.meta.dir, "../test/fixtures/policy/plugboard.config.json");
 
 let t: TestServer;
-let browser: TestPage["browser"];
 let page: Page;
-let cspViolations: TestPage["cspViolations"];
+let cspViolations: ChatPage["cspViolations"];
+let close: ChatPage["close"] | undefined;
 
 beforeAll(async () => {
-  t = await startTestServer({ configPath: CONFIG });
-  ({ browser, page, cspViolations } = await launchPage({ width: 1000, height: 800 }));
-  await page.goto(t.server.url);
-  await page.waitForFunction(() => document.activeElement?.id === "prompt");
+  ({ t, page, cspViolations, close } = await openChatPage({ server: { configPath: CONFIG }, viewport: { width: 1000, height: 800 } }));
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => close?.());
 
 const answer = () => page.locator("#log li.msg.assistant").last();
 const outcomes = () => answer().locator("details.tool .tool-outcome").allTextContents();

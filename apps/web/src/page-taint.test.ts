@@ -8,28 +8,21 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { launchChromium, type TestBrowser } from "../test/chromium.ts";
-import { startTestServer, type TestServer } from "../test/helpers.ts";
+import { type ChatPage, openChatPage } from "../test/chat-page.ts";
+import type { TestServer } from "../test/helpers.ts";
 
 const CONFIG = join(import.meta.dir, "../test/fixtures/taint/plugboard.config.json");
 const WHY = "Asked because untrusted content from bash entered the conversation, and bash can send data out.";
 
 let t: TestServer;
-let browser: TestBrowser;
 let page: Page;
+let close: ChatPage["close"] | undefined;
 
 beforeAll(async () => {
-  t = await startTestServer({ configPath: CONFIG });
-  browser = await launchChromium({ width: 1100, height: 900 });
-  page = browser.context.pages()[0] ?? (await browser.context.newPage());
-  page.setDefaultTimeout(10_000);
-  await page.goto(t.server.url);
+  ({ t, page, close } = await openChatPage({ server: { configPath: CONFIG }, viewport: { width: 1100, height: 900 } }));
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => close?.());
 
 const answers = () => page.locator("#log li.msg.assistant");
 

@@ -6,25 +6,22 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { launchPage, type TestPage } from "../test/chromium.ts";
-import { startTestServer, type TestServer } from "../test/helpers.ts";
+import { type ChatPage, openChatPage } from "../test/chat-page.ts";
+import type { TestServer } from "../test/helpers.ts";
 
 const TOKEN = "correct-horse";
 
 let t: TestServer;
-let browser: TestPage["browser"];
 let page: Page;
-let cspViolations: TestPage["cspViolations"];
+let cspViolations: ChatPage["cspViolations"];
+let close: ChatPage["close"] | undefined;
 
 beforeAll(async () => {
-  t = await startTestServer({ token: TOKEN });
-  ({ browser, page, cspViolations } = await launchPage({ width: 1000, height: 800 }));
+  // Not loaded: the first test loads it, to see what the page asks at load.
+  ({ t, page, cspViolations, close } = await openChatPage({ server: { token: TOKEN }, viewport: { width: 1000, height: 800 }, load: false }));
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => close?.());
 
 const prompt = () => page.getByLabel("Your message");
 const tokenField = () => page.getByLabel("Access token (this server requires one)");

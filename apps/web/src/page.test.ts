@@ -9,8 +9,9 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { waitFor } from "@plugboard/test-helpers";
 import type { Locator, Page } from "playwright-core";
-import { launchChromium, type TestBrowser } from "../test/chromium.ts";
-import { startTestServer, type TestServer } from "../test/helpers.ts";
+import { type ChatPage, openChatPage } from "../test/chat-page.ts";
+import type { TestBrowser } from "../test/chromium.ts";
+import type { TestServer } from "../test/helpers.ts";
 
 const CONFIG = join(import.meta.dir, "../test/fixtures/policy/plugboard.config.json");
 /** Committed screenshots are rewritten only on request, so a test run leaves the tree clean. */
@@ -35,26 +36,20 @@ const MARKDOWN_ANSWER = [
 let t: TestServer;
 let browser: TestBrowser;
 let page: Page;
-const cspViolations: string[] = [];
+let cspViolations: ChatPage["cspViolations"];
+let close: ChatPage["close"] | undefined;
 
 beforeAll(async () => {
   const long = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join("\n");
-  t = await startTestServer({ configPath: CONFIG, files: { "notes.txt": "alpha\nbeta\n", "long.txt": `${long}\n` } });
-  browser = await launchChromium({ width: 1100, height: 900 });
-  await browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: t.server.url });
-  page = browser.context.pages()[0] ?? (await browser.context.newPage());
-  page.on("console", (message) => {
-    if (/Content Security Policy|Refused to/i.test(message.text())) cspViolations.push(message.text());
-  });
-  page.setDefaultTimeout(10_000);
+  ({ t, browser, page, cspViolations, close } = await openChatPage({
+    server: { configPath: CONFIG, files: { "notes.txt": "alpha\nbeta\n", "long.txt": `${long}\n` } },
+    viewport: { width: 1100, height: 900 },
+    permissions: ["clipboard-read", "clipboard-write"],
+  }));
   await page.emulateMedia({ colorScheme: "light" });
-  await page.goto(t.server.url);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => close?.());
 
 const prompt = () => page.getByLabel("Your message");
 const answers = () => page.locator("#log li.msg.assistant");

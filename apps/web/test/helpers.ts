@@ -5,7 +5,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { type App, buildApp, loadConfig } from "@plugboard/bootstrap";
+import { type App, type BuildAppOptions, buildApp, loadConfig } from "@plugboard/bootstrap";
 import { type ScriptedModel, type ScriptedReply, startScriptedModel } from "@plugboard/testing";
 import OpenAI from "openai";
 import { startWebServer, type WebServer, type WebServerOptions } from "../src/server.ts";
@@ -25,9 +25,9 @@ export async function makeWorkspace(files: Record<string, string> = {}): Promise
 }
 
 /** Builds the app from a config file (the web app's own by default) with `workspace`. */
-export async function buildTestApp(workspace: string, configPath = DEFAULT_CONFIG_PATH): Promise<App> {
+export async function buildTestApp(workspace: string, configPath = DEFAULT_CONFIG_PATH, options: BuildAppOptions = {}): Promise<App> {
   const config = await loadConfig(configPath, { overrides: { workspace }, env: {}, cwd: workspace });
-  return buildApp(config);
+  return buildApp(config, options);
 }
 
 /** A server in-process, its scripted model, and everything to clean up. */
@@ -41,18 +41,22 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Starts a scripted model, a temp workspace and the web server on a free port. */
-export async function startTestServer(
-  options: {
-    script?: readonly ScriptedReply[];
-    files?: Record<string, string>;
-    configPath?: string;
-  } & Partial<Omit<WebServerOptions, "app" | "client" | "model">> = {},
-): Promise<TestServer> {
+/** What `startTestServer` is given: the model's script, the workspace's files, a config, and the server's options. */
+export type TestServerOptions = {
+  script?: readonly ScriptedReply[];
+  files?: Record<string, string>;
+  configPath?: string;
+} & Partial<Omit<WebServerOptions, "app" | "client" | "model">>;
+
+/**
+ * Starts a scripted model, a temp workspace and the web server on a free port. Given
+ * `elicitations`, the app's mounted servers' requests for input wait there.
+ */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const { script = [], files = { "notes.txt": "alpha\nbeta\n" }, configPath, ...rest } = options;
   const workspace = await makeWorkspace(files);
   const model = await startScriptedModel(script);
-  const app = await buildTestApp(workspace.dir, configPath);
+  const app = await buildTestApp(workspace.dir, configPath, { elicit: rest.elicitations?.elicit });
   const client = new OpenAI({ baseURL: model.baseURL, apiKey: "test-key", maxRetries: 0 });
   const logs: string[] = [];
   const server = await startWebServer({ app, client, model: "scripted-model", port: 0, log: (line) => logs.push(line), ...rest });
@@ -65,6 +69,7 @@ export async function startTestServer(
     logs,
     async close() {
       await server.close();
+      await app.close();
       await model.close();
       await workspace.remove();
     },
