@@ -5,6 +5,7 @@
  * turn stopped before an answer says so on the card.
  */
 import type { ElicitationAnswerBody, ElicitationField, ElicitationRequestEvent } from "./api.ts";
+import { cardAnswer } from "./card-answer.ts";
 import { button, el } from "./dom.ts";
 
 /** Sends the answer; rejects with the server's message when it does not fit. */
@@ -28,35 +29,15 @@ export function elicitationCard(
     inputs.push(input);
     card.append(row);
   }
-  const problems = el("p", "elicitation-problems");
-  problems.setAttribute("role", "alert");
-  problems.hidden = true;
   const send = button("Send", "approve", `Send the answer to ${request.server}`);
   send.type = "submit";
   const decline = button("Decline", "deny", `Decline ${request.server}'s request`);
   const buttons = el("div", "approval-buttons");
   buttons.append(send, decline);
+  const { problem, answer: sendAnswer, stop } = cardAnswer(card, [send, decline], onAnswer);
   card.prepend(el("p", "approval-question", `MCP server ${request.server} asks: ${request.message}`));
-  card.append(problems, buttons);
-  let settled = false;
-  const answer = (body: ElicitationAnswerBody) => {
-    send.disabled = true;
-    decline.disabled = true;
-    onAnswer(body).then(
-      () => {
-        if (settled) return;
-        settled = true;
-        card.replaceChildren(el("p", "elicitation-sent", body.action === "accept" ? "Answer sent." : "Declined."));
-      },
-      (error: unknown) => {
-        if (settled) return;
-        send.disabled = false;
-        decline.disabled = false;
-        problems.hidden = false;
-        problems.textContent = error instanceof Error ? error.message : String(error);
-      },
-    );
-  };
+  card.append(problem, buttons);
+  const answer = (body: ElicitationAnswerBody) => sendAnswer(body, body.action === "accept" ? "Answer sent." : "Declined.");
   card.addEventListener("submit", (event) => {
     event.preventDefault();
     const content: Record<string, string | number | boolean | string[]> = {};
@@ -67,12 +48,7 @@ export function elicitationCard(
     answer({ action: "accept", content });
   });
   decline.addEventListener("click", () => answer({ action: "decline" }));
-  const stop = () => {
-    if (settled) return;
-    settled = true;
-    card.replaceChildren(el("p", "elicitation-sent", `Stopped before an answer: nothing was sent to ${request.server}.`));
-  };
-  return { card, focus: inputs[0] ?? send, stop };
+  return { card, focus: inputs[0] ?? send, stop: () => stop(`Stopped before an answer: nothing was sent to ${request.server}.`) };
 }
 
 function fieldRow(requestId: string, field: ElicitationField): { row: HTMLElement; read: Read; input: HTMLElement } {

@@ -4,6 +4,7 @@
  * Keep refused. Once answered, the card says what was chosen; stopped before, that it was not.
  */
 import type { GrantRequestEvent, GrantScope } from "./api.ts";
+import { cardAnswer } from "./card-answer.ts";
 import { button, el } from "./dom.ts";
 
 /** Sends the answer. */
@@ -26,26 +27,8 @@ export function grantCard(request: GrantRequestEvent, onAnswer: GrantHandler): {
   const save = request.save === undefined ? undefined : button("Save to config", "approve", `Grant, save to ${request.save} and run ${request.tool} again`);
   const refuse = button("Keep refused", "deny", `Keep ${request.tool} refused`);
   const all = [once, session, ...(save ? [save] : []), refuse];
-  const problem = el("p", "elicitation-problems");
-  problem.setAttribute("role", "alert");
-  problem.hidden = true;
-  let settled = false;
-  const answer = (scope: GrantScope) => {
-    for (const each of all) each.disabled = true;
-    onAnswer(scope).then(
-      () => {
-        if (settled) return;
-        settled = true;
-        card.replaceChildren(el("p", "elicitation-sent", SAID[scope ?? "refused"]));
-      },
-      (error: unknown) => {
-        if (settled) return;
-        for (const each of all) each.disabled = false;
-        problem.hidden = false;
-        problem.textContent = `could not send the answer: ${error instanceof Error ? error.message : String(error)}`;
-      },
-    );
-  };
+  const { problem, answer: send, stop } = cardAnswer(card, all, onAnswer, "could not send the answer: ");
+  const answer = (scope: GrantScope) => send(scope, SAID[scope ?? "refused"]);
   once.addEventListener("click", () => answer("once"));
   session.addEventListener("click", () => answer("session"));
   save?.addEventListener("click", () => answer("saved"));
@@ -58,10 +41,5 @@ export function grantCard(request: GrantRequestEvent, onAnswer: GrantHandler): {
     buttons,
     problem,
   );
-  const stop = () => {
-    if (settled) return;
-    settled = true;
-    card.replaceChildren(el("p", "elicitation-sent", `Stopped before an answer: ${request.tool} stays refused.`));
-  };
-  return { card, focus: once, stop };
+  return { card, focus: once, stop: () => stop(`Stopped before an answer: ${request.tool} stays refused.`) };
 }
