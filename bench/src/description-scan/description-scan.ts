@@ -4,15 +4,15 @@
  * description may be before it is flagged, with 500 other tools whose names it must not reach for.
  */
 import { scanTool } from "@plugboard/bootstrap";
-import type { FigureLog } from "../harness/figures.ts";
+import { type FigureLog, meets, type Target } from "../harness/figures.ts";
 import { timeFast, timingFigure } from "../harness/measure.ts";
 import type { RunMode } from "../harness/mode.ts";
 
 /** The group's name in every report. */
 export const DESCRIPTION_SCAN_GROUP = "Description scan at pinning";
 
-/** The most one description's scan may take. */
-const TARGET_MS = 0.05;
+/** The most one description's scan may take, in ms. */
+const TARGET: Target = { op: "<=", limit: 0.05 };
 
 /** The names of 500 other tools, as a few mounted servers would list them (plain words among them). */
 const OTHERS = new Set([...Array.from({ length: 496 }, (_, index) => `github_list_records_${index}`), "bash", "fetch", "search", "read_file"]);
@@ -51,6 +51,6 @@ export async function descriptionScan(mode: RunMode, log: FigureLog): Promise<vo
     mode.progress(`description scan: ${name}`);
     const timing = await timeFast(() => scanTool(tool, OTHERS), mode.quick ? 200 : 1000);
     const figure = timingFigure(DESCRIPTION_SCAN_GROUP, name, timing, "ms", 1e6, "with 500 other tools' names");
-    log.add({ ...figure, target: { op: "<=", limit: TARGET_MS }, met: figure.value <= TARGET_MS });
+    log.add({ ...figure, target: TARGET, met: meets(figure.value, TARGET) });
   }
 }
