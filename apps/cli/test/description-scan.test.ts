@@ -7,15 +7,15 @@
  * pinned and offered as before.
  */
 import { beforeEach, afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type ScriptedModel, startScriptedModel } from "@plugboard/testing";
-import { FIRST_PARTY, plugboard, spawnInTerminal, tempFolder, writeConfig } from "./helpers.ts";
+import { startScriptedModel } from "@plugboard/testing";
+import { CHANGING_SERVER, runOffered, serveTools } from "./changing-server.ts";
+import { FIRST_PARTY, offeredTools, plugboard, spawnInTerminal, tempFolder, writeConfig } from "./helpers.ts";
 
 // Each test runs several CLI processes, each starting the server: more than bun's default 5 s on a busy machine.
 setDefaultTimeout(60_000);
 
-const SERVER = join(import.meta.dir, "fixtures/changing-server/server.ts");
 const ADD = { name: "add", description: "Add two numbers." };
 const POISONED = {
   name: "add",
@@ -32,23 +32,15 @@ let remove = async () => {};
 
 beforeEach(async () => {
   ({ dir, remove } = await tempFolder({ "workspace/.keep": "" }));
-  config = await writeConfig(dir, { plugins: [...FIRST_PARTY, { mcp: { command: process.execPath, args: [SERVER] }, name: "calc" }] });
+  config = await writeConfig(dir, { plugins: [...FIRST_PARTY, { mcp: { command: process.execPath, args: [CHANGING_SERVER] }, name: "calc" }] });
   lockPath = join(dir, "plugboard.lock.json");
 });
 
 afterEach(() => remove());
 
 /** What the server lists from its next start on. */
-const serve = (tools: readonly { name: string; description: string }[]) => writeFile(join(dir, "workspace/tools.json"), JSON.stringify(tools));
-
-/** The tool names of the model's first request. */
-const offered = (model: ScriptedModel) => (model.requests[0]?.body.tools ?? []).map((tool) => (tool as { function: { name: string } }).function.name);
-
-async function run(): Promise<{ code: number; stderr: string; tools: string[] }> {
-  await using model = await startScriptedModel([{ content: "ok" }]);
-  const result = await plugboard(["run", "--config", config, "--base-url", model.baseURL, "hi"], { cwd: dir });
-  return { code: result.code, stderr: result.stderr, tools: offered(model) };
-}
+const serve = (tools: readonly { name: string; description: string }[]) => serveTools(dir, tools);
+const run = () => runOffered(config, dir);
 
 const pinnedTools = async () => Object.keys(JSON.parse(await readFile(lockPath, "utf8")).tools.calc);
 
@@ -87,7 +79,7 @@ describe("a server whose description addresses the model", () => {
     expect(cli.screen()).toContain(`  now: ${POISONED.description}\r\n${flagged}`);
     cli.type("n");
     expect(await cli.exited()).toBe(0);
-    expect(offered(model)).not.toContain("add");
+    expect(offeredTools(model)).not.toContain("add");
   });
 
   test("a new server's poisoned tool is asked about on a terminal at its first start, with the reasons", async () => {
@@ -98,7 +90,7 @@ describe("a server whose description addresses the model", () => {
     expect(cli.screen()).toContain(`calc has a new tool add, not pinned in plugboard.lock.json:\r\n  ${POISONED.description}\r\n  flagged: tells the model to ignore its instructions`);
     cli.type("y");
     expect(await cli.exited()).toBe(0);
-    expect(offered(model)).toContain("add");
+    expect(offeredTools(model)).toContain("add");
     expect(await pinnedTools()).toEqual(["add", "lookup"]);
   });
 });

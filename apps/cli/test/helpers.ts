@@ -199,6 +199,11 @@ export function toolResults(model: ScriptedModel, request = model.requests.lengt
   return Object.fromEntries(messages.filter((m) => m.role === "tool").map((m) => [String(m.tool_call_id), String(m.content)]));
 }
 
+/** The names of the tools the model's request number `request` (default: the first) offered. */
+export function offeredTools(model: ScriptedModel, request = 0): string[] {
+  return (model.requests[request]?.body.tools ?? []).map((tool) => (tool as { function: { name: string } }).function.name);
+}
+
 /**
  * `plugboard ARGS` on a pseudo-terminal that `script` holds: killing `holder` takes the
  * terminal away, as closing a tmux pane or an ssh session does. With `leader`, plugboard is
