@@ -4,8 +4,20 @@
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { FlagError, type ModelClient, PlugboardError, plantedRecordFile, refusePlanted, type StartAppOptions, type StartedApp, startApp } from "@plugboard/bootstrap";
-import type { Logger } from "@plugboard/core";
+import {
+  type AppConfig,
+  FlagError,
+  type ModelClient,
+  openWorkspace,
+  PlugboardError,
+  plantedRecordFile,
+  refusePlanted,
+  type StartAppOptions,
+  type StartedApp,
+  startApp,
+  startConfig,
+} from "@plugboard/bootstrap";
+import type { Logger, Workspace } from "@plugboard/core";
 import { type ParsedArgs, UsageError } from "./args.ts";
 import type { Io } from "./io.ts";
 
@@ -53,20 +65,8 @@ export interface LoadAppOptions extends Pick<StartAppOptions, "freshHosts" | "wa
 export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOptions & { model: true }): Promise<StartedApp & { model: ModelClient }>;
 export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOptions): Promise<StartedApp>;
 export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOptions): Promise<StartedApp> {
-  const { config, workspace, model, baseURL, maxSteps } = parsed.flags;
   const { announceWorkspace, ...asked } = options;
-  const app = await startApp({
-    ...asked,
-    // Only without --config is the current folder's config looked for (and two of them refused).
-    defaultConfig: config === undefined ? defaultConfig(io.cwd, io.env) : SHIPPED_CONFIG,
-    flags: { config, workspace, model, baseURL, maxSteps },
-    cwd: io.cwd,
-    env: io.env,
-    logger: stderrLogger(io),
-    appFolder: CLI_FOLDER,
-  }).catch((error: unknown) => {
-    throw error instanceof FlagError ? new UsageError(error.message, parsed.command) : error;
-  });
+  const app = await startApp({ ...asked, ...configOptions(parsed, io), logger: stderrLogger(io), appFolder: CLI_FOLDER }).catch(usageError(parsed));
   opened.add(app);
   if (announceWorkspace && app.config.workspaceSource === "default") {
     io.note(`workspace: ${app.workspace.root} (the current folder; --workspace DIR picks another)`);
@@ -79,6 +79,35 @@ export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOption
     io.note(`model ${app.model.endpoint.model} at ${app.model.endpoint.baseURL} (dialect ${app.config.model.dialect})`);
   }
   return app;
+}
+
+/**
+ * Loads the config with the command's flags and opens its workspace, without building the app
+ * (no plugin is loaded, no server started): for commands that only read what is kept for a
+ * config and workspace. The config's errors are `loadApp`'s; a plugin that cannot load is not one.
+ */
+export async function loadConfigOnly(parsed: ParsedArgs, io: Io): Promise<{ config: AppConfig; workspace: Workspace }> {
+  const config = await startConfig(configOptions(parsed, io)).catch(usageError(parsed));
+  return { config, workspace: await openWorkspace(config) };
+}
+
+/** Where the config is and the flags over it, as `startApp` and `startConfig` take them. */
+function configOptions(parsed: ParsedArgs, io: Io): Pick<StartAppOptions, "defaultConfig" | "flags" | "cwd" | "env"> {
+  const { config, workspace, model, baseURL, maxSteps } = parsed.flags;
+  return {
+    // Only without --config is the current folder's config looked for (and two of them refused).
+    defaultConfig: config === undefined ? defaultConfig(io.cwd, io.env) : SHIPPED_CONFIG,
+    flags: { config, workspace, model, baseURL, maxSteps },
+    cwd: io.cwd,
+    env: io.env,
+  };
+}
+
+/** A bad flag's value is a usage error, with the command's `--help` hint. */
+function usageError(parsed: ParsedArgs): (error: unknown) => never {
+  return (error) => {
+    throw error instanceof FlagError ? new UsageError(error.message, parsed.command) : error;
+  };
 }
 
 /** Apps loaded and not yet closed: their MCP servers end when the command does. */

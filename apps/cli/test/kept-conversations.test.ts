@@ -226,6 +226,23 @@ describe("kept conversations", () => {
     expect(listed.stderr).toContain("1 file(s) in");
     expect(listed.stdout).toMatch(/^ {2}1 {2}[a-z0-9]+ .* hello\n/);
   });
+
+  test("plugboard resume lists them without loading a plugin: a config whose plugin cannot load still lists; continuing one says what is wrong", async () => {
+    // The list needs only the config's path and its workspace; continuing one needs the app, and says what keeps it from starting.
+    await using own = await tempFolder({ "workspace/.keep": "" });
+    const env = await stateHome();
+    const ownConfig = await writeConfig(own.dir);
+    await using model = await startScriptedModel([{ content: "an answer" }]);
+    expect(await plugboard(["--config", ownConfig, "--base-url", model.baseURL], { cwd: own.dir, env, stdin: "hello\n" })).toMatchObject({ code: 0 });
+    await writeConfig(own.dir, { plugins: [...FIRST_PARTY, { path: "./no-such-plugin", permissions: [] }] });
+    const listed = await plugboard(["resume", "--config", ownConfig], { cwd: own.dir, env });
+    expect(listed).toMatchObject({ code: 0, stderr: "" });
+    expect(listed.stdout).toMatch(/^ {2}1 {2}[a-z0-9]+ .* hello\nplugboard resume N or plugboard resume ID continues one\.\n$/);
+    const resumed = await plugboard(["resume", "--config", ownConfig, "--base-url", model.baseURL, "1"], { cwd: own.dir, env, stdin: "" });
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toContain("no-such-plugin");
+    expect(resumed.stderr).not.toContain(STACK_FRAME);
+  });
 });
 
 describe("the taint of a kept conversation", () => {

@@ -4,7 +4,8 @@ export type { McpLauncher, MountedServer } from "./mount-server.ts";
 export { scanTool } from "./description-scan.ts";
 export { acceptedLine, type ChangedTools, type Pinning, type ToolChange, withheldLine } from "./pinned-tools.ts";
 export { type CodeChange, type CodePinning, withheldCodeLine } from "./code-pins.ts";
-export { type AppFlags, type StartAppOptions, type StartedApp, startApp } from "./start-app.ts";
+export { openWorkspace } from "./plan.ts";
+export { type AppFlags, type StartAppOptions, type StartedApp, startApp, startConfig } from "./start-app.ts";
 export { type TaintRoles, taintRoles } from "./taint-tools.ts";
 // What the apps use of the packages the app is assembled from.
 export {

@@ -8,7 +8,7 @@ import { lazily } from "@plugboard/core/internal";
 import type { BuildAppOptions } from "./app-options.ts";
 import { trace } from "@plugboard/core/trace";
 import { type App, buildApp } from "./build-app.ts";
-import { type ConfigOverrides, loadConfig } from "@plugboard/config";
+import { type AppConfig, type ConfigOverrides, loadConfig } from "@plugboard/config";
 import type { ModelClient } from "@plugboard/agent";
 
 /** The command-line flags an app passes on, as typed; each wins over the environment and the config file. */
@@ -43,12 +43,22 @@ export interface StartedApp extends App {
 export async function startApp(options: StartAppOptions & { model: true }): Promise<StartedApp & { model: ModelClient }>;
 export async function startApp(options: StartAppOptions): Promise<StartedApp>;
 export async function startApp(options: StartAppOptions): Promise<StartedApp> {
-  const cwd = resolve(options.cwd ?? process.cwd());
-  const { config: configFlag, ...overrides } = options.flags ?? {};
-  const config = await loadConfig(resolve(cwd, configFlag ?? options.defaultConfig), { overrides, cwd, env: options.env });
-  trace("app: config loaded");
+  const config = await startConfig(options);
   const app = await buildApp(config, options);
   if (!options.model) return { ...app, model: undefined };
   const { createModelClient } = await lazily("the model client @plugboard/agent", () => import("@plugboard/agent"));
   return { ...app, model: createModelClient(config.model) };
+}
+
+/**
+ * The config `startApp` starts from (the flag's file or `defaultConfig`, with the flags and the
+ * environment), without building the app: for what needs only the config, such as the kept
+ * conversations of a config and workspace. Throws as `loadConfig` does (`FlagError` for a bad flag).
+ */
+export async function startConfig(options: Pick<StartAppOptions, "defaultConfig" | "flags" | "cwd" | "env">): Promise<AppConfig> {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const { config: configFlag, ...overrides } = options.flags ?? {};
+  const config = await loadConfig(resolve(cwd, configFlag ?? options.defaultConfig), { overrides, cwd, env: options.env });
+  trace("app: config loaded");
+  return config;
 }
