@@ -8,7 +8,7 @@
 import { inlineRefs, isSchema, type JsonSchema } from "./schema-refs.ts";
 
 /** The fields of Google's `Schema` (ai.google.dev/api/caching#Schema). */
-export const GEMINI_SCHEMA_FIELDS: ReadonlySet<string> = new Set([
+const GEMINI_SCHEMA_FIELDS: ReadonlySet<string> = new Set([
   "type",
   "format",
   "title",

@@ -61,7 +61,7 @@ const SUBSCHEMAS = new Set(["items", "prefixItems", "additionalProperties", "une
  * A copy of `node` with each of its subschemas (not its values: `enum`, `const`, `default`
  * stay as they are) replaced by `map` of it; `path` names where each lies (`properties.a.items`).
  */
-export function mapSubschemas(node: JsonSchema, path: string, map: (child: unknown, path: string) => unknown): JsonSchema {
+function mapSubschemas(node: JsonSchema, path: string, map: (child: unknown, path: string) => unknown): JsonSchema {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     const at = path === "" ? key : `${path}.${key}`;

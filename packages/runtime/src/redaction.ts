@@ -13,7 +13,7 @@ export interface Secret {
 }
 
 /** A value shorter than this is never redacted: it would hide ordinary words, and guessing it is no feat. */
-export const MIN_SECRET_LENGTH = 8;
+const MIN_SECRET_LENGTH = 8;
 
 /** What every placeholder starts with. */
 export const REDACTED_MARK = "[redacted:";
