@@ -115,6 +115,8 @@ async function placeDependencies(root: string, cliFolder: string, top: string, w
   const workspaceFolders = new Set((await workspacePackages(root)).map((pkg) => realpathSync(pkg.folder)));
   const byStaged = new Map<string, Placed>();
   const placed: Placed[] = [];
+  // Each need as the workspace resolved it: the staged tree is checked against these.
+  const resolved: { readonly from: Placed; readonly name: string; readonly real: string }[] = [];
   const queue: Placed[] = [{ real: cliFolder, staged: top, json: await readJson(join(cliFolder, "package.json")) }];
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
     for (const [name, optional] of needs(next.json)) {
@@ -123,6 +125,7 @@ async function placeDependencies(root: string, cliFolder: string, top: string, w
         if (optional) continue;
         throw new Error(`${next.json.name} needs ${name}, which is not installed: run bun install`);
       }
+      resolved.push({ from: next, name, real });
       const staged = placeFor(name, real, next.staged, top, byStaged);
       if (staged === undefined) continue;
       if (workspaceFolders.has(real)) await unpackWorkspacePackage(real, staged, work);
@@ -133,15 +136,11 @@ async function placeDependencies(root: string, cliFolder: string, top: string, w
       queue.push(entry);
     }
   }
-  for (const entry of [{ real: cliFolder, staged: top, json: await readJson(join(top, "package.json")) }, ...placed]) {
-    for (const [name] of needs(entry.json)) {
-      const real = findInstalled(name, entry.real);
-      if (real === undefined) continue;
-      const staged = findInstalled(name, entry.staged);
-      const wanted = (await readJson(join(real, "package.json"))).version;
-      const found = staged === undefined ? undefined : (await readJson(join(staged, "package.json"))).version;
-      if (found !== wanted) throw new Error(`in the tarball ${entry.json.name} would find ${name}@${found ?? "nothing"}, not ${wanted}`);
-    }
+  for (const { from, name, real } of resolved) {
+    const staged = findInstalled(name, from.staged);
+    const wanted = (await readJson(join(real, "package.json"))).version;
+    const found = staged === undefined ? undefined : (await readJson(join(staged, "package.json"))).version;
+    if (found !== wanted) throw new Error(`in the tarball ${from.json.name} would find ${name}@${found ?? "nothing"}, not ${wanted}`);
   }
   return placed;
 }
