@@ -199,6 +199,18 @@ export function toolResults(model: ScriptedModel, request = model.requests.lengt
   return Object.fromEntries(messages.filter((m) => m.role === "tool").map((m) => [String(m.tool_call_id), String(m.content)]));
 }
 
+/** A loopback server standing for an attacker's: it answers "thanks", and each request's path is pushed onto `received`. */
+export function startAttacker(received: string[]): ReturnType<typeof Bun.serve> {
+  return Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: (request) => {
+      received.push(new URL(request.url).pathname);
+      return new Response("thanks\n");
+    },
+  });
+}
+
 /** The names of the tools the model's request number `request` (default: the first) offered. */
 export function offeredTools(model: ScriptedModel, request = 0): string[] {
   return (model.requests[request]?.body.tools ?? []).map((tool) => (tool as { function: { name: string } }).function.name);

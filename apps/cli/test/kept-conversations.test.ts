@@ -8,7 +8,7 @@ import { appendFile, mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ScriptedModel, startScriptedModel } from "@plugboard/testing";
-import { FIRST_PARTY, plugboard, STACK_FRAME, spawnInTerminal, spawnPlugboard, tempFolder, toolResults, watch, writeConfig } from "./helpers.ts";
+import { FIRST_PARTY, plugboard, STACK_FRAME, spawnInTerminal, spawnPlugboard, startAttacker, tempFolder, toolResults, watch, writeConfig } from "./helpers.ts";
 
 // Some tests run several CLI processes, and the taint ones an MCP server and a confined host.
 setDefaultTimeout(60_000);
@@ -253,14 +253,7 @@ describe("the taint of a kept conversation", () => {
   let tainting = "";
 
   beforeAll(async () => {
-    attacker = Bun.serve({
-      hostname: "127.0.0.1",
-      port: 0,
-      fetch: (request) => {
-        received.push(new URL(request.url).pathname);
-        return new Response("thanks\n");
-      },
-    });
+    attacker = startAttacker(received);
     // bash granted network to the loopback server, and an MCP server whose results are untrusted; the policy allows every call.
     const dir = join(folder.dir, "tainting");
     await mkdir(dir);

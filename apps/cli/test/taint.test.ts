@@ -10,7 +10,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ScriptedModel, startScriptedModel } from "@plugboard/testing";
-import { FIRST_PARTY, plugboard, spawnInTerminal, tempFolder, toolResults, writeConfig } from "./helpers.ts";
+import { FIRST_PARTY, plugboard, spawnInTerminal, startAttacker, tempFolder, toolResults, writeConfig } from "./helpers.ts";
 
 // Each test runs a CLI process, an MCP server and a confined host: a busy machine needs more than bun's 5 s.
 setDefaultTimeout(60_000);
@@ -30,14 +30,7 @@ const received: string[] = [];
 
 beforeAll(async () => {
   folder = await tempFolder({ "workspace/.env": "KEY=s3cret\n" });
-  attacker = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    fetch: (request) => {
-      received.push(new URL(request.url).pathname);
-      return new Response("thanks\n");
-    },
-  });
+  attacker = startAttacker(received);
 });
 afterAll(async () => {
   attacker.stop(true);
