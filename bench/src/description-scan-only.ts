@@ -5,19 +5,7 @@
  * run is printed. A quick look that leaves the committed figures alone:
  * `bun run bench --quick --only description-scan`.
  */
-import { loadavg } from "node:os";
 import { DESCRIPTION_SCAN_GROUP, descriptionScan } from "./description-scan/description-scan.ts";
-import { FigureLog } from "./harness/figures.ts";
-import { parseMode } from "./harness/mode.ts";
-import { renderTable } from "./harness/table.ts";
-import { replaceGroups } from "./report/results-file.ts";
+import { refreshSuite } from "./report/refresh-suite.ts";
 
-const mode = parseMode(process.argv.slice(2));
-if (mode.quick || mode.only) throw new Error("bun run --cwd bench description-scan refreshes the committed figures, in full only; for a quick look: bun run bench --quick --only description-scan");
-const load = () => loadavg().map((value) => value.toFixed(2)).join(" / ");
-const before = load();
-const log = new FigureLog();
-await descriptionScan(mode, log);
-mode.progress(`1 / 5 / 15-minute load average: ${before} at the start, ${load()} at the end`);
-process.stdout.write(`\n${renderTable(log.figures)}\n\n`);
-await replaceGroups([DESCRIPTION_SCAN_GROUP], log.figures);
+await refreshSuite({ name: "description-scan", groups: [DESCRIPTION_SCAN_GROUP], suite: descriptionScan });

@@ -5,19 +5,7 @@
  * this run is printed. A quick look that leaves the committed figures alone:
  * `bun run bench --quick --only leftovers`.
  */
-import { loadavg } from "node:os";
-import { FigureLog } from "./harness/figures.ts";
-import { parseMode } from "./harness/mode.ts";
-import { renderTable } from "./harness/table.ts";
 import { LEFTOVERS_GROUP, leftovers } from "./leftovers/leftovers.ts";
-import { replaceGroups } from "./report/results-file.ts";
+import { refreshSuite } from "./report/refresh-suite.ts";
 
-const mode = parseMode(process.argv.slice(2));
-if (mode.quick || mode.only) throw new Error("bun run --cwd bench leftovers refreshes the committed figures, in full only; for a quick look: bun run bench --quick --only leftovers");
-const load = () => loadavg().map((value) => value.toFixed(2)).join(" / ");
-const before = load();
-const log = new FigureLog();
-await leftovers(mode, log);
-mode.progress(`1 / 5 / 15-minute load average: ${before} at the start, ${load()} at the end`);
-process.stdout.write(`\n${renderTable(log.figures)}\n\n`);
-await replaceGroups([LEFTOVERS_GROUP], log.figures);
+await refreshSuite({ name: "leftovers", groups: [LEFTOVERS_GROUP], suite: leftovers });

@@ -6,16 +6,8 @@
  * its rows. A quick look that leaves the committed figures alone:
  * `bun run bench --quick --only one-shot`.
  */
-import { FigureLog } from "./harness/figures.ts";
-import { parseMode } from "./harness/mode.ts";
-import { renderTable } from "./harness/table.ts";
 import { ONE_SHOT_GROUPS } from "./one-shot/groups.ts";
 import { oneShot } from "./one-shot/one-shot.ts";
-import { replaceGroups } from "./report/results-file.ts";
+import { refreshSuite } from "./report/refresh-suite.ts";
 
-const mode = parseMode(process.argv.slice(2));
-if (mode.quick || mode.only) throw new Error("bun run --cwd bench one-shot refreshes the committed figures, in full only; for a quick look: bun run bench --quick --only one-shot");
-const log = new FigureLog();
-await oneShot(mode, log);
-process.stdout.write(`\n${renderTable(log.figures)}\n\n`);
-await replaceGroups(ONE_SHOT_GROUPS, log.figures);
+await refreshSuite({ name: "one-shot", groups: ONE_SHOT_GROUPS, suite: oneShot, load: false });

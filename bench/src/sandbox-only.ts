@@ -5,16 +5,8 @@
  * in its rows. A quick look that leaves the committed figures alone:
  * `bun run bench --quick --only sandbox`.
  */
-import { FigureLog } from "./harness/figures.ts";
-import { parseMode } from "./harness/mode.ts";
-import { renderTable } from "./harness/table.ts";
-import { replaceGroups } from "./report/results-file.ts";
 import { SANDBOX_GROUPS } from "./sandbox/groups.ts";
 import { sandbox } from "./sandbox/sandbox.ts";
+import { refreshSuite } from "./report/refresh-suite.ts";
 
-const mode = parseMode(process.argv.slice(2));
-if (mode.quick || mode.only) throw new Error("bun run --cwd bench sandbox refreshes the committed figures, in full only; for a quick look: bun run bench --quick --only sandbox");
-const log = new FigureLog();
-await sandbox(mode, log);
-process.stdout.write(`\n${renderTable(log.figures)}\n\n`);
-await replaceGroups(SANDBOX_GROUPS, log.figures);
+await refreshSuite({ name: "sandbox", groups: SANDBOX_GROUPS, suite: sandbox, load: false });

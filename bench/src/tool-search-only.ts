@@ -4,20 +4,8 @@
  * other figures stay those of the last full run; the load during this run is printed. A
  * quick look that leaves the committed figures alone: `bun run bench --quick --only tool-search`.
  */
-import { loadavg } from "node:os";
-import { FigureLog } from "./harness/figures.ts";
-import { parseMode } from "./harness/mode.ts";
-import { renderTable } from "./harness/table.ts";
 import { DIALECTS_GROUP } from "./tool-search/dialects.ts";
 import { TOOL_SEARCH_GROUP, toolSearch } from "./tool-search/tool-search.ts";
-import { replaceGroups } from "./report/results-file.ts";
+import { refreshSuite } from "./report/refresh-suite.ts";
 
-const mode = parseMode(process.argv.slice(2));
-if (mode.quick || mode.only) throw new Error("bun run --cwd bench tool-search refreshes the committed figures, in full only; for a quick look: bun run bench --quick --only tool-search");
-const load = () => loadavg().map((value) => value.toFixed(2)).join(" / ");
-const before = load();
-const log = new FigureLog();
-await toolSearch(mode, log);
-mode.progress(`1 / 5 / 15-minute load average: ${before} at the start, ${load()} at the end`);
-process.stdout.write(`\n${renderTable(log.figures)}\n\n`);
-await replaceGroups([TOOL_SEARCH_GROUP, DIALECTS_GROUP], log.figures);
+await refreshSuite({ name: "tool-search", groups: [TOOL_SEARCH_GROUP, DIALECTS_GROUP], suite: toolSearch });
