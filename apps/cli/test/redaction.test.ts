@@ -2,7 +2,8 @@
  * Secrets never reach the model, end to end: the real CLI, the scripted model over real HTTP
  * (every request it received is recorded, body as sent), a real `.env`, a real private key,
  * read with read_file and with bash `cat`, an after hook whose rewrite carries a secret, and a
- * third-party MCP server echoing its own env value. (The OAuth tokens: mcp-login.test.ts.)
+ * third-party MCP server echoing its own env value, and bash's capped output cutting a secret
+ * in two. (The OAuth tokens: mcp-login.test.ts.)
  * The twin of each redaction is a value the app does not know as a secret: it reaches the
  * model as it is, so the search of the requests would find a secret that leaked.
  */
@@ -11,7 +12,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { type ScriptedModel, startScriptedModel } from "@plugboard/testing";
-import { plugboard, tempFolder, toolResults, writeConfig } from "./helpers.ts";
+import { FIRST_PARTY, plugboard, tempFolder, toolResults, writeConfig } from "./helpers.ts";
 
 // One CLI process runs a handful of calls, one through a hook program.
 setDefaultTimeout(60_000);
@@ -151,5 +152,32 @@ describe("an MCP entry's env values are secrets too", () => {
     // --json's tool_result says how many were taken out.
     const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
     expect(events.find((event) => event.type === "tool_result")).toEqual({ type: "tool_result", id: "echo", is_error: false, content: redacted, redactions: 1 });
+  });
+});
+
+describe("a secret cut in two by bash's output cap", () => {
+  test("its head before the cut line and its tail after it reach the model as placeholders; the twin's halves as they are", async () => {
+    // 200 characters kept: the first 100 end 10 characters into the first value, the last 100 start 20 before the second's end.
+    const file = (value: string) => `${"h".repeat(90)}${value}${"m".repeat(500)}${value}${"t".repeat(80)}`;
+    await using folder = await tempFolder({ "workspace/.env": `DB_PASSWORD=${DB_PASSWORD}\n`, "workspace/secret.txt": file(DB_PASSWORD), "workspace/twin.txt": file(DB_PASSPHRASE) });
+    const bash = { ...FIRST_PARTY[0], options: { maxOutputChars: 200 } };
+    const config = await writeConfig(folder.dir, { plugins: [bash] });
+    await using model = await startScriptedModel([
+      {
+        toolCalls: [
+          { id: "secret", name: "bash", arguments: { command: "cat secret.txt" } },
+          { id: "twin", name: "bash", arguments: { command: "cat twin.txt" } },
+        ],
+      },
+      { content: "done" },
+    ]);
+    const result = await plugboard(["run", "--config", config, "--base-url", model.baseURL, "cat them"], { cwd: folder.dir });
+    expect(result.code).toBe(0);
+    const results = toolResults(model);
+    const cut = /\n… \d+ bytes cut; the whole result is in \.plugboard\/results\/\S+ \(read_file with offset\/limit pages it\)\n/;
+    expect(results.secret).toMatch(new RegExp(`^h{90}\\[redacted: DB_PASSWORD\\]${cut.source}\\[redacted: DB_PASSWORD\\]t{80}\\nexit code: 0$`));
+    expect(results.twin).toMatch(new RegExp(`^h{90}${DB_PASSPHRASE.slice(0, 10)}${cut.source}${DB_PASSPHRASE.slice(-20)}t{80}\\nexit code: 0$`));
+    const sent = model.requests.map((request) => request.text).join("\n");
+    for (const part of [DB_PASSWORD.slice(0, 10), DB_PASSWORD.slice(-20)]) expect(sent).not.toContain(part);
   });
 });

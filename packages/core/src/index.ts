@@ -28,6 +28,8 @@ export { type Permission, PERMISSIONS } from "./permissions.ts";
 export { type Dialect, DIALECTS, refusedName, rewriteSchema, type SentSchema } from "./dialect.ts";
 export { type FunctionTool, type RegisteredTool, type RegistryOptions, ToolRegistry } from "./registry.ts";
 export {
+  CUT_LINE,
+  charactersCutLine,
   createResultsFile,
   DEFAULT_RESULTS_LIMITS,
   prepareResultsFolder,

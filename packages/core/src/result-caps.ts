@@ -7,7 +7,7 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolResult } from "./contract.ts";
-import { createResultsFile, RESULTS_FOLDER, resultCutLine, resultDroppedLine, type ResultsFile, ResultsFolderError, type ResultsLimits } from "./results.ts";
+import { createResultsFile, RESULTS_FOLDER, resultCutLine, resultDroppedLine, type ResultsFile, resultUnsavedLine, ResultsFolderError, type ResultsLimits } from "./results.ts";
 
 /**
  * A call id as a file name: letters, digits, `_` and `-` kept, every other character `_`, at
@@ -47,7 +47,7 @@ export async function capResult(result: ToolResult, root: string, file: ResultsF
     // An operating-system failure (no space, a folder it may not write) or a folder that is not ours: said, not thrown.
     if (!(error instanceof ResultsFolderError) && !(error instanceof Error && "code" in error)) throw error;
     const why = error.message;
-    return { content: cutAround(bytes, file.maxBytes, (cut) => `… ${cut} bytes cut; the whole result could not be saved: ${why}`), isError: result.isError };
+    return { content: cutAround(bytes, file.maxBytes, (cut) => resultUnsavedLine(cut, why)), isError: result.isError };
   }
   return { content: cutAround(bytes, file.maxBytes, (cut) => resultCutLine(cut, saved)), isError: result.isError };
 }

@@ -37,6 +37,23 @@ export function resultCutLine(bytes: number, path: string): string {
   return `… ${bytes} bytes cut; the whole result is in ${path} (read_file with offset/limit pages it)`;
 }
 
+/** The line that stands where a result was cut when the whole of it could not be saved, and why. */
+export function resultUnsavedLine(bytes: number, why: string): string {
+  return `… ${bytes} bytes cut; the whole result could not be saved: ${why}`;
+}
+
+/** The line that stands where a tool cut its own output without a results file: `... (N characters cut) ...`. */
+export function charactersCutLine(count: number): string {
+  return `... (${count} characters cut) ...`;
+}
+
+/**
+ * Every line above (`resultCutLine`, `resultUnsavedLine`, `charactersCutLine`) with the
+ * newlines a cut text has around it: what the runtime's redaction looks beside for a secret
+ * cut in two.
+ */
+export const CUT_LINE = /\n(?:… \d+ bytes cut; [^\n]*|\.\.\. \(\d+ characters cut\) \.\.\.)\n/;
+
 /** The line a results file ends with when it reached `maxFileBytes`. */
 export function resultDroppedLine(bytes: number, maxFileBytes: number): string {
   return `… ${bytes} more bytes dropped: a results file keeps at most ${maxFileBytes} bytes (results.maxFileBytes in the config)`;

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { generateKeyPairSync } from "node:crypto";
+import { charactersCutLine, resultCutLine } from "@plugboard/core";
 import { Redactor, secretsOfEnv } from "./redaction.ts";
 
 /** Tokens are built from parts, so that no scanner takes this file for a leak. */
@@ -130,6 +131,31 @@ describe("the app's secrets", () => {
       value: { rows: [{ password: "[redacted: DB_PASSWORD]", n: 1 }], note: "[redacted: EIGHT]" },
       count: 2,
     });
+  });
+});
+
+describe("a secret cut in two by a capped output", () => {
+  const redactor = new Redactor([{ name: "DB_PASSWORD", value: "correct-horse-battery" }]);
+  const saved = `\n${resultCutLine(1000, ".plugboard/results/c1.txt")}\n`;
+  const counted = `\n${charactersCutLine(1000)}\n`;
+
+  test("its head before the cut line and its tail after it are redacted, whichever line the tool wrote", () => {
+    for (const line of [saved, counted]) {
+      expect(redactor.redact(`pw=correct-hor${line}se-battery\nexit code: 0`)).toEqual({ text: `pw=[redacted: DB_PASSWORD]${line}[redacted: DB_PASSWORD]\nexit code: 0`, count: 2 });
+      // Four characters are enough to be taken.
+      expect(redactor.redact(`pw=corr${line}tery`).text).toBe(`pw=[redacted: DB_PASSWORD]${line}[redacted: DB_PASSWORD]`);
+    }
+  });
+
+  test("the head and tail of its JSON form too", () => {
+    const quoted = new Redactor([{ name: "API_TOKEN", value: 'pa"ss\\word-long' }]);
+    expect(quoted.redact(`{"token":"pa\\"ss${saved}`).text).toBe(`{"token":"[redacted: API_TOKEN]${saved}`);
+  });
+
+  test("ordinary text beside the line is left: three characters of a secret, words that start none, a head away from the line", () => {
+    for (const text of [`pw=cor${saved}ery`, `the horse${saved}farm battery`, `correct-hor and more${saved}done`]) {
+      expect(redactor.redact(text)).toEqual({ text, count: 0 });
+    }
   });
 });
 

@@ -2,8 +2,10 @@
  * Secrets never reach the model: before a result is sent to it, the values of the app's
  * secrets (handed in by the app as names and values) and the well-known key formats
  * (`key-formats.ts`) are replaced by `[redacted: NAME]`. Overlapping finds become one
- * placeholder, so no part of a secret is left beside it.
+ * placeholder, so no part of a secret is left beside it; nor beside a cut line (a capped
+ * output), where a secret cut in two leaves its head before the line or its tail after it.
  */
+import { CUT_LINE } from "@plugboard/core";
 import { KEY_FORMATS, MIN_TOKEN_LENGTH, PEM_BODY_LINE, PEM_NAME, PEM_PATTERN, TOKEN_CLASS } from "./key-formats.ts";
 
 /** One secret of the app: the name its placeholder shows, and the value the model must never read. */
@@ -14,6 +16,12 @@ export interface Secret {
 
 /** A value shorter than this is never redacted: it would hide ordinary words, and guessing it is no feat. */
 const MIN_SECRET_LENGTH = 8;
+
+/**
+ * The shortest head or tail of a secret value redacted beside a cut line: shorter ones say
+ * little of the secret and would take ordinary words that happen to start one.
+ */
+const MIN_CUT_PART = 4;
 
 /** What every placeholder starts with. */
 export const REDACTED_MARK = "[redacted:";
@@ -73,6 +81,7 @@ export class Redactor {
   readonly #values: ReadonlyMap<string, string>;
   readonly #literal: RegExp | undefined;
   readonly #pem = new RegExp(PEM_PATTERN, "g");
+  readonly #cutLine = new RegExp(CUT_LINE.source, "g");
   // Sticky at a run's start; the run must end where the token does.
   readonly #token = new RegExp(`(?:${KEY_FORMATS.map(({ pattern }) => `(${pattern})`).join("|")})(?![${TOKEN_CLASS}])`, "y");
 
@@ -95,6 +104,7 @@ export class Redactor {
     this.#findValues(text, found);
     this.#findPem(text, found);
     this.#findTokens(text, found);
+    this.#findCutParts(text, found);
     if (found.length === 0) return { text, count: 0 };
     found.sort((a, b) => a.start - b.start);
     const merged: Found[] = [];
@@ -133,6 +143,34 @@ export class Redactor {
       found.push({ start: match.index, end: match.index + match[0].length, name: this.#values.get(match[0]) ?? "secret" });
       // From the next character on, not from the end: a value that starts inside this one and ends beyond it is found too.
       literal.lastIndex = match.index + 1;
+    }
+  }
+
+  /**
+   * Beside each cut line, the longest head of a value (at least `MIN_CUT_PART` characters)
+   * that the text before it ends with, and the longest tail one the text after it starts with.
+   */
+  #findCutParts(text: string, found: Found[]): void {
+    if (this.#values.size === 0) return;
+    const cutLine = this.#cutLine;
+    cutLine.lastIndex = 0;
+    for (let match = cutLine.exec(text); match !== null; match = cutLine.exec(text)) {
+      const before = match.index;
+      const after = match.index + match[0].length;
+      let head: Found | undefined;
+      let tail: Found | undefined;
+      for (const [value, name] of this.#values) {
+        for (let length = Math.min(value.length - 1, before); length >= MIN_CUT_PART && length > (head === undefined ? 0 : head.end - head.start); length--) {
+          if (value.charCodeAt(length - 1) === text.charCodeAt(before - 1) && text.startsWith(value.slice(0, length), before - length)) head = { start: before - length, end: before, name };
+        }
+        for (let length = Math.min(value.length - 1, text.length - after); length >= MIN_CUT_PART && length > (tail === undefined ? 0 : tail.end - tail.start); length--) {
+          if (value.charCodeAt(value.length - length) === text.charCodeAt(after) && text.startsWith(value.slice(-length), after)) tail = { start: after, end: after + length, name };
+        }
+      }
+      if (head !== undefined) found.push(head);
+      if (tail !== undefined) found.push(tail);
+      // The next line may start at this one's closing newline.
+      cutLine.lastIndex = after - 1;
     }
   }
 

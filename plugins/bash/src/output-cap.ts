@@ -3,6 +3,7 @@
  * tail of the last half while the text streams in, so memory stays flat however much a
  * command prints, and the number of characters cut is known exactly.
  */
+import { charactersCutLine } from "@plugboard/core";
 
 /** Captures at most `limit` characters of a stream: its head and its tail. */
 export class OutputCap {
@@ -75,7 +76,7 @@ export function shareBudget(first: number, second: number, limit: number): [numb
 
 /** The line that stands where characters were cut. */
 export function cutMarker(count: number): string {
-  return `\n... (${count} characters cut) ...\n`;
+  return `\n${charactersCutLine(count)}\n`;
 }
 
 function lastChars(text: string, count: number): string {
