@@ -2,8 +2,8 @@
  * Secrets never reach the model, end to end: the real CLI, the scripted model over real HTTP
  * (every request it received is recorded, body as sent), a real `.env`, a real private key,
  * read with read_file and with bash `cat`, an after hook whose rewrite carries a secret, and a
- * third-party MCP server echoing its own env value, and bash's capped output cutting a secret
- * in two. (The OAuth tokens: mcp-login.test.ts.)
+ * third-party MCP server echoing its own env value (in a result, and in a tool's description),
+ * and bash's capped output cutting a secret in two. (The OAuth tokens: mcp-login.test.ts.)
  * The twin of each redaction is a value the app does not know as a secret: it reaches the
  * model as it is, so the search of the requests would find a secret that leaked.
  */
@@ -179,5 +179,49 @@ describe("a secret cut in two by bash's output cap", () => {
     expect(results.twin).toMatch(new RegExp(`^h{90}${DB_PASSPHRASE.slice(0, 10)}${cut.source}${DB_PASSPHRASE.slice(-20)}t{80}\\nexit code: 0$`));
     const sent = model.requests.map((request) => request.text).join("\n");
     for (const part of [DB_PASSWORD.slice(0, 10), DB_PASSWORD.slice(-20)]) expect(sent).not.toContain(part);
+  });
+});
+
+describe("a secret in a tool's description", () => {
+  const MANY_TOOLS = join(import.meta.dir, "fixtures/many-tools-server/server.ts");
+  /** One word, so that a search for it would find the tool if the search read the description as the server wrote it. */
+  const TOKEN = "Zq8vXw2kLmN4pR7tYb6c";
+  const server = (count: number) => ({ mcp: { command: process.execPath, args: [MANY_TOOLS, String(count), "--token-in-description"], env: { SERVICE_TOKEN: TOKEN } }, name: "many" });
+  const PLACEHOLDER = "Authenticated with [redacted: many SERVICE_TOKEN].";
+  const descriptionOf = (request: ScriptedModel["requests"][number] | undefined, name: string) =>
+    (request?.body.tools ?? []).map((tool) => (tool as { function: { name: string; description?: string } }).function).find((tool) => tool.name === name)?.description;
+
+  test("a server echoing its env token in a description: every request carries the description redacted", async () => {
+    await using folder = await tempFolder({ "workspace/.keep": "" });
+    const config = await writeConfig(folder.dir, { plugins: [server(1)] });
+    await using model = await startScriptedModel([{ toolCalls: [{ id: "sky", name: "sky_report", arguments: { city: "Paris" } }] }, { content: "done" }]);
+    const result = await plugboard(["run", "--config", config, "--base-url", model.baseURL, "weather?"], { cwd: folder.dir });
+    expect(result.code).toBe(0);
+    expect(model.requests).toHaveLength(2);
+    for (const request of model.requests) expect(descriptionOf(request, "sky_report")).toEndWith(PLACEHOLDER);
+    expect(model.requests.map((request) => request.text).join("\n")).not.toContain(TOKEN);
+    // tools --json prints what the model is sent.
+    const listed = await plugboard(["tools", "--json", "--config", config], { cwd: folder.dir });
+    expect(listed.stdout).toContain(PLACEHOLDER);
+    expect(listed.stdout).not.toContain(TOKEN);
+  });
+
+  test("with tool search: the search's answer and the found tool's schema are redacted, and a search for the token finds nothing", async () => {
+    await using folder = await tempFolder({ "workspace/.keep": "" });
+    const config = await writeConfig(folder.dir, { plugins: [server(300)] });
+    await using model = await startScriptedModel([
+      { toolCalls: [{ id: "by_token", name: "tool_search", arguments: { query: TOKEN } }] },
+      { toolCalls: [{ id: "by_words", name: "tool_search", arguments: { query: "weather tomorrow rain" } }] },
+      { content: "done" },
+    ]);
+    const result = await plugboard(["run", "--config", config, "--base-url", model.baseURL, "weather?"], { cwd: folder.dir });
+    expect(result.code).toBe(0);
+    // Nothing matches it, and the answer quoting the model's words takes the token out too.
+    expect(toolResults(model, 1).by_token).toStartWith('No tool matches "[redacted: many SERVICE_TOKEN]".');
+    expect(toolResults(model, 2).by_words).toContain(`- sky_report: ${"Tell tomorrow's weather for a city: temperature, rain and wind, hour by hour."} ${PLACEHOLDER}`);
+    expect(descriptionOf(model.requests[2], "sky_report")).toEndWith(PLACEHOLDER);
+    // The token is in the model's own call (the scripted search): no answer or tool carries it.
+    const answers = model.requests.map((request) => JSON.stringify({ tools: request.body.tools, results: (request.body.messages ?? []).filter((m) => m.role === "tool") }));
+    for (const answer of answers) expect(answer).not.toContain(TOKEN);
   });
 });

@@ -73,7 +73,8 @@ export function toolOffer(runtime: ToolRuntime, conversation: object): ToolOffer
     answer(call, prepared) {
       // Named as the runtime names tools: exactly, or off only by case or -/_ (repair.ts).
       if (toolNamed(call.name, [TOOL_SEARCH]) !== undefined) {
-        return search.execute(search.prepare(TOOL_SEARCH, call.arguments, prepared.reading), { callId: call.id });
+        // Its own runtime knows no secrets: the app's takes them out of the answer.
+        return search.execute(search.prepare(TOOL_SEARCH, call.arguments, prepared.reading), { callId: call.id }).then((result) => runtime.redacted(result));
       }
       if (prepared.registered !== undefined) {
         joined.add(prepared.registered.tool.name);
@@ -84,10 +85,11 @@ export function toolOffer(runtime: ToolRuntime, conversation: object): ToolOffer
   };
 }
 
-function registryTool(runtime: ToolRuntime, name: string): ChatCompletionFunctionTool {
-  const registered = runtime.registry.get(name);
-  if (registered === undefined) throw new Error(`${name} is not registered`);
-  return registered.schema;
+/** A tool's schema as the model is sent it: searched, listed and offered with the app's secrets taken out. */
+function registryTool(runtime: ToolRuntime, name: string): Readonly<ChatCompletionFunctionTool> {
+  const schema = runtime.schema(name);
+  if (schema === undefined) throw new Error(`${name} is not registered`);
+  return schema;
 }
 
 /**

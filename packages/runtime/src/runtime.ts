@@ -102,6 +102,7 @@ export class ToolRuntime {
   readonly #asking: Asking;
   readonly #taint: SessionTaint;
   readonly #redactor: Redactor;
+  readonly #sent = new Map<string, FunctionTool>();
 
   constructor(registry: ToolRegistry, options: RuntimeOptions) {
     this.registry = registry;
@@ -119,9 +120,33 @@ export class ToolRuntime {
     this.#redactor = new Redactor(options.secrets);
   }
 
-  /** The OpenAI `tools` array (deep copies), in registration order. */
+  /**
+   * The OpenAI `tools` array (deep copies), in registration order, as the model and MCP clients
+   * are sent it: the app's secrets replaced by `[redacted: NAME]` in every description (a
+   * server may put its own token in one), as in results.
+   */
   schemas(): FunctionTool[] {
-    return this.registry.schemas();
+    return this.registry.names().map((name) => structuredClone(this.#schema(name)));
+  }
+
+  /**
+   * Tool `name`'s schema as the model is sent it (see `schemas`), or undefined when no tool has
+   * that name. Made once and shared, as the registry's own: copy it before changing it.
+   */
+  schema(name: string): Readonly<FunctionTool> | undefined {
+    return this.registry.get(name) === undefined ? undefined : this.#schema(name);
+  }
+
+  /** A registered tool's schema with the secrets taken out, made once. */
+  #schema(name: string): FunctionTool {
+    let sent = this.#sent.get(name);
+    if (sent === undefined) {
+      const registered = this.registry.get(name);
+      if (registered === undefined) throw new Error(`${name} is not registered`);
+      sent = this.#redactor.redactValue(registered.schema).value;
+      this.#sent.set(name, sent);
+    }
+    return sent;
   }
 
   /**
@@ -281,15 +306,24 @@ export class ToolRuntime {
    * the file holds the result as it was: it is the person's, in their workspace.
    */
   async #forTheModel(whole: ToolResult, results: ResultsFile | undefined, redact: boolean): Promise<CallResult> {
-    const redactor = this.#redactor;
-    if (!redact) return results === undefined ? whole : capResult(whole, this.workspace.root, results);
-    const { text: content, count } = redactor.redact(whole.content);
-    const structured = whole.structuredContent === undefined ? undefined : redactor.redactValue(whole.structuredContent);
-    const redactions = count + (structured?.count ?? 0);
-    if (redactions === 0) return results === undefined ? whole : capResult(whole, this.workspace.root, results);
-    const redacted = { content, isError: whole.isError, ...(structured === undefined ? {} : { structuredContent: structured.value }) };
+    const redacted: CallResult = redact ? this.redacted(whole) : whole;
+    if (redacted.redactions === undefined) return results === undefined ? whole : capResult(whole, this.workspace.root, results);
     const capped = results === undefined ? redacted : await capResult(redacted, this.workspace.root, results, whole.content);
-    return { ...capped, redactions };
+    return { ...capped, redactions: redacted.redactions };
+  }
+
+  /**
+   * `result` with the app's secrets replaced, as every result `execute` returns: for a call
+   * the app answers itself (the agent's `tool_search`), whose answer quotes descriptions and
+   * the model's own words.
+   */
+  redacted(result: ToolResult): CallResult {
+    const redactor = this.#redactor;
+    const { text: content, count } = redactor.redact(result.content);
+    const structured = result.structuredContent === undefined ? undefined : redactor.redactValue(result.structuredContent);
+    const redactions = count + (structured?.count ?? 0);
+    if (redactions === 0) return result;
+    return { content, isError: result.isError, ...(structured === undefined ? {} : { structuredContent: structured.value }), redactions };
   }
 
   /** Runs the call: by its source (with the grant a person gave it after a refusal), or here for a bare definition. */
