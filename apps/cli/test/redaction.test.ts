@@ -11,8 +11,11 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { generateKeyPairSync } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { type ScriptedModel, startScriptedModel } from "@plugboard/testing";
-import { FIRST_PARTY, plugboard, tempFolder, toolResults, writeConfig } from "./helpers.ts";
+import { cleanEnv, FIRST_PARTY, plugboard, tempFolder, toolResults, writeConfig } from "./helpers.ts";
 
 // One CLI process runs a handful of calls, one through a hook program.
 setDefaultTimeout(60_000);
@@ -223,5 +226,21 @@ describe("a secret in a tool's description", () => {
     // The token is in the model's own call (the scripted search): no answer or tool carries it.
     const answers = model.requests.map((request) => JSON.stringify({ tools: request.body.tools, results: (request.body.messages ?? []).filter((m) => m.role === "tool") }));
     for (const answer of answers) expect(answer).not.toContain(TOKEN);
+  });
+
+  test("plugboard mcp serves the description redacted to its clients, as the model is sent it", async () => {
+    await using folder = await tempFolder({ "workspace/.keep": "" });
+    const config = await writeConfig(folder.dir, { plugins: [server(1)] });
+    const main = fileURLToPath(new URL("../src/main.ts", import.meta.url));
+    const transport = new StdioClientTransport({ command: process.execPath, args: [main, "mcp", "--config", config], cwd: folder.dir, env: cleanEnv(), stderr: "pipe" });
+    const client = new Client({ name: "test", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.find((tool) => tool.name === "sky_report")?.description).toEndWith(PLACEHOLDER);
+      expect(JSON.stringify(tools)).not.toContain(TOKEN);
+    } finally {
+      await client.close();
+    }
   });
 });
