@@ -4,7 +4,8 @@
  * the runtime then refuses with the text that says how to allow it). An "always" answer is
  * passed back to the runtime, which remembers it as a rule for the rest of the session
  * (`a`: this tool; `c`: bash commands like this one, the rule the runtime offers); `p` also
- * saves that rule to the config file, its comments and layout kept. A call the sandbox refused
+ * saves that rule to the config file, its comments and layout kept. A question asked because of
+ * the session's taint offers only yes and no. A call the sandbox refused
  * for lack of a grant its plugin may be given is offered again with that grant (`askGrant`).
  */
 import { readFile, writeFile } from "node:fs/promises";
@@ -79,8 +80,11 @@ async function askPerson(request: ApprovalRequest, io: Io, context: ApprovalCont
   const lines = [`${style.tool(`allow ${visible(request.tool)}?`)}`, ...describeCall(request).map((line) => `  ${visible(line)}`)];
   if (request.tainted) lines.push(`  ${visible(`asked because untrusted content from ${request.tainted.by} entered the conversation, and ${request.tool} can send data out`)}`);
   const like = derived ? `  [c] always commands like ${visible(derived.pattern)}` : "";
-  io.stderr.write(`${lines.join("\n")}\n${style.dim(`[y] yes  [a] always ${visible(request.tool)} this session${like}  [n] no`)} › `);
-  const key = await readKey(io.stdin, derived ? ["y", "a", "c", "n"] : ["y", "a", "n"], signal).catch((error: unknown) => {
+  // Asked because of the taint, which no remembered answer passes: yes or no, nothing to keep.
+  const always = request.tainted ? "" : `  [a] always ${visible(request.tool)} this session${like}`;
+  io.stderr.write(`${lines.join("\n")}\n${style.dim(`[y] yes${always}  [n] no`)} › `);
+  const keys = request.tainted ? ["y", "n"] : derived ? ["y", "a", "c", "n"] : ["y", "a", "n"];
+  const key = await readKey(io.stdin, keys, signal).catch((error: unknown) => {
     io.stderr.write("cancelled\n");
     throw error;
   });

@@ -147,13 +147,18 @@ describe("after an MCP server's result, bash with network", () => {
     expect(received).toEqual([]);
   });
 
-  test("at a terminal the person is asked why, though the config allows it; n refuses", async () => {
+  test("at a terminal the person is asked why, though the config allows it, with only yes or no (a is no answer); n refuses", async () => {
     const path = await config("terminal");
     await using model = await attack();
     const cli = spawnInTerminal(["run", "--config", path, "--base-url", model.baseURL, "read the page"], { cwd: folder.dir });
     await cli.waitFor("[y] yes");
     expect(cli.screen()).toContain(`allow bash?\r\n  $ curl`);
     expect(cli.screen()).toContain(`  ${WHY}\r\n`);
+    // No "always" is offered: no remembered answer passes the taint.
+    expect(cli.screen()).toContain("[y] yes  [n] no");
+    expect(cli.screen()).not.toContain("always");
+    // `a` is no answer here: the question still waits for y or n.
+    cli.type("a");
     cli.type("n");
     await cli.waitFor("reason for the model");
     cli.type("\r");

@@ -2,8 +2,8 @@
 /**
  * The conversation's taint in the chat page, in a real headless Chromium: bash, granted
  * network and allowed by the config, reads from outside and can send out. After its first
- * result, its next call waits on a card that says why; the conversation keeps its taint
- * through a reload, and New chat starts clean.
+ * result, its next call waits on a card that says why and offers only yes or no; the
+ * conversation keeps its taint through a reload, and New chat starts clean.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -37,7 +37,7 @@ const answered = () => answers().last().and(page.locator(":not([aria-busy])")).w
 const lastResult = () => t.model.requests.at(-1)?.body.messages?.filter((m) => m.role === "tool").at(-1)?.content;
 
 describe("the chat page and the conversation's taint", () => {
-  test("after an untrusted result the next call out waits on a card saying why; a reload keeps it; New chat ends it", async () => {
+  test("after an untrusted result the next call out waits on a card saying why, Approve or Deny only; a reload keeps it; New chat ends it", async () => {
     await askEcho("Fetch the page", "page");
     await answered();
     expect(await page.locator(".approval").count()).toBe(0);
@@ -46,6 +46,9 @@ describe("the chat page and the conversation's taint", () => {
     const card = answers().last().locator(".approval");
     await card.waitFor();
     expect(await card.locator(".approval-why").textContent()).toBe(WHY);
+    // Yes or no only: no remembered answer passes the taint, so no "always" is offered.
+    expect(await card.getByRole("button").allTextContents()).toEqual(["Approve", "Deny"]);
+    expect(await card.locator(".approval-always").count()).toBe(0);
     await page.getByRole("button", { name: "Approve bash" }).click();
     await answered();
     expect(lastResult()).toStartWith("sent\n");

@@ -29,7 +29,8 @@ export interface ApprovalRequest {
   /**
    * Why a person must answer though the config allows the call: untrusted content (from tool
    * `by`) entered the conversation, and this tool can send data out (`taint.ts`). No
-   * remembered rule and not `approveAll` answers such a question.
+   * remembered rule and not `approveAll` answers such a question, so only yes or no is
+   * asked: it carries no `commands`, and an `always` answer to it is not remembered.
    */
   readonly tainted?: Taint;
   /**

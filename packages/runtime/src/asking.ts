@@ -59,7 +59,8 @@ export class Asking {
       const commands = approve === approveAll ? undefined : await this.#offer(request, lines);
       const change = approve === approveAll ? undefined : await fileChange(request.tool, request.arguments, this.#workspace);
       const given = await approve({ ...request, ...(commands ? { commands } : {}), ...(change ? { change } : {}) }, signal);
-      this.#remember(session, request.tool, given, commands?.pattern);
+      // Only yes or no is asked under the taint: an "always" then is no answer to remember.
+      if (!tainted) this.#remember(session, request.tool, given, commands?.pattern);
       return given;
     });
     this.#waiting.set(approve, answer.catch(() => {}));
@@ -87,8 +88,9 @@ export class Asking {
     return verdict.action === "allow";
   }
 
-  /** "Always for commands like this", for a bash line whose first command can be named. */
+  /** "Always for commands like this", for a bash line whose first command can be named; never under the taint, which no rule answers. */
   async #offer(request: ApprovalRequest, lines: ShellLines) {
+    if (request.tainted !== undefined) return undefined;
     const line = request.arguments.command;
     return SHELL_TOOLS.includes(request.tool) && typeof line === "string" ? deriveCommandRule(line, lines) : undefined;
   }
