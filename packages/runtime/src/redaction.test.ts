@@ -126,6 +126,13 @@ describe("the app's secrets", () => {
     expect(odd.redact("x a.b*c+d?(e)[f]{g}|h^$\\ y aXb*c+d?(e)[f]{g}|h^$\\")).toEqual({ text: "x [redacted: AUTH] y aXb*c+d?(e)[f]{g}|h^$\\", count: 1 });
   });
 
+  test("an encoding of a value is not found: base64, hex and the value reversed pass, as the README says", () => {
+    const value = "correct-horse-battery";
+    for (const encoded of [Buffer.from(value).toString("base64"), Buffer.from(value).toString("hex"), [...value].reverse().join("")]) {
+      expect(redactor.redact(`pw=${encoded}`)).toEqual({ text: `pw=${encoded}`, count: 0 });
+    }
+  });
+
   test("a structured result's strings are redacted wherever they are", () => {
     expect(redactor.redactValue({ rows: [{ password: "correct-horse-battery", n: 1 }], note: "abcd1234" })).toEqual({
       value: { rows: [{ password: "[redacted: DB_PASSWORD]", n: 1 }], note: "[redacted: EIGHT]" },
