@@ -46,7 +46,7 @@ const NOT_RUN: Record<string, string> = {
   "docs/plugins.md: npm install -g @plugboard/cli                 # puts `plugboard` on PATH (it runs on Bun)":
     "installs and publishes through the npm registry; bun run test:registry walks it through a registry of our own",
   "docs/plugins.md: plugboard plugin add @acme/plugboard-plugin-todo     # [--registry URL] [--yes]":
-    "installs from the npm registry (the example's package is on none); apps/cli/test/plugin-add.test.ts adds a folder and a tarball",
+    "bun add installs the package, and the tarball's peer @plugboard/core, from the npm registry (where neither is yet); apps/cli/test/plugin-add.test.ts adds a tarball whose needs are installed",
   "docs/plugins.md: $ plugboard call bash '{\"command\":\"npm install --no-fund --no-audit left-pad && curl -sS http://example.com/\"}'":
     "reaches the npm registry and example.com; apps/cli/test/network-narrowing.test.ts refuses and admits hosts on loopback",
   "docs/plugins.md: $ bun install && plugboard plugin sync":
@@ -309,6 +309,17 @@ const SHELL_RUNS: Record<string, (block: DocBlock) => Promise<void>> = {
     await mkdir(join(env.HOME ?? dir, "project"));
     const lines = block.code.split("\n").map((line) => line.replace(/\s+#.*$/, "").trim()).filter((line) => line !== "");
     await Promise.all(lines.map((line) => servePage(line.includes("--port") ? line.replace(/--port \d+/, "--port 0") : `${line} --port 0`, line.startsWith("bun run") ? ROOT : dir, env)));
+  },
+  // At a terminal, in an app's folder beside a scaffolded plugin: the grant asked and answered, the folder listed by its path.
+  "docs/plugins.md: plugboard plugin add ./my-plugin                     # a plugin's folder, listed by its path": async (block) => {
+    const { dir, env } = await project();
+    expect((await shell("plugboard plugin new @acme/todo --dir my-plugin", dir, env)).code).toBe(0);
+    const session = spawnInTerminal(block.code.replace(/#.*/s, "").trim().split(/\s+/).slice(1), { cwd: dir, env });
+    await session.waitFor("[y/N] ");
+    session.type("y\r");
+    expect(await session.exited()).toBe(0);
+    const config = JSON.parse(await readFile(join(dir, "plugboard.config.json"), "utf8"));
+    expect(config.plugins.at(-1)).toEqual({ path: "./my-plugin", permissions: ["fs.read"] });
   },
   // In the plugin's folder: the worked example's.
   "docs/plugins.md: plugboard plugin sync          # in the plugin's folder; or: plugboard plugin sync DIR": async (block) => {
