@@ -100,7 +100,8 @@ test("every fence names its language, so nothing escapes as an unmarked command"
 
 test("the blocks not run are exactly the marked ones, each with its reason", () => {
   const skipped = Object.fromEntries(RUNNABLE.filter((block) => block.notRun !== undefined).map((block) => [blockName(block), block.notRun]));
-  console.log(`${RUNNABLE.length} shell and TypeScript blocks; not run:\n${Object.entries(skipped).map(([name, reason]) => `  ${name}\n    ${reason}`).join("\n")}`);
+  const typescript = TO_RUN.filter((block) => TYPESCRIPT.has(block.lang)).length;
+  console.log(`${RUNNABLE.length} shell and TypeScript blocks: ${TO_RUN.length} run (${typescript} of them TypeScript, typechecked), ${RUNNABLE.length - TO_RUN.length} not run:\n${Object.entries(skipped).map(([name, reason]) => `  ${name}\n    ${reason}`).join("\n")}`);
   expect(skipped).toEqual(NOT_RUN);
 });
 
