@@ -8,19 +8,16 @@
  * TypeScript is typechecked by the repository's tsc, in a folder whose node_modules holds
  * the workspace's packages, and run.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmod, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { afterAll, describe, expect, test } from "bun:test";
+import { chmod, mkdir, readFile, realpath, symlink, writeFile } from "node:fs/promises";
 import { readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type ScriptedReply, startScriptedModel } from "@plugboard/testing";
 import { blockName, consoleSteps, type DocBlock, docBlocks, SHELL, TYPESCRIPT } from "./doc-blocks.ts";
 import { CHANGING_SERVER, runOffered, serveTools } from "./changing-server.ts";
-import { cleanEnv, type Finished, finished, MAIN, spawnInTerminal, writeConfig } from "./helpers.ts";
+import { linkModules, project, ROOT, removeProjects, screenLines, servePage, shell, typecheck } from "./doc-projects.ts";
+import { type Finished, finished, spawnInTerminal, writeConfig } from "./helpers.ts";
 
-const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-const TSC = join(ROOT, "node_modules/.bin/tsc");
 const PAGES = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)];
 const BLOCKS = PAGES.flatMap((page) => docBlocks(page, readFileSync(join(ROOT, page), "utf8")));
 const RUNNABLE = BLOCKS.filter((block) => SHELL.has(block.lang) || TYPESCRIPT.has(block.lang));
@@ -53,46 +50,7 @@ const NOT_RUN: Record<string, string> = {
     "bun install and bun publish need the npm registry; the test runs this plugin's tests, plugin sync and plugin check on the folder built from the blocks above",
 };
 
-let scratch = "";
-let bin = "";
-let cache = "";
-beforeAll(async () => {
-  scratch = await realpath(await mkdtemp(join(tmpdir(), "plugboard-docs-run-")));
-  bin = join(scratch, "bin");
-  cache = join(scratch, "cache");
-  await mkdir(bin);
-  await writeFile(join(bin, "plugboard"), `#!/bin/sh\nexec bun '${MAIN}' "$@"\n`);
-  await chmod(join(bin, "plugboard"), 0o755);
-});
-afterAll(() => rm(scratch, { recursive: true, force: true }));
-
-/** A fresh project folder with `files`, and an empty home beside it. */
-async function project(files: Record<string, string> = {}): Promise<{ dir: string; env: Record<string, string> }> {
-  const base = await mkdtemp(join(scratch, "block-"));
-  const dir = join(base, "project");
-  const home = join(base, "home");
-  await mkdir(dir);
-  await mkdir(home);
-  for (const [path, content] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, path)), { recursive: true });
-    await writeFile(join(dir, path), content);
-  }
-  const env = cleanEnv({
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, ".config"),
-    XDG_STATE_HOME: join(home, ".local/state"),
-    XDG_CACHE_HOME: cache,
-    PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
-    PLUGBOARD_BIN: join(bin, "plugboard"),
-    NO_COLOR: "1",
-  });
-  return { dir, env };
-}
-
-/** `bash -c COMMAND` to its end, stderr into stdout as a terminal shows them. */
-function shell(command: string, cwd: string, env: Record<string, string>): Promise<Finished> {
-  return finished(Bun.spawn(["bash", "-c", `exec 2>&1\n${command}`], { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" }));
-}
+afterAll(removeProjects);
 
 test("every fence names its language, so nothing escapes as an unmarked command", () => {
   expect(BLOCKS.filter((block) => block.lang === "").map((block) => `${block.page}:${block.line}`)).toEqual([]);
@@ -206,13 +164,6 @@ describe.concurrent("console blocks: each command runs, and prints every line th
   }
 });
 
-/** The lines a terminal shows for `output`: escape sequences taken out, and of each line what its last carriage return left. */
-function screenLines(output: string): string[] {
-  return Bun.stripANSI(output)
-    .split("\n")
-    .map((line) => line.replace(/\r+$/, "").split("\r").at(-1)?.trimEnd() ?? "");
-}
-
 async function runStep(command: string, dir: string, env: Record<string, string>, setting: Setting): Promise<Finished> {
   const terminal = setting.terminal?.[command];
   if (terminal !== undefined) {
@@ -247,20 +198,6 @@ function todoPlugin(): Promise<string> {
     return folder;
   })();
   return todo;
-}
-
-/** Links `node_modules/NAME` in `folder` to the workspace's package at `links[NAME]`, as an install of them would. */
-async function linkModules(folder: string, links: Record<string, string>): Promise<void> {
-  for (const [name, target] of Object.entries(links)) {
-    await mkdir(dirname(join(folder, "node_modules", name)), { recursive: true });
-    await symlink(join(ROOT, target), join(folder, "node_modules", name));
-  }
-}
-
-/** `tsc -p .` in `folder`: its output, empty when it typechecks. */
-async function typecheck(folder: string): Promise<string> {
-  const checked = await finished(Bun.spawn([TSC, "-p", "."], { cwd: folder, stdout: "pipe", stderr: "pipe" }));
-  return `${checked.stdout}${checked.stderr}`;
 }
 
 describe.concurrent("TypeScript blocks: typechecked and run", () => {
@@ -329,27 +266,6 @@ const SHELL_RUNS: Record<string, (block: DocBlock) => Promise<void>> = {
     expect(synced).toEqual({ code: 0, stdout: "plugboard.plugin.json is up to date: todo_add, todo_list.\n", stderr: "" });
   },
 };
-
-/** Starts `command` (a web chat) in its own process group, fetches the page it says it serves, and stops it. */
-async function servePage(command: string, cwd: string, env: Record<string, string>): Promise<void> {
-  const child = Bun.spawn(["bash", "-c", `exec ${command}`], { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
-  try {
-    let text = "";
-    const decoder = new TextDecoder();
-    for await (const chunk of child.stderr) {
-      text += decoder.decode(chunk, { stream: true });
-      const url = /listening on (http:\/\/\S+)/.exec(text)?.[1];
-      if (url === undefined) continue;
-      const page = await fetch(url.replace("0.0.0.0", "127.0.0.1"));
-      expect({ command, status: page.status }).toEqual({ command, status: 200 });
-      return;
-    }
-    throw new Error(`${command} ended before it listened:\n${text}`);
-  } finally {
-    process.kill(-child.pid, "SIGTERM");
-    await child.exited;
-  }
-}
 
 describe.concurrent("shell blocks: each runs", () => {
   for (const block of TO_RUN.filter((b) => SHELL.has(b.lang) && b.lang !== "console")) {
