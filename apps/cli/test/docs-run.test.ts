@@ -215,7 +215,11 @@ describe.concurrent("TypeScript blocks: typechecked and run", () => {
     const sample = BLOCKS.filter((b) => b.page === "docs/plugins.md" && b.lang === "console")
       .flatMap((b) => consoleSteps(b.code))
       .find((step) => step.command === "plugboard plugin check .");
-    expect(sample?.shown.join("\n").replace("/home/me/todo", folder)).toBe(check.stdout.trimEnd());
+    const shown = sample?.shown.join("\n").replace("/home/me/todo", folder) ?? "";
+    // The sample's last check runs the plugin confined, and its summary counts it: where this machine has no sandbox, the checks before it must still agree.
+    const confined = check.stdout.includes("\n✓ run confined by the sandbox");
+    const before = (text: string) => (confined ? text : text.slice(0, text.search(/\n[✓-] run confined by the sandbox/)));
+    expect(before(shown)).toBe(before(check.stdout.trimEnd()));
   }, 120_000);
 
   test("docs/plugins.md's conformance test under Testing is the worked example's src/index.test.ts", () => {
