@@ -14,7 +14,8 @@ import { fileURLToPath } from "node:url";
 import type { ScriptedModel } from "@plugboard/testing";
 import { staleReason } from "../scripts/start.ts";
 
-const MAIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
+/** The bundle the tests run as `plugboard` (`bun MAIN ARGS`). */
+export const MAIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 const SOURCES = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 const PLUGINS = fileURLToPath(new URL("../../../plugins/", import.meta.url));
 
@@ -97,7 +98,7 @@ async function toEnd(child: ReturnType<typeof spawnPlugboard>, options: SpawnOpt
 }
 
 /** Waits for a spawned process and collects its output. */
-export async function finished(child: ReturnType<typeof spawnPlugboard>): Promise<Finished> {
+export async function finished(child: Pick<Bun.Subprocess<"pipe" | "ignore", "pipe", "pipe">, "stdout" | "stderr" | "exited">): Promise<Finished> {
   const [stdout, stderr, code] = await Promise.all([
     new Response(child.stdout).text(),
     new Response(child.stderr).text(),

@@ -148,6 +148,31 @@ describe("the .env file beside the config", () => {
   });
 });
 
+describe("a model key an HTTP header cannot carry", () => {
+  test.each([
+    ["a placeholder's ellipsis", "sk-…", `"…" at character 4 of 4`],
+    ["a line break", "sk-abc\nsk-def", `"\\n" at character 7 of 13`],
+  ])("%s is a config error naming the variable and the fix, not a crash at the first request", async (_case, key, where) => {
+    const { cwd, path } = await layout({ plugins: [] });
+    const error = await loadFails(path, { env: { MODEL_API_KEY: key }, cwd });
+    expect(error.code).toBe("CONFIG_INVALID");
+    expect(error.message).toBe(
+      `MODEL_API_KEY (from the environment) holds ${where}, which an HTTP header cannot carry, so no request could send the key.\nSet it to the key itself, as the provider gave it (no placeholder, line break or quotes around it), or unset it.`,
+    );
+  });
+
+  test("one from the .env beside the config says so", async () => {
+    const { cwd, path, root } = await layout({ plugins: [] }, 'OPENAI_API_KEY="sk-\u00e9t\u00e9"\n');
+    const error = await loadFails(path, { env: {}, cwd });
+    expect(error.message).toStartWith(`OPENAI_API_KEY (from ${join(root, "app/.env")}) holds "\u00e9" at character 4 of 6`);
+  });
+
+  test("visible ASCII, spaces included, is taken as it is", async () => {
+    const { cwd, path } = await layout({ plugins: [] });
+    expect((await loadConfig(path, { env: { MODEL_API_KEY: "sk-proj_A1 ~!" }, cwd })).model.apiKey).toBe("sk-proj_A1 ~!");
+  });
+});
+
 describe("flag values", () => {
   test.each(["0", "1001", "1.5", "ten"])("--max-steps %p is a usage error", async (value) => {
     const { cwd, path } = await layout({ plugins: [] });

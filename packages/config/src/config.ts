@@ -128,6 +128,9 @@ export interface LoadConfigOptions {
   cwd?: string;
 }
 
+/** What an HTTP header value cannot hold (a key goes in `Authorization`): anything but visible ASCII, space and tab. */
+const NOT_IN_A_HEADER = /[^\t\x20-\x7e]/;
+
 /** The model name used when no flag, environment variable or config key sets one. */
 export const DEFAULT_MODEL = "gpt-4.1-mini";
 /** The step limit used when no flag or config key sets one. */
@@ -164,6 +167,8 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
   const envBaseURL = env.get("BASE_URL", "OPENAI_BASE_URL");
   if (envBaseURL && !URL.canParse(envBaseURL.value)) throw configErrors.envURL(envBaseURL.key, envBaseURL.source, envBaseURL.value);
   const modelKey = env.get("MODEL_API_KEY", "OPENAI_API_KEY");
+  const unsendable = modelKey === undefined ? -1 : modelKey.value.search(NOT_IN_A_HEADER);
+  if (modelKey && unsendable >= 0) throw configErrors.envKeyUnsendable(modelKey.key, modelKey.source, modelKey.value, unsendable);
   const plugins = file.plugins.map(({ package: name, path: folderPath, mcp, name: serverName, prefix, permissions, network, read, write, options: pluginOptions, sandbox, trust }) => {
     const narrowed = { ...(network === undefined ? {} : { network }), ...grantedPaths(read, write, given.HOME) };
     if (mcp !== undefined) {

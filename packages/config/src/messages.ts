@@ -76,6 +76,11 @@ export const configErrors = {
       "CONFIG_INVALID",
       `${name} (${source}) must be a URL such as https://api.openai.com/v1, got ${JSON.stringify(got)}.\nFix or unset it.`,
     ),
+  envKeyUnsendable: (name: string, source: string, value: string, at: number) =>
+    new PlugboardError(
+      "CONFIG_INVALID",
+      `${name} (${source}) holds ${JSON.stringify(value.charAt(at))} at character ${at + 1} of ${value.length}, which an HTTP header cannot carry, so no request could send the key.\nSet it to the key itself, as the provider gave it (no placeholder, line break or quotes around it), or unset it.`,
+    ),
 } as const;
 
 /** A prefix made of a server's name, as Gemini's names take it. */
