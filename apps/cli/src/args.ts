@@ -14,10 +14,23 @@ export type CommandGroup = (typeof COMMAND_GROUPS)[number];
 
 /** A command line the user got wrong; exits 2. */
 export class UsageError extends PlugboardError {
+  /** The command the line named, when it names one. */
+  readonly command?: CommandName;
+
   constructor(problem: string, command?: CommandName) {
     const help = command && command !== "interactive" ? `plugboard ${command} --help` : "plugboard --help";
     super("USAGE", `${problem} (see ${help})`);
+    if (command !== undefined) this.command = command;
   }
+}
+
+/**
+ * Whether the failure of a command line that did not parse is also said as `run --json`'s
+ * `error` event: the line names `run` and asks for `--json` (before any `--`).
+ */
+export function wantsErrorEvent(error: unknown, argv: readonly string[]): boolean {
+  const end = argv.indexOf("--");
+  return error instanceof UsageError && error.command === "run" && (end === -1 ? argv : argv.slice(0, end)).includes("--json");
 }
 
 /** The flag values a command received, already checked. */
