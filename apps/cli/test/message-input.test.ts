@@ -158,6 +158,63 @@ describe("nothing typed is dropped", () => {
   });
 });
 
+describe("keys typed while the session starts", () => {
+  test("are kept and become the first message", async () => {
+    await using folder = await tempFolder({ "workspace/README.md": "# Demo\n" });
+    const config = await writeConfig(folder.dir);
+    await using model = await startScriptedModel([{ content: "first done" }]);
+    const cli = spawnInTerminal(["--config", config, "--base-url", model.baseURL], { cwd: folder.dir });
+    // Typed at once: before the process reads them (the terminal's own mode), and while the app starts.
+    cli.type("hello ");
+    await Bun.sleep(50);
+    cli.type("there\r");
+    await cli.waitFor("first done");
+    await cli.waitFor(PROMPT, 2);
+    cli.type("q\r");
+    expect(await cli.exited()).toBe(0);
+    expect(userMessages(model)).toEqual(["hello there"]);
+  });
+
+  test("never answer the question the start asks (a plugin whose code changed): it waits for a key pressed after it", async () => {
+    await using folder = await tempFolder({
+      "notes/plugboard.plugin.json": JSON.stringify({ name: "notes", version: "0.1.0", contract: "^1.0.0", entry: "./index.js", tools: [{ name: "note", description: "A tool." }], permissions: [] }),
+      "notes/index.js": noteModule("first"),
+      "workspace/.keep": "",
+    });
+    const config = await writeConfig(folder.dir, { plugins: [{ path: "./notes", permissions: [] }] });
+    expect((await plugboard(["check", "--offline", "--config", config], { cwd: folder.dir })).code).toBe(0);
+    await writeFile(join(folder.dir, "notes/index.js"), noteModule("second"));
+    await using model = await startScriptedModel([{ content: "first done" }]);
+    const cli = spawnInTerminal(["--config", config, "--base-url", model.baseURL], { cwd: folder.dir });
+    // y would load the changed code.
+    cli.type("yes please\r");
+    await cli.waitFor("[y] load it and pin its files");
+    await Bun.sleep(300);
+    expect(cli.screen()).not.toContain("yes\r\n");
+    cli.type("n");
+    await cli.waitFor("first done");
+    await cli.waitFor(PROMPT, 2);
+    cli.type("q\r");
+    expect(await cli.exited()).toBe(0);
+    expect(cli.screen()).toContain("no (accept it later: plugboard plugin accept notes)");
+    expect(model.requests[0]?.body.tools ?? []).toEqual([]);
+    expect(userMessages(model)).toEqual(["yes please"]);
+  });
+});
+
+/** A plugin module offering one tool, `note`, that answers `answer`. */
+function noteModule(answer: string): string {
+  const core = Bun.resolveSync("@plugboard/core", import.meta.dir);
+  return [
+    `import { definePlugin, defineTool, textResult, Type } from ${JSON.stringify(core)};`,
+    "export default definePlugin({",
+    "  options: Type.Object({}),",
+    `  tools: () => [defineTool({ name: "note", description: "A tool.", parameters: Type.Object({}), handler: async () => textResult(${JSON.stringify(answer)}) })],`,
+    "});",
+    "",
+  ].join("\n");
+}
+
 test("with piped stdin, stdout holds only the answers (no prompt)", async () => {
   await using folder = await tempFolder({ "workspace/README.md": "# Demo\n" });
   const config = await writeConfig(folder.dir);
