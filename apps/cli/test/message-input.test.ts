@@ -7,6 +7,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type ScriptedModel, startScriptedModel } from "@plugboard/testing";
 import { plugboard, spawnInTerminal, tempFolder, toolResults, writeConfig } from "./helpers.ts";
 
@@ -214,6 +215,93 @@ function noteModule(answer: string): string {
     "",
   ].join("\n");
 }
+
+describe("bracketed paste is turned off however the session ends", () => {
+  type Cli = ReturnType<typeof spawnInTerminal>;
+  const BUGGY = fileURLToPath(new URL("./fixtures/buggy-plugin", import.meta.url));
+  const crash = [{ toolCalls: [{ id: "c1", name: "crash", arguments: {} }] }];
+
+  /** The session of `config` against `replies` (or a closed port), ended by `end`; its exit code and screen. */
+  async function ended(end: (cli: Cli) => Promise<void>, replies: Parameters<typeof startScriptedModel>[0] | "closed" = [], config: Record<string, unknown> = {}) {
+    await using folder = await tempFolder({ "workspace/README.md": "# Demo\n" });
+    const path = await writeConfig(folder.dir, config);
+    const model = await startScriptedModel(replies === "closed" ? [] : replies);
+    if (replies === "closed") await model.close();
+    try {
+      const cli = spawnInTerminal(["--config", path, "--base-url", model.baseURL], { cwd: folder.dir });
+      await end(cli);
+      return { code: await cli.exited(), screen: cli.screen() };
+    } finally {
+      await model.close();
+    }
+  }
+
+  const atPrompt = (keys: string) => async (cli: Cli) => {
+    await cli.waitFor(PROMPT);
+    cli.type(keys);
+  };
+  const signalled = (signal: NodeJS.Signals) => async (cli: Cli) => {
+    await cli.waitFor(PROMPT);
+    cli.kill(signal);
+  };
+
+  test.each([
+    ["q", 0, atPrompt("q\r")],
+    ["/exit", 0, atPrompt("/exit\r")],
+    ["an empty line", 0, atPrompt("\r")],
+    ["Ctrl-C", 130, atPrompt("\u0003")],
+    ["Ctrl-D", 0, atPrompt("\u0004")],
+    ["SIGTERM", 143, signalled("SIGTERM")],
+    ["SIGHUP", 129, signalled("SIGHUP")],
+  ] as const)("%s at the prompt (exit %d)", async (_, code, end) => {
+    const result = await ended(end);
+    expect(result.code).toBe(code);
+    expectPasteOff(result.screen);
+  });
+
+  test("SIGTERM during a turn (exit 143)", async () => {
+    const result = await ended(async (cli) => {
+      await cli.waitFor(PROMPT);
+      cli.type("hello\r");
+      await cli.waitFor("waiting for the model");
+      cli.kill("SIGTERM");
+    }, [{ hang: true }]);
+    expect(result.code).toBe(143);
+    expectPasteOff(result.screen);
+  });
+
+  test("the endpoint failing, then Ctrl-D (exit 0)", async () => {
+    const result = await ended(async (cli) => {
+      await cli.waitFor(PROMPT);
+      cli.type("hello\r");
+      await cli.waitFor("Cannot reach the model endpoint");
+      await cli.waitFor(PROMPT, 2);
+      cli.type("\u0004");
+    }, "closed");
+    expect(result.code).toBe(0);
+    expectPasteOff(result.screen);
+  });
+
+  test("a bug in a plugin, which ends the session with its message (exit 2)", async () => {
+    const result = await ended(atPrompt("crash it\r"), crash, { plugins: [{ path: BUGGY, permissions: [] }] });
+    expect(result.code).toBe(2);
+    expect(result.screen).toContain("This is a bug in buggy-plugin");
+    expectPasteOff(result.screen);
+  });
+
+  test("a config error at the start (exit 2)", async () => {
+    const result = await ended(async () => {}, [], { maxSteps: 0 });
+    expect(result.code).toBe(2);
+    expect(result.screen).toContain("maxSteps");
+    expectPasteOff(result.screen);
+  });
+
+  /** Bracketed paste was turned on, and turned off after it was last turned on. */
+  function expectPasteOff(screen: string) {
+    expect(screen).toContain(`${ESC}[?2004h`);
+    expect(screen.lastIndexOf(`${ESC}[?2004l`)).toBeGreaterThan(screen.lastIndexOf(`${ESC}[?2004h`));
+  }
+});
 
 test("with piped stdin, stdout holds only the answers (no prompt)", async () => {
   await using folder = await tempFolder({ "workspace/README.md": "# Demo\n" });
