@@ -17,16 +17,17 @@ import {
   sessionsFolder,
   textOf,
 } from "./conversations.ts";
+import { type ConversationLock, lockConversation } from "./conversation-lock.ts";
 import type { Io } from "./io.ts";
 import type { Session } from "./session.ts";
 
-/** The conversation in progress and the ways to change it. */
+/** The conversation in progress (locked: no other process continues it meanwhile) and the ways to change it. */
 export interface Conversations {
   /** The conversation the next message goes to. */
   readonly session: Session;
   /** `/clear`: a new conversation, untainted; the last one stays kept. */
   fresh(): void;
-  /** Continues `kept`: its messages and its taint. */
+  /** Continues `kept`: its messages and its taint; a `PlugboardError` when another process has it in progress. */
   resume(kept: KeptConversation): void;
   /** `/model NAME`: the model asked from now on, in this conversation and the next. */
   switchModel(name: string): void;
@@ -42,9 +43,16 @@ export function createConversations(app: StartedApp & { model: ModelClient }, op
   const owner: ConversationOwner = { config: app.config.configPath, workspace: app.workspace.root };
   let modelName: string | undefined;
   const model = () => modelName ?? app.config.model.name;
+  let lock: ConversationLock | undefined;
   const start = (kept?: KeptConversation): Session => {
-    const session = open();
     const header = kept?.header ?? { plugboard: "conversation" as const, version: 1 as const, id: newConversationId(), created: new Date().toISOString(), ...owner, cwd: io.cwd, model: model() };
+    // The conversation in progress is this process's alone: another resuming it is refused (a PlugboardError, before anything changes).
+    if (folder !== undefined && lock?.id !== header.id) {
+      const next = lockConversation(folder, header.id);
+      lock?.release();
+      lock = next;
+    }
+    const session = open();
     const file = folder === undefined ? undefined : new ConversationFile(folder, header, kept ? { messages: kept.messages.length, trimmed: kept.trimmed, ...(kept.taint ? { taint: kept.taint } : {}) } : undefined);
     if (kept) session.messages.push(...kept.messages);
     return { ...session, ...(modelName ? { modelName } : {}), ...(file ? { kept: file } : {}) };

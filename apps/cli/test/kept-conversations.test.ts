@@ -181,6 +181,51 @@ describe("kept conversations", () => {
     expect(String(dogs)).not.toBe(String(cats));
   });
 
+  test("a conversation in progress is locked: a second --continue or resume ID of it is refused with one message, exit 2, and nothing interleaves", async () => {
+    const env = await stateHome();
+    await using model = await startScriptedModel([{ content: "first answer" }, { content: "second answer" }]);
+    const child = spawnPlugboard(["--config", config, "--base-url", model.baseURL], { cwd: folder.dir, env });
+    const output = watch(child);
+    child.stdin.write("hello\n");
+    await child.stdin.flush();
+    await output.waitFor("stdout", "first answer");
+    const [file] = (await readdir(sessions(env))).filter((name) => name.endsWith(".jsonl"));
+    const id = String(file).replace(/\.jsonl$/, "");
+    for (const args of [["--continue"], ["resume", id]]) {
+      const second = await plugboard([...args, "--config", config, "--base-url", model.baseURL], { cwd: folder.dir, env, stdin: "interleaved\n" });
+      expect(second.code).toBe(2);
+      expect(second.stdout).toBe("");
+      expect(second.stderr).toEndWith(
+        `plugboard: conversation ${id} is in use by another plugboard (pid ${child.pid}); end that session first, or start a new conversation (if no plugboard has it, remove ${join(sessions(env), `${id}.lock`)})\n`,
+      );
+      expect(second.stderr.trim().split("\n").filter((line) => line.startsWith("plugboard: conversation"))).toHaveLength(1);
+      expect(second.stderr).not.toContain(STACK_FRAME);
+    }
+    expect(model.requests).toHaveLength(1);
+    child.stdin.write("more\n");
+    await child.stdin.end();
+    expect((await output.finished()).code).toBe(0);
+    expect(conversation(model)).toEqual(["user:hello", "assistant:first answer", "user:more"]);
+    // Released at the end: it goes on in the next process.
+    expect(await readdir(sessions(env))).toEqual([String(file)]);
+    expect((await session(model, env, "\n", ["--continue"])).code).toBe(0);
+  });
+
+  test("a lock whose process is gone (a crash) is taken over", async () => {
+    const env = await stateHome();
+    await using model = await startScriptedModel([{ content: "first answer" }, { content: "second answer" }]);
+    expect((await session(model, env, "hello\n")).code).toBe(0);
+    const [file] = await readdir(sessions(env));
+    const gone = Bun.spawn(["true"]);
+    await gone.exited;
+    const lock = join(sessions(env), String(file).replace(/\.jsonl$/, ".lock"));
+    await writeFile(lock, `${gone.pid}\n`);
+    const resumed = await session(model, env, "again\n", ["--continue"]);
+    expect(resumed.code).toBe(0);
+    expect(conversation(model)).toEqual(["user:hello", "assistant:first answer", "user:again"]);
+    expect(await readdir(sessions(env))).toEqual([String(file)]);
+  });
+
   test("the folder is 0700 and each conversation's file 0600, even under umask 000", async () => {
     const env = await stateHome();
     await using model = await startScriptedModel([{ content: "an answer" }]);
