@@ -4,7 +4,7 @@
  * `plugboard resume`, `/resume`: its messages, its taint, a recap of the last exchange).
  */
 import type { ModelClient, StartedApp } from "@plugboard/bootstrap";
-import { visible } from "@plugboard/core/internal";
+import { plural, visible } from "@plugboard/core/internal";
 import { DEFAULT_TAINT } from "@plugboard/runtime";
 import {
   ConversationFile,
@@ -19,6 +19,7 @@ import {
 } from "./conversations.ts";
 import { type ConversationLock, lockConversation } from "./conversation-lock.ts";
 import type { Io } from "./io.ts";
+import { answerRenderer } from "./reporter.ts";
 import type { Session } from "./session.ts";
 
 /** The conversation in progress (locked: no other process continues it meanwhile) and the ways to change it. */
@@ -104,11 +105,13 @@ export function printConversations(listed: readonly KeptConversation[], io: Io, 
 /** Says which conversation goes on, its taint, and its last exchange (the last request and the last answer). */
 function recap(kept: KeptConversation, io: Io): void {
   const requests = kept.messages.filter((message) => message.role === "user");
-  io.note(`resumed conversation ${kept.header.id} (${requests.length} request(s), started ${kept.header.created.slice(0, 16).replace("T", " ")})`);
+  io.note(`resumed conversation ${kept.header.id} (${requests.length} ${plural(requests.length, "request")}, started ${kept.header.created.slice(0, 16).replace("T", " ")})`);
   const request = requests.at(-1);
-  const answer = kept.messages.findLast((message) => message.role === "assistant" && textOf(message.content) !== "");
-  // As the reporter shows answers: on a terminal, what the model wrote cannot drive it.
-  const shown = (text: string) => (io.stdout.isTTY === true ? visible(text) : text);
-  if (request) io.stdout.write(`> ${shown(textOf(request.content))}\n`);
-  if (answer) io.stdout.write(`${shown(textOf(answer.content))}\n`);
+  const last = kept.messages.findLast((message) => message.role === "assistant" && textOf(message.content) !== "");
+  // On a terminal what was typed or written cannot drive it: the request written out, the answer rendered as the reporter renders answers.
+  if (request) io.stdout.write(`> ${io.stdout.isTTY === true ? visible(textOf(request.content)) : textOf(request.content)}\n`);
+  if (last) {
+    const shown = answerRenderer(io).answer(textOf(last.content));
+    io.stdout.write(shown.endsWith("\n") ? shown : `${shown}\n`);
+  }
 }

@@ -102,11 +102,30 @@ describe("kept conversations", () => {
     const resumed = await session(model, env, "and again\n", ["--continue"]);
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toStartWith("> hello\nfirst answer\n");
-    expect(resumed.stderr).toMatch(/resumed conversation [a-z0-9]+ \(1 request\(s\), started /);
+    expect(resumed.stderr).toMatch(/resumed conversation [a-z0-9]+ \(1 request, started /);
     expect(conversation(model)).toEqual(["user:hello", "assistant:first answer", "user:and again"]);
     expect(model.requests[1]?.body.messages?.[0]?.role).toBe("system");
     // Still one conversation, now with both exchanges.
     expect(await readdir(sessions(env))).toHaveLength(1);
+  });
+
+  test("the recap counts requests in words, and shows the last answer as answers are shown: rendered on a terminal, as written when piped", async () => {
+    const env = await stateHome();
+    const markdown = "The **second** answer:\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n";
+    await using model = await startScriptedModel([{ content: "first answer" }, { content: markdown }]);
+    expect((await session(model, env, "one\ntwo\n")).code).toBe(0);
+    const piped = await session(model, env, "\n", ["--continue"]);
+    expect(piped.stderr).toMatch(/resumed conversation [a-z0-9]+ \(2 requests, started /);
+    expect(piped.stdout).toBe(`> two\n${markdown}`);
+    const cli = spawnInTerminal(["--config", config, "--base-url", model.baseURL, "--continue"], { cwd: folder.dir, env: { ...env, NO_COLOR: "" } });
+    await cli.waitFor(PROMPT);
+    cli.type("\r");
+    expect(await cli.exited()).toBe(0);
+    const screen = cli.screen();
+    expect(screen).toContain("(2 requests, started ");
+    expect(screen).toContain("The \u001b[1msecond\u001b[22m answer:");
+    expect(screen).toMatch(/│[^\n]* a [^\n]*│[^\n]* b /);
+    for (const markup of ["**second**", "| a | b |", "| --- |"]) expect(screen).not.toContain(markup);
   });
 
   test("each message is kept as it enters: after the CLI is killed mid-turn, --continue has everything sent until then", async () => {
