@@ -220,6 +220,11 @@ describe("kept conversations", () => {
       expect(second.stderr.trim().split("\n").filter((line) => line.startsWith("plugboard: conversation"))).toHaveLength(1);
       expect(second.stderr).not.toContain(STACK_FRAME);
     }
+    // Within a session, /resume of it says so and the session goes on, in its own conversation.
+    const switched = await session(model, env, `/resume ${id}\n`);
+    expect(switched.code).toBe(0);
+    expect(switched.stderr).toContain(`plugboard: conversation ${id} is in use by another plugboard (pid ${child.pid})`);
+    expect(switched.stdout).toBe("");
     expect(model.requests).toHaveLength(1);
     child.stdin.write("more\n");
     await child.stdin.end();
