@@ -8,6 +8,7 @@
  * `bun run build` (in apps/cli) builds it; `scripts/start.ts` when it is stale; `prepack`
  * before the package is packed for publishing; `bun run release --pack` into the tarball it makes.
  */
+import type { BunPlugin } from "bun";
 import { chmod, mkdtemp, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { PAGE_DIR, writeChatPage } from "@plugboard/web/page";
@@ -28,6 +29,19 @@ export const BUNDLE_ENTRY = join(DIST_DIR, "bin.js");
  * package names, so they are bundled.)
  */
 const EXTERNAL = ["@plugboard/testing"];
+
+/**
+ * marked-terminal highlights code through cli-highlight, which loads all of highlight.js:
+ * the bundle gives it `src/highlight-languages.ts` instead, the core and a chosen set.
+ */
+export const HIGHLIGHT_LANGUAGES: BunPlugin = {
+  name: "highlight.js: the core and chosen languages",
+  setup(build) {
+    build.onResolve({ filter: /^highlight\.js$/ }, (args) =>
+      args.importer.includes("/cli-highlight/") ? { path: join(CLI_DIR, "src/highlight-languages.ts") } : undefined,
+    );
+  },
+};
 
 /** What `sources.json` holds. */
 export interface BundleSources {
@@ -59,6 +73,7 @@ export async function buildCli(outDir: string = DIST_DIR): Promise<BundleSources
       // (TypeBox's compiler, for the first registry that compiles a schema).
       splitRequire: true,
       external: EXTERNAL,
+      plugins: [HIGHLIGHT_LANGUAGES],
       naming: { entry: "[name].[ext]", chunk: "chunk-[hash].[ext]" },
       // `--version` prints this without loading anything (bin.ts).
       define: { PLUGBOARD_VERSION_LINE: JSON.stringify(versionLine()) },

@@ -13,7 +13,7 @@ import { addPolicyRule } from "@plugboard/config";
 import { plantedRecordFile, writeTrusted } from "@plugboard/sandbox/planted-files";
 import type { ApprovalAnswer, ApprovalRequest, Approver, DerivedCommandRule, Policy, PolicyRule, RefusedCall } from "@plugboard/runtime";
 import { approveAll, describeGrant, rowMark, wildcardMatch } from "@plugboard/runtime";
-import { visible } from "@plugboard/core/internal";
+import { plural, visible } from "@plugboard/core/internal";
 import type { Io } from "./io.ts";
 import { readKey, readLine } from "./terminal-input.ts";
 
@@ -176,7 +176,7 @@ export function describeCall({ tool, arguments: args, change }: ApprovalRequest)
   if (tool === "write_file" && path !== undefined && content !== undefined) {
     const lines = content.split("\n");
     const created = change?.kind === "create" ? ", a new file" : "";
-    return [`write ${path} (${Buffer.byteLength(content)} bytes, ${lines.length} line${lines.length === 1 ? "" : "s"})${created}`, ...rows];
+    return [`write ${path} (${Buffer.byteLength(content)} bytes, ${lines.length} ${plural(lines.length, "line")})${created}`, ...rows];
   }
   if (tool === "edit_file" && path !== undefined && text("old_text") !== undefined && text("new_text") !== undefined) {
     const every = args.replace_all === true ? " (every occurrence)" : "";

@@ -4,6 +4,7 @@
  * Every mistake becomes a `UsageError` whose message is one line ending with a `--help` hint.
  */
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
+import { nearest } from "@plugboard/bootstrap/nearest-name";
 import { PlugboardError } from "@plugboard/errors";
 import { COMMAND_GROUPS, type CommandName, commandSpec, SPECS } from "./commands/index.ts";
 import { FLAGS, type FlagName } from "./flags.ts";
@@ -13,10 +14,23 @@ export type CommandGroup = (typeof COMMAND_GROUPS)[number];
 
 /** A command line the user got wrong; exits 2. */
 export class UsageError extends PlugboardError {
+  /** The command the line named, when it names one. */
+  readonly command?: CommandName;
+
   constructor(problem: string, command?: CommandName) {
     const help = command && command !== "interactive" ? `plugboard ${command} --help` : "plugboard --help";
     super("USAGE", `${problem} (see ${help})`);
+    if (command !== undefined) this.command = command;
   }
+}
+
+/**
+ * Whether the failure of a command line that did not parse is also said as `run --json`'s
+ * `error` event: the line names `run` and asks for `--json` (before any `--`).
+ */
+export function wantsErrorEvent(error: unknown, argv: readonly string[]): boolean {
+  const end = argv.indexOf("--");
+  return error instanceof UsageError && error.command === "run" && (end === -1 ? argv : argv.slice(0, end)).includes("--json");
 }
 
 /** The flag values a command received, already checked. */
@@ -106,20 +120,36 @@ function toCommand(word: string, after: readonly string[]): { command: CommandNa
     const found = SPECS.find((spec) => spec.name === `${word} ${sub}`);
     if (found) return { command: found.name, rest };
     const choices = SPECS.filter((spec) => spec.name.startsWith(`${word} `)).map((spec) => spec.usage.replace(" [flags]", ""));
-    const problem = sub === undefined ? `'plugboard ${word}' needs a command: ${choices.join(" or ")}` : `unknown command '${word} ${sub}'; use ${choices.join(" or ")}`;
+    const problem = sub === undefined ? `'plugboard ${word}' needs a command: ${choices.join(" or ")}` : `unknown command '${word} ${sub}'; ${didYouMean(sub, subcommands(word), `${word} `) ?? `use ${choices.join(" or ")}`}`;
     throw new PlugboardError("USAGE", `${problem} (see plugboard ${word} --help)`);
   }
   const command = SPECS.find((spec) => spec.name === word && spec.name !== "interactive" && !spec.name.includes(" "));
   if (command) return { command: command.name, rest: [...after] };
-  throw new UsageError(`unknown command '${word}'; to ask the model, use: plugboard run "${word} …"`);
+  throw new UsageError(`unknown command '${word}'; ${didYouMean(word, commandWords()) ?? `to ask the model, use: plugboard run "${word} …"`}`);
+}
+
+/** `did you mean NAME?` (after `prefix`, a group's name) when one of `names` is near `word`. */
+function didYouMean(word: string, names: readonly string[], prefix = ""): string | undefined {
+  const near = nearest(word, names);
+  return near === undefined ? undefined : `did you mean ${prefix}${near}?`;
+}
+
+/** The first words of the commands: what `plugboard WORD` can start with. */
+function commandWords(): string[] {
+  return [...new Set(SPECS.filter((spec) => spec.name !== "interactive").map((spec) => spec.name.split(" ")[0] ?? spec.name))];
+}
+
+/** The second words of a group's commands (`new`, `check`, … of `plugin`). */
+function subcommands(group: CommandGroup): string[] {
+  return SPECS.filter((spec) => spec.name.startsWith(`${group} `)).map((spec) => spec.name.slice(group.length + 1));
 }
 
 function helpFor(words: readonly string[]): Omit<ParsedArgs, "flags"> {
   const [word, ...after] = words;
   if (word !== undefined && isGroup(word) && after.length === 0) return groupHelp(word);
   // Help asked about a word that is no command: there is nothing to ask the model, only the list.
-  const commands = [...new Set(SPECS.filter((spec) => spec.name !== "interactive").map((spec) => spec.name.split(" ")[0] ?? spec.name))];
-  if (word !== undefined && !commands.includes(word)) throw new UsageError(`there is no command '${word}'; the commands are ${commands.join(", ")}`);
+  const commands = commandWords();
+  if (word !== undefined && !commands.includes(word)) throw new UsageError(`there is no command '${word}'; ${didYouMean(word, commands) ?? `the commands are ${commands.join(", ")}`}`);
   return { command: word === undefined ? "interactive" : toCommand(word, after).command, args: [], help: true, version: false };
 }
 

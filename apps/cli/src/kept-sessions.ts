@@ -4,7 +4,7 @@
  * `plugboard resume`, `/resume`: its messages, its taint, a recap of the last exchange).
  */
 import type { ModelClient, StartedApp } from "@plugboard/bootstrap";
-import { visible } from "@plugboard/core/internal";
+import { plural, visible } from "@plugboard/core/internal";
 import { DEFAULT_TAINT } from "@plugboard/runtime";
 import {
   ConversationFile,
@@ -17,16 +17,18 @@ import {
   sessionsFolder,
   textOf,
 } from "./conversations.ts";
+import { type ConversationLock, lockConversation } from "./conversation-lock.ts";
 import type { Io } from "./io.ts";
+import { answerRenderer } from "./reporter.ts";
 import type { Session } from "./session.ts";
 
-/** The conversation in progress and the ways to change it. */
+/** The conversation in progress (locked: no other process continues it meanwhile) and the ways to change it. */
 export interface Conversations {
   /** The conversation the next message goes to. */
   readonly session: Session;
   /** `/clear`: a new conversation, untainted; the last one stays kept. */
   fresh(): void;
-  /** Continues `kept`: its messages and its taint. */
+  /** Continues `kept`: its messages and its taint; a `PlugboardError` when another process has it in progress. */
   resume(kept: KeptConversation): void;
   /** `/model NAME`: the model asked from now on, in this conversation and the next. */
   switchModel(name: string): void;
@@ -42,9 +44,16 @@ export function createConversations(app: StartedApp & { model: ModelClient }, op
   const owner: ConversationOwner = { config: app.config.configPath, workspace: app.workspace.root };
   let modelName: string | undefined;
   const model = () => modelName ?? app.config.model.name;
+  let lock: ConversationLock | undefined;
   const start = (kept?: KeptConversation): Session => {
-    const session = open();
     const header = kept?.header ?? { plugboard: "conversation" as const, version: 1 as const, id: newConversationId(), created: new Date().toISOString(), ...owner, cwd: io.cwd, model: model() };
+    // The conversation in progress is this process's alone: another resuming it is refused (a PlugboardError, before anything changes).
+    if (folder !== undefined && lock?.id !== header.id) {
+      const next = lockConversation(folder, header.id);
+      lock?.release();
+      lock = next;
+    }
+    const session = open();
     const file = folder === undefined ? undefined : new ConversationFile(folder, header, kept ? { messages: kept.messages.length, trimmed: kept.trimmed, ...(kept.taint ? { taint: kept.taint } : {}) } : undefined);
     if (kept) session.messages.push(...kept.messages);
     return { ...session, ...(modelName ? { modelName } : {}), ...(file ? { kept: file } : {}) };
@@ -96,11 +105,13 @@ export function printConversations(listed: readonly KeptConversation[], io: Io, 
 /** Says which conversation goes on, its taint, and its last exchange (the last request and the last answer). */
 function recap(kept: KeptConversation, io: Io): void {
   const requests = kept.messages.filter((message) => message.role === "user");
-  io.note(`resumed conversation ${kept.header.id} (${requests.length} request(s), started ${kept.header.created.slice(0, 16).replace("T", " ")})`);
+  io.note(`resumed conversation ${kept.header.id} (${requests.length} ${plural(requests.length, "request")}, started ${kept.header.created.slice(0, 16).replace("T", " ")})`);
   const request = requests.at(-1);
-  const answer = kept.messages.findLast((message) => message.role === "assistant" && textOf(message.content) !== "");
-  // As the reporter shows answers: on a terminal, what the model wrote cannot drive it.
-  const shown = (text: string) => (io.stdout.isTTY === true ? visible(text) : text);
-  if (request) io.stdout.write(`> ${shown(textOf(request.content))}\n`);
-  if (answer) io.stdout.write(`${shown(textOf(answer.content))}\n`);
+  const last = kept.messages.findLast((message) => message.role === "assistant" && textOf(message.content) !== "");
+  // On a terminal what was typed or written cannot drive it: the request written out, the answer rendered as the reporter renders answers.
+  if (request) io.stdout.write(`> ${io.stdout.isTTY === true ? visible(textOf(request.content)) : textOf(request.content)}\n`);
+  if (last) {
+    const shown = answerRenderer(io).answer(textOf(last.content));
+    io.stdout.write(shown.endsWith("\n") ? shown : `${shown}\n`);
+  }
 }

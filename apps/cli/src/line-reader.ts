@@ -6,8 +6,8 @@
  * `ESC[27;2;13~`), Ctrl-J and a `\` before Enter start a new line; a paste is inserted whole,
  * line breaks and blank lines included — marked by the terminal's bracketed paste, or, without
  * it, by arriving in one read (a line break followed by more in the same read was pasted; one
- * that ends the read is Enter). The keyboard is held from the first prompt to `close`, so what
- * is typed during a turn waits for the next prompt.
+ * that ends the read is Enter). The keyboard is held from the reader's creation to `close`, so
+ * what is typed while the app starts or during a turn waits for the next prompt.
  *
  * From a pipe each line is a message, queued until the session asks for it (nothing piped is
  * lost), with no prompt: stdout holds only the answers. A terminal whose read ends or fails
@@ -17,7 +17,7 @@ import { createInterface } from "node:readline";
 import { hangUp } from "./interrupt.ts";
 import { createKeyDecoder } from "./keys.ts";
 import { createLineEditor, type LineEditor } from "./line-editor.ts";
-import { holdKeyboard, type Keyboard } from "./terminal-input.ts";
+import { type Keyboard, keyboardOf } from "./terminal-input.ts";
 
 export interface LineReader {
   /** Shows the prompt (on a terminal) and resolves with the next message, or undefined at the end of input. */
@@ -69,14 +69,15 @@ function terminalReader(input: NodeJS.ReadStream, output: NodeJS.WriteStream, pr
   const history: string[] = [];
   const handlers: (() => void)[] = [];
   const decode = createKeyDecoder();
-  let keyboard: Keyboard | undefined;
+  // Held from the start, before the first prompt: what is typed while the app starts is kept for it.
+  let keyboard: Keyboard | undefined = earlyKeyboard(input, output);
   let current: { editor: LineEditor; end: (message: string | undefined) => void } | undefined;
   let closed = false;
   return {
     next() {
       if (closed) return Promise.resolve(undefined);
       try {
-        keyboard ??= holdKeyboard(input, output);
+        keyboard ??= keyboardOf(input, output);
       } catch {
         // EIO: the terminal went away before the prompt.
         hangUp();
@@ -124,4 +125,13 @@ function terminalReader(input: NodeJS.ReadStream, output: NodeJS.WriteStream, pr
       handlers.push(handler);
     },
   };
+}
+
+/** The keyboard held now, or undefined when the terminal is already gone (the first `next` says so). */
+function earlyKeyboard(input: NodeJS.ReadStream, output: NodeJS.WriteStream): Keyboard | undefined {
+  try {
+    return keyboardOf(input, output);
+  } catch {
+    return undefined;
+  }
 }

@@ -7,11 +7,12 @@
  */
 import { lazily } from "@plugboard/core/internal";
 import { trace } from "@plugboard/core/trace";
-import { parseCliArgs } from "./args.ts";
+import { parseCliArgs, wantsErrorEvent } from "./args.ts";
 import { commandOf } from "./commands/index.ts";
 import { failureOf } from "./failure.ts";
 import { helpText } from "./help.ts";
 import { type Io, processIo } from "./io.ts";
+import { jsonLine } from "./output.ts";
 
 /**
  * Runs the CLI with `argv` (the arguments after the script) and returns the exit code.
@@ -35,6 +36,8 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   } catch (error) {
     const failure = await failureOf(error);
     io.note(failure.message);
+    // `run --json` ends with an `error` event on any failure, its command line's too.
+    if (wantsErrorEvent(error, argv)) io.stdout.write(jsonLine({ type: "error", message: failure.message, exit_code: failure.code }));
     return failure.code;
   }
 }

@@ -11,7 +11,8 @@ import { markedTerminal } from "marked-terminal";
 
 /** Renders Markdown for a terminal `columns` wide; without `colour`, the layout without its styling. */
 export function markdownRenderer(options: { readonly columns: number; readonly colour: boolean }): (markdown: string) => string {
-  const marked = new Marked(markedTerminal({ width: options.columns, emoji: false, tab: 2 }));
+  // A fence that names no language is shown plain, as GitHub shows it: guessing compiles every language.
+  const marked = new Marked(markedTerminal({ width: options.columns, emoji: false, tab: 2 }, { languageSubset: [] }));
   // A link shows where it goes: never a terminal hyperlink whose target the model chose and the person cannot see.
   marked.use({
     renderer: {

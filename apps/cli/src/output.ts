@@ -2,7 +2,7 @@
  * What the CLI prints besides answers: colours (only on a terminal, never with NO_COLOR),
  * the one-line trace of a tool call, and the JSON events of `--json`.
  */
-import { visible } from "@plugboard/core/internal";
+import { plural, visible } from "@plugboard/core/internal";
 import type { AgentStatus, TokenUsage } from "@plugboard/agent";
 
 /** Text styles; each is the identity when colours are off. */
@@ -83,7 +83,7 @@ function cut(text: string, width: number): string {
 
 /** What the person is told when secrets were taken out of a result: `(2 secrets redacted before the model)`. */
 export function redactedNote(count: number): string {
-  return `(${count} ${count === 1 ? "secret" : "secrets"} redacted before the model)`;
+  return `(${count} ${plural(count, "secret")} redacted before the model)`;
 }
 
 function preview(text: string): string {

@@ -65,10 +65,14 @@ function jsonReporter(io: Io): Reporter {
   };
 }
 
-function textReporter(io: Io): Reporter {
+const markdown = () => lazilySync("the Markdown renderer", () => require("./markdown.ts") as typeof import("./markdown.ts"));
+
+/**
+ * An answer of the model as stdout shows it: on a terminal rendered Markdown (the renderer
+ * loaded on the first answer, so piped output never pays for it), piped the text as written.
+ */
+export function answerRenderer(io: Io): { readonly live: boolean; readonly rendered: (text: string) => string; readonly answer: (text: string) => string } {
   const live = io.stdout.isTTY === true;
-  // Loaded on the first answer a terminal shows: piped output never pays for the renderer.
-  const markdown = () => lazilySync("the Markdown renderer", () => require("./markdown.ts") as typeof import("./markdown.ts"));
   let render: ((markdown: string) => string) | undefined;
   const rendered = (text: string) => {
     render ??= markdown().markdownRenderer({
@@ -77,7 +81,11 @@ function textReporter(io: Io): Reporter {
     });
     return render(text);
   };
-  const answer = (text: string) => (live ? rendered(text) : text);
+  return { live, rendered, answer: (text) => (live ? rendered(text) : text) };
+}
+
+function textReporter(io: Io): Reporter {
+  const { live, rendered, answer } = answerRenderer(io);
   let blocks: { push(text: string): string; end(): string } | undefined;
   const realSpinner = createSpinner(io.stderr, io.style.dim);
   // While a prompt is open nothing else writes: the spinner's label and trace lines wait.

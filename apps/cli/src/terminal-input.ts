@@ -52,8 +52,11 @@ export function holdKeyboard(input: NodeJS.ReadStream, output?: NodeJS.WriteStre
   const typed: string[] = [];
   const readers: KeyReader[] = [];
   let gone = input.readableEnded;
+  // Until a question first reads, what arrives may have been typed before raw mode, where the terminal made Enter a line feed.
+  let taken = false;
   const onData = (chunk: Buffer | string) => {
     let text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+    if (!taken) text = text.replaceAll("\n", "\r");
     if (text.includes(CTRL_Z)) {
       text = text.replaceAll(CTRL_Z, "");
       suspend();
@@ -109,6 +112,7 @@ export function holdKeyboard(input: NodeJS.ReadStream, output?: NodeJS.WriteStre
     take(next) {
       // A question asked while another reads (a prompt while the message editor waits) gives the keyboard back when it ends.
       readers.push(next);
+      taken = true;
       const release = () => {
         const index = readers.indexOf(next);
         if (index !== -1) readers.splice(index, 1);
@@ -134,6 +138,11 @@ export function holdKeyboard(input: NodeJS.ReadStream, output?: NodeJS.WriteStre
   };
   held.set(input, keyboard);
   return keyboard;
+}
+
+/** The keyboard of `input` already held, else one held now (see `holdKeyboard`). */
+export function keyboardOf(input: NodeJS.ReadStream, output?: NodeJS.WriteStream): Keyboard {
+  return held.get(input) ?? holdKeyboard(input, output);
 }
 
 /**

@@ -67,6 +67,14 @@ describe("usage", () => {
     });
   });
 
+  test.each([
+    [["help", "rnu"], "plugboard: there is no command 'rnu'; did you mean run? (see plugboard --help)\n"],
+    [["tols"], "plugboard: unknown command 'tols'; did you mean tools? (see plugboard --help)\n"],
+    [["plugin", "chek", "x"], "plugboard: unknown command 'plugin chek'; did you mean plugin check? (see plugboard plugin --help)\n"],
+  ])("%p, a mistyped command, suggests the nearest one", async (args, stderr) => {
+    expect(await plugboard(args, { cwd: dir })).toEqual({ code: 2, stdout: "", stderr });
+  });
+
   test("check --help lists its exit codes truly: 1 for withheld tools", async () => {
     const result = await plugboard(["check", "--help"], { cwd: dir });
     expect(result.code).toBe(0);

@@ -186,6 +186,8 @@ export function spawnInTerminal(args: readonly string[], options: { readonly cwd
     },
     /** Types `keys` (a person's key presses: `\r` is Enter, `\u0003` Ctrl-C). */
     type: (keys: string) => terminal.write(keys),
+    /** Sends the process `signal`, as `kill` would. */
+    kill: (signal: NodeJS.Signals) => child.kill(signal),
     async exited(): Promise<number> {
       const code = await child.exited;
       terminal.close();

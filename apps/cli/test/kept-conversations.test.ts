@@ -102,11 +102,30 @@ describe("kept conversations", () => {
     const resumed = await session(model, env, "and again\n", ["--continue"]);
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toStartWith("> hello\nfirst answer\n");
-    expect(resumed.stderr).toMatch(/resumed conversation [a-z0-9]+ \(1 request\(s\), started /);
+    expect(resumed.stderr).toMatch(/resumed conversation [a-z0-9]+ \(1 request, started /);
     expect(conversation(model)).toEqual(["user:hello", "assistant:first answer", "user:and again"]);
     expect(model.requests[1]?.body.messages?.[0]?.role).toBe("system");
     // Still one conversation, now with both exchanges.
     expect(await readdir(sessions(env))).toHaveLength(1);
+  });
+
+  test("the recap counts requests in words, and shows the last answer as answers are shown: rendered on a terminal, as written when piped", async () => {
+    const env = await stateHome();
+    const markdown = "The **second** answer:\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n";
+    await using model = await startScriptedModel([{ content: "first answer" }, { content: markdown }]);
+    expect((await session(model, env, "one\ntwo\n")).code).toBe(0);
+    const piped = await session(model, env, "\n", ["--continue"]);
+    expect(piped.stderr).toMatch(/resumed conversation [a-z0-9]+ \(2 requests, started /);
+    expect(piped.stdout).toBe(`> two\n${markdown}`);
+    const cli = spawnInTerminal(["--config", config, "--base-url", model.baseURL, "--continue"], { cwd: folder.dir, env: { ...env, NO_COLOR: "" } });
+    await cli.waitFor(PROMPT);
+    cli.type("\r");
+    expect(await cli.exited()).toBe(0);
+    const screen = cli.screen();
+    expect(screen).toContain("(2 requests, started ");
+    expect(screen).toContain("The \u001b[1msecond\u001b[22m answer:");
+    expect(screen).toMatch(/│[^\n]* a [^\n]*│[^\n]* b /);
+    for (const markup of ["**second**", "| a | b |", "| --- |"]) expect(screen).not.toContain(markup);
   });
 
   test("each message is kept as it enters: after the CLI is killed mid-turn, --continue has everything sent until then", async () => {
@@ -179,6 +198,56 @@ describe("kept conversations", () => {
     expect(switched.stdout).toContain(`${cats}`);
     expect(conversation(model)).toEqual(["user:cats", "assistant:about cats", "user:more cats", "assistant:more cats", "user:cats again"]);
     expect(String(dogs)).not.toBe(String(cats));
+  });
+
+  test("a conversation in progress is locked: a second --continue or resume ID of it is refused with one message, exit 2, and nothing interleaves", async () => {
+    const env = await stateHome();
+    await using model = await startScriptedModel([{ content: "first answer" }, { content: "second answer" }]);
+    const child = spawnPlugboard(["--config", config, "--base-url", model.baseURL], { cwd: folder.dir, env });
+    const output = watch(child);
+    child.stdin.write("hello\n");
+    await child.stdin.flush();
+    await output.waitFor("stdout", "first answer");
+    const [file] = (await readdir(sessions(env))).filter((name) => name.endsWith(".jsonl"));
+    const id = String(file).replace(/\.jsonl$/, "");
+    for (const args of [["--continue"], ["resume", id]]) {
+      const second = await plugboard([...args, "--config", config, "--base-url", model.baseURL], { cwd: folder.dir, env, stdin: "interleaved\n" });
+      expect(second.code).toBe(2);
+      expect(second.stdout).toBe("");
+      expect(second.stderr).toEndWith(
+        `plugboard: conversation ${id} is in use by another plugboard (pid ${child.pid}); end that session first, or start a new conversation (if no plugboard has it, remove ${join(sessions(env), `${id}.lock`)})\n`,
+      );
+      expect(second.stderr.trim().split("\n").filter((line) => line.startsWith("plugboard: conversation"))).toHaveLength(1);
+      expect(second.stderr).not.toContain(STACK_FRAME);
+    }
+    // Within a session, /resume of it says so and the session goes on, in its own conversation.
+    const switched = await session(model, env, `/resume ${id}\n`);
+    expect(switched.code).toBe(0);
+    expect(switched.stderr).toContain(`plugboard: conversation ${id} is in use by another plugboard (pid ${child.pid})`);
+    expect(switched.stdout).toBe("");
+    expect(model.requests).toHaveLength(1);
+    child.stdin.write("more\n");
+    await child.stdin.end();
+    expect((await output.finished()).code).toBe(0);
+    expect(conversation(model)).toEqual(["user:hello", "assistant:first answer", "user:more"]);
+    // Released at the end: it goes on in the next process.
+    expect(await readdir(sessions(env))).toEqual([String(file)]);
+    expect((await session(model, env, "\n", ["--continue"])).code).toBe(0);
+  });
+
+  test("a lock whose process is gone (a crash) is taken over", async () => {
+    const env = await stateHome();
+    await using model = await startScriptedModel([{ content: "first answer" }, { content: "second answer" }]);
+    expect((await session(model, env, "hello\n")).code).toBe(0);
+    const [file] = await readdir(sessions(env));
+    const gone = Bun.spawn(["true"]);
+    await gone.exited;
+    const lock = join(sessions(env), String(file).replace(/\.jsonl$/, ".lock"));
+    await writeFile(lock, `${gone.pid}\n`);
+    const resumed = await session(model, env, "again\n", ["--continue"]);
+    expect(resumed.code).toBe(0);
+    expect(conversation(model)).toEqual(["user:hello", "assistant:first answer", "user:again"]);
+    expect(await readdir(sessions(env))).toEqual([String(file)]);
   });
 
   test("the folder is 0700 and each conversation's file 0600, even under umask 000", async () => {

@@ -8,6 +8,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { startScriptedModel } from "@plugboard/testing";
 import { FIRST_PARTY, plugboard, spawnInTerminal, tempFolder, writeConfig } from "./helpers.ts";
 
@@ -61,4 +62,43 @@ test("piped, nothing of the running output is printed", async () => {
   expect(piped.stdout).toBe("Done.\n");
   expect(piped.stderr).not.toContain("  line1");
   expect(piped.stderr).toContain("[tool] bash");
+});
+
+describe("an MCP server's progress notifications show under the spinner", () => {
+  const SERVER = fileURLToPath(new URL("./fixtures/progress-server/server.js", import.meta.url));
+
+  async function setUp() {
+    const folder = await tempFolder({ "workspace/.keep": "" });
+    const config = await writeConfig(folder.dir, { plugins: [{ mcp: { command: process.execPath, args: [SERVER] }, name: "progress" }] });
+    const release = join(folder.dir, "release");
+    const model = await startScriptedModel([{ toolCalls: [{ id: "i1", name: "index", arguments: { release } }] }, { content: "Done." }]);
+    return { folder, config, release, model };
+  }
+
+  test("on a terminal: each step while the call runs, then the result line", async () => {
+    const { folder, config, release, model } = await setUp();
+    await using _folder = folder;
+    await using _model = model;
+    const cli = spawnInTerminal(["run", "--config", config, "--base-url", model.baseURL, "--yes", "index"], { cwd: folder.dir });
+    await cli.waitFor("  scanning files (1/3)");
+    await cli.waitFor("  hashing files (2/3)");
+    await cli.waitFor("  3/3");
+    expect(cli.screen()).not.toContain("[tool] index");
+    expect(cli.screen()).toContain("running index");
+    writeFileSync(release, "");
+    expect(await cli.exited()).toBe(0);
+    expect(cli.screen()).toContain("[tool] index");
+    expect(cli.screen()).toContain("→ indexed");
+  });
+
+  test("piped, no progress is asked for, and none is printed", async () => {
+    const { folder, config, release, model } = await setUp();
+    await using _folder = folder;
+    await using _model = model;
+    writeFileSync(release, "");
+    const piped = await plugboard(["run", "--config", config, "--base-url", model.baseURL, "--yes", "index"], { cwd: folder.dir });
+    expect(piped.code).toBe(0);
+    expect(piped.stderr).not.toContain("scanning files");
+    expect(piped.stderr).toContain("indexed (no progress asked)");
+  });
 });

@@ -7,6 +7,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type ScriptedModel, startScriptedModel } from "@plugboard/testing";
 import { plugboard, spawnInTerminal, tempFolder, toolResults, writeConfig } from "./helpers.ts";
 
@@ -156,6 +157,150 @@ describe("nothing typed is dropped", () => {
     expect(existsSync(join(s.workspace, "a.txt"))).toBe(false);
     expect(userMessages(s.model)).toEqual(["first", "yes, always"]);
   });
+});
+
+describe("keys typed while the session starts", () => {
+  test("are kept and become the first message", async () => {
+    await using folder = await tempFolder({ "workspace/README.md": "# Demo\n" });
+    const config = await writeConfig(folder.dir);
+    await using model = await startScriptedModel([{ content: "first done" }]);
+    const cli = spawnInTerminal(["--config", config, "--base-url", model.baseURL], { cwd: folder.dir });
+    // Typed at once: before the process reads them (the terminal's own mode), and while the app starts.
+    cli.type("hello ");
+    await Bun.sleep(50);
+    cli.type("there\r");
+    await cli.waitFor("first done");
+    await cli.waitFor(PROMPT, 2);
+    cli.type("q\r");
+    expect(await cli.exited()).toBe(0);
+    expect(userMessages(model)).toEqual(["hello there"]);
+  });
+
+  test("never answer the question the start asks (a plugin whose code changed): it waits for a key pressed after it", async () => {
+    await using folder = await tempFolder({
+      "notes/plugboard.plugin.json": JSON.stringify({ name: "notes", version: "0.1.0", contract: "^1.0.0", entry: "./index.js", tools: [{ name: "note", description: "A tool." }], permissions: [] }),
+      "notes/index.js": noteModule("first"),
+      "workspace/.keep": "",
+    });
+    const config = await writeConfig(folder.dir, { plugins: [{ path: "./notes", permissions: [] }] });
+    expect((await plugboard(["check", "--offline", "--config", config], { cwd: folder.dir })).code).toBe(0);
+    await writeFile(join(folder.dir, "notes/index.js"), noteModule("second"));
+    await using model = await startScriptedModel([{ content: "first done" }]);
+    const cli = spawnInTerminal(["--config", config, "--base-url", model.baseURL], { cwd: folder.dir });
+    // y would load the changed code.
+    cli.type("yes please\r");
+    await cli.waitFor("[y] load it and pin its files");
+    await Bun.sleep(300);
+    expect(cli.screen()).not.toContain("yes\r\n");
+    cli.type("n");
+    await cli.waitFor("first done");
+    await cli.waitFor(PROMPT, 2);
+    cli.type("q\r");
+    expect(await cli.exited()).toBe(0);
+    expect(cli.screen()).toContain("no (accept it later: plugboard plugin accept notes)");
+    expect(model.requests[0]?.body.tools ?? []).toEqual([]);
+    expect(userMessages(model)).toEqual(["yes please"]);
+  });
+});
+
+/** A plugin module offering one tool, `note`, that answers `answer`. */
+function noteModule(answer: string): string {
+  const core = Bun.resolveSync("@plugboard/core", import.meta.dir);
+  return [
+    `import { definePlugin, defineTool, textResult, Type } from ${JSON.stringify(core)};`,
+    "export default definePlugin({",
+    "  options: Type.Object({}),",
+    `  tools: () => [defineTool({ name: "note", description: "A tool.", parameters: Type.Object({}), handler: async () => textResult(${JSON.stringify(answer)}) })],`,
+    "});",
+    "",
+  ].join("\n");
+}
+
+describe("bracketed paste is turned off however the session ends", () => {
+  type Cli = ReturnType<typeof spawnInTerminal>;
+  const BUGGY = fileURLToPath(new URL("./fixtures/buggy-plugin", import.meta.url));
+  const crash = [{ toolCalls: [{ id: "c1", name: "crash", arguments: {} }] }];
+
+  /** The session of `config` against `replies` (or a closed port), ended by `end`; its exit code and screen. */
+  async function ended(end: (cli: Cli) => Promise<void>, replies: Parameters<typeof startScriptedModel>[0] | "closed" = [], config: Record<string, unknown> = {}) {
+    await using folder = await tempFolder({ "workspace/README.md": "# Demo\n" });
+    const path = await writeConfig(folder.dir, config);
+    const model = await startScriptedModel(replies === "closed" ? [] : replies);
+    if (replies === "closed") await model.close();
+    try {
+      const cli = spawnInTerminal(["--config", path, "--base-url", model.baseURL], { cwd: folder.dir });
+      await end(cli);
+      return { code: await cli.exited(), screen: cli.screen() };
+    } finally {
+      await model.close();
+    }
+  }
+
+  const atPrompt = (keys: string) => async (cli: Cli) => {
+    await cli.waitFor(PROMPT);
+    cli.type(keys);
+  };
+  const signalled = (signal: NodeJS.Signals) => async (cli: Cli) => {
+    await cli.waitFor(PROMPT);
+    cli.kill(signal);
+  };
+
+  test.each([
+    ["q", 0, atPrompt("q\r")],
+    ["/exit", 0, atPrompt("/exit\r")],
+    ["an empty line", 0, atPrompt("\r")],
+    ["Ctrl-C", 130, atPrompt("\u0003")],
+    ["Ctrl-D", 0, atPrompt("\u0004")],
+    ["SIGTERM", 143, signalled("SIGTERM")],
+    ["SIGHUP", 129, signalled("SIGHUP")],
+  ] as const)("%s at the prompt (exit %d)", async (_, code, end) => {
+    const result = await ended(end);
+    expect(result.code).toBe(code);
+    expectPasteOff(result.screen);
+  });
+
+  test("SIGTERM during a turn (exit 143)", async () => {
+    const result = await ended(async (cli) => {
+      await cli.waitFor(PROMPT);
+      cli.type("hello\r");
+      await cli.waitFor("waiting for the model");
+      cli.kill("SIGTERM");
+    }, [{ hang: true }]);
+    expect(result.code).toBe(143);
+    expectPasteOff(result.screen);
+  });
+
+  test("the endpoint failing, then Ctrl-D (exit 0)", async () => {
+    const result = await ended(async (cli) => {
+      await cli.waitFor(PROMPT);
+      cli.type("hello\r");
+      await cli.waitFor("Cannot reach the model endpoint");
+      await cli.waitFor(PROMPT, 2);
+      cli.type("\u0004");
+    }, "closed");
+    expect(result.code).toBe(0);
+    expectPasteOff(result.screen);
+  });
+
+  test("a bug in a plugin, which ends the session with its message (exit 2)", async () => {
+    const result = await ended(atPrompt("crash it\r"), crash, { plugins: [{ path: BUGGY, permissions: [] }] });
+    expect(result.code).toBe(2);
+    expect(result.screen).toContain("This is a bug in buggy-plugin");
+    expectPasteOff(result.screen);
+  });
+
+  test("a config error at the start (exit 2)", async () => {
+    const result = await ended(async () => {}, [], { maxSteps: 0 });
+    expect(result.code).toBe(2);
+    expect(result.screen).toContain("maxSteps");
+    expectPasteOff(result.screen);
+  });
+
+  /** Bracketed paste was turned on, and turned off after it was last turned on. */
+  function expectPasteOff(screen: string) {
+    expect(screen).toContain(`${ESC}[?2004h`);
+    expect(screen.lastIndexOf(`${ESC}[?2004l`)).toBeGreaterThan(screen.lastIndexOf(`${ESC}[?2004h`));
+  }
 });
 
 test("with piped stdin, stdout holds only the answers (no prompt)", async () => {

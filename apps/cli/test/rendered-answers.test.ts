@@ -53,6 +53,18 @@ describe("the answer on a terminal", () => {
     expect(screen).toContain(" writing ");
   });
 
+  test("code is highlighted in the languages the CLI carries; one outside them, or a fence naming none, is shown plain", async () => {
+    const answer = ["```python", "def main(): return 1", "```", "", "```haskell", "main = putStrLn \"hi\"", "```", "", "```", "const guessed = true;", "```", ""].join("\n");
+    const { code, screen } = await onTerminal(answer, { NO_COLOR: "" });
+    expect(code).toBe(0);
+    // The keyword coloured by the highlighter, as in the test above.
+    expect(screen).toContain("mdef\u001b[39m");
+    const line = (text: string) => screen.split("\n").find((row) => row.includes(text)) ?? "";
+    expect(line("putStrLn")).toContain('main = putStrLn "hi"');
+    expect(line("guessed")).toContain("const guessed = true;");
+    expect(screen).not.toContain("Could not find the language");
+  });
+
   test("with NO_COLOR, the layout without the colours", async () => {
     const { code, screen } = await onTerminal(ANSWER);
     expect(code).toBe(0);

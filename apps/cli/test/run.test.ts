@@ -354,6 +354,25 @@ describe("run --json ends with an error event on any failure", () => {
     expect(message).toContain("maxSteps");
   });
 
+  test.each([
+    [["run", "--json", "--nosuch", "x"], "unknown option '--nosuch' (see plugboard run --help)"],
+    [["run", "--json", "--port", "1", "x"], "--port does not apply to 'plugboard run' (see plugboard run --help)"],
+  ])("%p, a command line that does not parse: the error event, exit 2", async (args, expected) => {
+    const result = await plugboard(args, { cwd: dir });
+    expect(result.code).toBe(2);
+    const { events, message } = failedEvents(result);
+    expect(events).toHaveLength(1);
+    expect(message).toBe(expected);
+  });
+
+  test("a command line that does not parse without --json, or not naming run, writes nothing on stdout", async () => {
+    for (const args of [["run", "--nosuch", "x"], ["tools", "--json", "--nosuch"], ["run", "--nosuch", "--", "--json"]]) {
+      const result = await plugboard(args, { cwd: dir });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe("");
+    }
+  });
+
   test("a blank prompt: the error event with the --help hint, exit 2", async () => {
     const result = await run(["--json", " "], "http://127.0.0.1:9/v1");
     expect(result.code).toBe(2);

@@ -13,6 +13,7 @@ export {
   type SchemaProblem,
 } from "./schema-errors.ts";
 export { LazyLoadError, lazily, lazilySync } from "./lazily.ts";
+export { plural } from "./plural.ts";
 export { capResult, resultsFileFor, safeResultName } from "./result-caps.ts";
 export { answeredOrCancelled, CANCEL_GRACE_MS, runHandler } from "./run-handler.ts";
 export type { CloseOptions, GrantScope, MissingGrant, ToolSource } from "./tool-source.ts";

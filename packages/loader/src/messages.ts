@@ -5,6 +5,7 @@
  */
 import type { JsonPosition } from "@plugboard/config/json";
 import { CONTRACT_VERSION, type Permission } from "@plugboard/core";
+import { plural } from "@plugboard/core/internal";
 import { type EntryLocation, entryFailure, indent, PlugboardError, type PluginAt } from "@plugboard/errors";
 import { PERMISSION_EFFECTS } from "@plugboard/sandbox/grants";
 
@@ -145,10 +146,6 @@ export interface ToolListDiff {
   readonly actual: readonly string[];
   readonly missing: readonly string[];
   readonly extra: readonly string[];
-}
-
-function plural(count: number, word: string): string {
-  return count === 1 ? word : `${word}s`;
 }
 
 function majorOf(version: string): string {

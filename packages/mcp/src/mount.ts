@@ -4,7 +4,7 @@
  * to the mount, which forwards it to the server. A stdio server that dies fails the call in
  * flight and is started again on the next one.
  */
-import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
+import type { CallToolResult, Progress, Tool } from "@modelcontextprotocol/client";
 import { defineTool, errorResult, type Logger, silentLogger, type ToolContext, type ToolResult } from "@plugboard/core";
 import type { TObject } from "@plugboard/core";
 import { answeredOrCancelled, type ArgumentsValidator, lazily, type RegistryEntry, type ToolSource, toolErrors } from "@plugboard/core/internal";
@@ -172,7 +172,7 @@ export class McpMount implements ToolSource {
     const listed = this.#names.get(tool);
     if (listed === undefined) return Promise.reject(new TypeError(`MCP server ${this.name} has no tool ${tool}`));
     const finish = this.#options.explain?.(listed.annotations?.readOnlyHint === true);
-    const answered = this.#call(listed.name, args, ctx.signal);
+    const answered = this.#call(listed.name, args, ctx);
     return answeredOrCancelled(finish === undefined ? answered : answered.then(finish), ctx.signal);
   }
 
@@ -194,7 +194,7 @@ export class McpMount implements ToolSource {
     await connection?.client.close();
   }
 
-  async #call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+  async #call(tool: string, args: Record<string, unknown>, { signal, progress }: ToolContext): Promise<ToolResult> {
     if (this.#closed) return errorResult(`MCP server ${this.name} is closed`);
     if (signal.aborted) return toolErrors.cancelled();
     let connection: Connection;
@@ -207,6 +207,8 @@ export class McpMount implements ToolSource {
       const result = await connection.client.callTool({ name: tool, arguments: args }, {
         signal,
         timeout: this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        // Progress is asked for only when someone watches the call (a person at a terminal): one line per notification.
+        ...(progress ? { onprogress: (step: Progress) => progress(`${progressLine(step)}\n`) } : {}),
       });
       if (!("content" in result)) return errorResult(`MCP server ${this.name} answered ${tool} without content`);
       return this.#checked(tool, result as CallToolResult) ?? toolResult(result as CallToolResult);
@@ -257,4 +259,10 @@ function compiled(tool: Tool, which: "input" | "output", compile: () => Argument
   } catch (error) {
     throw new Error(`its tool ${tool.name} has an ${which} schema that cannot be used: ${reasonOf(error)}`);
   }
+}
+
+/** A server's progress notification as a line of the call's output: its message and how far it got (`scanning files (1/3)`). */
+function progressLine({ progress, total, message }: Progress): string {
+  const count = total === undefined ? `${progress}` : `${progress}/${total}`;
+  return message === undefined || message === "" ? count : `${message} (${count})`;
 }

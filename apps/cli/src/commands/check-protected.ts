@@ -11,6 +11,7 @@ import { createdWhileWritable, plantedRecordFile } from "@plugboard/sandbox/plan
 import { codeIn } from "@plugboard/sandbox/git-code";
 import { OTHER_TOOLS_FOLDERS, scanWorkspace } from "@plugboard/sandbox/workspace-scan";
 import type { StartedApp } from "@plugboard/bootstrap";
+import { plural } from "@plugboard/core/internal";
 
 const INDENT = "             ";
 
@@ -32,7 +33,7 @@ export function protectedLines({ config, workspace, sandbox }: StartedApp, env: 
   const others = scan.otherTools.map((path) => `${shown(path)}${OTHER_TOOLS_FOLDERS.some((name) => path.endsWith(`/${name}`)) ? "/" : ""}${made(path) ? " (made while plugins could write the workspace)" : ""}`);
   return [
     `  protected: git metadata and other tools' files to ${depth} folder levels deep ("protectDepth"), ${kept}`,
-    ...(repositories.length === 0 ? [] : [`${INDENT}git: ${repositories.length} repositor${repositories.length === 1 ? "y" : "ies"}`, ...repositories.map((line) => `  ${line}`)]),
+    ...(repositories.length === 0 ? [] : [`${INDENT}git: ${repositories.length} ${plural(repositories.length, "repository", "repositories")}`, ...repositories.map((line) => `  ${line}`)]),
     ...(others.length === 0 ? [] : [`${INDENT}other tools' files: ${others.join(", ")}`]),
     ...scan.deeper.map((path) => `  warning: ${shown(path)} lies deeper than "protectDepth" (${depth}): its hooks and config are not protected; raise "protectDepth" in ${config.configPath} to protect them`),
   ];

@@ -4,7 +4,7 @@ import { dirname, relative } from "node:path";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { acceptedLine, DEFAULT_BASE_URL, type ModelSettings, PlugboardError, type StartedApp, withheldCodeLine, withheldLine } from "@plugboard/bootstrap";
-import { visible } from "@plugboard/core/internal";
+import { plural, visible } from "@plugboard/core/internal";
 import { describeRule, type Hook, type Hooks, type Policy } from "@plugboard/runtime";
 import { loadApp } from "../load-app.ts";
 import { grantedPathLines } from "./check-paths.ts";
@@ -82,12 +82,12 @@ function withheldLines({ pinning, codePinning }: StartedApp): string[] {
     ...(plugins === 0
       ? []
       : [
-          `  not loaded: ${plugins} plugin${plugins === 1 ? "" : "s"} whose code changed since pinned:`,
+          `  not loaded: ${plugins} ${plural(plugins, "plugin")} whose code changed since pinned:`,
           ...codePinning.withheld.map((change) => `    ${withheldCodeLine(change, pinning.lockPath)}`),
         ]),
     ...(tools === 0
       ? []
-      : [`  withheld:  ${tools} tool${tools === 1 ? "" : "s"} changed since pinned, not offered to the model:`, ...pinning.withheld.map((change) => `    ${withheldLine(change, pinning.lockPath)}`)]),
+      : [`  withheld:  ${tools} ${plural(tools, "tool")} changed since pinned, not offered to the model:`, ...pinning.withheld.map((change) => `    ${withheldLine(change, pinning.lockPath)}`)]),
   ];
 }
 
@@ -144,7 +144,7 @@ function networkLines({ config, plugins, codePinning }: StartedApp): string[] {
 function policyLines(policy: Policy): string[] {
   const rules = policy.rules.map((rule, index) => `    ${index + 1}. ${describeRule(rule)} → ${rule.action}`);
   return [
-    `  policy:    ${policy.rules.length} rule${policy.rules.length === 1 ? "" : "s"} (the first that matches decides), else ${policy.default}`,
+    `  policy:    ${policy.rules.length} ${plural(policy.rules.length, "rule")} (the first that matches decides), else ${policy.default}`,
     ...rules,
   ];
 }

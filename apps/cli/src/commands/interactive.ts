@@ -27,16 +27,9 @@ export type Continuing = { readonly latest: true } | { readonly choice: string }
 
 /** Runs the session until the user quits; returns the exit code. */
 export async function interactiveCommand(parsed: ParsedArgs, io: Io, continuing?: Continuing): Promise<number> {
-  const elicitation = createElicitation(io);
-  const changedTools = askAboutChangedTools(io);
-  const app = await loadApp(parsed, io, { announceWorkspace: true, model: true, elicit: elicitation.elicit, ...(changedTools ? { changedTools } : {}) });
-  // The hosts start while the user types, not at the first tool call.
-  app.warmUp();
-  const approvals = createApprovals(parsed.flags.yes, io);
-  const conversations = createConversations(app, () => createSession(app, app.model, approvals, elicitation), io);
-  const resuming = continuing ?? (parsed.flags.continue === true ? { latest: true as const } : undefined);
-  if (resuming) continueKept(conversations, resuming, io);
+  // Before the app starts: keys typed meanwhile are the first message, and answer no question the start asks.
   const lines = createLineReader(io.stdin, io.stderr, PROMPT);
+  let started = false;
   let turn: AbortController | undefined;
   let exitCode = 0;
   const interrupt = () => {
@@ -58,8 +51,24 @@ export async function interactiveCommand(parsed: ParsedArgs, io: Io, continuing?
   };
   // A terminal's Ctrl-C reaches readline as a key; a signal (kill -INT, a pipe) reaches the process.
   lines.onInterrupt(interrupt);
-  const release = onEndingSignal((signal) => (signal === "SIGINT" ? interrupt() : terminate(signal)));
+  const release = onEndingSignal((signal) => {
+    // While the app starts there is nothing to cancel: the process ends (its exit gives the terminal its modes back).
+    if (!started) process.exit(SIGNAL_EXIT_CODES[signal]);
+    if (signal === "SIGINT") interrupt();
+    else terminate(signal);
+  });
+  let conversations: Conversations | undefined;
   try {
+    const elicitation = createElicitation(io);
+    const changedTools = askAboutChangedTools(io);
+    const app = await loadApp(parsed, io, { announceWorkspace: true, model: true, elicit: elicitation.elicit, ...(changedTools ? { changedTools } : {}) });
+    // The hosts start while the user types, not at the first tool call.
+    app.warmUp();
+    const approvals = createApprovals(parsed.flags.yes, io);
+    conversations = createConversations(app, () => createSession(app, app.model, approvals, elicitation), io);
+    const resuming = continuing ?? (parsed.flags.continue === true ? { latest: true as const } : undefined);
+    if (resuming) continueKept(conversations, resuming, io);
+    started = true;
     for (;;) {
       const line = await lines.next();
       // A typed empty line (or `q`, `exit`) quits; a message of several lines never does, nor is a blank one sent.

@@ -5,6 +5,7 @@ import { parseJson } from "@plugboard/config/json";
 import type { ParsedArgs } from "../args.ts";
 import type { Io } from "../io.ts";
 import { loadPolicy } from "./policy-load.ts";
+import { plural } from "@plugboard/core/internal";
 
 const ACTIONS = ["allow", "ask", "deny"] as const;
 const EXAMPLE = 'Write a JSON list of cases, each { "tool": "bash", "args": { "command": "git status" }, "expect": "allow" } ("args" may be left out).';
@@ -32,7 +33,7 @@ export async function policyTestCommand(parsed: ParsedArgs, io: Io): Promise<num
     const why = verdict.reason === undefined ? "" : `; ${verdict.reason}`;
     await io.print(`✗ ${call}: expected ${entry.expect}, got ${verdict.action}, by ${policy.where(verdict.rule)}${why}\n`);
   }
-  const total = `${cases.length} case${cases.length === 1 ? "" : "s"}`;
+  const total = `${cases.length} ${plural(cases.length, "case")}`;
   await io.print(mismatched === 0 ? `${total}, all match ${policy.file}'s policy\n` : `${mismatched} of ${total} do not match ${policy.file}'s policy\n`);
   return mismatched === 0 ? 0 : 1;
 }

@@ -7,6 +7,7 @@ import type { ParsedArgs } from "../args.ts";
 import { abortOnInterrupt } from "../interrupt.ts";
 import type { Io } from "../io.ts";
 import { CLI_FOLDER, defaultConfig } from "../load-app.ts";
+import { plural } from "@plugboard/core/internal";
 
 /** Serves the chat; Ctrl-C, SIGTERM or SIGHUP stop it, aborting the turns in flight (exit 130, 143 or 129). */
 export async function webCommand(parsed: ParsedArgs, io: Io): Promise<number> {
@@ -26,7 +27,7 @@ export async function webCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   for (const line of startupLines(web, token !== undefined)) io.note(line);
   await new Promise((resolve) => stop.signal.addEventListener("abort", resolve, { once: true }));
   const inFlight = web.server.stats.inFlight;
-  io.note(`stopping${inFlight > 0 ? ` (aborting ${inFlight} turn${inFlight === 1 ? "" : "s"} in flight)` : ""}…`);
+  io.note(`stopping${inFlight > 0 ? ` (aborting ${inFlight} ${plural(inFlight, "turn")} in flight)` : ""}…`);
   await web.close();
   return stop.exitCode(0);
 }

@@ -1,0 +1,84 @@
+/**
+ * A kept conversation is continued by one process at a time: its lock is a file beside it,
+ * `ID.lock`, holding the pid of the `plugboard` that has it in progress. A second process
+ * that resumes it is refused (two would interleave their messages in one file); a lock whose
+ * process is gone (a crash, a kill -9) is taken over.
+ */
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PlugboardError } from "@plugboard/bootstrap";
+
+/** The lock of one conversation, held by this process until `release`. */
+export interface ConversationLock {
+  readonly id: string;
+  release(): void;
+}
+
+/** Takes the lock of conversation `id` kept in `folder`; a `PlugboardError` when another live process holds it. */
+export function lockConversation(folder: string, id: string): ConversationLock {
+  const file = join(folder, `${id}.lock`);
+  try {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    chmodSync(folder, 0o700);
+  } catch {
+    // A state folder that cannot be written keeps no conversation either (said when the first message is not kept): nothing to lock.
+    return { id, release: () => {} };
+  }
+  // Twice at most: a stale lock is removed once, then the file is created anew, or another process was quicker.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(file, `${process.pid}\n`, { flag: "wx", mode: 0o600 });
+      return held(id, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    const holder = holderOf(file);
+    if (holder === process.pid) return held(id, file);
+    if (holder === undefined ? !isOld(file) : isAlive(holder)) break;
+    rmSync(file, { force: true });
+  }
+  const holder = holderOf(file);
+  throw new PlugboardError(
+    "USAGE",
+    `conversation ${id} is in use by another plugboard${holder === undefined ? "" : ` (pid ${holder})`}; end that session first, or start a new conversation (if no plugboard has it, remove ${file})`,
+  );
+}
+
+function held(id: string, file: string): ConversationLock {
+  const release = () => {
+    process.off("exit", release);
+    // Only our own: a lock taken over meanwhile (ours was judged stale) belongs to its new holder.
+    if (holderOf(file) === process.pid) rmSync(file, { force: true });
+  };
+  process.on("exit", release);
+  return { id, release };
+}
+
+/** The pid a lock file names, or undefined when it names none (being written, or not a lock). */
+function holderOf(file: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(file, "utf8").trim());
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a lock that names no pid was written long enough ago not to be one being written now. */
+function isOld(file: string): boolean {
+  try {
+    return Date.now() - statSync(file).mtimeMs > 5_000;
+  } catch {
+    return true;
+  }
+}
+
+/** Whether process `pid` runs (one of another user's, which may not be signalled, does). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
