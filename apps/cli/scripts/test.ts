@@ -5,9 +5,10 @@
  * while those start; two per core keep them busy. The files are taken from one queue, the
  * longest first, so that no long file starts late and runs alone at the end: the longest as the
  * last full run measured them (kept under node_modules/.cache, so a clean clone has none; a file
- * it did not measure goes first), else the largest first, near enough. Each file's output is
- * written whole when it ends, so that its lines and closing counts never interleave with
- * another's; a last line adds them up and names the slowest files and the files that failed.
+ * it did not measure goes first), else the largest first, near enough (the few small files that
+ * run long are named, and go first). Each file's output is written whole when it ends, so that
+ * its lines and closing counts never interleave with another's; a last line adds them up and
+ * names the slowest files and the files that failed.
  * The bundle the tests run (see test/helpers.ts) is built first when it is stale, once.
  * With arguments (`bun run test -t NAME`, a file), it is one `bun test` with them, as usual.
  */
@@ -18,6 +19,8 @@ import { ensureBundle } from "../test/helpers.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const WORKERS = 2 * availableParallelism();
+/** Small files that run long (thousands of fuzzed calls; npm downloads): first when no run has measured them. */
+const LONGER_THAN_THEIR_SIZE = ["src/tools-fuzz.test.ts", "test/mcp-npx.test.ts", "test/mcp-npx-network.test.ts"];
 /** Each file's seconds in the last full run, which order the next. */
 const TIMES = join(ROOT, "node_modules/.cache/plugboard-cli-test-times.json");
 
@@ -50,10 +53,11 @@ async function worker(): Promise<void> {
   }
 }
 
-/** The order to start files in: by the seconds the last run measured (a file it did not measure first), else by size. */
+/** The order to start files in: by the seconds the last run measured (a file it did not measure first), else by size (the few that run longer than their size first). */
 function longestFirst(times: Record<string, number>): (a: string, b: string) => number {
   const known = Object.keys(times).length > 0;
-  const weight = (file: string) => (known ? (times[file] ?? Number.POSITIVE_INFINITY) : statSync(join(ROOT, file)).size);
+  const bySize = (file: string) => (LONGER_THAN_THEIR_SIZE.includes(file) ? Number.POSITIVE_INFINITY : statSync(join(ROOT, file)).size);
+  const weight = (file: string) => (known ? (times[file] ?? Number.POSITIVE_INFINITY) : bySize(file));
   return (a, b) => weight(b) - weight(a) || a.localeCompare(b);
 }
 
