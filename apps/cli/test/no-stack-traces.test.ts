@@ -46,17 +46,18 @@ const POLICY: readonly (readonly string[])[] = [["policy", "explain", "bash", '{
 
 describe("a broken config", () => {
   test.each(["no-such-config.json", "invalid.json", "missing-plugin.json", "missing-workspace.json", "."])("--config %s: every command exits 2 without a stack", async (config) => {
-    for (const args of WITH_CONFIG) {
+    // Every command line at once: each is a process of its own, and mostly waits on its start.
+    await Promise.all(WITH_CONFIG.map(async (args) => {
       const result = await failsWithoutStack([...args, "--config", config]);
       expect({ args, code: result.code }).toEqual({ args, code: 2 });
-    }
+    }));
   });
 
   test.each(["no-such-config.json", "invalid.json", "missing-plugin.json", "missing-workspace.json", "."])("--config %s: the policy's commands exit 2 without a stack", async (config) => {
-    for (const args of POLICY) {
+    await Promise.all(POLICY.map(async (args) => {
       const result = await failsWithoutStack([...args, "--config", config]);
       expect({ args, code: result.code }).toEqual({ args, code: 2 });
-    }
+    }));
   });
 });
 

@@ -22,15 +22,19 @@ async function appWith(mode: Mode, plugin: string, permissions: readonly string[
   return { ...folder, config };
 }
 
+/** `run(mode)` in both modes at once (each in its own temp folder, so neither waits on the other): the in-process outcome, then the confined one. */
+function inBothModes<T>(run: (mode: Mode) => Promise<T>): Promise<T[]> {
+  return Promise.all(MODES.map(run));
+}
+
 /** `plugboard call TOOL ARGS` in each mode. */
 async function callBoth(tool: string, args: unknown, plugin = "one-contract") {
-  const outcomes = [];
-  for (const mode of MODES) {
+  const outcomes = await inBothModes(async (mode) => {
     await using app = await appWith(mode, plugin, plugin === "one-contract" ? ["fs.write"] : []);
     const outcome = await plugboard(["call", "--config", app.config, tool, JSON.stringify(args)], { cwd: app.dir });
     // Each run has its own temp folder: named alike, the two outputs compare.
-    outcomes.push({ ...outcome, stderr: outcome.stderr.replaceAll(app.dir, "DIR") });
-  }
+    return { ...outcome, stderr: outcome.stderr.replaceAll(app.dir, "DIR") };
+  });
   const [inProcess, confined] = outcomes;
   if (inProcess === undefined || confined === undefined) throw new Error("both modes ran");
   return { inProcess, confined };
@@ -72,11 +76,11 @@ describe("a plugin reads the same in the app's process and confined", () => {
 
   test("arguments that are not JSON, or not an object, read the same", async () => {
     for (const raw of ["{not json", "[1,2]"]) {
-      const outcomes = [];
-      for (const mode of MODES) {
+      const outcomes = await inBothModes(async (mode) => {
         await using app = await appWith(mode, "one-contract");
-        outcomes.push(await plugboard(["call", "--config", app.config, "strict", raw], { cwd: app.dir }));
-      }
+        // Awaited before returning: the folder goes when this function ends.
+        return await plugboard(["call", "--config", app.config, "strict", raw], { cwd: app.dir });
+      });
       expect(outcomes[0]?.stdout).toStartWith("Error: Invalid arguments: ");
       expect(outcomes[1]?.stdout).toBe(outcomes[0]?.stdout ?? "");
     }
@@ -119,12 +123,11 @@ describe("a plugin reads the same in the app's process and confined", () => {
   });
 
   test("naming what a call writes that throws is the same PluginError of phase concurrency", async () => {
-    const outcomes = [];
-    for (const mode of MODES) {
+    const outcomes = await inBothModes(async (mode) => {
       await using app = await appWith(mode, "one-contract");
       await using model = await startScriptedModel([{ toolCalls: [{ id: "w1", name: "crash_writes", arguments: { path: "a.txt" } }] }]);
-      outcomes.push(await plugboard(["run", "--config", app.config, "--base-url", model.baseURL, "go"], { cwd: app.dir }));
-    }
+      return await plugboard(["run", "--config", app.config, "--base-url", model.baseURL, "go"], { cwd: app.dir });
+    });
     const [inProcess, confined] = outcomes;
     expect(inProcess?.code).toBe(2);
     expect(inProcess?.stderr).toContain("Tool crash_writes (plugin @fixture/one-contract) failed in its concurrency: TypeError: a bug in what crash_writes writes");
@@ -133,7 +136,7 @@ describe("a plugin reads the same in the app's process and confined", () => {
   });
 
   test("the handler sees the model's call id in both", async () => {
-    for (const mode of MODES) {
+    await inBothModes(async (mode) => {
       await using app = await appWith(mode, "one-contract");
       await using model = await startScriptedModel([
         { toolCalls: [{ id: "call_model_7", name: "strict", arguments: { name: "ab", count: 1, mode: "fast" } }] },
@@ -142,7 +145,7 @@ describe("a plugin reads the same in the app's process and confined", () => {
       const result = await plugboard(["run", "--config", app.config, "--base-url", model.baseURL, "go"], { cwd: app.dir });
       expect(result.code).toBe(0);
       expect(JSON.parse(toolResults(model).call_model_7 ?? "{}").callId).toBe("call_model_7");
-    }
+    });
   });
 
   test("an entry that throws at import, and tools that differ from the manifest, give the same exit-2 message", async () => {

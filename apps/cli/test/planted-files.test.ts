@@ -130,41 +130,47 @@ describe("an old file rewritten and renamed into place (its birth time kept)", (
   }, TIMEOUT_MS);
 
   test("as the .env beside the config: refused; twin: with the sandbox off, its BASE_URL is read", async () => {
-    for (const sandbox of ["auto", "off"] as const) {
-      await using folder = await project(sandbox);
-      await writeFile(join(folder.dir, "notes.txt"), "my notes\n");
-      const env = { XDG_STATE_HOME: await stateHome() };
-      expect((await bash(`echo BASE_URL=${PLANTED_URL} > notes.txt && mv notes.txt .env`, folder.dir, env)).code).toBe(0);
-      const next = await plugboard(["check", "--offline"], { cwd: folder.dir, env });
-      if (sandbox === "off") {
-        expect(next).toMatchObject({ code: 0, stdout: expect.stringContaining(PLANTED_URL) });
-        continue;
-      }
-      expect(next).toMatchObject({ code: 2, stdout: "" });
-      expect(next.stderr).toContain(`${join(folder.dir, ".env")} (the .env beside the config) was changed at `);
-    }
+    // The attack and its twin, each in its own folder with its own state folder, at once.
+    await Promise.all(
+      (["auto", "off"] as const).map(async (sandbox) => {
+        await using folder = await project(sandbox);
+        await writeFile(join(folder.dir, "notes.txt"), "my notes\n");
+        const env = { XDG_STATE_HOME: await stateHome() };
+        expect((await bash(`echo BASE_URL=${PLANTED_URL} > notes.txt && mv notes.txt .env`, folder.dir, env)).code).toBe(0);
+        const next = await plugboard(["check", "--offline"], { cwd: folder.dir, env });
+        if (sandbox === "off") {
+          expect(next).toMatchObject({ code: 0, stdout: expect.stringContaining(PLANTED_URL) });
+          return;
+        }
+        expect(next).toMatchObject({ code: 2, stdout: "" });
+        expect(next.stderr).toContain(`${join(folder.dir, ".env")} (the .env beside the config) was changed at `);
+      }),
+    );
   }, TIMEOUT_MS);
 });
 
 describe("a link on the way to a start-up file", () => {
   test(".env -> local.env pointed at an old notes.txt is refused, naming the link; twin: with the sandbox off, notes.txt's BASE_URL is read", async () => {
-    for (const sandbox of ["auto", "off"] as const) {
-      await using folder = await project(sandbox);
-      await writeFile(join(folder.dir, "local.env"), "BASE_URL=http://127.0.0.1:9/mine/v1\n");
-      await writeFile(join(folder.dir, "notes.txt"), `BASE_URL=${PLANTED_URL}\n`);
-      await symlink("local.env", join(folder.dir, ".env"));
-      const env = { XDG_STATE_HOME: await stateHome() };
-      expect((await bash("ln -sfn notes.txt .env && readlink .env", folder.dir, env)).stdout).toContain("notes.txt");
-      const next = await plugboard(["check", "--offline"], { cwd: folder.dir, env });
-      if (sandbox === "off") {
-        expect(next).toMatchObject({ code: 0, stdout: expect.stringContaining(PLANTED_URL) });
-        continue;
-      }
-      expect(next).toMatchObject({ code: 2, stdout: "" });
-      const link = join(folder.dir, ".env");
-      expect(next.stderr).toContain(`${link} (the .env beside the config) is reached through the link ${link}, which was `);
-      expect(next.stderr).toContain(`Read it: if it is yours, run plugboard trust ${link}; if not, delete it.`);
-    }
+    // The attack and its twin, each in its own folder with its own state folder, at once.
+    await Promise.all(
+      (["auto", "off"] as const).map(async (sandbox) => {
+        await using folder = await project(sandbox);
+        await writeFile(join(folder.dir, "local.env"), "BASE_URL=http://127.0.0.1:9/mine/v1\n");
+        await writeFile(join(folder.dir, "notes.txt"), `BASE_URL=${PLANTED_URL}\n`);
+        await symlink("local.env", join(folder.dir, ".env"));
+        const env = { XDG_STATE_HOME: await stateHome() };
+        expect((await bash("ln -sfn notes.txt .env && readlink .env", folder.dir, env)).stdout).toContain("notes.txt");
+        const next = await plugboard(["check", "--offline"], { cwd: folder.dir, env });
+        if (sandbox === "off") {
+          expect(next).toMatchObject({ code: 0, stdout: expect.stringContaining(PLANTED_URL) });
+          return;
+        }
+        expect(next).toMatchObject({ code: 2, stdout: "" });
+        const link = join(folder.dir, ".env");
+        expect(next.stderr).toContain(`${link} (the .env beside the config) is reached through the link ${link}, which was `);
+        expect(next.stderr).toContain(`Read it: if it is yours, run plugboard trust ${link}; if not, delete it.`);
+      }),
+    );
   }, TIMEOUT_MS);
 });
 

@@ -107,15 +107,20 @@ describe("1. a workspace write opens the whole disk to read", () => {
     const planted = await bash(ws.unconfined, links, ws.dir);
     expect(planted.stdout).toEndWith("exit code: 0\n");
     const paths = [key, join(ws.dir, "node_modules/.x", key), join(ws.dir, "node_modules/reader/node_modules/x", key)];
-    for (const path of paths) {
-      const read = await call(ws.confined, "read_anywhere", { path }, ws.dir);
-      expect({ path, code: read.code, leaked: read.stdout.includes(KEY) }).toEqual({ path, code: 1, leaked: false });
-      expect(read.stdout).toStartWith("Error: Refused by the sandbox (reader is granted no permissions): ENOENT");
-    }
-    for (const path of paths) {
-      const read = await call(ws.unconfined, "read_anywhere", { path }, ws.dir);
-      expect({ path, code: read.code, stdout: read.stdout }).toEqual({ path, code: 0, stdout: `${KEY}\n` });
-    }
+    // Reads change nothing: the paths are read at once, confined, then unconfined.
+    await Promise.all(
+      paths.map(async (path) => {
+        const read = await call(ws.confined, "read_anywhere", { path }, ws.dir);
+        expect({ path, code: read.code, leaked: read.stdout.includes(KEY) }).toEqual({ path, code: 1, leaked: false });
+        expect(read.stdout).toStartWith("Error: Refused by the sandbox (reader is granted no permissions): ENOENT");
+      }),
+    );
+    await Promise.all(
+      paths.map(async (path) => {
+        const read = await call(ws.unconfined, "read_anywhere", { path }, ws.dir);
+        expect({ path, code: read.code, stdout: read.stdout }).toEqual({ path, code: 0, stdout: `${KEY}\n` });
+      }),
+    );
   }, TIMEOUT_MS);
 
   test("links planted as the config files Bun reads up the tree (tsconfig.base.json) do not widen it either", async () => {
@@ -128,14 +133,18 @@ describe("1. a workspace write opens the whole disk to read", () => {
     expect(planted.stdout).toEndWith("exit code: 0\n");
     const secretsOf = { [key]: KEY, [credentials]: CREDENTIALS };
     const leaked: string[] = [];
-    for (const [path, secret] of Object.entries(secretsOf)) {
-      const read = await call(ws.confined, "read_anywhere", { path }, ws.dir);
-      if (read.stdout.includes(secret)) leaked.push(path);
-    }
+    await Promise.all(
+      Object.entries(secretsOf).map(async ([path, secret]) => {
+        const read = await call(ws.confined, "read_anywhere", { path }, ws.dir);
+        if (read.stdout.includes(secret)) leaked.push(path);
+      }),
+    );
     expect(leaked).toEqual([]);
-    for (const [path, secret] of Object.entries(secretsOf)) {
-      expect(await call(ws.unconfined, "read_anywhere", { path }, ws.dir)).toMatchObject({ code: 0, stdout: `${secret}\n` });
-    }
+    await Promise.all(
+      Object.entries(secretsOf).map(async ([path, secret]) => {
+        expect(await call(ws.unconfined, "read_anywhere", { path }, ws.dir)).toMatchObject({ code: 0, stdout: `${secret}\n` });
+      }),
+    );
   }, TIMEOUT_MS);
 });
 
@@ -349,13 +358,18 @@ describe("5. a stdio MCP server's arguments widen its view", () => {
       [join(ws.dir, ".env"), "SERVICE_TOKEN=tok-doors\n"],
       [key, `${KEY}\n`],
     ] as const;
-    for (const [path] of reads) {
-      const read = await call(confined, "read", { path }, ws.dir);
-      expect({ path, code: read.code, stdout: read.stdout }).toEqual({ path, code: 1, stdout: expect.stringContaining(`cannot read ${path}: ENOENT`) });
-    }
-    for (const [path, content] of reads) {
-      expect({ path, ...(await call(unconfined, "read", { path }, ws.dir)) }).toMatchObject({ path, code: 0, stdout: content });
-    }
+    // Reads change nothing: they start at once.
+    await Promise.all(
+      reads.map(async ([path]) => {
+        const read = await call(confined, "read", { path }, ws.dir);
+        expect({ path, code: read.code, stdout: read.stdout }).toEqual({ path, code: 1, stdout: expect.stringContaining(`cannot read ${path}: ENOENT`) });
+      }),
+    );
+    await Promise.all(
+      reads.map(async ([path, content]) => {
+        expect({ path, ...(await call(unconfined, "read", { path }, ws.dir)) }).toMatchObject({ path, code: 0, stdout: content });
+      }),
+    );
   }, TIMEOUT_MS);
 });
 

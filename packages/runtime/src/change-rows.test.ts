@@ -37,6 +37,13 @@ describe("changeRows", () => {
     expect(rows.at(-1)).toEqual({ kind: "skipped", text: "2980 more lines" });
   });
 
+  test("the limit is on lines added and removed, repeats counted: 2000 removed are still a diff, 2001 are all replaced", () => {
+    const diffed = changeRows("same\n".repeat(3000), "same\n".repeat(1000));
+    expect(diffed[0]).toEqual({ kind: "skipped", text: "997 unchanged lines" });
+    expect(diffed.at(-1)).toEqual({ kind: "skipped", text: "1964 more lines of the diff" });
+    expect(changeRows("same\n".repeat(3000), "same\n".repeat(999))[0]).toEqual({ kind: "skipped", text: "replaces all 3000 lines" });
+  });
+
   test("a very long line is cut", () => {
     const [row] = changeRows("", "x".repeat(10_000));
     expect(row).toEqual({ kind: "added", text: `${"x".repeat(MAX_ROW_CHARS)}…` });

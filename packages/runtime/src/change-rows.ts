@@ -36,7 +36,10 @@ const MAX_EDIT_LENGTH = 2000;
  * @example changeRows("a\nb\n", "a\nc\n") // [{ kind: "kept", text: "a" }, { kind: "removed", text: "b" }, { kind: "added", text: "c" }]
  */
 export function changeRows(oldText: string, newText: string): ChangeRow[] {
-  const patch = structuredPatch("", "", oldText, newText, undefined, undefined, { context: 3, maxEditLength: MAX_EDIT_LENGTH });
+  const patch =
+    fewestEdits(oldText, newText) > MAX_EDIT_LENGTH
+      ? undefined
+      : structuredPatch("", "", oldText, newText, undefined, undefined, { context: 3, maxEditLength: MAX_EDIT_LENGTH });
   if (patch === undefined) return [skipped(`replaces all ${lines(oldText).length} lines`), ...headRows(newText)];
   const rows: ChangeRow[] = [];
   let next = 1;
@@ -80,6 +83,30 @@ function lines(text: string): string[] {
   if (text === "") return [];
   const all = text.split("\n");
   return all.at(-1) === "" ? all.slice(0, -1) : all;
+}
+
+/**
+ * At least how many lines a diff from `oldText` to `newText` adds and removes: every line of
+ * either text that the other lacks (counting repeats). jsdiff would search that many steps, each
+ * costing up to the texts' length, before it gives up past `MAX_EDIT_LENGTH`; this count costs
+ * one pass. Lines are jsdiff's: each with its newline.
+ */
+function fewestEdits(oldText: string, newText: string): number {
+  const counts = new Map<string, number>();
+  let edits = 0;
+  for (const line of diffLines(oldText)) counts.set(line, (counts.get(line) ?? 0) + 1);
+  for (const line of diffLines(newText)) {
+    const left = counts.get(line) ?? 0;
+    if (left > 0) counts.set(line, left - 1);
+    else edits += 1;
+  }
+  for (const left of counts.values()) edits += left;
+  return edits;
+}
+
+/** A text's lines as jsdiff splits them: each with the newline that ends it. */
+function diffLines(text: string): string[] {
+  return text.split(/(?<=\n)/).filter((line) => line !== "");
 }
 
 function skipped(text: string): ChangeRow {
