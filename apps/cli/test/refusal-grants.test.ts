@@ -144,6 +144,39 @@ describe("a refused call offered again with the missing grant (run, on a termina
     expect(next.stdout).toContain("server reached");
   });
 
+  test("saved after the config was edited mid-session: the grant goes to bash's entry where it is now, never to the entry that took its place", async () => {
+    const { folder, config, text, run } = await setup();
+    await using _ = folder;
+    await using model = await startScriptedModel([{ toolCalls: [curl("c1")] }, { content: "done" }]);
+    const cli = run(model);
+    await cli.waitFor(KEYS);
+    // Another plugin listed first: bash's entry is plugins[1] now.
+    const readFile_ = FIRST_PARTY.find(({ path }) => path.endsWith("/read-file"));
+    const edited = text.replace('"plugins": [\n', `"plugins": [\n    ${JSON.stringify(readFile_)},\n`);
+    await writeFile(config, edited);
+    cli.type("p");
+    expect(await cli.exited()).toBe(0);
+    expect(toolResults(model, 1).c1).toContain("server reached");
+    expect(await readFile(config, "utf8")).toBe(edited.replace('"fs.write"]}', '"fs.write", "network"]}'));
+  });
+
+  test("saved after the entry was removed mid-session: nothing is written, the person is told, and the grant holds for the session", async () => {
+    const { folder, config, text, run } = await setup();
+    await using _ = folder;
+    await using model = await startScriptedModel([{ toolCalls: [curl("c1")] }, { toolCalls: [curl("c2")] }, { content: "done" }]);
+    const cli = run(model);
+    await cli.waitFor(KEYS);
+    const edited = text.replace(JSON.stringify(BASH), JSON.stringify(FIRST_PARTY.find(({ path }) => path.endsWith("/read-file"))));
+    await writeFile(config, edited);
+    cli.type("p");
+    expect(await cli.exited()).toBe(0);
+    expect(cli.screen().replace(/\r?\n/g, "")).toContain(
+      `the grant to ${PLUGIN} could not be saved to ${config} (its entry ("path": ${JSON.stringify(BASH.path)}) is no longer in the config's "plugins"); it holds until the session ends`,
+    );
+    expect(await readFile(config, "utf8")).toBe(edited);
+    expect(toolResults(model, 2).c2).toContain("server reached");
+  });
+
   test("a narrowed list: the refused host alone is offered, and once lets that call through the proxy", async () => {
     const { folder, run, audit } = await setup({ ...BASH, permissions: [...BASH.permissions, "network"], network: [`localhost:${server.port}`] });
     await using _ = folder;

@@ -138,7 +138,7 @@ async function mountServers(plan: Plan, confinement: Confinement | undefined): P
           servers.confine(widened);
           return (await mountServer(widened, where, context, explain(widened))).mount;
         },
-        save: (grant: MissingGrant) => saveGrant(entry.name, where, grant, options.env, options.logger),
+        save: (grant: MissingGrant) => saveGrant({ name: entry.name, configPath: where.configPath, entry }, grant, options.env, options.logger),
       };
       return { index, entry, server, mount: new GrantingServer(mount, entry, grants), secrets };
     }),
