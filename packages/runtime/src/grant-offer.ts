@@ -2,14 +2,14 @@
  * A refusal that can become a grant: when the sandbox refused a call for lack of a grant its
  * plugin may be given (its source tells which: `ToolSource.missingGrant`), the person is asked
  * whether to run it again with exactly that grant — once, for the session, or saved to the
- * config too (`ToolSource.callGranted`). Only a person is asked: `--yes` (`approveAll`) widens
+ * config too (`ToolSource.callGranted`). Only an approver that asks a person every time is asked: `--yes` widens
  * no sandbox, and without anyone to ask the refusal stays as it is; nor is a tainted
  * conversation offered a network grant, which would make the call a way out. The runtime knows no
  * sandbox: the source works out the grant and starts the host that has it.
  */
 import type { RegisteredTool, ToolResult } from "@plugboard/core";
 import type { GrantScope, MissingGrant } from "@plugboard/core/internal";
-import { type Approver, approveAll } from "./approval.ts";
+import type { Approver } from "./approval.ts";
 import type { Asking } from "./asking.ts";
 import type { Taint } from "./taint.ts";
 
@@ -34,7 +34,7 @@ export interface RefusedInput {
 export async function askToGrant(registered: RegisteredTool, result: ToolResult, input: RefusedInput): Promise<GivenGrant | undefined> {
   const { source } = registered;
   const { approve } = input;
-  if (source?.callGranted === undefined || approve === undefined || approve === approveAll) return undefined;
+  if (source?.callGranted === undefined || approve === undefined || (approve.asks ?? "person") !== "person") return undefined;
   const grant = source.missingGrant?.(result);
   if (grant === undefined) return undefined;
   // In a tainted conversation the call with network would be a way out the taint never judged: the refusal stays.
