@@ -12,6 +12,7 @@ export {
   pointerProblems,
   type SchemaProblem,
 } from "./schema-errors.ts";
+export { GrantedRunners } from "./granted-runners.ts";
 export { LazyLoadError, lazily, lazilySync } from "./lazily.ts";
 export { capResult, resultsFileFor, safeResultName } from "./result-caps.ts";
 export { answeredOrCancelled, CANCEL_GRACE_MS, runHandler } from "./run-handler.ts";
