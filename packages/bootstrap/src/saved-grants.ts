@@ -9,7 +9,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import type { Logger } from "@plugboard/core";
 import { lazily, type MissingGrant } from "@plugboard/core/internal";
-import type { EntryKey, McpEntry, PluginEntry } from "@plugboard/config";
+import type { EntryKey, McpEntry, PluginEntry, ServerKey } from "@plugboard/config";
 import { plantedRecordFile, writeTrusted } from "@plugboard/sandbox/planted-files";
 
 /** Whose grant, and the config file that lists its entry. */
@@ -34,7 +34,7 @@ export async function saveGrant(owner: GrantOwner, grant: MissingGrant, env: Rea
 }
 
 /** How the config names `entry`: a server by its name, a plugin by its package or its path as written. */
-function entryKey(entry: PluginEntry | McpEntry): EntryKey {
+function entryKey(entry: PluginEntry | McpEntry): EntryKey | ServerKey {
   if ("mcp" in entry) return { name: entry.name };
   return entry.package === undefined ? { path: entry.path ?? "." } : { package: entry.package };
 }

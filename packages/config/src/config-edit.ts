@@ -20,8 +20,11 @@ export interface PathEntry {
   readonly permissions: readonly Permission[];
 }
 
-/** Which entry of `plugins`: the one of a package, the one whose `path` is written so, or the MCP server's of that `name`. */
-export type EntryKey = { readonly package: string } | { readonly path: string } | { readonly name: string };
+/** Which entry of `plugins`: the one of a package, or the one whose `path` is written so. */
+export type EntryKey = { readonly package: string } | { readonly path: string };
+
+/** Which MCP server's entry of `plugins`: the one of that `name`. */
+export type ServerKey = { readonly name: string };
 
 const FORMAT: FormattingOptions = { insertSpaces: true, tabSize: 2, eol: "\n" };
 
@@ -99,13 +102,13 @@ export function removePluginEntry(text: string, key: EntryKey): string | undefin
 }
 
 /** An entry key as the config writes it: `"package": "@acme/notes"`. */
-function describeKey(key: EntryKey): string {
+function describeKey(key: EntryKey | ServerKey): string {
   const [field, value] = Object.entries(key)[0] ?? ["", ""];
   return `"${field}": ${JSON.stringify(value)}`;
 }
 
 /** The index in `plugins` of the entry `key` names, or -1. */
-function pluginIndex(text: string, key: EntryKey): number {
+function pluginIndex(text: string, key: EntryKey | ServerKey): number {
   const parsed = parseJson(text);
   if (!parsed.ok) throw new Error(`not valid JSON: line ${parsed.line}, column ${parsed.column}: ${parsed.problem}`);
   const plugins = typeof parsed.value === "object" && parsed.value !== null ? Reflect.get(parsed.value, "plugins") : undefined;
@@ -127,7 +130,7 @@ export type EntryGrant = { readonly permission: Permission } | { readonly hosts:
  *
  * @example addEntryGrant('{ "plugins": [{ "package": "p", "permissions": ["fs.read"] }] }', { package: "p" }, { permission: "network" })
  */
-export function addEntryGrant(text: string, entry: EntryKey, grant: EntryGrant): string {
+export function addEntryGrant(text: string, entry: EntryKey | ServerKey, grant: EntryGrant): string {
   const [key, values] = "permission" in grant ? ["permissions", [grant.permission]] : "hosts" in grant ? ["network", grant.hosts] : ["read", [grant.read]];
   const tree = parseTree(text, [], { allowTrailingComma: true }) ?? emptyNode();
   const index = pluginIndex(text, entry);
