@@ -332,26 +332,25 @@ describe("a confined MCP server", () => {
 describe("grants given at once for one plugin or server", () => {
   /** Every process of this file's reading servers carries it in its environment, so /proc finds them. */
   const MARKER = `plugboard-grants-test-${crypto.randomUUID()}`;
-  /** The reading servers running: their own processes (bun running the fixture), the sandbox's around them not counted. */
-  const servers = () => processesWhere(({ argv, environ }) => environ.includes(`PLUGBOARD_TEST_MARKER=${MARKER}`) && argv.includes(READING_SERVER) && argv[0] !== undefined && /(^|\/)bun$/.test(argv[0]));
 
-  test("a plugin: both grants hold in the host that replaces the first, and one host of it runs (the first and the one between ended)", async () => {
+  /**
+   * An interactive session whose first turn calls `tool` on two files outside the view at once:
+   * both refused, both granted for the session as they are offered. Then `running` (the live
+   * processes of the plugin or server, counted in /proc) must come down to one; a second turn
+   * reads both files unasked; none is left after the exit.
+   */
+  async function grantBothAtOnce(folder: string, config: string, audit: () => Promise<Record<string, unknown>[]>, tool: string, running: () => number[]) {
     await using outside = await tempFolder({ "a.txt": "file a\n", "b.txt": "file b\n" });
     const [a, b] = [join(outside.dir, "a.txt"), join(outside.dir, "b.txt")];
-    const { folder, config, audit } = await setup(BASH, READER_FILES);
-    await using _ = folder;
-    await writeFile(config, (await readFile(config, "utf8")).replace(" // confined bash", `, // confined bash\n    { "path": "./workspace/node_modules/path-reader", "permissions": [] }`));
-    const read = (id: string, path: string) => ({ id, name: "read_path", arguments: { path } });
+    const read = (id: string, path: string) => ({ id, name: tool, arguments: { path } });
     await using model = await startScriptedModel([
       { toolCalls: [read("a1", a), read("b1", b)] },
       { content: "first done" },
       { toolCalls: [read("a2", a), read("b2", b)] },
       { content: "second done" },
     ]);
-    const cli = spawnInTerminal(["--config", config, "--base-url", model.baseURL], { cwd: folder.dir });
+    const cli = spawnInTerminal(["--config", config, "--base-url", model.baseURL], { cwd: folder });
     await cli.waitFor("plugboard >> ");
-    // The hosts of path-reader in this folder: their own processes (bun running the host program), the sandbox's around them not counted.
-    const hosts = () => processesWhere(({ argv }) => argv[0] !== "/usr/bin/unshare" && argv.some((arg) => arg.includes("/host-program-")) && argv.some((arg) => arg.includes(`${folder.dir}/workspace/node_modules/path-reader`)));
     cli.type("read both\r");
     await cli.waitFor(KEYS);
     cli.type("s");
@@ -359,7 +358,7 @@ describe("grants given at once for one plugin or server", () => {
     cli.type("s");
     await cli.waitFor("first done");
     await cli.waitFor("plugboard >> ", 2);
-    await waitFor("one host of path-reader runs, the first and the one between ended", () => hosts().length === 1);
+    await waitFor(`one process of ${tool}'s source runs, the first and the one between ended`, () => running().length === 1);
     cli.type("read both again\r");
     await cli.waitFor("second done");
     await cli.waitFor("plugboard >> ", 3);
@@ -370,45 +369,27 @@ describe("grants given at once for one plugin or server", () => {
     // The first turn's two calls were granted, in either order; the second's ran on the grants.
     const granted = (await audit()).map(({ callId, granted }) => [callId, granted]);
     expect(granted.sort(([one], [other]) => String(one).localeCompare(String(other)))).toEqual([["a1", { read: a, scope: "session" }], ["a2", undefined], ["b1", { read: b, scope: "session" }], ["b2", undefined]]);
-    expect(await survivors(hosts)).toEqual([]);
+    expect(await survivors(running)).toEqual([]);
+  }
+
+  test("a plugin: both grants hold in the host that replaces the first, and one host of it runs (the first and the one between ended)", async () => {
+    const { folder, config, audit } = await setup(BASH, READER_FILES);
+    await using _ = folder;
+    await writeFile(config, (await readFile(config, "utf8")).replace(" // confined bash", `, // confined bash\n    { "path": "./workspace/node_modules/path-reader", "permissions": [] }`));
+    // The hosts of path-reader in this folder: their own processes (bun running the host program), the sandbox's around them not counted.
+    const hosts = () => processesWhere(({ argv }) => argv[0] !== "/usr/bin/unshare" && argv.some((arg) => arg.includes("/host-program-")) && argv.some((arg) => arg.includes(`${folder.dir}/workspace/node_modules/path-reader`)));
+    await grantBothAtOnce(folder.dir, config, audit, "read_path", hosts);
   });
 
   test("an MCP server: both grants hold in the server that replaces the first, and one server runs (the first and the one between ended)", async () => {
-    await using outside = await tempFolder({ "a.txt": "file a\n", "b.txt": "file b\n" });
-    const [a, b] = [join(outside.dir, "a.txt"), join(outside.dir, "b.txt")];
     const { folder, config, audit } = await setup();
     await using _ = folder;
     // Its tool only reads: the two calls run at once, and are refused and offered at once.
     const server = { mcp: { command: READING_SERVER, args: [], env: { PLUGBOARD_TEST_MARKER: MARKER, READING_SERVER_READ_ONLY: "1" } }, name: "reader", permissions: [] };
     await writeFile(config, (await readFile(config, "utf8")).replace(" // confined bash", `, // confined bash\n    ${JSON.stringify(server)}`));
-    const read = (id: string, path: string) => ({ id, name: "read", arguments: { path } });
-    await using model = await startScriptedModel([
-      { toolCalls: [read("a1", a), read("b1", b)] },
-      { content: "first done" },
-      { toolCalls: [read("a2", a), read("b2", b)] },
-      { content: "second done" },
-    ]);
-    const cli = spawnInTerminal(["--config", config, "--base-url", model.baseURL], { cwd: folder.dir });
-    await cli.waitFor("plugboard >> ");
-    cli.type("read both\r");
-    await cli.waitFor(KEYS);
-    cli.type("s");
-    await cli.waitFor(KEYS, 2);
-    cli.type("s");
-    await cli.waitFor("first done");
-    await cli.waitFor("plugboard >> ", 2);
-    await waitFor("one reading server runs, the first and the one between ended", () => servers().length === 1);
-    cli.type("read both again\r");
-    await cli.waitFor("second done");
-    await cli.waitFor("plugboard >> ", 3);
-    cli.type("q\r");
-    expect(await cli.exited()).toBe(0);
-    expect(count(cli.screen(), OFFER)).toBe(2);
-    for (const [id, request, text] of [["a1", 1, "file a"], ["b1", 1, "file b"], ["a2", 3, "file a"], ["b2", 3, "file b"]] as const) expect(toolResults(model, request)[id]).toContain(text);
-    // The first turn's two calls were granted, in either order; the second's ran on the grants.
-    const granted = (await audit()).map(({ callId, granted }) => [callId, granted]);
-    expect(granted.sort(([one], [other]) => String(one).localeCompare(String(other)))).toEqual([["a1", { read: a, scope: "session" }], ["a2", undefined], ["b1", { read: b, scope: "session" }], ["b2", undefined]]);
-    expect(await survivors(servers)).toEqual([]);
+    // The reading servers running: their own processes (bun running the fixture), the sandbox's around them not counted.
+    const servers = () => processesWhere(({ argv, environ }) => environ.includes(`PLUGBOARD_TEST_MARKER=${MARKER}`) && argv.includes(READING_SERVER) && /(^|\/)bun$/.test(argv[0] ?? ""));
+    await grantBothAtOnce(folder.dir, config, audit, "read", servers);
   });
 });
 
