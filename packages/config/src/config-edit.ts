@@ -7,6 +7,7 @@
 import { applyEdits, type Edit, type FormattingOptions, findNodeAtLocation, modify, type Node, parseTree } from "jsonc-parser";
 import { parseJson } from "./json.ts";
 import type { Permission } from "@plugboard/core";
+import { grantEntry, type MissingGrant } from "@plugboard/core/internal";
 
 /** A `package` entry as `plugboard plugin add` writes it. */
 export interface PackageEntry {
@@ -118,9 +119,6 @@ function pluginIndex(text: string, key: EntryKey | ServerKey): number {
   return plugins.findIndex((entry: unknown) => typeof entry === "object" && entry !== null && Reflect.get(entry, field) === value && ("mcp" in entry) === server);
 }
 
-/** A grant as a person saves it to a plugin's entry after the sandbox refused a call: a permission, hosts of its `network` list, a path of its `read` list. */
-export type EntryGrant = { readonly permission: Permission } | { readonly hosts: readonly string[] } | { readonly read: string };
-
 /**
  * The config text with `grant` added to the entry of `plugins` that `entry` names, wherever the
  * list holds it now (the file may have been edited since it was read): the permission at the end
@@ -130,8 +128,8 @@ export type EntryGrant = { readonly permission: Permission } | { readonly hosts:
  *
  * @example addEntryGrant('{ "plugins": [{ "package": "p", "permissions": ["fs.read"] }] }', { package: "p" }, { permission: "network" })
  */
-export function addEntryGrant(text: string, entry: EntryKey | ServerKey, grant: EntryGrant): string {
-  const [key, values] = "permission" in grant ? ["permissions", [grant.permission]] : "hosts" in grant ? ["network", grant.hosts] : ["read", [grant.read]];
+export function addEntryGrant(text: string, entry: EntryKey | ServerKey, grant: MissingGrant): string {
+  const { key, values } = grantEntry(grant);
   const tree = parseTree(text, [], { allowTrailingComma: true }) ?? emptyNode();
   const index = pluginIndex(text, entry);
   if (index < 0) throw new Error(`its entry (${describeKey(entry)}) is no longer in the config's "plugins"`);

@@ -8,7 +8,7 @@
  * sandbox: the source works out the grant and starts the host that has it.
  */
 import type { RegisteredTool, ToolResult } from "@plugboard/core";
-import type { GrantScope, MissingGrant } from "@plugboard/core/internal";
+import { type GrantScope, grantEntry, type MissingGrant } from "@plugboard/core/internal";
 import type { Approver } from "./approval.ts";
 import type { Asking } from "./asking.ts";
 import type { Taint } from "./taint.ts";
@@ -50,7 +50,6 @@ export async function askToGrant(registered: RegisteredTool, result: ToolResult,
  * @example describeGrant({ hosts: ["localhost:4873"] }) // '"network": ["localhost:4873"]'
  */
 export function describeGrant(grant: MissingGrant): string {
-  if ("permission" in grant) return `"permissions": [${JSON.stringify(grant.permission)}]`;
-  if ("read" in grant) return `"read": [${JSON.stringify(grant.read)}]`;
-  return `"network": [${grant.hosts.map((host) => JSON.stringify(host)).join(", ")}]`;
+  const { key, values } = grantEntry(grant);
+  return `"${key}": [${values.map((value) => JSON.stringify(value)).join(", ")}]`;
 }
