@@ -51,7 +51,7 @@ export class Asking {
     const tainted = request.tainted !== undefined;
     if (tainted && (approve === undefined || whoAnswers(approve, request) === "no one")) return Promise.resolve(undefined);
     if (approve === undefined) return this.#allows(request, session, lines).then((allowed) => (allowed ? ALLOWED : undefined));
-    const answer = (this.#waiting.get(approve) ?? Promise.resolve()).then(async () => {
+    return this.#inTurn(approve, async () => {
       if (!tainted && (await this.#allows(request, session, lines))) return ALLOWED;
       // A call whose turn was cancelled while it waited for an earlier question is not asked about.
       if (signal.aborted) throw signal.reason;
@@ -63,8 +63,6 @@ export class Asking {
       this.#remember(session, request.tool, given, commands?.pattern);
       return given;
     });
-    this.#waiting.set(approve, answer.catch(() => {}));
-    return answer;
   }
 
   /**
@@ -72,10 +70,15 @@ export class Asking {
    * questions; no remembered rule answers it, and nothing is offered besides the grant.
    */
   offer(request: ApprovalRequest, approve: Approver, signal: AbortSignal): Promise<ApprovalAnswer> {
-    const answer = (this.#waiting.get(approve) ?? Promise.resolve()).then(() => {
+    return this.#inTurn(approve, () => {
       if (signal.aborted) throw signal.reason;
       return approve(request, signal);
     });
+  }
+
+  /** Runs `question` once the questions to `approve` before it are answered (or failed). */
+  #inTurn<T>(approve: Approver, question: () => Promise<T>): Promise<T> {
+    const answer = (this.#waiting.get(approve) ?? Promise.resolve()).then(question);
     this.#waiting.set(approve, answer.catch(() => {}));
     return answer;
   }
