@@ -60,9 +60,18 @@ export function reservedFolders(env: Readonly<Record<string, string | undefined>
   return [
     ...(appFolder === undefined ? [] : [{ path: appFolder, what: "the app's install" }]),
     { path: base("XDG_CONFIG_HOME", ".config"), what: "Plugboard's config folder" },
-    { path: base("XDG_STATE_HOME", ".local/state"), what: "Plugboard's state folder" },
+    { path: stateFolder({ ...env, HOME: home }) ?? base("XDG_STATE_HOME", ".local/state"), what: "Plugboard's state folder" },
     { path: base("XDG_CACHE_HOME", ".cache"), what: "Plugboard's cache folder" },
   ];
+}
+
+/**
+ * Plugboard's state folder: `$XDG_STATE_HOME/plugboard`, else `~/.local/state/plugboard`;
+ * undefined without either variable. It holds the record of writable spans and the kept conversations.
+ */
+export function stateFolder(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const base = env.XDG_STATE_HOME || (env.HOME ? join(env.HOME, ".local", "state") : undefined);
+  return base === undefined ? undefined : join(base, "plugboard");
 }
 
 /** The first grant (`read` or `write`) that is, holds or lies in a reserved folder, with that folder; none when all are allowed. */
