@@ -49,7 +49,8 @@ export class GrantedRunners<R extends object> {
   async retire(runner: R): Promise<void> {
     this.#retiring.add(runner);
     await Promise.allSettled([...(this.#calls.get(runner) ?? [])]);
-    this.#retiring.delete(runner);
+    // Ended meanwhile by `endRetiring`: not twice.
+    if (!this.#retiring.delete(runner)) return;
     await this.#end(runner);
   }
 
