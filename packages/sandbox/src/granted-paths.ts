@@ -57,10 +57,11 @@ export interface ReservedFolder {
 export function reservedFolders(env: Readonly<Record<string, string | undefined>>, appFolder: string | undefined): ReservedFolder[] {
   const home = env.HOME || homedir();
   const base = (variable: string, fallback: string) => join(env[variable] || join(home, fallback), "plugboard");
+  const state = stateFolder({ ...env, HOME: home });
   return [
     ...(appFolder === undefined ? [] : [{ path: appFolder, what: "the app's install" }]),
     { path: base("XDG_CONFIG_HOME", ".config"), what: "Plugboard's config folder" },
-    { path: stateFolder({ ...env, HOME: home }) ?? base("XDG_STATE_HOME", ".local/state"), what: "Plugboard's state folder" },
+    ...(state === undefined ? [] : [{ path: state, what: "Plugboard's state folder" }]),
     { path: base("XDG_CACHE_HOME", ".cache"), what: "Plugboard's cache folder" },
   ];
 }
