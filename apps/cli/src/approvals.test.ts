@@ -97,3 +97,15 @@ describe("an always answer in the CLI session", () => {
     expect(approvals).toEqual({ mode: "terminal" });
   });
 });
+
+describe("whom each approver asks, as the runtime reads it", () => {
+  test("a terminal: a person; --yes at a terminal: a person only for a tainted call; --yes piped: no one; no terminal: none at all", () => {
+    const { io } = terminal();
+    const piped = { ...io, stdin: Object.assign(new PassThrough(), { isTTY: false }) } as unknown as Io;
+    const asks = (yes: boolean, at: Io) => {
+      const approve = approverFor(createApprovals(yes, at), at, SCREEN, {});
+      return approve === undefined ? "none" : (approve.asks ?? "person");
+    };
+    expect([asks(false, io), asks(true, io), asks(true, piped), asks(false, piped)]).toEqual(["person", "person if tainted", "no one", "none"]);
+  });
+});

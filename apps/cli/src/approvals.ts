@@ -69,8 +69,10 @@ export function approverFor(approvals: Approvals, io: Io, screen: Screen, contex
       screen.resume();
     }
   };
+  if (approvals.mode === "terminal") return person;
   // --yes at a terminal: the person answers only for calls of a tainted session (the runtime's taint).
-  return approvals.mode === "yes" ? (request, signal) => (request.tainted ? person(request, signal) : approveAll(request, signal)) : person;
+  const tainted: Approver = (request, signal) => (request.tainted ? person(request, signal) : approveAll(request, signal));
+  return Object.assign(tainted, { asks: "person if tainted" as const });
 }
 
 async function askPerson(request: ApprovalRequest, io: Io, context: ApprovalContext, signal: AbortSignal): Promise<ApprovalAnswer> {

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { PlugboardError } from "@plugboard/bootstrap";
 import { visible } from "@plugboard/core/internal";
 import type { Taint } from "@plugboard/runtime";
+import { stateFolder } from "@plugboard/sandbox/granted-paths";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 
 /** What a conversation belongs to: it is listed and continued only under the same config and workspace. */
@@ -47,8 +48,8 @@ export interface KeptConversation {
 
 /** `$XDG_STATE_HOME/plugboard/sessions`, else `~/.local/state/plugboard/sessions`; undefined without either. */
 export function sessionsFolder(env: Readonly<Record<string, string | undefined>>): string | undefined {
-  const base = env.XDG_STATE_HOME || (env.HOME ? join(env.HOME, ".local", "state") : undefined);
-  return base === undefined ? undefined : join(base, "plugboard", "sessions");
+  const state = stateFolder(env);
+  return state === undefined ? undefined : join(state, "sessions");
 }
 
 /** A new conversation's id: the time in base 36 and four random characters, so ids sort by age and rarely look like a list number. */

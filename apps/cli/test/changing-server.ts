@@ -12,7 +12,7 @@ import { offeredTools, plugboard } from "./helpers.ts";
 export const CHANGING_SERVER = join(import.meta.dir, "fixtures/changing-server/server.ts");
 
 /** What the server in `dir`'s workspace lists from its next start on. */
-export function serveTools(dir: string, tools: readonly { name: string; description: string }[]): Promise<void> {
+export function serveTools(dir: string, tools: readonly { name: string; description: string; inputSchema?: object }[]): Promise<void> {
   return writeFile(join(dir, "workspace/tools.json"), JSON.stringify(tools));
 }
 

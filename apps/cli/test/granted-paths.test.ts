@@ -168,6 +168,25 @@ describe("a write grant over Plugboard's own folders", () => {
   }, TIMEOUT_MS);
 });
 
+describe("a read grant over Plugboard's own folders", () => {
+  test("is a config error (exit 2) naming the key, the folder and the fix: the MCP logins are not read by the back door", async () => {
+    const home = join(dir, "home");
+    mkdirSync(join(home, ".config/plugboard"), { recursive: true });
+    const login = join(home, ".config/plugboard/mcp-login.json");
+    const config = await configWith("reserved-read.json", { path: join(dir, "plugin"), permissions: [], read: [login] });
+    const result = await plugboard(["tools", "--config", config], { cwd: dir, env: { HOME: home } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      [
+        `plugboard: Invalid config file ${config}:`,
+        `  plugins[0].read: "${login}" overlaps Plugboard's config folder (${join(home, ".config/plugboard")}), which no plugin or server may read: it holds what Plugboard keeps for itself (its code, MCP logins, conversations).`,
+        `Remove it from "read" in plugins[0], or grant a folder of the tool's own instead (such as ~/.cache/my-tool).`,
+        "",
+      ].join("\n"),
+    );
+  }, TIMEOUT_MS);
+});
+
 /** A plugin whose two tools read and write the absolute path they are given. */
 function filesPlugin(): Record<string, string> {
   const tools = [

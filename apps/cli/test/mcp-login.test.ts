@@ -31,6 +31,25 @@ afterAll(async () => {
 
 const run = (args: string[]) => plugboard([...args, "--config", config], { cwd: folder.dir, env });
 
+/** `plugboard mcp login remote`, the browser step done by following the printed address: what it printed, and the tokens' file. */
+async function logIn(config: string, dir: string, env: Record<string, string>) {
+  const child = spawnPlugboard(["mcp", "login", "remote", "--config", config], { cwd: dir, env });
+  const output = watch(child);
+  await output.waitFor("stderr", "\n", 2);
+  const address = /Open this address in a browser to log in to remote:\n {2}(\S+)\n/.exec(output.text().stderr)?.[1];
+  expect(address).toBeDefined();
+  // The browser: the authorization server redirects it to plugboard's callback on 127.0.0.1.
+  let next = address ?? "";
+  for (let hop = 0; hop < 5; hop++) {
+    const response = await fetch(next, { redirect: "manual" });
+    const location = response.headers.get("location");
+    if (location === null) break;
+    next = new URL(location, next).href;
+  }
+  expect(next).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?code=/);
+  return { result: await output.finished(), file: join(env.XDG_CONFIG_HOME ?? "", "plugboard/mcp-auth/remote.json") };
+}
+
 describe("plugboard mcp login / logout", () => {
   test("without a login: a config error saying how to log in (exit 2)", async () => {
     const result = await run(["tools"]);
@@ -40,22 +59,7 @@ describe("plugboard mcp login / logout", () => {
   });
 
   test("login prints the address; once the browser is through, calls carry the token; logout forgets it", async () => {
-    const child = spawnPlugboard(["mcp", "login", "remote", "--config", config], { cwd: folder.dir, env });
-    const output = watch(child);
-    await output.waitFor("stderr", "\n", 2);
-    const address = /Open this address in a browser to log in to remote:\n {2}(\S+)\n/.exec(output.text().stderr)?.[1];
-    expect(address).toBeDefined();
-    // The browser: the authorization server redirects it to plugboard's callback on 127.0.0.1.
-    let next = address ?? "";
-    for (let hop = 0; hop < 5; hop++) {
-      const response = await fetch(next, { redirect: "manual" });
-      const location = response.headers.get("location");
-      if (location === null) break;
-      next = new URL(location, next).href;
-    }
-    expect(next).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?code=/);
-    const result = await output.finished();
-    const file = join(env.XDG_CONFIG_HOME ?? "", "plugboard/mcp-auth/remote.json");
+    const { result, file } = await logIn(config, folder.dir, env);
     expect(result).toMatchObject({ code: 0, stdout: `Logged in to remote; its tokens are in ${file}\n` });
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await stat(join(env.XDG_CONFIG_HOME ?? "", "plugboard/mcp-auth"))).mode & 0o777).toBe(0o700);
@@ -89,5 +93,40 @@ describe("plugboard mcp login / logout", () => {
     const result = await run(["mcp", "login", "nope"]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("has no MCP server named nope (it has: remote)");
+  });
+});
+
+describe("a token refreshed during the session", () => {
+  test("is kept from the model as the first was: a command printing the tokens' file after the refresh shows placeholders", async () => {
+    // Access tokens that live 3 s: the session's second call finds its token expired, and the SDK refreshes it.
+    const short = await startOAuthServers(3);
+    await using dir = await tempFolder({ "workspace/.keep": "" });
+    try {
+      const shortEnv = { XDG_CONFIG_HOME: join(dir.dir, "config") };
+      // The taint is off: this is about redaction, and whoami after bash would be asked for.
+      const withBash = await writeConfig(dir.dir, { plugins: [...FIRST_PARTY.slice(0, 1), { mcp: { url: short.mcpUrl }, name: "remote" }], policy: { taint: "off" } });
+      const { result, file } = await logIn(withBash, dir.dir, shortEnv);
+      expect(result.code).toBe(0);
+      const cat = { id: "cat", name: "bash", arguments: { command: `cat '${file}'` } };
+      await using model = await startScriptedModel([
+        { toolCalls: [{ id: "wait", name: "bash", arguments: { command: "sleep 3.5" } }] },
+        { toolCalls: [{ id: "who", name: "whoami", arguments: {} }] },
+        { toolCalls: [cat] },
+        { content: "done" },
+      ]);
+      const printed = await plugboard(["run", "--config", withBash, "--base-url", model.baseURL, "show the tokens"], { cwd: dir.dir, env: shortEnv });
+      expect(printed.code).toBe(0);
+      expect(short.provider.refreshes).toHaveLength(1);
+      const refreshed = JSON.parse(await Bun.file(file).text()).tokens as { access_token: string; refresh_token: string };
+      expect(short.calls.at(-1)).toBe(refreshed.access_token);
+      const shown = toolResults(model).cat ?? "";
+      expect(shown).toContain('"access_token": "[redacted: remote OAuth token]"');
+      expect(shown).toContain('"refresh_token": "[redacted: remote OAuth token]"');
+      const sent = model.requests.map((request) => request.text).join("\n");
+      expect(sent).not.toContain(refreshed.access_token);
+      expect(sent).not.toContain(refreshed.refresh_token);
+    } finally {
+      await short.close();
+    }
   });
 });

@@ -11,6 +11,7 @@ import { realpathSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { processesWhere, survivors, waitFor } from "@plugboard/test-helpers";
 import { type ScriptedModel, startScriptedModel } from "@plugboard/testing";
 import { ensureBundle, FIRST_PARTY, plugboard, spawnInTerminal, tempFolder, toolResults } from "./helpers.ts";
 
@@ -36,6 +37,40 @@ afterAll(() => {
   server.stop(true);
   other.stop(true);
 });
+
+/** A plugin asking for nothing whose one tool, which only reads, reads the absolute path it is given. */
+const READER_FILES = {
+  "workspace/node_modules/path-reader/package.json": JSON.stringify({ name: "path-reader", version: "1.0.0", type: "module" }),
+  "workspace/node_modules/path-reader/plugboard.plugin.json": JSON.stringify({
+    name: "path-reader",
+    version: "1.0.0",
+    contract: "^1.0.0",
+    entry: "./src/index.ts",
+    tools: [{ name: "read_path", description: "Read a file." }],
+    permissions: [],
+  }),
+  "workspace/node_modules/path-reader/src/index.ts": `import { readFileSync } from "node:fs";
+import { definePlugin, defineTool, errorResult, textResult, Type } from ${JSON.stringify(CORE)};
+export default definePlugin({
+  options: Type.Object({}),
+  tools: () => [
+    defineTool({
+      name: "read_path",
+      description: "Read a file.",
+      parameters: Type.Object({ path: Type.String() }),
+      concurrency: "read-only",
+      handler: ({ path }) => {
+        try {
+          return textResult(readFileSync(path, "utf8"));
+        } catch (error) {
+          return errorResult("cannot read " + path + ": " + (error as Error).message);
+        }
+      },
+    }),
+  ],
+});
+`,
+};
 
 const curl = (id: string, host = "127.0.0.1") => ({ id, name: "bash", arguments: { command: `curl -sS http://${host}:${server.port}/` } });
 
@@ -142,6 +177,39 @@ describe("a refused call offered again with the missing grant (run, on a termina
     const next = await plugboard(["call", "--config", config, "bash", JSON.stringify(curl("x").arguments)], { cwd: folder.dir });
     expect(next.stderr).toBe("");
     expect(next.stdout).toContain("server reached");
+  });
+
+  test("saved after the config was edited mid-session: the grant goes to bash's entry where it is now, never to the entry that took its place", async () => {
+    const { folder, config, text, run } = await setup();
+    await using _ = folder;
+    await using model = await startScriptedModel([{ toolCalls: [curl("c1")] }, { content: "done" }]);
+    const cli = run(model);
+    await cli.waitFor(KEYS);
+    // Another plugin listed first: bash's entry is plugins[1] now.
+    const readFile_ = FIRST_PARTY.find(({ path }) => path.endsWith("/read-file"));
+    const edited = text.replace('"plugins": [\n', `"plugins": [\n    ${JSON.stringify(readFile_)},\n`);
+    await writeFile(config, edited);
+    cli.type("p");
+    expect(await cli.exited()).toBe(0);
+    expect(toolResults(model, 1).c1).toContain("server reached");
+    expect(await readFile(config, "utf8")).toBe(edited.replace('"fs.write"]}', '"fs.write", "network"]}'));
+  });
+
+  test("saved after the entry was removed mid-session: nothing is written, the person is told, and the grant holds for the session", async () => {
+    const { folder, config, text, run } = await setup();
+    await using _ = folder;
+    await using model = await startScriptedModel([{ toolCalls: [curl("c1")] }, { toolCalls: [curl("c2")] }, { content: "done" }]);
+    const cli = run(model);
+    await cli.waitFor(KEYS);
+    const edited = text.replace(JSON.stringify(BASH), JSON.stringify(FIRST_PARTY.find(({ path }) => path.endsWith("/read-file"))));
+    await writeFile(config, edited);
+    cli.type("p");
+    expect(await cli.exited()).toBe(0);
+    expect(cli.screen().replace(/\r?\n/g, "")).toContain(
+      `the grant to ${PLUGIN} could not be saved to ${config} (its entry ("path": ${JSON.stringify(BASH.path)}) is no longer in the config's "plugins"); it holds until the session ends`,
+    );
+    expect(await readFile(config, "utf8")).toBe(edited);
+    expect(toolResults(model, 2).c2).toContain("server reached");
   });
 
   test("a narrowed list: the refused host alone is offered, and once lets that call through the proxy", async () => {
@@ -258,6 +326,70 @@ describe("a confined MCP server", () => {
     expect(toolResults(model, 2).out1).toContain("outside the view");
     expect(toolResults(model, 3).out2).toContain("outside the view");
     expect((await audit()).map(({ granted }) => granted)).toEqual([{ permission: "fs.read", scope: "once" }, { read: file, scope: "session" }, undefined]);
+  });
+});
+
+describe("grants given at once for one plugin or server", () => {
+  /** Every process of this file's reading servers carries it in its environment, so /proc finds them. */
+  const MARKER = `plugboard-grants-test-${crypto.randomUUID()}`;
+
+  /**
+   * An interactive session whose first turn calls `tool` on two files outside the view at once:
+   * both refused, both granted for the session as they are offered. Then `running` (the live
+   * processes of the plugin or server, counted in /proc) must come down to one; a second turn
+   * reads both files unasked; none is left after the exit.
+   */
+  async function grantBothAtOnce(folder: string, config: string, audit: () => Promise<Record<string, unknown>[]>, tool: string, running: () => number[]) {
+    await using outside = await tempFolder({ "a.txt": "file a\n", "b.txt": "file b\n" });
+    const [a, b] = [join(outside.dir, "a.txt"), join(outside.dir, "b.txt")];
+    const read = (id: string, path: string) => ({ id, name: tool, arguments: { path } });
+    await using model = await startScriptedModel([
+      { toolCalls: [read("a1", a), read("b1", b)] },
+      { content: "first done" },
+      { toolCalls: [read("a2", a), read("b2", b)] },
+      { content: "second done" },
+    ]);
+    const cli = spawnInTerminal(["--config", config, "--base-url", model.baseURL], { cwd: folder });
+    await cli.waitFor("plugboard >> ");
+    cli.type("read both\r");
+    await cli.waitFor(KEYS);
+    cli.type("s");
+    await cli.waitFor(KEYS, 2);
+    cli.type("s");
+    await cli.waitFor("first done");
+    await cli.waitFor("plugboard >> ", 2);
+    await waitFor(`one process of ${tool}'s source runs, the first and the one between ended`, () => running().length === 1);
+    cli.type("read both again\r");
+    await cli.waitFor("second done");
+    await cli.waitFor("plugboard >> ", 3);
+    cli.type("q\r");
+    expect(await cli.exited()).toBe(0);
+    expect(count(cli.screen(), OFFER)).toBe(2);
+    for (const [id, request, text] of [["a1", 1, "file a"], ["b1", 1, "file b"], ["a2", 3, "file a"], ["b2", 3, "file b"]] as const) expect(toolResults(model, request)[id]).toContain(text);
+    // The first turn's two calls were granted, in either order; the second's ran on the grants.
+    const granted = (await audit()).map(({ callId, granted }) => [callId, granted]);
+    expect(granted.sort(([one], [other]) => String(one).localeCompare(String(other)))).toEqual([["a1", { read: a, scope: "session" }], ["a2", undefined], ["b1", { read: b, scope: "session" }], ["b2", undefined]]);
+    expect(await survivors(running)).toEqual([]);
+  }
+
+  test("a plugin: both grants hold in the host that replaces the first, and one host of it runs (the first and the one between ended)", async () => {
+    const { folder, config, audit } = await setup(BASH, READER_FILES);
+    await using _ = folder;
+    await writeFile(config, (await readFile(config, "utf8")).replace(" // confined bash", `, // confined bash\n    { "path": "./workspace/node_modules/path-reader", "permissions": [] }`));
+    // The hosts of path-reader in this folder: their own processes (bun running the host program), the sandbox's around them not counted.
+    const hosts = () => processesWhere(({ argv }) => argv[0] !== "/usr/bin/unshare" && argv.some((arg) => arg.includes("/host-program-")) && argv.some((arg) => arg.includes(`${folder.dir}/workspace/node_modules/path-reader`)));
+    await grantBothAtOnce(folder.dir, config, audit, "read_path", hosts);
+  });
+
+  test("an MCP server: both grants hold in the server that replaces the first, and one server runs (the first and the one between ended)", async () => {
+    const { folder, config, audit } = await setup();
+    await using _ = folder;
+    // Its tool only reads: the two calls run at once, and are refused and offered at once.
+    const server = { mcp: { command: READING_SERVER, args: [], env: { PLUGBOARD_TEST_MARKER: MARKER, READING_SERVER_READ_ONLY: "1" } }, name: "reader", permissions: [] };
+    await writeFile(config, (await readFile(config, "utf8")).replace(" // confined bash", `, // confined bash\n    ${JSON.stringify(server)}`));
+    // The reading servers running: their own processes (bun running the fixture), the sandbox's around them not counted.
+    const servers = () => processesWhere(({ argv, environ }) => environ.includes(`PLUGBOARD_TEST_MARKER=${MARKER}`) && argv.includes(READING_SERVER) && /(^|\/)bun$/.test(argv[0] ?? ""));
+    await grantBothAtOnce(folder.dir, config, audit, "read", servers);
   });
 });
 

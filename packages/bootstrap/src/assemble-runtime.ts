@@ -43,5 +43,7 @@ export function assembleRuntime({ config, options, workspace, sandbox }: Plan, o
     })),
     secrets: [...config.secrets, ...opened.secrets],
   });
+  // A server's OAuth token refreshed during the session is kept from the model as the first was.
+  opened.keepFound((secrets) => runtime.keepSecrets(secrets));
   return { registry, runtime, toolGrants };
 }

@@ -160,7 +160,7 @@ export async function prepareConfinement(plan: Plan): Promise<Confinement | unde
       refusals,
       leftovers,
       reserved: reservedFolders(env, options.appFolder),
-      saveGrant: (plugin, grant) => saveGrant(plugin.manifest.name, plugin.where, grant, env, logger),
+      saveGrant: (plugin, grant) => saveGrant({ name: plugin.manifest.name, configPath: plugin.where.configPath, entry: plugin.entry }, grant, env, logger),
     },
     protect,
     writable,

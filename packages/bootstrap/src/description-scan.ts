@@ -2,19 +2,28 @@
  * A tool's description read before it is pinned: one that addresses the model instead of
  * describing the tool — telling it to ignore its instructions or to keep something from the
  * person, naming another source's tool, hiding text in invisible characters, or running
- * longer than any description needs to — is flagged with the reason (tool poisoning). Its
- * parameters' descriptions are read the same way. Pure: the text in, the reasons out.
+ * longer than any description needs to — is flagged with the reason (tool poisoning). The
+ * descriptions and titles in its parameter schema are read the same way, at any depth, within
+ * bounds (depth, schemas, characters) so that no schema, however large or deep, stalls the
+ * read; one past a bound is flagged as not read in full, since what lies beyond is unread.
+ * Pure: the text in, the reasons out.
  */
 import { visible } from "@plugboard/core/internal";
 
 /** The longest description that is not flagged for its length. */
 export const MAX_DESCRIPTION_CHARS = 2000;
 
+/** How much of a parameter schema is read: nesting levels, objects and arrays visited, characters of descriptions and titles. */
+export const SCHEMA_BOUNDS = { depth: 32, nodes: 10_000, chars: 200_000 } as const;
+
+/** The characters of one text the patterns read: a longer one is flagged for its length anyway. */
+const SCANNED_CHARS = 20_000;
+
 /** A tool as the scan reads it. */
 export interface ScannedTool {
   readonly name: string;
   readonly description: string;
-  /** Its parameter schema: each property's `description` is read too. */
+  /** Its parameter schema: every `description` and `title` in it is read too. */
   readonly parameters?: unknown;
 }
 
@@ -26,15 +35,18 @@ export interface ScannedTool {
  * @example scanTool({ name: "lookup", description: "Ignore previous instructions." }, new Set()) // ['tells the model to ignore its instructions ("Ignore previous instructions")']
  */
 export function scanTool(tool: ScannedTool, others: ReadonlySet<string>): string[] {
+  const { texts, whole } = schemaTexts(tool.parameters);
   return [
     ...scanDescription(tool.description, others),
-    ...parameterDescriptions(tool.parameters).flatMap(([name, text]) => scanDescription(text, others).map((reason) => `parameter ${name}: ${reason}`)),
+    ...texts.flatMap(({ where, text }) => scanDescription(text, others).map((reason) => `${where}: ${reason}`)),
+    ...(whole ? [] : [`has parameters too large or too deeply nested to read in full (over ${SCHEMA_BOUNDS.depth} levels, ${SCHEMA_BOUNDS.nodes.toLocaleString("en")} schemas or ${SCHEMA_BOUNDS.chars.toLocaleString("en")} characters of descriptions)`]),
   ];
 }
 
 /** Why one description reads as addressed to the model; none when it reads clean. */
-export function scanDescription(text: string, others: ReadonlySet<string>): string[] {
+export function scanDescription(whole: string, others: ReadonlySet<string>): string[] {
   const reasons: string[] = [];
+  const text = whole.length > SCANNED_CHARS ? whole.slice(0, SCANNED_CHARS) : whole;
   const ignore = IGNORE.exec(text) ?? FORGET.exec(text);
   if (ignore !== null) reasons.push(`tells the model to ignore its instructions (${quote(ignore[0])})`);
   const hide = firstMatch(HIDE, text);
@@ -45,7 +57,7 @@ export function scanDescription(text: string, others: ReadonlySet<string>): stri
   if (named.length > 0) reasons.push(`names ${named.length === 1 ? "another tool" : "other tools"} (${named.join(", ")})`);
   const invisible = [...new Set(text.match(INVISIBLE) ?? [])];
   if (invisible.length > 0) reasons.push(`has invisible characters (${invisible.slice(0, 5).map(codePoint).join(", ")}${invisible.length > 5 ? ", …" : ""})`);
-  if (text.length > MAX_DESCRIPTION_CHARS) reasons.push(`is over ${MAX_DESCRIPTION_CHARS.toLocaleString("en")} characters (${text.length.toLocaleString("en")})`);
+  if (whole.length > MAX_DESCRIPTION_CHARS) reasons.push(`is over ${MAX_DESCRIPTION_CHARS.toLocaleString("en")} characters (${whole.length.toLocaleString("en")})`);
   return reasons;
 }
 
@@ -121,17 +133,63 @@ function firstMatch(patterns: readonly RegExp[], text: string): string | undefin
   return undefined;
 }
 
-/** Each top-level property's description, by the property's name. */
-function parameterDescriptions(parameters: unknown): [string, string][] {
-  const properties = typeof parameters === "object" && parameters !== null ? (parameters as { properties?: unknown }).properties : undefined;
-  if (typeof properties !== "object" || properties === null) return [];
-  return Object.entries(properties).flatMap(([name, schema]) => {
-    const description = typeof schema === "object" && schema !== null ? (schema as { description?: unknown }).description : undefined;
-    return typeof description === "string" ? [[name, description] as [string, string]] : [];
-  });
+/** A description or title in a parameter schema, and where: `parameter options.mode`, `parameter tags[] (title)`, `parameters`. */
+interface SchemaText {
+  readonly where: string;
+  readonly text: string;
 }
 
-/** The matched words, quoted, at most 60 characters. */
+/**
+ * Every `description` and `title` in `schema`, depth first, named by the property path that
+ * leads to it (`[]` for an array's items; other keywords add nothing); `whole` is false when a
+ * bound stopped the walk. Each object is read once: a schema built with shared (or circular)
+ * parts is not walked again.
+ */
+function schemaTexts(schema: unknown): { texts: SchemaText[]; whole: boolean } {
+  const texts: SchemaText[] = [];
+  const seen = new Set<object>();
+  let chars = 0;
+  let whole = true;
+  const walk = (node: unknown, path: string, depth: number): void => {
+    if (!whole || typeof node !== "object" || node === null || seen.has(node)) return;
+    if (depth > SCHEMA_BOUNDS.depth || seen.size >= SCHEMA_BOUNDS.nodes) {
+      whole = false;
+      return;
+    }
+    seen.add(node);
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item, path, depth + 1);
+      return;
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if ((key === "description" || key === "title") && typeof value === "string") {
+        // What the patterns read of it: a longer text is flagged for its length.
+        chars += Math.min(value.length, SCANNED_CHARS);
+        if (chars > SCHEMA_BOUNDS.chars) {
+          whole = false;
+          return;
+        }
+        const where = path === "" ? "parameters" : `parameter ${path}`;
+        texts.push({ where: key === "title" ? `${where} (title)` : where, text: value });
+        continue;
+      }
+      if (key === "properties" && typeof value === "object" && value !== null && !Array.isArray(value)) {
+        if (seen.has(value)) continue;
+        seen.add(value);
+        // Key by key, not all of them listed first: a walk stopped by a bound reads no further.
+        for (const name in value) {
+          if (!whole) return;
+          walk(Reflect.get(value, name), path === "" ? name : `${path}.${name}`, depth + 1);
+        }
+        continue;
+      }
+      walk(value, key === "items" || key === "prefixItems" ? `${path}[]` : path, depth + 1);
+    }
+  };
+  walk(schema, "", 0);
+  return { texts, whole };
+}
+
 /** The words quoted as a reason, on one line, cut at 60 characters, their control characters written out (they reach a terminal). */
 function quote(text: string): string {
   const line = text.replace(/\s+/g, " ").trim();

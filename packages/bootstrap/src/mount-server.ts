@@ -41,6 +41,8 @@ export interface MountContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The existing files outside the workspace a confined server's arguments name that it cannot see (its last start). @default none */
   readonly unseen?: (entry: McpEntry) => readonly string[];
+  /** Told the secrets a server's mount learns after it started (its OAuth tokens, refreshed). @default none */
+  readonly found?: (secrets: readonly Secret[]) => void;
 }
 
 /** A started server: how it is listed, and its mount (the source of its tools). */
@@ -75,6 +77,7 @@ export async function mountServer(entry: McpEntry, where: EntryLocation, context
       logger: context.logger,
       elicit: context.elicit,
       authFolder: authFolder(context.env),
+      onTokens: (values) => context.found?.(oauthSecrets(entry, values)),
       prefix: entry.prefix,
       explain,
       launcher: (launch: Launch) => {
@@ -97,7 +100,7 @@ export async function mountServer(entry: McpEntry, where: EntryLocation, context
   const tokens = "url" in mcp ? savedTokens(entry.name, mcp.url, authFolder(context.env)) : [];
   return {
     mount,
-    secrets: tokens.map((value) => ({ name: `${entry.name} OAuth token`, value })),
+    secrets: oauthSecrets(entry, tokens),
     server: {
       name: entry.name,
       version: mount.serverInfo.version,
@@ -107,4 +110,9 @@ export async function mountServer(entry: McpEntry, where: EntryLocation, context
       tools: mount.entries.map(({ tool }) => ({ name: tool.name, description: tool.description })),
     },
   };
+}
+
+/** A server's OAuth tokens as secrets, named after it. */
+function oauthSecrets(entry: McpEntry, values: readonly string[]): Secret[] {
+  return values.map((value) => ({ name: `${entry.name} OAuth token`, value }));
 }

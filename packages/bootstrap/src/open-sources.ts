@@ -39,6 +39,8 @@ export interface OpenSources {
   readonly audit: AuditLog | undefined;
   /** The mounted servers' OAuth tokens, for the runtime to keep from the model. */
   readonly secrets: readonly Secret[];
+  /** Tells `keep` the secrets the servers learn from now on (an OAuth token refreshed), those learnt since they started first. */
+  keepFound(keep: (secrets: readonly Secret[]) => void): void;
   /** Gets every source ready for a first call, in the background. */
   warmUp(): void;
   /** Closes every source, ends the span of confined writers, closes the audit log; safe to call twice. */
@@ -81,7 +83,8 @@ export async function openSources(plan: Plan): Promise<OpenSources> {
     }
     audit = config.audit === undefined ? undefined : openAuditLog(config.audit, config.configPath);
     confinement?.recordTo(audit);
-    const mounts = await mountServers(plan, confinement);
+    const found = foundSecrets();
+    const mounts = await mountServers(plan, confinement, found.add);
     sources.push(...mounts.map(({ mount }) => mount));
     for (const { index, entry, mount } of mounts) provided.push({ index, owner: entry.name, mcp: true, grants: entry.permissions, entries: mount.entries });
     provided.sort((a, b) => a.index - b.index);
@@ -90,7 +93,7 @@ export async function openSources(plan: Plan): Promise<OpenSources> {
       confinement?.writable();
       for (const source of sources) source.warm();
     };
-    return { provided, servers: mounts.map(({ server }) => server), secrets: mounts.flatMap(({ secrets }) => secrets), audit, warmUp, close };
+    return { provided, servers: mounts.map(({ server }) => server), secrets: mounts.flatMap(({ secrets }) => secrets), keepFound: found.keep, audit, warmUp, close };
   } catch (error) {
     await close();
     throw error;
@@ -121,12 +124,12 @@ async function startHosts(plan: Plan, confinement: Confinement): Promise<Map<num
  * Starts every MCP server of the plan at once; if one fails, the others are closed. A server
  * our sandbox confines is mounted so that a refused call can become a grant (granted-server.ts).
  */
-async function mountServers(plan: Plan, confinement: Confinement | undefined): Promise<{ index: number; entry: McpEntry; server: MountedServer; mount: ToolSource; secrets: readonly Secret[] }[]> {
+async function mountServers(plan: Plan, confinement: Confinement | undefined, found: (secrets: readonly Secret[]) => void): Promise<{ index: number; entry: McpEntry; server: MountedServer; mount: ToolSource; secrets: readonly Secret[] }[]> {
   if (plan.servers.length === 0) return [];
   const { config, workspace, options } = plan;
   const servers = await confineServers(plan, confinement);
   const { launcher, explain, unseen } = servers;
-  const context = { workspace, logger: options.logger, launcher, elicit: options.elicit, env: options.env, unseen };
+  const context = { workspace, logger: options.logger, launcher, elicit: options.elicit, env: options.env, unseen, found };
   return allOrNothing(
     plan.servers.map(async ({ index, entry }) => {
       const where = { index, configPath: config.configPath };
@@ -138,10 +141,23 @@ async function mountServers(plan: Plan, confinement: Confinement | undefined): P
           servers.confine(widened);
           return (await mountServer(widened, where, context, explain(widened))).mount;
         },
-        save: (grant: MissingGrant) => saveGrant(entry.name, where, grant, options.env, options.logger),
+        save: (grant: MissingGrant) => saveGrant({ name: entry.name, configPath: where.configPath, entry }, grant, options.env, options.logger),
       };
       return { index, entry, server, mount: new GrantingServer(mount, entry, grants), secrets };
     }),
     ({ mount }) => mount.close(),
   );
+}
+
+/** Secrets learnt after start, held until someone keeps them (the runtime, once it is made), then passed on as they come. */
+function foundSecrets(): { add(secrets: readonly Secret[]): void; keep(keeper: (secrets: readonly Secret[]) => void): void } {
+  const held: Secret[] = [];
+  let keeper: ((secrets: readonly Secret[]) => void) | undefined;
+  return {
+    add: (secrets) => (keeper === undefined ? void held.push(...secrets) : keeper(secrets)),
+    keep(given) {
+      keeper = given;
+      given(held.splice(0));
+    },
+  };
 }

@@ -10,7 +10,7 @@ import { WorkspaceError } from "@plugboard/core/internal";
 import type { AppConfig, McpEntry, PluginEntry } from "@plugboard/config";
 import { configErrors } from "@plugboard/config/messages";
 import { PlugboardError } from "@plugboard/errors";
-import { reservedFolders, reservedWrite } from "@plugboard/sandbox/granted-paths";
+import { reservedFolders, reservedGrant } from "@plugboard/sandbox/granted-paths";
 import { detectSandbox, type SandboxState, sandboxState } from "@plugboard/sandbox/sandbox-mode";
 import { type ResolvedPlugin, resolvePlugin } from "@plugboard/loader/resolve-plugin";
 import type { BuildAppOptions } from "./app-options.ts";
@@ -53,7 +53,7 @@ export async function planApp(config: AppConfig, given: BuildAppOptions): Promis
   const modules = config.sandbox === "off" ? undefined : confinementModules();
   // Awaited only when a mechanism is found: a failure is not left unhandled meanwhile.
   modules?.catch(() => undefined);
-  checkWriteGrants(config, options);
+  checkPathGrants(config, options);
   const workspace = await openWorkspace(config);
   const entries = [...config.plugins.entries()];
   const found = await allOrNothing(entries.flatMap(([index, entry]) => (isPlugin(entry) ? [resolvePlugin(entry, { index, configPath: config.configPath }, options.appFolder)] : [])));
@@ -120,12 +120,14 @@ export async function openWorkspace(config: AppConfig): Promise<Workspace> {
   }
 }
 
-/** Throws `CONFIG_INVALID` for the first `write` grant that touches the app's install or Plugboard's own folders. */
-function checkWriteGrants(config: AppConfig, options: Plan["options"]): void {
+/** Throws `CONFIG_INVALID` for the first `read` or `write` grant that touches the app's install or Plugboard's own folders. */
+function checkPathGrants(config: AppConfig, options: Plan["options"]): void {
   const reserved = reservedFolders(options.env, options.appFolder);
   for (const [index, entry] of config.plugins.entries()) {
-    const found = reservedWrite(entry.write ?? [], reserved);
-    if (found !== undefined) throw configErrors.reservedWrite(config.configPath, index, found.grant, found.folder.what, found.folder.path);
+    for (const key of ["read", "write"] as const) {
+      const found = reservedGrant(entry[key] ?? [], reserved);
+      if (found !== undefined) throw configErrors.reservedGrant({ path: config.configPath, index, key, grant: found.grant, folder: found.folder });
+    }
   }
 }
 

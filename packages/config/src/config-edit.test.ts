@@ -114,16 +114,19 @@ test("a grant saved to an entry: the permission or the hosts at the end of its l
   ]
 }
 `;
-  const permission = addEntryGrant(text, 1, { permission: "network" });
+  const permission = addEntryGrant(text, { package: "@plugboard/plugin-bash" }, { permission: "network" });
   expect(permission).toBe(text.replace('["process.spawn", "fs.read"]', '["process.spawn", "fs.read", "network"]'));
-  const hosts = addEntryGrant(text, 1, { hosts: ["127.0.0.2:80", "example.com:443"] });
+  const hosts = addEntryGrant(text, { package: "@plugboard/plugin-bash" }, { hosts: ["127.0.0.2:80", "example.com:443"] });
   expect(hosts).toBe(text.replace('["localhost:4873"]', '["localhost:4873", "127.0.0.2:80", "example.com:443"]'));
   // No list yet: one is made; an empty one is filled.
-  const made = parseJson(addEntryGrant(text, 0, { hosts: ["a.example:80"] }));
+  const made = parseJson(addEntryGrant(text, { package: "@plugboard/plugin-read-file" }, { hosts: ["a.example:80"] }));
   expect(made.ok && made.value).toMatchObject({ plugins: [{ package: "@plugboard/plugin-read-file", network: ["a.example:80"] }, {}] });
-  expect(addEntryGrant('{ "plugins": [{ "path": "./p", "permissions": [] }] }', 0, { permission: "fs.read" })).toBe('{ "plugins": [{ "path": "./p", "permissions": ["fs.read"] }] }');
-  expect(addEntryGrant('{ "plugins": [{ "path": "./p", "permissions": [], "read": ["/a"] }] }', 0, { read: "/b/c.txt" })).toBe(
+  expect(addEntryGrant('{ "plugins": [{ "path": "./p", "permissions": [] }] }', { path: "./p" }, { permission: "fs.read" })).toBe('{ "plugins": [{ "path": "./p", "permissions": ["fs.read"] }] }');
+  expect(addEntryGrant('{ "plugins": [{ "path": "./p", "permissions": [], "read": ["/a"] }] }', { path: "./p" }, { read: "/b/c.txt" })).toBe(
     '{ "plugins": [{ "path": "./p", "permissions": [], "read": ["/a", "/b/c.txt"] }] }',
   );
-  expect(() => addEntryGrant(text, 2, { permission: "network" })).toThrow("the config has no entry at plugins[2]");
+  expect(() => addEntryGrant(text, { package: "@plugboard/plugin-glob" }, { permission: "network" })).toThrow('its entry ("package": "@plugboard/plugin-glob") is no longer in the config\'s "plugins"');
+  // A server by its name, never a plugin that happens to carry one.
+  const servers = '{ "plugins": [{ "path": "./weather", "name": "w", "permissions": [] }, { "mcp": { "command": "w" }, "name": "w", "permissions": [] }] }';
+  expect(addEntryGrant(servers, { name: "w" }, { permission: "fs.read" })).toBe(servers.replace('"name": "w", "permissions": [] }] }', '"name": "w", "permissions": ["fs.read"] }] }'));
 });

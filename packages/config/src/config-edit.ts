@@ -7,6 +7,7 @@
 import { applyEdits, type Edit, type FormattingOptions, findNodeAtLocation, modify, type Node, parseTree } from "jsonc-parser";
 import { parseJson } from "./json.ts";
 import type { Permission } from "@plugboard/core";
+import { grantEntry, type MissingGrant } from "@plugboard/core/internal";
 
 /** A `package` entry as `plugboard plugin add` writes it. */
 export interface PackageEntry {
@@ -22,6 +23,9 @@ export interface PathEntry {
 
 /** Which entry of `plugins`: the one of a package, or the one whose `path` is written so. */
 export type EntryKey = { readonly package: string } | { readonly path: string };
+
+/** Which MCP server's entry of `plugins`: the one of that `name`. */
+export type ServerKey = { readonly name: string };
 
 const FORMAT: FormattingOptions = { insertSpaces: true, tabSize: 2, eol: "\n" };
 
@@ -98,30 +102,37 @@ export function removePluginEntry(text: string, key: EntryKey): string | undefin
   return `${text.slice(0, start)}${text.slice(end)}`;
 }
 
+/** An entry key as the config writes it: `"package": "@acme/notes"`. */
+function describeKey(key: EntryKey | ServerKey): string {
+  const [field, value] = Object.entries(key)[0] ?? ["", ""];
+  return `"${field}": ${JSON.stringify(value)}`;
+}
+
 /** The index in `plugins` of the entry `key` names, or -1. */
-function pluginIndex(text: string, key: EntryKey): number {
+function pluginIndex(text: string, key: EntryKey | ServerKey): number {
   const parsed = parseJson(text);
   if (!parsed.ok) throw new Error(`not valid JSON: line ${parsed.line}, column ${parsed.column}: ${parsed.problem}`);
   const plugins = typeof parsed.value === "object" && parsed.value !== null ? Reflect.get(parsed.value, "plugins") : undefined;
   if (!Array.isArray(plugins)) return -1;
-  const [field, value] = "package" in key ? ["package", key.package] : ["path", key.path];
-  return plugins.findIndex((entry: unknown) => typeof entry === "object" && entry !== null && Reflect.get(entry, field) === value);
+  const [field, value] = "package" in key ? ["package", key.package] : "path" in key ? ["path", key.path] : ["name", key.name];
+  const server = "name" in key;
+  return plugins.findIndex((entry: unknown) => typeof entry === "object" && entry !== null && Reflect.get(entry, field) === value && ("mcp" in entry) === server);
 }
 
-/** A grant as a person saves it to a plugin's entry after the sandbox refused a call: a permission, hosts of its `network` list, a path of its `read` list. */
-export type EntryGrant = { readonly permission: Permission } | { readonly hosts: readonly string[] } | { readonly read: string };
-
 /**
- * The config text with `grant` added to the entry at `index` of its `plugins`: the permission
- * at the end of its `permissions`, the hosts at the end of its `network` list, the path at the
- * end of its `read` list (a list made when absent); the rest of the text, comments included, as it was. Throws when there is no such entry.
+ * The config text with `grant` added to the entry of `plugins` that `entry` names, wherever the
+ * list holds it now (the file may have been edited since it was read): the permission at the end
+ * of its `permissions`, the hosts at the end of its `network` list, the path at the end of its
+ * `read` list (a list made when absent); the rest of the text, comments included, as it was.
+ * Throws when the list holds no such entry.
  *
- * @example addEntryGrant('{ "plugins": [{ "package": "p", "permissions": ["fs.read"] }] }', 0, { permission: "network" })
+ * @example addEntryGrant('{ "plugins": [{ "package": "p", "permissions": ["fs.read"] }] }', { package: "p" }, { permission: "network" })
  */
-export function addEntryGrant(text: string, index: number, grant: EntryGrant): string {
-  const [key, values] = "permission" in grant ? ["permissions", [grant.permission]] : "hosts" in grant ? ["network", grant.hosts] : ["read", [grant.read]];
+export function addEntryGrant(text: string, entry: EntryKey | ServerKey, grant: MissingGrant): string {
+  const { key, values } = grantEntry(grant);
   const tree = parseTree(text, [], { allowTrailingComma: true }) ?? emptyNode();
-  if (findNodeAtLocation(tree, ["plugins", index])?.type !== "object") throw new Error(`the config has no entry at plugins[${index}]`);
+  const index = pluginIndex(text, entry);
+  if (index < 0) throw new Error(`its entry (${describeKey(entry)}) is no longer in the config's "plugins"`);
   const list = findNodeAtLocation(tree, ["plugins", index, key]);
   const last = list?.type === "array" ? list.children?.at(-1) : undefined;
   if (list === undefined) return applyEdits(text, modify(text, ["plugins", index, key], values, { formattingOptions: FORMAT }));

@@ -10,7 +10,7 @@ export {
   type PluginEntry,
   type SandboxMode,
 } from "./config.ts";
-export { addEntryGrant, addPluginEntry, addPolicyRule, type EntryGrant, type EntryKey, type PackageEntry, type PathEntry, type RuleEntry, removePluginEntry } from "./config-edit.ts";
+export { addEntryGrant, addPluginEntry, addPolicyRule, type EntryKey, type PackageEntry, type PathEntry, type RuleEntry, removePluginEntry, type ServerKey } from "./config-edit.ts";
 export { locatePolicy, type PolicySource, type WrittenEntry } from "./config-locate.ts";
 export { invocationCwd } from "./invocation.ts";
 export { FlagError } from "./messages.ts";

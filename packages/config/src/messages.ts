@@ -62,13 +62,15 @@ export const configErrors = {
           : `Its tool names are the plugin's own (only an MCP server's entry takes a "prefix"): remove it from the config, or set "model": {"dialect": …} to one that takes the name.`,
         ].join("\n"),
       ),
-  reservedWrite: (path: string, index: number, grant: string, what: string, folder: string) =>
+  reservedGrant: ({ path, index, key, grant, folder }: { path: string; index: number; key: "read" | "write"; grant: string; folder: { readonly path: string; readonly what: string } }) =>
     new PlugboardError(
       "CONFIG_INVALID",
       [
         `Invalid config file ${path}:`,
-        indent(`plugins[${index}].write: ${JSON.stringify(grant)} ${grant === folder ? "is" : "overlaps"} ${what} (${folder}), which no plugin or server may write: the app reads and runs what is there.`),
-        `Remove it from "write" in plugins[${index}], or grant a folder of the tool's own instead (such as ~/.cache/my-tool).`,
+        indent(
+          `plugins[${index}].${key}: ${JSON.stringify(grant)} ${grant === folder.path ? "is" : "overlaps"} ${folder.what} (${folder.path}), which no plugin or server may ${key}: ${key === "write" ? "the app reads and runs what is there" : "it holds what Plugboard keeps for itself (its code, MCP logins, conversations)"}.`,
+        ),
+        `Remove it from "${key}" in plugins[${index}], or grant a folder of the tool's own instead (such as ~/.cache/my-tool).`,
       ].join("\n"),
     ),
   envURL: (name: string, source: string, got: string) =>

@@ -21,6 +21,22 @@ export interface CloseOptions {
  */
 export type MissingGrant = { readonly permission: Permission } | { readonly hosts: readonly string[] } | { readonly read: string };
 
+/** Where a grant goes in a config entry: the key of the list it adds to, and what it adds. */
+export type GrantEntry = { readonly key: "permissions"; readonly values: readonly Permission[] } | { readonly key: "network" | "read"; readonly values: readonly string[] };
+
+/**
+ * The config entry's list `grant` adds to and what it adds: the permission to `permissions`,
+ * the hosts to `network`, the path to `read` — what a prompt shows, a host starts with and a
+ * saved grant writes.
+ *
+ * @example grantEntry({ hosts: ["localhost:4873"] }) // { key: "network", values: ["localhost:4873"] }
+ */
+export function grantEntry(grant: MissingGrant): GrantEntry {
+  if ("permission" in grant) return { key: "permissions", values: [grant.permission] };
+  if ("hosts" in grant) return { key: "network", values: grant.hosts };
+  return { key: "read", values: [grant.read] };
+}
+
 /** How long a grant given to a refused call lasts: that call, the session, or saved to the config too. */
 export type GrantScope = "once" | "session" | "saved";
 

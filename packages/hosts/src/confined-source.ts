@@ -8,7 +8,7 @@
  * Landlock rules and egress are fixed when it starts): for that call alone, or from then on.
  */
 import { defineTool, type Permission, type TObject, type ToolContext, type ToolResult } from "@plugboard/core";
-import { answeredOrCancelled, type CloseOptions, type GrantScope, lazilySync, type MissingGrant, type RegistryEntry, type ToolSource } from "@plugboard/core/internal";
+import { answeredOrCancelled, type CloseOptions, GrantedRunners, type GrantScope, lazilySync, type MissingGrant, type RegistryEntry, type ToolSource } from "@plugboard/core/internal";
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
 import type { Limits, ProtectedPath } from "@plugboard/sandbox";
 import type { ReservedFolder } from "@plugboard/sandbox/granted-paths";
@@ -92,11 +92,16 @@ class ListedSource implements ConfinedHost {
   readonly #missing = new WeakMap<ToolResult, MissingGrant>();
   /** Plugins a person gave a grant for the rest of the session, by name, with the host that runs them since. */
   readonly #granted = new Map<string, { readonly plugin: ResolvedPlugin; readonly host: HostConnection }>();
+  /** The hosts running calls, and those replaced by a host with more grants, ended once their calls answer. */
+  readonly #runners = new GrantedRunners<HostConnection>((host) => host.close());
+  /** Whether the first host runs one plugin alone: a host started with a grant for it then replaces it. */
+  readonly #alone: boolean;
 
   constructor(group: readonly ResolvedPlugin[], listing: HostListing, host: HostConnection, notes: ResultNotes) {
     this.owner = host.names;
     this.#host = host;
     this.#notes = notes;
+    this.#alone = group.length === 1;
     const byName = new Map(group.map((plugin) => [plugin.manifest.name, plugin] as const));
     for (const { manifest } of group) {
       if (!listing.plugins.some(({ name }) => name === manifest.name)) throw new Error(`the host of ${manifest.name} does not list it`);
@@ -127,32 +132,42 @@ class ListedSource implements ConfinedHost {
     if (served === undefined) return Promise.reject(new TypeError(`${this.owner} has no tool ${tool}`));
     const granted = this.#granted.get(served.plugin.manifest.name);
     const [plugin, host] = granted === undefined ? [served.plugin, this.#host] : [granted.plugin, granted.host];
-    return answeredOrCancelled(this.#decorated(plugin, host, served.concurrency, tool, args, ctx), ctx.signal);
+    return answeredOrCancelled(this.#runners.running(host, this.#decorated(plugin, host, served.concurrency, tool, args, ctx)), ctx.signal);
   }
 
   missingGrant(result: ToolResult): MissingGrant | undefined {
     return this.#missing.get(result);
   }
 
-  /** Runs the call in a host started with `grant` too: stopped after it (`once`), or running the plugin's calls from now on. */
+  /**
+   * Runs the call in a host started with `grant` too: stopped after it (`once`), or running the
+   * plugin's calls from now on, in place of the host before it (ended once its calls answer).
+   * Grants for one plugin are taken in turn, each added to those before it.
+   */
   async callGranted(tool: string, args: Record<string, unknown>, ctx: ToolContext, grant: MissingGrant, scope: GrantScope): Promise<ToolResult> {
     const served = this.#served.get(tool);
     if (served === undefined) throw new TypeError(`${this.owner} has no tool ${tool}`);
     const name = served.plugin.manifest.name;
-    const before = this.#granted.get(name);
-    const plugin = pluginWithGrant(before?.plugin ?? served.plugin, grant);
-    const host = this.#host.alone(plugin);
     if (scope === "once") {
+      const plugin = pluginWithGrant(this.#granted.get(name)?.plugin ?? served.plugin, grant);
+      const host = this.#host.alone(plugin);
       try {
         return await answeredOrCancelled(this.#decorated(plugin, host, served.concurrency, tool, args, ctx), ctx.signal);
       } finally {
         await host.close();
       }
     }
-    this.#granted.set(name, { plugin, host });
-    void before?.host.close();
-    if (scope === "saved") await this.#notes.saveGrant?.(served.plugin, grant);
-    return answeredOrCancelled(this.#decorated(plugin, host, served.concurrency, tool, args, ctx), ctx.signal);
+    const { plugin, host } = await this.#runners.inTurn(name, async () => {
+      const before = this.#granted.get(name);
+      const plugin = pluginWithGrant(before?.plugin ?? served.plugin, grant);
+      const widened = { plugin, host: this.#host.alone(plugin) };
+      this.#granted.set(name, widened);
+      const replaced = before?.host ?? (this.#alone ? this.#host : undefined);
+      if (replaced !== undefined) void this.#runners.retire(replaced);
+      if (scope === "saved") await this.#notes.saveGrant?.(served.plugin, grant);
+      return widened;
+    });
+    return answeredOrCancelled(this.#runners.running(host, this.#decorated(plugin, host, served.concurrency, tool, args, ctx)), ctx.signal);
   }
 
   warm(): void {
@@ -160,7 +175,7 @@ class ListedSource implements ConfinedHost {
   }
 
   async close(options?: CloseOptions): Promise<void> {
-    await Promise.all([this.#host, ...[...this.#granted.values()].map(({ host }) => host)].map((host) => host.close(options)));
+    await Promise.all([this.#runners.endRetiring(), ...[this.#host, ...[...this.#granted.values()].map(({ host }) => host)].map((host) => host.close(options))]);
   }
 
   refresh(): void {

@@ -85,7 +85,7 @@ async function transportFor(options: MountOptions): Promise<Transport> {
     const { StreamableHTTPClientTransport } = await lazily("the MCP SDK's client", () => import("@modelcontextprotocol/client"));
     // A server given its own Authorization header is not sent through OAuth.
     const ownAuthorization = Object.keys(server.headers ?? {}).some((name) => name.toLowerCase() === "authorization");
-    const stored = options.authFolder === undefined || ownAuthorization ? undefined : new StoredOAuth(options.name, server.url, options.authFolder);
+    const stored = options.authFolder === undefined || ownAuthorization ? undefined : new StoredOAuth(options.name, server.url, options.authFolder, undefined, options.onTokens);
     // Without a login the server's 401 is said as such (below); with one, the SDK sends and refreshes its tokens.
     const authProvider = stored?.loggedIn === true ? stored : undefined;
     const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } }, ...(authProvider ? { authProvider } : {}) });

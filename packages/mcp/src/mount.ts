@@ -51,6 +51,8 @@ export interface MountOptions {
    * requires a login finds them there. Without, no OAuth is attempted.
    */
   readonly authFolder?: string;
+  /** Told the values of the OAuth tokens the SDK saves while the server is mounted (a refresh), for the app to keep from the model. @default none */
+  readonly onTokens?: (values: readonly string[]) => void;
   /** How long one call may take. @default 600000 */
   readonly timeoutMs?: number;
   readonly logger?: Logger;

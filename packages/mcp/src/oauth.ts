@@ -50,6 +50,8 @@ export class StoredOAuth implements OAuthClientProvider {
     readonly url: string,
     folder: string,
     readonly redirect?: { readonly url: string; readonly open: (authorization: URL) => void },
+    /** Told the values of the tokens each time the SDK saves new ones (a refresh). */
+    readonly onTokens?: (values: readonly string[]) => void,
   ) {
     this.#folder = folder;
     this.#file = tokenFile(folder, server);
@@ -94,6 +96,7 @@ export class StoredOAuth implements OAuthClientProvider {
 
   saveTokens(tokens: StoredOAuthTokens): void {
     this.#save({ tokens });
+    this.onTokens?.(tokenValues(tokens));
   }
 
   redirectToAuthorization(authorization: URL): void {
@@ -148,7 +151,12 @@ export function tokenFile(folder: string, server: string): string {
 /** The tokens kept for `server` at `url` (access and refresh), for the app to keep from the model. */
 export function savedTokens(server: string, url: string, folder: string): string[] {
   const { tokens } = readSaved(tokenFile(folder, server), url);
-  return [tokens?.access_token, tokens?.refresh_token].filter((token): token is string => typeof token === "string");
+  return tokens === undefined ? [] : tokenValues(tokens);
+}
+
+/** The secret values of `tokens`: the access token and the refresh token. */
+function tokenValues(tokens: StoredOAuthTokens): string[] {
+  return [tokens.access_token, tokens.refresh_token].filter((token): token is string => typeof token === "string");
 }
 
 /** Forgets a server's tokens; false when there were none. */

@@ -29,8 +29,8 @@ export interface ApprovalRequest {
   /**
    * Why a person must answer though the config allows the call: untrusted content (from tool
    * `by`) entered the conversation, and this tool can send data out (`taint.ts`). No
-   * remembered rule and not `approveAll` answers such a question, so only yes or no is
-   * asked: it carries no `commands`, and an `always` answer to it is not remembered.
+   * remembered rule and no approver that asks no one answers such a question, so only yes or
+   * no is asked: it carries no `commands`, and an `always` answer to it is not remembered.
    */
   readonly tainted?: Taint;
   /**
@@ -62,11 +62,31 @@ export interface ApprovalAnswer {
 }
 
 /**
+ * Whom an approver puts a question to: a person, every time; no one (it allows every call); or
+ * a person only about a tainted session's calls (`ApprovalRequest.tainted`), allowing the rest
+ * itself (`--yes` at a terminal). The runtime reads it, not the approver's identity: what it
+ * shows only a person (the rule a bash line offers, a write's diff) is not worked out for a
+ * question no one reads, a tainted call goes only to a person, and a refused call's grant is
+ * offered only to one who asks a person every time.
+ */
+export type Asks = "person" | "no one" | "person if tainted";
+
+/**
  * Asks about one call. Rejects (e.g. with the signal's reason) when the turn is cancelled
  * while waiting; the runtime then treats the call as cancelled. The runtime asks through one
  * approver one question at a time.
  */
-export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
+export interface Approver {
+  (request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
+  /** Whom it asks. @default "person" */
+  readonly asks?: Asks;
+}
+
+/** Whom `approve` asks about `request`: "person" or "no one". */
+export function whoAnswers(approve: Approver, request: ApprovalRequest): "person" | "no one" {
+  const asks = approve.asks ?? "person";
+  return asks === "person" || (asks === "person if tainted" && request.tainted !== undefined) ? "person" : "no one";
+}
 
 /**
  * Allows every call and asks no one: a person's own call (`plugboard call`), an app told to
@@ -74,4 +94,4 @@ export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promis
  * reads no bash line to derive one (the shell parser is not loaded for it), nor a file to show.
  * It is not asked about a call a tainted session makes: that needs a person (`ApprovalRequest.tainted`).
  */
-export const approveAll: Approver = async () => ({ decision: "allow" });
+export const approveAll: Approver = Object.assign(async (): Promise<ApprovalAnswer> => ({ decision: "allow" }), { asks: "no one" as const });

@@ -210,6 +210,25 @@ describe("a bash line is parsed once per call", () => {
     expect(asked[0]?.commands?.pattern).toBe("ls *");
   });
 
+  test("an approver that asks a person only about tainted calls (--yes at a terminal) is offered nothing for an untainted one: no line read, no diff worked out", async () => {
+    const runtime = new ToolRuntime(new ToolRegistry([bash, write]), { workspace, policy: { default: "ask", rules: [] } });
+    const asked: ApprovalRequest[] = [];
+    const approve: Approver = Object.assign(
+      async (request: ApprovalRequest): Promise<ApprovalAnswer> => {
+        asked.push(request);
+        return { decision: "allow" };
+      },
+      { asks: "person if tainted" as const },
+    );
+    expect(await parses(() => run(runtime, "ls -a", approve))).toBe(0);
+    await writeFile(join(dir, "workspace", "yes.txt"), "before\n");
+    await runtime.execute("write_file", JSON.stringify({ path: "yes.txt", content: "after\n" }), { approve });
+    expect(asked.map(({ tool, commands, change }) => ({ tool, commands, change }))).toEqual([
+      { tool: "bash", commands: undefined, change: undefined },
+      { tool: "write_file", commands: undefined, change: undefined },
+    ]);
+  });
+
   test("a line a before hook rewrote is a new line: read once more", async () => {
     const hook = join(dir, "rewrite.sh");
     await writeFile(hook, `#!/bin/sh\necho '{"decision":"allow","args":{"command":"git log -1"}}'\n`);

@@ -9,7 +9,7 @@
  * that can send data out (`taint.ts`) skips the remembered rules.
  */
 import type { Workspace } from "@plugboard/core";
-import { type ApprovalAnswer, type ApprovalRequest, type Approver, approveAll } from "./approval.ts";
+import { type ApprovalAnswer, type ApprovalRequest, type Approver, whoAnswers } from "./approval.ts";
 import { deriveCommandRule } from "./derived-rule.ts";
 import { fileChange } from "./file-change.ts";
 import { decide, type PolicyRule, SHELL_TOOLS } from "./policy.ts";
@@ -47,24 +47,23 @@ export class Asking {
 
   /** Asks about one call. Rejects when the approver does (a cancelled turn), or when the call's signal aborted while it waited its turn. */
   ask({ request, session, approve, lines, signal }: AskInput): Promise<Asked> {
-    // A tainted session's call needs a person: no remembered rule and not `approveAll` answers it.
+    // A tainted session's call needs a person: no remembered rule and no approver that asks no one answers it.
     const tainted = request.tainted !== undefined;
-    if (tainted && (approve === undefined || approve === approveAll)) return Promise.resolve(undefined);
+    if (tainted && (approve === undefined || whoAnswers(approve, request) === "no one")) return Promise.resolve(undefined);
     if (approve === undefined) return this.#allows(request, session, lines).then((allowed) => (allowed ? ALLOWED : undefined));
-    const answer = (this.#waiting.get(approve) ?? Promise.resolve()).then(async () => {
+    return this.#inTurn(approve, async () => {
       if (!tainted && (await this.#allows(request, session, lines))) return ALLOWED;
       // A call whose turn was cancelled while it waited for an earlier question is not asked about.
       if (signal.aborted) throw signal.reason;
-      // Whoever asks no one is offered nothing and shown nothing: no line or file is read for it.
-      const commands = approve === approveAll ? undefined : await this.#offer(request, lines);
-      const change = approve === approveAll ? undefined : await fileChange(request.tool, request.arguments, this.#workspace);
+      // A question no person reads is offered nothing and shown nothing: no line or file is read for it.
+      const person = whoAnswers(approve, request) === "person";
+      const commands = person ? await this.#offer(request, lines) : undefined;
+      const change = person ? await fileChange(request.tool, request.arguments, this.#workspace) : undefined;
       const given = await approve({ ...request, ...(commands ? { commands } : {}), ...(change ? { change } : {}) }, signal);
       // Only yes or no is asked under the taint: an "always" then is no answer to remember.
       if (!tainted) this.#remember(session, request.tool, given, commands?.pattern);
       return given;
     });
-    this.#waiting.set(approve, answer.catch(() => {}));
-    return answer;
   }
 
   /**
@@ -72,10 +71,15 @@ export class Asking {
    * questions; no remembered rule answers it, and nothing is offered besides the grant.
    */
   offer(request: ApprovalRequest, approve: Approver, signal: AbortSignal): Promise<ApprovalAnswer> {
-    const answer = (this.#waiting.get(approve) ?? Promise.resolve()).then(() => {
+    return this.#inTurn(approve, () => {
       if (signal.aborted) throw signal.reason;
       return approve(request, signal);
     });
+  }
+
+  /** Runs `question` once the questions to `approve` before it are answered (or failed). */
+  #inTurn<T>(approve: Approver, question: () => Promise<T>): Promise<T> {
+    const answer = (this.#waiting.get(approve) ?? Promise.resolve()).then(question);
     this.#waiting.set(approve, answer.catch(() => {}));
     return answer;
   }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { Type } from "@sinclair/typebox";
 import { defineTool, errorResult, textResult, type ToolContext, ToolRegistry, type ToolResult, Workspace } from "@plugboard/core";
 import type { GrantScope, MissingGrant, RegistryEntry, ToolSource } from "@plugboard/core/internal";
-import { type ApprovalRequest, type Approver, approveAll } from "./approval.ts";
+import { type ApprovalAnswer, type ApprovalRequest, type Approver, approveAll } from "./approval.ts";
 import type { AuditRecord } from "./audit.ts";
 import { describeGrant } from "./grant-offer.ts";
 import { ToolRuntime } from "./runtime.ts";
@@ -63,11 +63,13 @@ test("a refused call is offered to the person with the grant it lacked; the answ
 test("no one to ask, --yes, an answer without a grant or a denial: the refusal stays and nothing runs again", async () => {
   const { source, records, runtime } = await setup();
   const refused = errorResult("could not resolve host");
-  const answers: Approver[] = [approveAll, async () => ({ decision: "allow" }), async () => ({ decision: "deny" })];
+  // --yes at a terminal asks a person about tainted calls only: it is not offered a grant either, though it would give one.
+  const yesAtATerminal = Object.assign(async (): Promise<ApprovalAnswer> => ({ decision: "allow", grant: "session" }), { asks: "person if tainted" as const });
+  const answers: Approver[] = [approveAll, yesAtATerminal, async () => ({ decision: "allow" }), async () => ({ decision: "deny" })];
   expect(await runtime.execute("fetch", '{"url":"x"}', {})).toEqual(refused);
   for (const approve of answers) expect(await runtime.execute("fetch", '{"url":"x"}', { approve })).toEqual(refused);
   expect(source.granted).toEqual([]);
-  expect(records.map(({ granted }) => granted)).toEqual([undefined, undefined, undefined, undefined]);
+  expect(records.map(({ granted }) => granted)).toEqual([undefined, undefined, undefined, undefined, undefined]);
 });
 
 test("describeGrant says a grant as the config entry would", () => {

@@ -2,14 +2,14 @@
  * A refusal that can become a grant: when the sandbox refused a call for lack of a grant its
  * plugin may be given (its source tells which: `ToolSource.missingGrant`), the person is asked
  * whether to run it again with exactly that grant — once, for the session, or saved to the
- * config too (`ToolSource.callGranted`). Only a person is asked: `--yes` (`approveAll`) widens
+ * config too (`ToolSource.callGranted`). Only an approver that asks a person every time is asked: `--yes` widens
  * no sandbox, and without anyone to ask the refusal stays as it is; nor is a tainted
  * conversation offered a network grant, which would make the call a way out. The runtime knows no
  * sandbox: the source works out the grant and starts the host that has it.
  */
 import type { RegisteredTool, ToolResult } from "@plugboard/core";
-import type { GrantScope, MissingGrant } from "@plugboard/core/internal";
-import { type Approver, approveAll } from "./approval.ts";
+import { type GrantScope, grantEntry, type MissingGrant } from "@plugboard/core/internal";
+import type { Approver } from "./approval.ts";
 import type { Asking } from "./asking.ts";
 import type { Taint } from "./taint.ts";
 
@@ -34,7 +34,7 @@ export interface RefusedInput {
 export async function askToGrant(registered: RegisteredTool, result: ToolResult, input: RefusedInput): Promise<GivenGrant | undefined> {
   const { source } = registered;
   const { approve } = input;
-  if (source?.callGranted === undefined || approve === undefined || approve === approveAll) return undefined;
+  if (source?.callGranted === undefined || approve === undefined || (approve.asks ?? "person") !== "person") return undefined;
   const grant = source.missingGrant?.(result);
   if (grant === undefined) return undefined;
   // In a tainted conversation the call with network would be a way out the taint never judged: the refusal stays.
@@ -50,7 +50,6 @@ export async function askToGrant(registered: RegisteredTool, result: ToolResult,
  * @example describeGrant({ hosts: ["localhost:4873"] }) // '"network": ["localhost:4873"]'
  */
 export function describeGrant(grant: MissingGrant): string {
-  if ("permission" in grant) return `"permissions": [${JSON.stringify(grant.permission)}]`;
-  if ("read" in grant) return `"read": [${JSON.stringify(grant.read)}]`;
-  return `"network": [${grant.hosts.map((host) => JSON.stringify(host)).join(", ")}]`;
+  const { key, values } = grantEntry(grant);
+  return `"${key}": [${values.map((value) => JSON.stringify(value)).join(", ")}]`;
 }

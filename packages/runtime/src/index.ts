@@ -5,7 +5,7 @@
  * result (redaction), the result capped to its results file, the session's taint, and the
  * audit record.
  */
-export { type ApprovalAnswer, type ApprovalRequest, type Approver, approveAll, type RefusedCall } from "./approval.ts";
+export { type ApprovalAnswer, type ApprovalRequest, type Approver, approveAll, type Asks, type RefusedCall } from "./approval.ts";
 export { type ChangeRow, type FileChange, rowMark } from "./change-rows.ts";
 export type { AuditDecision, AuditRecord, AuditSink } from "./audit.ts";
 export type { DerivedCommandRule } from "./derived-rule.ts";

@@ -78,21 +78,25 @@ for (let code = 0; code < 128; code++) TOKEN[code] = TOKEN_CHARACTER.test(String
  * @example new Redactor([{ name: "DB_PASSWORD", value: "hunter2hunter2" }]).redact("pw=hunter2hunter2") // { text: "pw=[redacted: DB_PASSWORD]", count: 1 }
  */
 export class Redactor {
-  readonly #values: ReadonlyMap<string, string>;
-  readonly #literal: RegExp | undefined;
+  readonly #values = new Map<string, string>();
+  #literal: RegExp | undefined;
   readonly #pem = new RegExp(PEM_PATTERN, "g");
   readonly #cutLine = new RegExp(CUT_LINE.source, "g");
   // Sticky at a run's start; the run must end where the token does.
   readonly #token = new RegExp(`(?:${KEY_FORMATS.map(({ pattern }) => `(${pattern})`).join("|")})(?![${TOKEN_CLASS}])`, "y");
 
   constructor(secrets: readonly Secret[] = []) {
-    const values = new Map<string, string>();
+    this.add(secrets);
+  }
+
+  /** Replaces `secrets` too from now on (a token refreshed during the session). */
+  add(secrets: readonly Secret[]): void {
+    const values = this.#values;
     for (const { name, value } of secrets) {
       for (const form of [value, JSON.stringify(value).slice(1, -1)]) {
         if (form.length >= MIN_SECRET_LENGTH && !values.has(form)) values.set(form, name);
       }
     }
-    this.#values = values;
     // Longest first: where two values start at one place, the longer is the one replaced.
     const literal = [...values.keys()].sort((a, b) => b.length - a.length).map((value) => RegExp.escape(value));
     this.#literal = literal.length === 0 ? undefined : new RegExp(literal.join("|"), "g");

@@ -292,6 +292,11 @@ export class ToolRuntime {
     }
   }
 
+  /** Keeps `secrets` from the model too from now on: values the app learnt during the session (an MCP server's refreshed OAuth token). */
+  keepSecrets(secrets: readonly Secret[]): void {
+    this.#redactor.add(secrets);
+  }
+
   /** The tools of `registered`'s plugin (or source). */
   #toolsOf(registered: RegisteredTool): string[] {
     return this.registry.names().filter((name) => {

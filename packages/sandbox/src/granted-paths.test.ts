@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Permission } from "@plugboard/core";
 import { attempt as attemptIn, type Extra } from "../test/attempt.ts";
-import { expandHome, reservedFolders, reservedWrite } from "./granted-paths.ts";
+import { expandHome, reservedFolders, reservedGrant } from "./granted-paths.ts";
 import type { ProtectedPath } from "./view/build-view.ts";
 
 let dir = "";
@@ -78,10 +78,10 @@ describe("the folders no write grant may touch", () => {
   });
 
   test("a grant that is, holds or lies in one is refused; one beside them is not", () => {
-    expect(reservedWrite(["/home/me/.config"], reserved)?.folder.what).toBe("Plugboard's config folder");
-    expect(reservedWrite(["/home/me/.local/state/plugboard/sessions"], reserved)?.folder.what).toBe("Plugboard's state folder");
-    expect(reservedWrite(["/opt"], reserved)?.folder.what).toBe("the app's install");
-    expect(reservedWrite(["/home/me/.config/my-tool", "/var/cache/me/my-tool", "/home/me/notes"], reserved)).toBeUndefined();
+    expect(reservedGrant(["/home/me/.config"], reserved)?.folder.what).toBe("Plugboard's config folder");
+    expect(reservedGrant(["/home/me/.local/state/plugboard/sessions"], reserved)?.folder.what).toBe("Plugboard's state folder");
+    expect(reservedGrant(["/opt"], reserved)?.folder.what).toBe("the app's install");
+    expect(reservedGrant(["/home/me/.config/my-tool", "/var/cache/me/my-tool", "/home/me/notes"], reserved)).toBeUndefined();
   });
 
   test("~ is the home folder", () => {

@@ -2,8 +2,9 @@
  * Paths a person grants a plugin or an MCP server besides the workspace (`"read"` and
  * `"write"` in its config entry): each is in the process's view at its own path, read-only or
  * writable, with Landlock's write rule for the writable ones; a writable folder holds the same
- * protected paths a writable workspace does. What may never be granted writable: the app's own
- * code and Plugboard's config, state and cache folders, whose files the app reads and runs.
+ * protected paths a writable workspace does. What may never be granted, to read or to write: the
+ * app's own code and Plugboard's config, state and cache folders, whose files the app reads and
+ * runs, and which hold its logins and conversations.
  */
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
@@ -40,14 +41,14 @@ export function existingGrants(paths: readonly string[] | undefined): string[] {
   return [...found];
 }
 
-/** A folder no `write` grant may touch, and what it is (as a message names it). */
+/** A folder no `read` or `write` grant may touch, and what it is (as a message names it). */
 export interface ReservedFolder {
   readonly path: string;
   readonly what: string;
 }
 
 /**
- * The folders Plugboard reads and runs from, which no confined process may write: the app's
+ * The folders Plugboard reads and runs from, which no grant may give a confined process: the app's
  * install (`appFolder`), its config folder (`$XDG_CONFIG_HOME/plugboard`, else
  * `~/.config/plugboard`: MCP logins), its state (`$XDG_STATE_HOME/plugboard`, else
  * `~/.local/state/plugboard`: the record of writable spans, conversations) and its cache
@@ -56,17 +57,27 @@ export interface ReservedFolder {
 export function reservedFolders(env: Readonly<Record<string, string | undefined>>, appFolder: string | undefined): ReservedFolder[] {
   const home = env.HOME || homedir();
   const base = (variable: string, fallback: string) => join(env[variable] || join(home, fallback), "plugboard");
+  const state = stateFolder({ ...env, HOME: home });
   return [
     ...(appFolder === undefined ? [] : [{ path: appFolder, what: "the app's install" }]),
     { path: base("XDG_CONFIG_HOME", ".config"), what: "Plugboard's config folder" },
-    { path: base("XDG_STATE_HOME", ".local/state"), what: "Plugboard's state folder" },
+    ...(state === undefined ? [] : [{ path: state, what: "Plugboard's state folder" }]),
     { path: base("XDG_CACHE_HOME", ".cache"), what: "Plugboard's cache folder" },
   ];
 }
 
-/** The first `write` grant that is, holds or lies in a reserved folder, with that folder; none when all are allowed. */
-export function reservedWrite(write: readonly string[], reserved: readonly ReservedFolder[]): { readonly grant: string; readonly folder: ReservedFolder } | undefined {
-  for (const grant of write) {
+/**
+ * Plugboard's state folder: `$XDG_STATE_HOME/plugboard`, else `~/.local/state/plugboard`;
+ * undefined without either variable. It holds the record of writable spans and the kept conversations.
+ */
+export function stateFolder(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const base = env.XDG_STATE_HOME || (env.HOME ? join(env.HOME, ".local", "state") : undefined);
+  return base === undefined ? undefined : join(base, "plugboard");
+}
+
+/** The first grant (`read` or `write`) that is, holds or lies in a reserved folder, with that folder; none when all are allowed. */
+export function reservedGrant(grants: readonly string[], reserved: readonly ReservedFolder[]): { readonly grant: string; readonly folder: ReservedFolder } | undefined {
+  for (const grant of grants) {
     const real = realOrSame(grant);
     for (const folder of reserved) {
       const target = realOrSame(folder.path);

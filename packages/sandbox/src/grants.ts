@@ -5,7 +5,7 @@
  * confined process sees").
  */
 import type { Permission } from "@plugboard/core";
-import type { MissingGrant } from "@plugboard/core/internal";
+import { grantEntry, type MissingGrant } from "@plugboard/core/internal";
 
 /** What each permission lets a plugin do, as a person reads it in an error message. */
 export const PERMISSION_EFFECTS: Readonly<Record<Permission, string>> = {
@@ -29,7 +29,7 @@ export interface GrantedEntry {
  * @example withGrant({ permissions: ["fs.read"] }, { permission: "network" }) // { permissions: ["fs.read", "network"] }
  */
 export function withGrant<E extends GrantedEntry>(entry: E, grant: MissingGrant): E {
-  if ("hosts" in grant) return { ...entry, network: [...(entry.network ?? []), ...grant.hosts] };
-  if ("read" in grant) return { ...entry, read: [...(entry.read ?? []), grant.read] };
-  return { ...entry, permissions: [...new Set([...entry.permissions, grant.permission])] };
+  const added = grantEntry(grant);
+  if (added.key === "permissions") return { ...entry, permissions: [...new Set([...entry.permissions, ...added.values])] };
+  return { ...entry, [added.key]: [...(entry[added.key] ?? []), ...added.values] };
 }

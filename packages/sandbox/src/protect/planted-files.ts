@@ -12,6 +12,7 @@
  */
 import { closeSync, mkdirSync, openSync, rmSync, type Stats, statSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { stateFolder } from "../granted-paths.ts";
 import { isWithin } from "../view/view.ts";
 import { sandboxErrors } from "../messages.ts";
 import { moveOldRecord, readOldRecord } from "./old-record.ts";
@@ -26,9 +27,9 @@ import { isAlive } from "@plugboard/core/process";
  * planted files cannot be kept there, and a start without it would believe what plugins left.
  */
 export function plantedRecordFile(env: Readonly<Record<string, string | undefined>>): string | undefined {
-  const base = env.XDG_STATE_HOME || (env.HOME ? join(env.HOME, ".local", "state") : undefined);
-  if (base === undefined) return undefined;
-  const file = join(base, "plugboard", "writable-spans");
+  const state = stateFolder(env);
+  if (state === undefined) return undefined;
+  const file = join(state, "writable-spans");
   // The nearest of its folders that is there must be a folder (a file on the way answers ENOTDIR further down).
   for (let at = file; dirname(at) !== at; at = dirname(at)) {
     const stats = statOrNot(at);

@@ -17,7 +17,7 @@ import { formatSize, type Limits } from "../limits/limits.ts";
 import { PRIVATE_FOLDERS, type ProtectedPath } from "../view/build-view.ts";
 import type { LimitCounts } from "../limits/limit-tally.ts";
 import { exists, isWithin } from "../view/view.ts";
-import { type PathGrants, realOrSame, type ReservedFolder, reservedWrite } from "../granted-paths.ts";
+import { type PathGrants, realOrSame, type ReservedFolder, reservedGrant } from "../granted-paths.ts";
 import type { Permission } from "@plugboard/core";
 import type { MissingGrant } from "@plugboard/core/internal";
 
@@ -245,7 +245,7 @@ function readHint(line: string, context: RefusalContext): Found | undefined {
       // The grant is of the real path, as checked now: a link the plugin points elsewhere later does not move it.
       const real = realOrSame(path);
       // Never Plugboard's own folders (its logins, its state), nor a folder holding them.
-      const offered = context.reserved !== undefined && reservedWrite([real], context.reserved) === undefined;
+      const offered = context.reserved !== undefined && reservedGrant([real], context.reserved) === undefined;
       return offered ? { text, grant: { read: real } } : { text };
     }
   }
