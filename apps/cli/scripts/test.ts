@@ -8,12 +8,14 @@
  * it did not measure goes first), else the largest first, near enough (the few small files that
  * run long are named, and go first). Each file's output is written whole when it ends, so that
  * its lines and closing counts never interleave with another's; a last line adds them up and
- * names the slowest files and the files that failed.
+ * names the slowest files and the files that failed. Each file's temp folders go under one folder
+ * of its own (its TMPDIR), removed when it ends: bun test fires no `exit` event, so what a file
+ * would remove at exit is removed here.
  * The bundle the tests run (see test/helpers.ts) is built first when it is stale, once.
  * With arguments (`bun run test -t NAME`, a file), it is one `bun test` with them, as usual.
  */
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { ensureBundle } from "../test/helpers.ts";
 
@@ -41,8 +43,14 @@ const queue = [...files];
 async function worker(): Promise<void> {
   for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
     const start = performance.now();
-    const child = Bun.spawn([process.execPath, "test", `./${file}`], { cwd: ROOT, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const temp = mkdtempSync(join(tmpdir(), "plugboard-cli-test-"));
+    const child = Bun.spawn([process.execPath, "test", `./${file}`], { cwd: ROOT, env: { ...process.env, TMPDIR: temp }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    try {
+      rmSync(temp, { recursive: true, force: true });
+    } catch (error) {
+      process.stderr.write(`${file}: its temp folder ${temp} was not removed: ${String(error)}\n`);
+    }
     seconds[file] = Math.round((performance.now() - start) / 100) / 10;
     // bun test writes its results to stderr; whole, in one piece per file.
     process.stdout.write(stdout);
