@@ -125,7 +125,7 @@ function toCommand(word: string, after: readonly string[]): { command: CommandNa
   }
   const command = SPECS.find((spec) => spec.name === word && spec.name !== "interactive" && !spec.name.includes(" "));
   if (command) return { command: command.name, rest: [...after] };
-  throw new UsageError(`unknown command '${word}'; ${didYouMean(word, commandWords()) ?? `to ask the model, use: plugboard run "${word} …"`}`);
+  throw new UsageError(`unknown command '${word}'; ${didYouMean(word, [...commandWords(), "help"]) ?? `to ask the model, use: plugboard run "${word} …"`}`);
 }
 
 /** `did you mean NAME?` (after `prefix`, a group's name) when one of `names` is near `word`. */

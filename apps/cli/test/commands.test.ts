@@ -70,6 +70,7 @@ describe("usage", () => {
   test.each([
     [["help", "rnu"], "plugboard: there is no command 'rnu'; did you mean run? (see plugboard --help)\n"],
     [["tols"], "plugboard: unknown command 'tols'; did you mean tools? (see plugboard --help)\n"],
+    [["hlep"], "plugboard: unknown command 'hlep'; did you mean help? (see plugboard --help)\n"],
     [["plugin", "chek", "x"], "plugboard: unknown command 'plugin chek'; did you mean plugin check? (see plugboard plugin --help)\n"],
   ])("%p, a mistyped command, suggests the nearest one", async (args, stderr) => {
     expect(await plugboard(args, { cwd: dir })).toEqual({ code: 2, stdout: "", stderr });
