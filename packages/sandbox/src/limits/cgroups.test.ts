@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { cgroupSupport, makeTreeCgroups, sweep } from "./cgroups.ts";
 
 const support = cgroupSupport();
@@ -19,13 +19,13 @@ afterAll(() => {
 const ours = (folder: string) => readdirSync(folder).filter((name) => name.startsWith(`plugboard-${process.pid}-`));
 
 /**
- * A bounded attack: a Bun process that joins `procs` (as the confining step does), then starts
- * 20 `sleep`s, counts those the kernel refused, and kills what it started.
+ * A bounded attack: a Bun process that joins the cgroups of `joins` (as the confining step
+ * does), then starts 20 `sleep`s, counts those the kernel refused, and kills what it started.
  */
-async function twentySleeps(procs: readonly string[]): Promise<{ started: number; failed: number }> {
+async function twentySleeps(joins: readonly string[]): Promise<{ started: number; failed: number }> {
   const code = `
     const { writeFileSync } = require("node:fs");
-    for (const file of ${JSON.stringify(procs)}) writeFileSync(file, "0");
+    for (const file of ${JSON.stringify(joins)}) writeFileSync(file, "0");
     const started = [];
     let failed = 0;
     for (let i = 0; i < 20; i++) {
@@ -46,16 +46,18 @@ describe.skipIf(pids === undefined)("a tree's cgroups (a writable pids cgroup he
     const tight = makeTreeCgroups(support, { pids: 16 });
     const roomy = makeTreeCgroups(support, { pids: 512 });
     expect(ours(folder).length).toBe(2);
-    const [tightProcs = ""] = tight.procs;
-    expect(tightProcs.startsWith(`${folder}/plugboard-${process.pid}-`)).toBe(true);
-    expect(readFileSync(join(tightProcs, "../pids.max"), "utf8").trim()).toBe("16");
+    const [tightJoin = ""] = tight.joins;
+    expect(tightJoin.startsWith(`${folder}/plugboard-${process.pid}-`)).toBe(true);
+    // On v1 the thread joins alone (`tasks`): the fast path, which the confining step's execve makes the whole process.
+    expect(basename(tightJoin)).toBe(pids?.version === 1 ? "tasks" : "cgroup.procs");
+    expect(readFileSync(join(tightJoin, "../pids.max"), "utf8").trim()).toBe("16");
 
-    const refused = await twentySleeps(tight.procs);
+    const refused = await twentySleeps(tight.joins);
     expect(refused.failed).toBeGreaterThan(0);
     expect(refused.started + refused.failed).toBe(20);
     expect(tight.refusals().pids).toBeGreaterThan(0);
     // The twin: the same attack with room for it.
-    expect(await twentySleeps(roomy.procs)).toEqual({ started: 20, failed: 0 });
+    expect(await twentySleeps(roomy.joins)).toEqual({ started: 20, failed: 0 });
     expect(roomy.refusals().pids).toBe(0);
 
     await Promise.all([tight.remove(), roomy.remove()]);

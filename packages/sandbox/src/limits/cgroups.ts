@@ -61,8 +61,13 @@ export function cgroupSupport(): CgroupSupport {
 
 /** The cgroups of one confined tree. */
 export interface TreeCgroups {
-  /** Each `cgroup.procs` file the tree's first process writes itself into. */
-  readonly procs: readonly string[];
+  /**
+   * The file of each cgroup the tree's first process writes `0` to, joining it: `tasks` on
+   * v1, which moves only the writing thread (the one that then `execve`s the program, which
+   * leaves it the only thread), and `cgroup.procs` on v2. Writing a whole process into a v1
+   * cgroup (`cgroup.procs`) takes a lock that waits for an RCU grace period, often 10 ms or more.
+   */
+  readonly joins: readonly string[];
   /** How often each limit has refused so far (the kernel's counters). */
   refusals(): Readonly<Record<Controller, number>>;
   /** Removes the cgroups, once the tree has ended (waits a little for its last tasks to go). */
@@ -94,7 +99,7 @@ export function makeTreeCgroups(support: CgroupSupport, bounds: Readonly<Partial
       const folder = join(place.folder, name);
       if (!folders.has(folder)) {
         mkdirSync(folder);
-        folders.set(folder, join(folder, "cgroup.procs"));
+        folders.set(folder, join(folder, place.version === 1 ? "tasks" : "cgroup.procs"));
       }
       limited.push({ controller, folder, version: place.version });
       writeFileSync(join(folder, FILES[controller][place.version].limit), String(bounds[controller]));
@@ -104,7 +109,7 @@ export function makeTreeCgroups(support: CgroupSupport, bounds: Readonly<Partial
     throw error;
   }
   return {
-    procs: [...folders.values()],
+    joins: [...folders.values()],
     refusals: () => {
       const counts = { pids: 0, memory: 0 };
       for (const { controller, folder, version } of limited) counts[controller] = counter(join(folder, FILES[controller][version].events), FILES[controller][version].counter);
