@@ -119,7 +119,8 @@ function pinsReading(index: FigureIndex): string {
 function limitsReading(step: (name: string) => number): string {
   const share = step("the limits' share");
   if (Number.isNaN(share)) return "";
-  return `The default limits add ${n(share)} ms to the confining step (its first Bun writes itself into the tree's cgroups before the view is built; each private tmpfs gets a size), and making and removing a tree's cgroups takes the app ${n(step("a tree's cgroups made and removed"))} ms. `;
+  const added = share < 1 ? `no more to the confining step than the spread of a start (${n(share)} ms, the difference of two medians)` : `${n(share)} ms to the confining step`;
+  return `The default limits — the confining step's first Bun writes itself into the tree's cgroups before the view is built (on cgroup v1 its own thread, through \`tasks\`, the one that then \`execve\`s the host, which skips the kernel's wait for an RCU grace period that moving a whole process through \`cgroup.procs\` takes, 10 ms or more), and each private tmpfs gets a size — add ${added}; making and removing a tree's cgroups takes the app ${n(step("a tree's cgroups made and removed"))} ms. `;
 }
 
 function cliReadings(index: FigureIndex): string[] {

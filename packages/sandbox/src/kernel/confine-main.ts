@@ -52,7 +52,8 @@ export function confineAndExec(argv: readonly string[], environment: Readonly<Re
   try {
     trace("confine: started");
     const { view, landlock, seccomp, egress, limits } = JSON.parse(rules) as ConfinementRules;
-    // "0" is the writer itself, with all its threads: whatever it starts is counted from now on.
+    // "0" is the writer: on v1 this thread alone (`tasks`), the one that execve's the program, which
+    // leaves it the only thread; on v2 the process (`cgroup.procs`). Whatever it starts is counted from now on.
     for (const procs of limits?.cgroups ?? []) writeFileSync(procs, "0");
     trace("confine: cgroups joined");
     applyView(view, limits?.tmp);

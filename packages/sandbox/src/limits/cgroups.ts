@@ -1,13 +1,15 @@
 /**
  * The control groups a confined tree's process and memory limits live in. Plugboard uses only
  * cgroups it creates, each directly below the cgroup the app itself is in (read from
- * `/proc/self/cgroup` and `/proc/self/mountinfo`), named `plugboard-PID-N` after the app's
- * pid; it never writes to a cgroup it did not create, removes each with its tree, and at its
- * first use removes those an app that is gone left behind. A controller is used on cgroup v2
- * where the app's cgroup hands it to its children (systemd's delegation), else on a writable
- * v1 hierarchy (a container run as root).
+ * `/proc/self/cgroup` and `/proc/self/mountinfo`), named `plugboard-PID-NS-RANDOM` after the
+ * app's pid, its PID namespace and a random part (the same pid is another app's in another PID
+ * namespace); it never writes to a cgroup it did not create, removes each with its tree, and
+ * at its first use removes those an app that is gone left behind. A controller is used on
+ * cgroup v2 where the app's cgroup hands it to its children (systemd's delegation), else on a
+ * writable v1 hierarchy (a container run as root).
  */
-import { accessSync, constants, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { accessSync, constants, mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { isAlive } from "@plugboard/core/process";
 
@@ -35,7 +37,28 @@ const FILES: Readonly<Record<Controller, Readonly<Record<1 | 2, { readonly limit
   },
 };
 
-const OWN = /^plugboard-(\d+)-\d+$/;
+/**
+ * Our cgroups' names: `plugboard-PID-NS-RANDOM`, and `plugboard-PID-N` as earlier versions
+ * named them (without their PID namespace).
+ */
+const OWN = /^plugboard-(\d+)-(\d+)(-[0-9a-f]+)?$/;
+
+/**
+ * How old an empty cgroup of an app in another PID namespace (or of unknown namespace) must
+ * be before a sweep removes it: its pid means nothing here, so whether its app is gone cannot
+ * be asked; a tree joins its cgroups within moments of their making and they are removed with
+ * it, so one empty for this long is left behind.
+ */
+export const FOREIGN_GRACE_MS = 10 * 60_000;
+
+/** The inode of this process's PID namespace (`pid:[INODE]`), or undefined when it cannot be read. */
+function pidNamespace(): string | undefined {
+  try {
+    return /^pid:\[(\d+)\]$/.exec(readlinkSync("/proc/self/ns/pid"))?.[1];
+  } catch {
+    return undefined;
+  }
+}
 
 /** Where this app may make cgroups of each controller. Reads two small files of `/proc`. */
 export function cgroupSupport(): CgroupSupport {
@@ -61,15 +84,19 @@ export function cgroupSupport(): CgroupSupport {
 
 /** The cgroups of one confined tree. */
 export interface TreeCgroups {
-  /** Each `cgroup.procs` file the tree's first process writes itself into. */
-  readonly procs: readonly string[];
+  /**
+   * The file of each cgroup the tree's first process writes `0` to, joining it: `tasks` on
+   * v1, which moves only the writing thread (the one that then `execve`s the program, which
+   * leaves it the only thread), and `cgroup.procs` on v2. Writing a whole process into a v1
+   * cgroup (`cgroup.procs`) takes a lock that waits for an RCU grace period, often 10 ms or more.
+   */
+  readonly joins: readonly string[];
   /** How often each limit has refused so far (the kernel's counters). */
   refusals(): Readonly<Record<Controller, number>>;
   /** Removes the cgroups, once the tree has ended (waits a little for its last tasks to go). */
   remove(): Promise<void>;
 }
 
-let serial = 0;
 let swept = false;
 
 /**
@@ -86,7 +113,7 @@ export function makeTreeCgroups(support: CgroupSupport, bounds: Readonly<Partial
     swept = true;
     for (const folder of new Set(places.map(({ place }) => place.folder))) sweep(folder);
   }
-  const name = `plugboard-${process.pid}-${++serial}`;
+  const name = `plugboard-${process.pid}-${pidNamespace() ?? 0}-${randomBytes(6).toString("hex")}`;
   const folders = new Map<string, string>();
   const limited: { controller: Controller; folder: string; version: 1 | 2 }[] = [];
   try {
@@ -94,7 +121,7 @@ export function makeTreeCgroups(support: CgroupSupport, bounds: Readonly<Partial
       const folder = join(place.folder, name);
       if (!folders.has(folder)) {
         mkdirSync(folder);
-        folders.set(folder, join(folder, "cgroup.procs"));
+        folders.set(folder, join(folder, place.version === 1 ? "tasks" : "cgroup.procs"));
       }
       limited.push({ controller, folder, version: place.version });
       writeFileSync(join(folder, FILES[controller][place.version].limit), String(bounds[controller]));
@@ -104,7 +131,7 @@ export function makeTreeCgroups(support: CgroupSupport, bounds: Readonly<Partial
     throw error;
   }
   return {
-    procs: [...folders.values()],
+    joins: [...folders.values()],
     refusals: () => {
       const counts = { pids: 0, memory: 0 };
       for (const { controller, folder, version } of limited) counts[controller] = counter(join(folder, FILES[controller][version].events), FILES[controller][version].counter);
@@ -130,7 +157,12 @@ function removeNow(folder: string): boolean {
   }
 }
 
-/** Removes the cgroups in `folder` that apps which are gone left behind; one still holding tasks stays. */
+/**
+ * Removes the cgroups in `folder` that apps which are gone left behind: those of this PID
+ * namespace whose app's pid has ended, and those of another (or of an earlier version, which
+ * did not name it) empty for `FOREIGN_GRACE_MS`. One still holding tasks stays (the kernel
+ * refuses to remove it).
+ */
 export function sweep(folder: string): void {
   let names: string[];
   try {
@@ -138,10 +170,25 @@ export function sweep(folder: string): void {
   } catch {
     return;
   }
+  const here = pidNamespace();
   for (const name of names) {
-    const pid = OWN.exec(name)?.[1];
-    if (pid === undefined || Number(pid) === process.pid || isAlive(Number(pid))) continue;
-    removeNow(join(folder, name));
+    const [, owner, namespace, random] = OWN.exec(name) ?? [];
+    if (owner === undefined) continue;
+    const pid = Number(owner);
+    const ours = random !== undefined && here !== undefined && namespace === here;
+    if (ours && pid === process.pid) continue;
+    // An earlier version's name: its pid is taken as this namespace's, as that version did.
+    const gone = (ours || random === undefined) && pid !== process.pid && !isAlive(pid);
+    if (gone || (!ours && olderThan(join(folder, name), FOREIGN_GRACE_MS))) removeNow(join(folder, name));
+  }
+}
+
+/** Whether `folder` was made (last changed) more than `ms` ago; false when it cannot be read. */
+function olderThan(folder: string, ms: number): boolean {
+  try {
+    return Date.now() - statSync(folder).mtimeMs > ms;
+  } catch {
+    return false;
   }
 }
 

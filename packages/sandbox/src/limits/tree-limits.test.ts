@@ -84,13 +84,23 @@ describe.skipIf(pidsPlace === undefined)("the tree's cgroups (a writable pids cg
   test("the program runs in them from its start, cannot write their limits, and they are removed after", async () => {
     const script = "exec 2>&1; cat /proc/self/cgroup; for file in /sys/fs/cgroup/pids$(grep :pids: /proc/self/cgroup | cut -d: -f3)/pids.max; do echo 100000 > $file || echo refused; cat $file; done";
     const { output, cgroups } = await bash(script, { processes: 64 });
-    const name = /:pids:\/(?:.*\/)?(plugboard-\d+-\d+)\n/.exec(output)?.[1];
+    const name = /:pids:\/(?:.*\/)?(plugboard-[0-9a-f-]+)\n/.exec(output)?.[1];
     expect(name).toStartWith(`plugboard-${process.pid}-`);
     expect(cgroups.some((procs) => procs.includes(`/${name}/`))).toBe(true);
     expect(output).toContain("Read-only file system");
     expect(output.trim().split("\n").slice(-2)).toEqual(["refused", "64"]);
     for (const procs of cgroups) expect(existsSync(procs)).toBe(false);
     if ("folder" in support.memory) expect(output).toMatch(new RegExp(`:memory:.*/${name}\\n`));
+  }, 30_000);
+
+  test("every thread of the program is in them: the confining step joins on its own thread and execve's the program from it", async () => {
+    // Bun, exec'd by the confined shell in its place, starts its threads after the join: each says which pids cgroup it is in.
+    const threads = `exec bun -e 'const { readdirSync, readFileSync } = require("node:fs"); await Bun.sleep(50);
+      for (const task of readdirSync("/proc/self/task")) console.log(readFileSync("/proc/self/task/" + task + "/cgroup", "utf8").split("\\n").find((line) => line.includes(":pids:")))'`;
+    const lines = (await bash(threads, {})).output.trim().split("\n");
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.filter((line) => !/\/plugboard-[0-9a-f-]+$/.test(line))).toEqual([]);
+    expect(new Set(lines).size).toBe(1);
   }, 30_000);
 
   test("a bounded attack just over the process limit is refused and counted; with the default limit it is not (the twin)", async () => {

@@ -10,7 +10,7 @@ import { formatSize, type Limits } from "./limits.ts";
 
 /** What the confining step applies, as the launcher passes it. */
 export interface LimitRules {
-  /** The `cgroup.procs` files the tree's first process joins before anything else runs. */
+  /** The files the tree's first process writes itself into, joining its cgroups, before anything else runs (`TreeCgroups.joins`). */
   readonly cgroups: readonly string[];
   /** `RLIMIT_NPROC`, where no pids cgroup bounds the tree. */
   readonly nproc?: number;
@@ -39,7 +39,7 @@ export function limitTree(limits: Limits): TreeLimits {
   const cgroups = makeTreeCgroups(here, { pids: limits.processes, memory: limits.memory });
   const nproc = "folder" in here.pids || isRoot() ? undefined : limits.processes;
   return {
-    rules: { cgroups: cgroups.procs, ...(nproc === undefined ? {} : { nproc }), tmp: limits.tmp },
+    rules: { cgroups: cgroups.joins, ...(nproc === undefined ? {} : { nproc }), tmp: limits.tmp },
     refusals: () => cgroups.refusals(),
     remove: () => cgroups.remove(),
   };
