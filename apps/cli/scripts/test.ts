@@ -14,7 +14,7 @@
  * The bundle the tests run (see test/helpers.ts) is built first when it is stale, once.
  * With arguments (`bun run test -t NAME`, a file), it is one `bun test` with them, as usual.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { ensureBundle } from "../test/helpers.ts";
@@ -44,6 +44,7 @@ async function worker(): Promise<void> {
   for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
     const start = performance.now();
     const temp = mkdtempSync(join(tmpdir(), "plugboard-cli-test-"));
+    chmodSync(temp, 0o1777); // as the system's temp folder is: tests run some processes as another user
     const child = Bun.spawn([process.execPath, "test", `./${file}`], { cwd: ROOT, env: { ...process.env, TMPDIR: temp }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
     try {
