@@ -58,12 +58,23 @@ export function createElicitation(io: Io): Elicitation {
 }
 
 async function askForm(request: ElicitationRequest, io: Io, signal: AbortSignal): Promise<ElicitationAnswer> {
-  const { style } = io;
   // Loaded when a server asks: a command no server asks anything (most) loads neither.
-  const [{ parseField, fieldProblems, answerProblems }, { readKey, readLine }] = await Promise.all([
+  const [elicitation, terminal] = await Promise.all([
     lazily("the MCP elicitation forms", () => import("@plugboard/mcp/elicitation")),
     lazily("the terminal's prompts", () => import("./terminal-input.ts")),
   ]);
+  // One keyboard for the whole form: an answer typed as the next field's prompt comes is that field's, whatever the timing.
+  return terminal.holdingKeyboard(io.stdin, io.stderr, () => askFields(request, io, signal, elicitation, terminal));
+}
+
+async function askFields(
+  request: ElicitationRequest,
+  io: Io,
+  signal: AbortSignal,
+  { parseField, fieldProblems, answerProblems }: typeof import("@plugboard/mcp/elicitation"),
+  { readKey, readLine }: typeof import("./terminal-input.ts"),
+): Promise<ElicitationAnswer> {
+  const { style } = io;
   io.stderr.write(`${style.tool(`MCP server ${visible(request.server)} asks:`)} ${visible(request.message)}\n`);
   io.stderr.write(`${style.dim("[a] answer  [d] decline  [c] cancel")} › `);
   const key = await readKey(io.stdin, ["a", "d", "c"], signal).catch((error: unknown) => {
