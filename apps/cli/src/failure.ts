@@ -26,7 +26,7 @@ export async function failureOf(error: unknown): Promise<Failure> {
   if (error instanceof LazyLoadError && isNotFound(error.cause)) {
     // A file of ours or a dependency is missing: the fix is the installation, not the command line.
     const why = error.message.split("\n")[0] ?? "";
-    return { message: `${why}.\nReinstall plugboard (bun add -g @plugboard/cli) so that all its files and dependencies are installed.`, code: 2 };
+    return { message: `${why}.\nReinstall plugboard (npm install -g with the CLI's tarball, or bun install --frozen-lockfile in a clone) so that all its files and dependencies are installed.`, code: 2 };
   }
   // A bug in a plugin's code (wherever the plugin runs): the person's fix is the plugin's author, or the config.
   const { PluginError } = await lazily("the runtime @plugboard/core/internal", () => import("@plugboard/core/internal"));

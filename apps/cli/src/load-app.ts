@@ -20,6 +20,7 @@ import {
 import type { Logger, Workspace } from "@plugboard/core";
 import { type ParsedArgs, UsageError } from "./args.ts";
 import type { Io } from "./io.ts";
+import { reportStrayErrors } from "./stray-errors.ts";
 
 /** The CLI's own package folder: plugins it ships resolve from here when the config's folder has none. */
 export const CLI_FOLDER = resolve(import.meta.dir, "..");
@@ -68,6 +69,7 @@ export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOption
   const { announceWorkspace, ...asked } = options;
   const app = await startApp({ ...asked, ...configOptions(parsed, io), logger: stderrLogger(io), appFolder: CLI_FOLDER }).catch(usageError(parsed));
   opened.add(app);
+  reportStrayErrors(app, io, parsed.flags.json && parsed.command === "run");
   if (announceWorkspace && app.config.workspaceSource === "default") {
     io.note(`workspace: ${app.workspace.root} (the current folder; --workspace DIR picks another)`);
   }

@@ -39,7 +39,7 @@ describe("a CLI whose files are not all installed", () => {
       stdout: "",
       stderr:
         `plugboard: Could not load the plugboard tools command: Cannot find module './tools.ts' imported from ${join(copy, "src/commands/tools.command.ts")}.\n` +
-        "Reinstall plugboard (bun add -g @plugboard/cli) so that all its files and dependencies are installed.\n",
+        "Reinstall plugboard (npm install -g with the CLI's tarball, or bun install --frozen-lockfile in a clone) so that all its files and dependencies are installed.\n",
     });
   });
 

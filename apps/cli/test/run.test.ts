@@ -404,6 +404,7 @@ describe("run --json ends with an error event on any failure", () => {
 
 describe("programming errors", () => {
   const buggy = fileURLToPath(new URL("./fixtures/buggy-plugin", import.meta.url));
+  const stray = fileURLToPath(new URL("./fixtures/stray-error-plugin", import.meta.url));
 
   for (const sandbox of ["off", "auto"]) {
     test(`a bug in a tool (sandbox ${sandbox}) is one message naming the plugin, tool and phase, and exit 2`, async () => {
@@ -416,5 +417,31 @@ describe("programming errors", () => {
       expect(result.stderr).toContain("This is a bug in buggy-plugin, not in the call: report it to its author, or remove buggy-plugin from the config.");
       expect(result.stderr).not.toContain(STACK_FRAME);
     });
+
+    test(`a tool that returns a bare string, not a result (sandbox ${sandbox}), is a bug named as such, and exit 2`, async () => {
+      await using folder = await tempFolder({ "workspace/.keep": "" });
+      const strayConfig = await writeConfig(folder.dir, { sandbox, plugins: [{ path: stray, permissions: [] }] });
+      await using model = await startScriptedModel([{ toolCalls: [{ name: "plain", arguments: {} }] }]);
+      const result = await plugboard(["run", "--config", strayConfig, "--base-url", model.baseURL, "go"], { cwd: folder.dir });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(
+        "plugboard: Tool plain (plugin stray-error-plugin) failed in its handler: TypeError: it returned a string, not a result { content: string, isError: boolean }: return textResult(TEXT) or errorResult(MESSAGE)\nThis is a bug in stray-error-plugin",
+      );
+      expect(result.stderr).not.toContain(STACK_FRAME);
+    });
   }
+
+  test("what a plugin in the app's process throws outside any call (from a timer it left) is one message naming it, exit 2, and run --json's error event", async () => {
+    await using folder = await tempFolder({ "workspace/.keep": "" });
+    const strayConfig = await writeConfig(folder.dir, { sandbox: "off", plugins: [{ path: stray, permissions: [] }] });
+    // The timer throws while the model is asked again, after the call has answered.
+    await using model = await startScriptedModel([{ toolCalls: [{ name: "later", arguments: {} }] }, { hang: true }]);
+    const result = await plugboard(["run", "--json", "--config", strayConfig, "--base-url", model.baseURL, "go"], { cwd: folder.dir });
+    const message =
+      "plugin stray-error-plugin threw outside any call: TypeError: a bug in a timer of the later tool\nThis is a bug in stray-error-plugin: report it to its author, or remove stray-error-plugin from the config.";
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`plugboard: ${message}`);
+    expect(result.stderr).not.toContain(STACK_FRAME);
+    expect(failedEvents(result).message).toBe(message);
+  });
 });

@@ -50,11 +50,32 @@ export async function answeredOrCancelled(running: Promise<ToolResult>, signal: 
 }
 
 async function answer(tool: AnyToolDefinition, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  let result: unknown;
   try {
-    return await tool.handler(args, ctx);
+    result = await tool.handler(args, ctx);
   } catch (error) {
     if (error instanceof ToolError) return errorResult(error.message);
     if (isCancellation(error, ctx.signal)) return toolErrors.cancelled();
     throw error;
   }
+  // A plugin in JavaScript, or typed loosely, can return anything: its bug, said as such wherever it runs.
+  if (!isToolResult(result)) throw new TypeError(`it returned ${described(result)}, not a result { content: string, isError: boolean }: return textResult(TEXT) or errorResult(MESSAGE)`);
+  return result;
+}
+
+function isToolResult(value: unknown): value is ToolResult {
+  if (typeof value !== "object" || value === null) return false;
+  const { content, isError, structuredContent } = value as Partial<Record<keyof ToolResult, unknown>>;
+  return typeof content === "string" && typeof isError === "boolean" && (structuredContent === undefined || (typeof structuredContent === "object" && structuredContent !== null));
+}
+
+/** What a value is, for the message: `a string`, `undefined`, `an object without content`. */
+function described(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return "an array";
+  if (typeof value !== "object") return `${/^[aeiou]/.test(typeof value) ? "an" : "a"} ${typeof value}`;
+  const { content, isError } = value as Record<string, unknown>;
+  if (typeof content !== "string") return "an object whose content is not a string";
+  if (typeof isError !== "boolean") return "an object whose isError is not a boolean";
+  return "an object whose structuredContent is not an object";
 }
