@@ -4,7 +4,7 @@
  * that resumes it is refused (two would interleave their messages in one file); a lock whose
  * process is gone (a crash, a kill -9) is taken over.
  */
-import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PlugboardError } from "@plugboard/bootstrap";
 
@@ -35,13 +35,42 @@ export function lockConversation(folder: string, id: string): ConversationLock {
     const holder = holderOf(file);
     if (holder === process.pid) return held(id, file);
     if (holder === undefined ? !isOld(file) : isAlive(holder)) break;
-    rmSync(file, { force: true });
+    if (!removeStale(file, holder)) break;
   }
   const holder = holderOf(file);
   throw new PlugboardError(
     "USAGE",
     `conversation ${id} is in use by another plugboard${holder === undefined ? "" : ` (pid ${holder})`}; end that session first, or start a new conversation (if no plugboard has it, remove ${file})`,
   );
+}
+
+/**
+ * Removes the lock `file` if it still names `holder` (the process judged gone), and only then:
+ * two processes that judged the same lock stale must not both take it over, the second removing
+ * the lock the first has just made. Moved aside in one step (a rename) and looked at there, the
+ * lock is put back when it turns out to be another's. False when it was another's.
+ */
+export function removeStale(file: string, holder: number | undefined): boolean {
+  const aside = `${file}.${process.pid}.${crypto.randomUUID()}`;
+  try {
+    renameSync(file, aside);
+  } catch {
+    // Gone already: whoever removed it judged it as this process did; the next create decides.
+    return true;
+  }
+  const found = holderOf(aside);
+  // Another's: back where it was.
+  if (found !== holder) {
+    try {
+      linkSync(aside, file);
+    } catch {
+      // A lock is there again: the one there decides.
+    }
+    rmSync(aside, { force: true });
+    return false;
+  }
+  rmSync(aside, { force: true });
+  return true;
 }
 
 function held(id: string, file: string): ConversationLock {

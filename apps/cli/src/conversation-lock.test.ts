@@ -1,0 +1,53 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { lockConversation, removeStale } from "./conversation-lock.ts";
+
+let folder: string;
+beforeEach(() => {
+  folder = mkdtempSync(join(tmpdir(), "plugboard-lock-"));
+});
+afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+/** The pid of a process that has ended. */
+async function endedPid(): Promise<number> {
+  const child = Bun.spawn(["true"]);
+  await child.exited;
+  return child.pid;
+}
+
+describe("a stale lock taken over", () => {
+  test("by the process that judged it stale: its pid then names the lock", async () => {
+    const file = join(folder, "c1.lock");
+    writeFileSync(file, `${await endedPid()}\n`);
+    const lock = lockConversation(folder, "c1");
+    expect(readFileSync(file, "utf8")).toBe(`${process.pid}\n`);
+    lock.release();
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
+  test("two that judged the same lock stale: the second does not remove the lock the first has just made", async () => {
+    const file = join(folder, "c1.lock");
+    const gone = await endedPid();
+    // The first removed the stale lock and made its own, after the second had read the stale one.
+    const first = process.ppid;
+    writeFileSync(file, `${first}\n`);
+    expect(removeStale(file, gone)).toBe(false);
+    expect(readFileSync(file, "utf8")).toBe(`${first}\n`);
+    expect(readdirSync(folder)).toEqual(["c1.lock"]);
+  });
+
+  test("a lock still naming the process judged gone is removed", async () => {
+    const file = join(folder, "c1.lock");
+    const gone = await endedPid();
+    writeFileSync(file, `${gone}\n`);
+    expect(removeStale(file, gone)).toBe(true);
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
+  test("a live holder's lock is refused, naming it", () => {
+    writeFileSync(join(folder, "c1.lock"), `${process.ppid}\n`);
+    expect(() => lockConversation(folder, "c1")).toThrow(`conversation c1 is in use by another plugboard (pid ${process.ppid})`);
+  });
+});
