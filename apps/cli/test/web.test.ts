@@ -3,8 +3,10 @@
  * folder naming first-party plugins by package gets the CLI's own copies.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { fileURLToPath } from "node:url";
+import { startScriptedModel } from "@plugboard/testing";
 import { helpText } from "../src/help.ts";
-import { plugboard, spawnPlugboard, STACK_FRAME, tempFolder } from "./helpers.ts";
+import { plugboard, spawnPlugboard, STACK_FRAME, tempFolder, writeConfig } from "./helpers.ts";
 
 const CONFIG = JSON.stringify({ plugins: [{ package: "@plugboard/plugin-read-file", permissions: ["fs.read"] }] });
 
@@ -24,8 +26,9 @@ async function startWeb(args: readonly string[], env: Record<string, string> = {
       const decoder = new TextDecoder();
       for await (const chunk of child.stderr) {
         stderr += decoder.decode(chunk, { stream: true });
+        // Read on once it listens: what it says later is the test's too.
         const found = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
-        if (found) return resolve(found);
+        if (found) resolve(found);
       }
       reject(new Error(`plugboard web exited before listening:\n${stderr}`));
     })();
@@ -56,6 +59,25 @@ describe("plugboard web", () => {
       web.child.kill("SIGINT");
     }
     expect(await web.child.exited).toBe(130);
+  }, 60_000);
+
+  test("what a plugin in its process throws outside any call (a timer it left) ends it with one message naming the plugin, exit 2, no stack", async () => {
+    const stray = fileURLToPath(new URL("./fixtures/stray-error-plugin", import.meta.url));
+    await using folder = await tempFolder({ "workspace/.keep": "" });
+    const config = await writeConfig(folder.dir, { sandbox: "off", plugins: [{ path: stray, permissions: [] }] });
+    // The timer throws while the model is asked again, after the call has answered.
+    await using model = await startScriptedModel([{ toolCalls: [{ name: "later", arguments: {} }] }, { hang: true }]);
+    const web = await startWeb(["--port", "0", "--config", config], { BASE_URL: model.baseURL, MODEL_API_KEY: "test-key" });
+    void fetch(`${web.url}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ messages: [{ role: "user", content: "go" }] }),
+    }).catch(() => undefined);
+    expect(await web.child.exited).toBe(2);
+    expect(web.stderr()).toContain(
+      "plugboard: plugin stray-error-plugin threw outside any call: TypeError: a bug in a timer of the later tool\nThis is a bug in stray-error-plugin: report it to its author, or remove stray-error-plugin from the config.\n",
+    );
+    expect(web.stderr()).not.toContain(STACK_FRAME);
   }, 60_000);
 
   test("a non-loopback --host without a token, and a bad --port, exit 2 with one message", async () => {

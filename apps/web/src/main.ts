@@ -2,7 +2,7 @@
  * The process entry of `bun run web`: parse the flags, start the app, print where it listens,
  * and shut down cleanly on SIGINT/SIGTERM (exit 0). Usage, config and plugin errors exit 2.
  */
-import { invocationCwd } from "@plugboard/bootstrap";
+import { endOnStrayPluginErrors, invocationCwd } from "@plugboard/bootstrap";
 import { PlugboardError } from "@plugboard/bootstrap";
 import { visible } from "@plugboard/core/internal";
 import { HELP, parseWebArgs } from "./args.ts";
@@ -27,6 +27,10 @@ async function main(): Promise<void> {
     host: args.host,
     token: args.token,
     logger: { debug() {}, info: stderr, warn: stderr },
+  });
+  endOnStrayPluginErrors(web.app, async (message) => {
+    stderr(message);
+    await new Promise((done) => process.stderr.write("", done));
   });
   for (const line of startupLines(web, args.token !== undefined)) stderr(line);
 

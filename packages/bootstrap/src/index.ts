@@ -6,6 +6,7 @@ export { acceptedLine, type ChangedTools, type Pinning, type ToolChange, withhel
 export { type CodeChange, type CodePinning, withheldCodeLine } from "./code-pins.ts";
 export { openWorkspace } from "./plan.ts";
 export { type AppFlags, type StartAppOptions, type StartedApp, startApp, startConfig } from "./start-app.ts";
+export { endOnStrayPluginErrors } from "./stray-errors.ts";
 export { type TaintRoles, taintRoles } from "./taint-tools.ts";
 // What the apps use of the packages the app is assembled from.
 export {

@@ -7,6 +7,7 @@ import type { ParsedArgs } from "../args.ts";
 import { abortOnInterrupt } from "../interrupt.ts";
 import type { Io } from "../io.ts";
 import { CLI_FOLDER, defaultConfig } from "../load-app.ts";
+import { reportStrayErrors } from "../stray-errors.ts";
 import { plural } from "@plugboard/core/internal";
 
 /** Serves the chat; Ctrl-C, SIGTERM or SIGHUP stop it, aborting the turns in flight (exit 130, 143 or 129). */
@@ -24,6 +25,7 @@ export async function webCommand(parsed: ParsedArgs, io: Io): Promise<number> {
     token,
     logger: { debug() {}, info: io.note, warn: io.note },
   });
+  reportStrayErrors(web.app, io, false);
   for (const line of startupLines(web, token !== undefined)) io.note(line);
   await new Promise((resolve) => stop.signal.addEventListener("abort", resolve, { once: true }));
   const inFlight = web.server.stats.inFlight;

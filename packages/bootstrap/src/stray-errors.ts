@@ -1,0 +1,48 @@
+/**
+ * What a plugin running in the app's own process (the sandbox off, or its entry
+ * `"sandbox": false`) throws outside any call — from a timer or a promise it left behind — is
+ * the plugin's bug, not the app's: the process ends with one message naming the plugin, exit 2,
+ * as a bug inside a call ends a command. Told apart by the plugin's folder in the error's
+ * stack; anything else is thrown on, to crash with its stack. A confined plugin's stray errors
+ * end its host, which the app starts again for the next call.
+ */
+import type { App } from "./build-app.ts";
+
+/** The exit code of a plugin's bug, inside a call or outside. */
+export const PLUGIN_BUG_EXIT = 2;
+
+let watched: readonly { readonly name: string; readonly directory: string }[] = [];
+let say: ((message: string) => Promise<void>) | undefined;
+let ending = false;
+
+/**
+ * From now on, an error thrown outside any call by one of `app`'s in-process plugins is `report`ed
+ * (the person's message, to write before the process ends) and ends the process with
+ * `PLUGIN_BUG_EXIT`. For a process's entry, never a library: it listens on the process.
+ */
+export function endOnStrayPluginErrors(app: Pick<App, "plugins" | "sandbox">, report: (message: string) => Promise<void>): void {
+  const inProcess = app.plugins.filter((plugin) => !app.sandbox.confined.includes(plugin.name));
+  // None in this process: nothing to tell apart, and the process's own handling stays as it is.
+  if (inProcess.length === 0) return;
+  watched = [...watched, ...inProcess];
+  if (say === undefined) {
+    process.on("uncaughtException", onStray);
+    process.on("unhandledRejection", onStray);
+  }
+  say = report;
+}
+
+function onStray(error: unknown): void {
+  if (ending) return;
+  const stack = error instanceof Error ? (error.stack ?? "") : "";
+  const plugin = watched.find(({ directory }) => stack.includes(`${directory}/`));
+  if (plugin === undefined || say === undefined) {
+    // A write to a reader gone (a pipe closed): Bun drops it when nothing listens here, and so does this.
+    if (error instanceof Error && Reflect.get(error, "code") === "EPIPE") return;
+    throw error;
+  }
+  ending = true;
+  const thrown = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const message = `plugin ${plugin.name} threw outside any call: ${thrown}\nThis is a bug in ${plugin.name}: report it to its author, or remove ${plugin.name} from the config.`;
+  say(message).finally(() => process.exit(PLUGIN_BUG_EXIT));
+}
