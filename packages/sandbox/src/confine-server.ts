@@ -11,7 +11,6 @@
  * `network` too, where npm and uv are told they are offline rather than left to retry a
  * registry they cannot reach.
  */
-import { createHash } from "node:crypto";
 import { mkdirSync, realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CORE_FOLDER, underInit } from "@plugboard/core/process";
@@ -109,7 +108,7 @@ export function confineServer(launch: Launch, server: ServerConfinement, mechani
 
 /** The server's own cache folder (0700), one per config and server name; undefined (said) when it cannot be made. */
 function cacheFolder(server: ServerConfinement): string | undefined {
-  const key = createHash("sha256").update(`${server.configPath}\0${server.name}`).digest("hex").slice(0, 16);
+  const key = new Bun.CryptoHasher("sha256").update(`${server.configPath}\0${server.name}`).digest("hex").slice(0, 16);
   const safe = server.name.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
   const folder = join(server.cacheRoot ?? "", `${safe}-${key}`);
   try {

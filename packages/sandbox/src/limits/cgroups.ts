@@ -8,7 +8,6 @@
  * cgroup v2 where the app's cgroup hands it to its children (systemd's delegation), else on a
  * writable v1 hierarchy (a container run as root).
  */
-import { randomBytes } from "node:crypto";
 import { accessSync, constants, mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { isAlive } from "@plugboard/core/process";
@@ -113,7 +112,7 @@ export function makeTreeCgroups(support: CgroupSupport, bounds: Readonly<Partial
     swept = true;
     for (const folder of new Set(places.map(({ place }) => place.folder))) sweep(folder);
   }
-  const name = `plugboard-${process.pid}-${pidNamespace() ?? 0}-${randomBytes(6).toString("hex")}`;
+  const name = `plugboard-${process.pid}-${pidNamespace() ?? 0}-${Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString("hex")}`;
   const folders = new Map<string, string>();
   const limited: { controller: Controller; folder: string; version: 1 | 2 }[] = [];
   try {
