@@ -12,8 +12,8 @@ import type { Io } from "./io.ts";
 
 /** Who answers the servers' requests in this process, and the turn they interrupt. */
 export interface Elicitation {
-  /** Undefined without a terminal: the requests are then declined. */
-  readonly elicit: Elicitor | undefined;
+  /** Declines without a terminal: there is no one to ask. */
+  readonly elicit: Elicitor;
   /** While a turn runs: its screen pauses for a question, and its end (Ctrl-C) cancels one. */
   during(screen: Screen, signal: AbortSignal): Disposable;
 }
@@ -24,8 +24,11 @@ const QUIET: Screen = { pause() {}, resume() {} };
 export function createElicitation(io: Io): Elicitation {
   let turn: { screen: Screen; signal: AbortSignal } | undefined;
   let queue: Promise<unknown> = Promise.resolve();
-  const terminal = io.stdin.isTTY === true && io.stderr.isTTY === true;
+  // Looked at when a server first asks: reading stdin's kind loads Node's terminal and stream modules, which most commands never need.
+  let terminal: boolean | undefined;
   const elicit: Elicitor = (request, serverSignal) => {
+    terminal ??= io.stdin.isTTY === true && io.stderr.isTTY === true;
+    if (!terminal) return Promise.resolve({ action: "decline" as const });
     // One question at a time, in the order the servers asked.
     const answer = queue.then(async () => {
       const screen = turn?.screen ?? QUIET;
@@ -45,7 +48,7 @@ export function createElicitation(io: Io): Elicitation {
     return answer;
   };
   return {
-    elicit: terminal ? elicit : undefined,
+    elicit,
     during(screen, signal) {
       turn = { screen, signal };
       return {
