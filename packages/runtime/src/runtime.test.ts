@@ -150,6 +150,16 @@ describe("ToolRuntime.execute", () => {
   test("schemas() is the registry's tools array", () => {
     expect(runtime.schemas().map((tool) => tool.function.name)).toEqual(["read_file", "failing"]);
   });
+
+  test("a secret learnt during the session is taken out of the descriptions already sent", async () => {
+    const token = "fresh-token-0123456789";
+    const leaky = defineTool({ name: "leaky", description: `Calls the API with ${token}.`, parameters: Type.Object({}), handler: async () => textResult("ok") });
+    const session = new ToolRuntime(new ToolRegistry([{ tool: leaky, owner: "server" }]), { workspace: runtime.workspace });
+    expect(session.schemas()[0]?.function.description).toBe(`Calls the API with ${token}.`);
+    session.keepSecrets([{ name: "OAUTH_TOKEN", value: token }]);
+    expect(session.schemas()[0]?.function.description).toBe("Calls the API with [redacted: OAUTH_TOKEN].");
+    expect(session.schema("leaky")?.function.description).toBe("Calls the API with [redacted: OAUTH_TOKEN].");
+  });
 });
 
 describe("repaired calls", () => {

@@ -295,6 +295,8 @@ export class ToolRuntime {
   /** Keeps `secrets` from the model too from now on: values the app learnt during the session (an MCP server's refreshed OAuth token). */
   keepSecrets(secrets: readonly Secret[]): void {
     this.#redactor.add(secrets);
+    // The schemas made so far were redacted without them.
+    this.#sent.clear();
   }
 
   /** The tools of `registered`'s plugin (or source). */
