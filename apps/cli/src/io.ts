@@ -24,10 +24,7 @@ export interface Io {
    * costs more than the rest of `--version`.
    */
   print(text: string): Promise<void>;
-}
-
-/** The real process's `Io`, and `drain`, which waits until what was written is out. */
-export interface ProcessIo extends Io {
+  /** Waits until what was written (to stdout and stderr, `print`s included) is out: before the process exits. */
   drain(): Promise<void>;
 }
 
@@ -36,7 +33,7 @@ export interface ProcessIo extends Io {
  * `process.stdout` or `process.stderr` loads Node's stream machinery, which a command that
  * only prints (through `print`) never needs.
  */
-export function processIo(): ProcessIo {
+export function processIo(): Io {
   const { env } = process;
   const used = new Set<NodeJS.WriteStream>();
   // Asked of a flag, not of `used`: reading `process.stdout` creates the stream.
@@ -47,7 +44,7 @@ export function processIo(): ProcessIo {
   };
   let style: Style | undefined;
   let printed: Promise<unknown> = Promise.resolve();
-  const io: ProcessIo = {
+  const io: Io = {
     get stdin() {
       return process.stdin;
     },

@@ -9,9 +9,9 @@ import { jsonLine } from "./output.ts";
 
 /** Ends the CLI with one message when one of `app`'s in-process plugins throws outside a call. `json`: the command writes JSON events. */
 export function reportStrayErrors(app: Pick<App, "plugins" | "sandbox">, io: Io, json: boolean): void {
-  endOnStrayPluginErrors(app, async (message) => {
+  endOnStrayPluginErrors(app, async (message, exitCode) => {
     io.note(message);
-    if (json) io.stdout.write(jsonLine({ type: "error", message, exit_code: 2 }));
-    await Promise.all([io.stderr, io.stdout].map((stream) => new Promise((done) => stream.write("", done))));
+    if (json) io.stdout.write(jsonLine({ type: "error", message, exit_code: exitCode }));
+    await io.drain();
   });
 }

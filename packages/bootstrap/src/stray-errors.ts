@@ -9,18 +9,18 @@
 import type { App } from "./build-app.ts";
 
 /** The exit code of a plugin's bug, inside a call or outside. */
-export const PLUGIN_BUG_EXIT = 2;
+const PLUGIN_BUG_EXIT = 2;
 
 let watched: readonly { readonly name: string; readonly directory: string }[] = [];
-let say: ((message: string) => Promise<void>) | undefined;
+let say: ((message: string, exitCode: number) => Promise<void>) | undefined;
 let ending = false;
 
 /**
  * From now on, an error thrown outside any call by one of `app`'s in-process plugins is `report`ed
- * (the person's message, to write before the process ends) and ends the process with
- * `PLUGIN_BUG_EXIT`. For a process's entry, never a library: it listens on the process.
+ * (the person's message and the exit code, to write before the process ends) and ends the
+ * process with that code, 2. For a process's entry, never a library: it listens on the process.
  */
-export function endOnStrayPluginErrors(app: Pick<App, "plugins" | "sandbox">, report: (message: string) => Promise<void>): void {
+export function endOnStrayPluginErrors(app: Pick<App, "plugins" | "sandbox">, report: (message: string, exitCode: number) => Promise<void>): void {
   const inProcess = app.plugins.filter((plugin) => !app.sandbox.confined.includes(plugin.name));
   // None in this process: nothing to tell apart, and the process's own handling stays as it is.
   if (inProcess.length === 0) return;
@@ -44,5 +44,5 @@ function onStray(error: unknown): void {
   ending = true;
   const thrown = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   const message = `plugin ${plugin.name} threw outside any call: ${thrown}\nThis is a bug in ${plugin.name}: report it to its author, or remove ${plugin.name} from the config.`;
-  say(message).finally(() => process.exit(PLUGIN_BUG_EXIT));
+  say(message, PLUGIN_BUG_EXIT).finally(() => process.exit(PLUGIN_BUG_EXIT));
 }
