@@ -67,7 +67,7 @@ async function askForm(request: ElicitationRequest, io: Io, signal: AbortSignal)
     lazily("the terminal's prompts", () => import("./terminal-input.ts")),
   ]);
   // One keyboard for the whole form: an answer typed as the next field's prompt comes is that field's, whatever the timing.
-  return terminal.holdingKeyboard(io.stdin, io.stderr, () => askFields(request, io, signal, elicitation, terminal));
+  return terminal.withKeyboard(io.stdin, io.stderr, () => askFields(request, io, signal, elicitation, terminal));
 }
 
 async function askFields(

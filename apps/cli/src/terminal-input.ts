@@ -146,19 +146,12 @@ export function keyboardOf(input: NodeJS.ReadStream, output?: NodeJS.WriteStream
 }
 
 /**
- * Runs `questions` with the keyboard of `input` held throughout (the one held, else one held
- * for them), so that no key typed between two of the questions meets the terminal's own line
- * mode, which echoes it and turns its Enter into a line feed.
- */
-export function holdingKeyboard<T>(input: NodeJS.ReadStream, output: NodeJS.WriteStream, questions: () => Promise<T>): Promise<T> {
-  return withKeyboard(input, output, questions);
-}
-
-/**
  * Runs `ask` with the keyboard of `input`: the one held, else one held for the question
  * (without bracketed paste when there is no `output`). Rejects when the terminal is gone.
+ * Several questions asked inside one `ask` share the keyboard: no key typed between two of them
+ * meets the terminal's own line mode, which echoes it and turns its Enter into a line feed.
  */
-async function withKeyboard<T>(input: NodeJS.ReadStream, output: NodeJS.WriteStream | undefined, ask: (keyboard: Keyboard) => Promise<T>): Promise<T> {
+export async function withKeyboard<T>(input: NodeJS.ReadStream, output: NodeJS.WriteStream | undefined, ask: (keyboard: Keyboard) => Promise<T>): Promise<T> {
   const existing = held.get(input);
   if (existing) return ask(existing);
   let keyboard: Keyboard;
