@@ -50,14 +50,20 @@ const OWN = /^plugboard-(\d+)-(\d+)(-[0-9a-f]+)?$/;
  */
 export const FOREIGN_GRACE_MS = 10 * 60_000;
 
-/** The inode of this process's PID namespace (`pid:[INODE]`), or undefined when it cannot be read. */
+/** The inode of this process's PID namespace (`pid:[INODE]`), read once, or undefined when it cannot be read. */
 function pidNamespace(): string | undefined {
-  try {
-    return /^pid:\[(\d+)\]$/.exec(readlinkSync("/proc/self/ns/pid"))?.[1];
-  } catch {
-    return undefined;
+  if (namespace === null) {
+    try {
+      namespace = /^pid:\[(\d+)\]$/.exec(readlinkSync("/proc/self/ns/pid"))?.[1];
+    } catch {
+      namespace = undefined;
+    }
   }
+  return namespace;
 }
+
+/** This process's PID namespace (`pidNamespace`); null until read. A process keeps its PID namespace for life. */
+let namespace: string | undefined | null = null;
 
 /** Where this app may make cgroups of each controller. Reads two small files of `/proc`. */
 export function cgroupSupport(): CgroupSupport {
