@@ -68,7 +68,7 @@ export async function confineServers(plan: Plan, confinement: Confinement | unde
             cacheRoot,
             warn,
             limits: { values: config.limits, tally: tally(entry.name) },
-            paths: { read: entry.read ?? [], write: entry.write ?? [] },
+            paths: { read: entry.read ?? [], write: entry.write ?? [], reserved: confinement.hosts.reserved },
             unseen: (files) => unseen.set(entry, files),
           },
           confinement.mechanism,

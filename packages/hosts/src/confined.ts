@@ -301,7 +301,7 @@ class HostProcess implements HostConnection {
       grants,
       ...(network === undefined ? {} : { network }),
       // Grouped hosts share grants; an entry granted paths has a host of its own.
-      paths: { read: first?.entry.read ?? [], write: first?.entry.write ?? [] },
+      paths: { read: first?.entry.read ?? [], write: first?.entry.write ?? [], ...(this.#context.reserved === undefined ? {} : { reserved: this.#context.reserved }) },
       workspace: this.#context.workspace,
       // The bundled program is one file: the hosts package's sources are needed only to run from them.
       code: [...this.#group.map(({ directory }) => directory), programs.host === hostSource ? hostsFolder : dirname(programs.host)],

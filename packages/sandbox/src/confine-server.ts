@@ -21,7 +21,7 @@ import { openEgress } from "./network/egress.ts";
 import type { EgressRecord } from "./network/egress-proxy.ts";
 import type { ProtectedPath } from "./view/build-view.ts";
 import { isWithin, sees, type View } from "./view/view.ts";
-import type { PathGrants } from "./granted-paths.ts";
+import { existingGrants, type PathGrants } from "./granted-paths.ts";
 import type { Permission } from "@plugboard/core";
 import type { LimitTally } from "./limits/limit-tally.ts";
 import { programFiles } from "./server-program.ts";
@@ -80,6 +80,8 @@ export function confineServer(launch: Launch, server: ServerConfinement, mechani
   const found = Bun.which(program, { PATH: launch.env.PATH ?? "", cwd: launch.cwd ?? server.workspace }) ?? program;
   const workspace = realpathSync(server.workspace);
   const { executables, code, installations } = programFiles(found, launch.env.PATH ?? "", workspace);
+  // The granted paths against Plugboard's own folders, before the installations join them (an npx server's lie in its cache).
+  for (const granted of [server.paths?.read, server.paths?.write]) existingGrants(granted, server.paths?.reserved);
   const paths = { read: [...(server.paths?.read ?? []), ...installations], write: server.paths?.write ?? [] };
   const home = server.cacheRoot === undefined ? undefined : cacheFolder(server);
   const network = server.grants.includes("network") ? server.network : undefined;

@@ -4,13 +4,13 @@
  * (the attack, which unconfined succeeds), and the folders no grant may write.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Permission } from "@plugboard/core";
 import { attempt as attemptIn, type Extra } from "../test/attempt.ts";
-import { expandHome, reservedFolders, reservedGrant } from "./granted-paths.ts";
+import { expandHome, reservedFolders, reservedGrant, type ReservedFolder } from "./granted-paths.ts";
 import type { ProtectedPath } from "./view/build-view.ts";
 
 let dir = "";
@@ -82,6 +82,23 @@ describe("the folders no write grant may touch", () => {
     expect(reservedGrant(["/home/me/.local/state/plugboard/sessions"], reserved)?.folder.what).toBe("Plugboard's state folder");
     expect(reservedGrant(["/opt"], reserved)?.folder.what).toBe("the app's install");
     expect(reservedGrant(["/home/me/.config/my-tool", "/var/cache/me/my-tool", "/home/me/notes"], reserved)).toBeUndefined();
+  });
+
+  test("the attack: a granted path that did not exist at start, made a link into Plugboard's config folder later, is refused when the process starts", async () => {
+    const home = join(dir, "home");
+    const config = join(home, ".config/plugboard");
+    mkdirSync(config, { recursive: true });
+    writeFileSync(join(config, "mcp-logins.json"), "a login");
+    const own: ReservedFolder[] = reservedFolders({ HOME: home }, undefined);
+    const later = join(writing, "later");
+    // At start it is not there, so the config's check passes.
+    expect(reservedGrant([later], own)).toBeUndefined();
+    // A process granted the folder it lies in makes it a link into Plugboard's own folder.
+    symlinkSync(config, later);
+    const extra = { paths: { read: [later], reserved: own } };
+    await expect(attempt([], ["read", join(later, "mcp-logins.json")], extra)).rejects.toThrow(`the granted path ${later} now leads to ${config}, in Plugboard's config folder`);
+    // The twin without the check: the link puts the folder, and the login, in the view (at its real path).
+    expect(await attempt([], ["read", join(config, "mcp-logins.json")], { paths: { read: [later] } })).toBe("ok: a login");
   });
 
   test("~ is the home folder", () => {

@@ -17,6 +17,13 @@ export interface PathGrants {
   readonly read?: readonly string[];
   /** Files and folders the process may read and write, but their protected paths. @default none */
   readonly write?: readonly string[];
+  /**
+   * Plugboard's own folders (`reservedFolders`), which no grant may lead into: the config was
+   * checked against them at start, and each grant is checked again as a process starts, since a
+   * path may have become a link into one since (made by a process granted the folder it lies in).
+   * @default none checked
+   */
+  readonly reserved?: readonly ReservedFolder[];
 }
 
 /** `path` with a leading `~` (alone or `~/…`) made the home folder `home`; other paths as they are. */
@@ -27,16 +34,24 @@ export function expandHome(path: string, home: string = homedir()): string {
 
 /**
  * The real paths of the grants that exist (a missing one is left out of the view: nothing is
- * created on the person's disk for it), each once.
+ * created on the person's disk for it), each once. Throws when one now leads into a `reserved`
+ * folder: the process is not started.
  */
-export function existingGrants(paths: readonly string[] | undefined): string[] {
+export function existingGrants(paths: readonly string[] | undefined, reserved: readonly ReservedFolder[] = []): string[] {
   const found = new Set<string>();
   for (const path of paths ?? []) {
+    let real: string;
     try {
-      found.add(realpathSync(path));
+      real = realpathSync(path);
     } catch {
       // Not there: not in the view.
+      continue;
     }
+    const into = reservedGrant([real], reserved);
+    if (into !== undefined) {
+      throw new Error(`the granted path ${path} now leads to ${real}, in ${into.folder.what} (${into.folder.path}), which no grant may give a confined process; point the grant elsewhere in the config`);
+    }
+    found.add(real);
   }
   return [...found];
 }

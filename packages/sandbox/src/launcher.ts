@@ -137,14 +137,14 @@ export function confineCommand(mechanism: Extract<Mechanism, { available: true }
   const code = codeClosure([...options.code, SANDBOX_FOLDER], [workspace], options.closureCache);
   const home = homeIn(workspace);
   const cwd = options.cwd ?? options.code[0] ?? workspace;
-  const write = existingGrants(options.paths?.write);
+  const write = existingGrants(options.paths?.write, options.paths?.reserved);
   const view = buildView({
     grants,
     workspace,
     code,
     programs,
     programLinks: (options.executables ?? []).flatMap(programLinks),
-    read: existingGrants(options.paths?.read),
+    read: existingGrants(options.paths?.read, options.paths?.reserved),
     write,
     home,
     ...(options.home === undefined ? {} : { homeSource: options.home }),
