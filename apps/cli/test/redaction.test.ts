@@ -185,6 +185,31 @@ describe("a secret cut in two by bash's output cap", () => {
   });
 });
 
+describe("a secret cut in two by read_file's long-line cut", () => {
+  test("its head before the end of the line cut short reaches the model as a placeholder; the twin's head as it is", async () => {
+    // read_file keeps the first 2,000 characters of a line: 8 + 1,974 + 8 before the value, so the cut falls 10 characters into it.
+    const line = (value: string) => `{"pad":"${"p".repeat(1974)}","pw":"${value}","more":"${"m".repeat(50)}"}\n`;
+    await using folder = await tempFolder({ "workspace/.env": `DB_PASSWORD=${DB_PASSWORD}\n`, "workspace/secret.json": line(DB_PASSWORD), "workspace/twin.json": line(DB_PASSPHRASE) });
+    const config = await writeConfig(folder.dir, { plugins: [FIRST_PARTY[1]] });
+    await using model = await startScriptedModel([
+      {
+        toolCalls: [
+          { id: "secret", name: "read_file", arguments: { path: "secret.json" } },
+          { id: "twin", name: "read_file", arguments: { path: "twin.json" } },
+        ],
+      },
+      { content: "done" },
+    ]);
+    const result = await plugboard(["run", "--config", config, "--base-url", model.baseURL, "read them"], { cwd: folder.dir });
+    expect(result.code).toBe(0);
+    const results = toolResults(model);
+    expect(results.secret).toMatch(/"pw":"\[redacted: DB_PASSWORD\] \.\.\. \(\d+ more bytes in this line\)/);
+    expect(results.twin).toContain(`"pw":"${DB_PASSPHRASE.slice(0, 10)} ... (`);
+    const sent = model.requests.map((request) => request.text).join("\n");
+    expect(sent).not.toContain(DB_PASSWORD.slice(0, 10));
+  });
+});
+
 describe("a secret in a tool's description", () => {
   const MANY_TOOLS = join(import.meta.dir, "fixtures/many-tools-server/server.ts");
   /** One word, so that a search for it would find the tool if the search read the description as the server wrote it. */

@@ -28,8 +28,9 @@ export { type Permission, PERMISSIONS } from "./permissions.ts";
 export { type Dialect, DIALECTS, refusedName, rewriteSchema, type SentSchema } from "./dialect.ts";
 export { type FunctionTool, type RegisteredTool, type RegistryOptions, ToolRegistry } from "./registry.ts";
 export {
-  CUT_LINE,
+  CUT_MARK,
   charactersCutLine,
+  lineCutMark,
   createResultsFile,
   DEFAULT_RESULTS_LIMITS,
   prepareResultsFolder,

@@ -47,12 +47,17 @@ export function charactersCutLine(count: number): string {
   return `... (${count} characters cut) ...`;
 }
 
+/** What ends a line cut short (`read_file`'s long lines): ` ... (N more bytes in this line)`. */
+export function lineCutMark(bytes: number): string {
+  return ` ... (${bytes} more bytes in this line)`;
+}
+
 /**
- * Every line above (`resultCutLine`, `resultUnsavedLine`, `charactersCutLine`) with the
- * newlines a cut text has around it: what the runtime's redaction looks beside for a secret
- * cut in two.
+ * Every mark of a cut text: the lines above (`resultCutLine`, `resultUnsavedLine`,
+ * `charactersCutLine`) with the newlines around them, and the end of a line cut short
+ * (`lineCutMark`) — what the runtime's redaction looks beside for a secret cut in two.
  */
-export const CUT_LINE = /\n(?:… \d+ bytes cut; [^\n]*|\.\.\. \(\d+ characters cut\) \.\.\.)\n/;
+export const CUT_MARK = /\n(?:… \d+ bytes cut; [^\n]*|\.\.\. \(\d+ characters cut\) \.\.\.)\n| \.\.\. \(\d+ more bytes in this line\)/;
 
 /** The line a results file ends with when it reached `maxFileBytes`. */
 export function resultDroppedLine(bytes: number, maxFileBytes: number): string {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { generateKeyPairSync } from "node:crypto";
-import { charactersCutLine, resultCutLine } from "@plugboard/core";
+import { charactersCutLine, lineCutMark, resultCutLine } from "@plugboard/core";
 import { Redactor, secretsOfEnv } from "./redaction.ts";
 
 /** Tokens are built from parts, so that no scanner takes this file for a leak. */
@@ -152,6 +152,11 @@ describe("a secret cut in two by a capped output", () => {
       // Four characters are enough to be taken.
       expect(redactor.redact(`pw=corr${line}tery`).text).toBe(`pw=[redacted: DB_PASSWORD]${line}[redacted: DB_PASSWORD]`);
     }
+  });
+
+  test("its head before the end of a line cut short (read_file's long lines)", () => {
+    const mark = lineCutMark(12);
+    expect(redactor.redact(`{"pw":"correct-horse-bat${mark}\nnext line`)).toEqual({ text: `{"pw":"[redacted: DB_PASSWORD]${mark}\nnext line`, count: 1 });
   });
 
   test("the head and tail of its JSON form too", () => {

@@ -2,10 +2,10 @@
  * Secrets never reach the model: before a result is sent to it, the values of the app's
  * secrets (handed in by the app as names and values) and the well-known key formats
  * (`key-formats.ts`) are replaced by `[redacted: NAME]`. Overlapping finds become one
- * placeholder, so no part of a secret is left beside it; nor beside a cut line (a capped
- * output), where a secret cut in two leaves its head before the line or its tail after it.
+ * placeholder, so no part of a secret is left beside it; nor beside a cut (a capped output, a
+ * line cut short), where a secret cut in two leaves its head before the mark or its tail after it.
  */
-import { CUT_LINE } from "@plugboard/core";
+import { CUT_MARK } from "@plugboard/core";
 import { KEY_FORMATS, MIN_TOKEN_LENGTH, PEM_BODY_LINE, PEM_NAME, PEM_PATTERN, TOKEN_CLASS } from "./key-formats.ts";
 
 /** One secret of the app: the name its placeholder shows, and the value the model must never read. */
@@ -18,7 +18,7 @@ export interface Secret {
 const MIN_SECRET_LENGTH = 8;
 
 /**
- * The shortest head or tail of a secret value redacted beside a cut line: shorter ones say
+ * The shortest head or tail of a secret value redacted beside a cut mark: shorter ones say
  * little of the secret and would take ordinary words that happen to start one.
  */
 const MIN_CUT_PART = 4;
@@ -81,7 +81,7 @@ export class Redactor {
   readonly #values = new Map<string, string>();
   #literal: RegExp | undefined;
   readonly #pem = new RegExp(PEM_PATTERN, "g");
-  readonly #cutLine = new RegExp(CUT_LINE.source, "g");
+  readonly #cutMark = new RegExp(CUT_MARK.source, "g");
   // Sticky at a run's start; the run must end where the token does.
   readonly #token = new RegExp(`(?:${KEY_FORMATS.map(({ pattern }) => `(${pattern})`).join("|")})(?![${TOKEN_CLASS}])`, "y");
 
@@ -151,14 +151,14 @@ export class Redactor {
   }
 
   /**
-   * Beside each cut line, the longest head of a value (at least `MIN_CUT_PART` characters)
-   * that the text before it ends with, and the longest tail one the text after it starts with.
+   * Beside each cut mark (`CUT_MARK`), the longest head of a value (at least `MIN_CUT_PART`
+   * characters) that the text before it ends with, and the longest tail one the text after it starts with.
    */
   #findCutParts(text: string, found: Found[]): void {
     if (this.#values.size === 0) return;
-    const cutLine = this.#cutLine;
-    cutLine.lastIndex = 0;
-    for (let match = cutLine.exec(text); match !== null; match = cutLine.exec(text)) {
+    const cutMark = this.#cutMark;
+    cutMark.lastIndex = 0;
+    for (let match = cutMark.exec(text); match !== null; match = cutMark.exec(text)) {
       const before = match.index;
       const after = match.index + match[0].length;
       let head: Found | undefined;
@@ -174,7 +174,7 @@ export class Redactor {
       if (head !== undefined) found.push(head);
       if (tail !== undefined) found.push(tail);
       // The next line may start at this one's closing newline.
-      cutLine.lastIndex = after - 1;
+      cutMark.lastIndex = after - 1;
     }
   }
 

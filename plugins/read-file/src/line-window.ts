@@ -4,7 +4,7 @@
  * huge file costs one chunk of memory. Works on bytes; only the kept lines are decoded.
  */
 import { open } from "node:fs/promises";
-import { fileErrors } from "@plugboard/core";
+import { fileErrors, lineCutMark } from "@plugboard/core";
 
 /** Which lines to keep and how much of them. */
 export interface WindowRequest {
@@ -128,6 +128,6 @@ class KeptLines {
     if (!cut && text.length <= this.request.maxLineChars) return text;
     let head = text.slice(0, this.request.maxLineChars);
     if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
-    return `${head} ... (${lineBytes - Buffer.byteLength(head)} more bytes in this line)`;
+    return `${head}${lineCutMark(lineBytes - Buffer.byteLength(head))}`;
   }
 }
