@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { lockConversation, removeStale } from "./conversation-lock.ts";
@@ -44,6 +44,32 @@ describe("a stale lock taken over", () => {
     writeFileSync(file, `${gone}\n`);
     expect(removeStale(file, gone)).toBe(true);
     expect(readdirSync(folder)).toEqual([]);
+  });
+
+  test("a folder, a link or a pipe at the lock's place is refused with one message, left as it is, never read", () => {
+    const file = join(folder, "c1.lock");
+    const fifo = join(folder, "fifo");
+    Bun.spawnSync(["mkfifo", fifo]);
+    const cases: [string, () => void][] = [
+      ["a folder", () => mkdirSync(file)],
+      ["a link", () => symlinkSync("/dev/zero", file)],
+      ["a link", () => symlinkSync(fifo, file)],
+    ];
+    for (const [what, plant] of cases) {
+      rmSync(file, { recursive: true, force: true });
+      plant();
+      expect(() => lockConversation(folder, "c1")).toThrow(`${file} is ${what}, not a lock plugboard wrote; remove it, then continue the conversation again`);
+    }
+    expect(readdirSync(folder).sort()).toEqual(["c1.lock", "fifo"]);
+  });
+
+  test("a lock that holds more than a pid, or a pid written otherwise, names no holder", async () => {
+    const file = join(folder, "c1.lock");
+    for (const text of [`${process.ppid}${" ".repeat(100)}\n`, "0x10\n", "1e1\n"]) {
+      writeFileSync(file, text);
+      // Fresh and naming no one: left for its writer, who may be writing it now.
+      expect(() => lockConversation(folder, "c1")).toThrow("conversation c1 is in use by another plugboard;");
+    }
   });
 
   test("a live holder's lock is refused, naming it", () => {

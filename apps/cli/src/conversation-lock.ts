@@ -4,7 +4,7 @@
  * that resumes it is refused (two would interleave their messages in one file); a lock whose
  * process is gone (a crash, a kill -9) is taken over.
  */
-import { chmodSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, linkSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PlugboardError } from "@plugboard/bootstrap";
 
@@ -32,6 +32,7 @@ export function lockConversation(folder: string, id: string): ConversationLock {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
+    refuseOther(file);
     const holder = holderOf(file);
     if (holder === process.pid) return held(id, file);
     if (holder === undefined ? !isOld(file) : isAlive(holder)) break;
@@ -58,6 +59,8 @@ export function removeStale(file: string, holder: number | undefined): boolean {
     // Gone already: whoever removed it judged it as this process did; the next create decides.
     return true;
   }
+  // No file (made one meanwhile): not removed, nor put back over what may be there now.
+  if (!lstatSync(aside).isFile()) return false;
   const found = holderOf(aside);
   // Another's: back where it was.
   if (found !== holder) {
@@ -83,10 +86,34 @@ function held(id: string, file: string): ConversationLock {
   return { id, release };
 }
 
-/** The pid a lock file names, or undefined when it names none (being written, or not a lock). */
+/** The longest lock file read: a pid and its newline. */
+const MAX_LOCK_BYTES = 32;
+
+/**
+ * Refuses what stands at the lock's place when it is no file (a folder, a link, a pipe, a
+ * device): plugboard never makes one, reading one could wait for ever, and removing one is not
+ * this process's to do.
+ */
+function refuseOther(file: string): void {
+  let stat: ReturnType<typeof lstatSync>;
+  try {
+    stat = lstatSync(file);
+  } catch {
+    // Gone meanwhile: the next create decides.
+    return;
+  }
+  if (stat.isFile()) return;
+  const what = stat.isDirectory() ? "a folder" : stat.isSymbolicLink() ? "a link" : "not a file";
+  throw new PlugboardError("USAGE", `${file} is ${what}, not a lock plugboard wrote; remove it, then continue the conversation again`);
+}
+
+/** The pid a lock file names, or undefined when it names none (being written, or not a lock): a regular file of digits only. */
 function holderOf(file: string): number | undefined {
   try {
-    const pid = Number(readFileSync(file, "utf8").trim());
+    const stat = lstatSync(file);
+    if (!stat.isFile() || stat.size > MAX_LOCK_BYTES) return undefined;
+    const text = readFileSync(file, "utf8").trim();
+    const pid = /^\d+$/.test(text) ? Number(text) : Number.NaN;
     return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;
