@@ -40,7 +40,21 @@ describe("runHandler: what a handler returns", () => {
   test("a result, with or without structuredContent, is returned as it is", async () => {
     const plain = { content: "done", isError: false };
     const structured = { content: "2 files", isError: false, structuredContent: { files: 2 } };
-    expect(await runHandler(returning(plain), {}, ctx)).toBe(plain);
-    expect(await runHandler(returning(structured), {}, ctx)).toBe(structured);
+    expect(await runHandler(returning(plain), {}, ctx)).toEqual(plain);
+    expect(await runHandler(returning(structured), {}, ctx)).toEqual(structured);
+  });
+
+  test("the attack: a getter that shows the check a string and the app something else is read once", async () => {
+    let reads = 0;
+    const shifty = {
+      get content() {
+        reads += 1;
+        return reads === 1 ? "done" : { not: "a string" };
+      },
+      isError: false,
+    };
+    const result = await runHandler(returning(shifty), {}, ctx);
+    expect(result).toEqual({ content: "done", isError: false });
+    expect(typeof result.content).toBe("string");
   });
 });

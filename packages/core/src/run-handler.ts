@@ -59,23 +59,24 @@ async function answer(tool: AnyToolDefinition, args: Record<string, unknown>, ct
     throw error;
   }
   // A plugin in JavaScript, or typed loosely, can return anything: its bug, said as such wherever it runs.
-  if (!isToolResult(result)) throw new TypeError(`it returned ${described(result)}, not a result { content: string, isError: boolean }: return textResult(TEXT) or errorResult(MESSAGE)`);
-  return result;
+  const checked = checkedResult(result);
+  if (typeof checked === "string") throw new TypeError(`it returned ${checked}, not a result { content: string, isError: boolean }: return textResult(TEXT) or errorResult(MESSAGE)`);
+  return checked;
 }
 
-function isToolResult(value: unknown): value is ToolResult {
-  if (typeof value !== "object" || value === null) return false;
-  const { content, isError, structuredContent } = value as Partial<Record<keyof ToolResult, unknown>>;
-  return typeof content === "string" && typeof isError === "boolean" && (structuredContent === undefined || (typeof structuredContent === "object" && structuredContent !== null));
-}
-
-/** What a value is, for the message: `a string`, `undefined`, `an object without content`. */
-function described(value: unknown): string {
+/**
+ * What a handler returned, as a result made anew from its fields, each read once (a getter
+ * cannot show the check one value and the app another); or, when it is no result, what it is
+ * for the message: `a string`, `undefined`, `an object whose content is not a string`.
+ */
+function checkedResult(value: unknown): ToolResult | string {
   if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return "an array";
   if (typeof value !== "object") return `${/^[aeiou]/.test(typeof value) ? "an" : "a"} ${typeof value}`;
-  const { content, isError } = value as Record<string, unknown>;
+  const { content, isError, structuredContent } = value as Partial<Record<keyof ToolResult, unknown>>;
   if (typeof content !== "string") return "an object whose content is not a string";
   if (typeof isError !== "boolean") return "an object whose isError is not a boolean";
-  return "an object whose structuredContent is not an object";
+  if (structuredContent === undefined) return { content, isError };
+  if (typeof structuredContent !== "object" || structuredContent === null) return "an object whose structuredContent is not an object";
+  return { content, isError, structuredContent: structuredContent as Readonly<Record<string, unknown>> };
 }
