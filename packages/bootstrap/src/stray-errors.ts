@@ -2,10 +2,12 @@
  * What a plugin running in the app's own process (the sandbox off, or its entry
  * `"sandbox": false`) throws outside any call — from a timer or a promise it left behind — is
  * the plugin's bug, not the app's: the process ends with one message naming the plugin, exit 2,
- * as a bug inside a call ends a command. Told apart by the plugin's folder in the error's
- * stack; anything else is thrown on, to crash with its stack. A confined plugin's stray errors
+ * as a bug inside a call ends a command. Told apart by the frame it was thrown at (`strayOwner`);
+ * anything else ends the process as Bun would, with its own stack. A confined plugin's stray errors
  * end its host, which the app starts again for the next call.
  */
+import { writeSync } from "node:fs";
+import { dirname } from "node:path";
 import type { App } from "./build-app.ts";
 
 /** The exit code of a plugin's bug, inside a call or outside. */
@@ -34,15 +36,30 @@ export function endOnStrayPluginErrors(app: Pick<App, "plugins" | "sandbox">, re
 
 function onStray(error: unknown): void {
   if (ending) return;
-  const stack = error instanceof Error ? (error.stack ?? "") : "";
-  const plugin = watched.find(({ directory }) => stack.includes(`${directory}/`));
+  const plugin = strayOwner(error, watched, dirname(Bun.main));
   if (plugin === undefined || say === undefined) {
     // A write to a reader gone (a pipe closed): Bun drops it when nothing listens here, and so does this.
     if (error instanceof Error && Reflect.get(error, "code") === "EPIPE") return;
-    throw error;
+    // Ours (or no one's to tell): the process ends as Bun ends it, with the error's own stack
+    // (thrown on from here, Bun would show this line instead of where it was thrown).
+    writeSync(2, `${error instanceof Error ? (error.stack ?? String(error)) : String(error)}\n`);
+    process.exit(1);
   }
   ending = true;
   const thrown = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   const message = `plugin ${plugin.name} threw outside any call: ${thrown}\nThis is a bug in ${plugin.name}: report it to its author, or remove ${plugin.name} from the config.`;
   say(message, PLUGIN_BUG_EXIT).finally(() => process.exit(PLUGIN_BUG_EXIT));
+}
+
+/**
+ * The plugin whose code threw `error`: the one whose folder holds the file of the stack's top
+ * frame, where it was thrown, unless that file is the app's own code (`appCode`, the folder of
+ * the program running: a plugin at "." may hold the app installed in its node_modules).
+ * Undefined for an error without a stack to tell by.
+ */
+export function strayOwner<P extends { readonly directory: string }>(error: unknown, plugins: readonly P[], appCode: string): P | undefined {
+  const stack = error instanceof Error ? (error.stack ?? "") : "";
+  const top = /^\s+at (?:.*\()?(\/[^():]+):\d+:\d+\)?$/m.exec(stack)?.[1];
+  if (top === undefined || top.startsWith(`${appCode}/`)) return undefined;
+  return plugins.find(({ directory }) => top.startsWith(`${directory}/`));
 }
