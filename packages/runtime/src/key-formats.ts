@@ -8,23 +8,28 @@
  * from the app's own secrets.
  */
 
-/** One token format: what it is called in `[redacted: NAME]`, and the whole token's shape (non-capturing groups only). */
+/**
+ * One token format: what it is called in `[redacted: NAME]`, the whole token's shape, and the
+ * prefix every token of it starts with (non-capturing groups only): a token cut short by a
+ * capped output is known by its prefix alone.
+ */
 export interface KeyFormat {
   readonly name: string;
   readonly pattern: string;
+  readonly prefix: string;
 }
 
 /** The token formats, in the order they are tried (Anthropic's `sk-ant-` before OpenAI's `sk-`). */
 export const KEY_FORMATS: readonly KeyFormat[] = Object.freeze([
-  { name: "AWS access key id", pattern: "(?:AKIA|ASIA)[A-Z0-9]{16}" },
-  { name: "GitHub token", pattern: "gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,244}" },
-  { name: "GitLab token", pattern: "glpat-[A-Za-z0-9_-]{20,}" },
-  { name: "Slack token", pattern: "xox[abprs]-[A-Za-z0-9-]{10,}" },
-  { name: "Anthropic key", pattern: "sk-ant-[A-Za-z0-9_-]{20,}" },
-  { name: "OpenAI key", pattern: "sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|sk-[A-Za-z0-9]{32,}" },
-  { name: "Google API key", pattern: "AIza[A-Za-z0-9_-]{35}" },
-  { name: "Stripe key", pattern: "(?:sk|rk)_live_[A-Za-z0-9]{20,}" },
-  { name: "npm token", pattern: "npm_[A-Za-z0-9]{36}" },
+  { name: "AWS access key id", pattern: "(?:AKIA|ASIA)[A-Z0-9]{16}", prefix: "AKIA|ASIA" },
+  { name: "GitHub token", pattern: "gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,244}", prefix: "gh[pousr]_|github_pat_" },
+  { name: "GitLab token", pattern: "glpat-[A-Za-z0-9_-]{20,}", prefix: "glpat-" },
+  { name: "Slack token", pattern: "xox[abprs]-[A-Za-z0-9-]{10,}", prefix: "xox[abprs]-" },
+  { name: "Anthropic key", pattern: "sk-ant-[A-Za-z0-9_-]{20,}", prefix: "sk-ant-" },
+  { name: "OpenAI key", pattern: "sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|sk-[A-Za-z0-9]{32,}", prefix: "sk-" },
+  { name: "Google API key", pattern: "AIza[A-Za-z0-9_-]{35}", prefix: "AIza" },
+  { name: "Stripe key", pattern: "(?:sk|rk)_live_[A-Za-z0-9]{20,}", prefix: "(?:sk|rk)_live_" },
+  { name: "npm token", pattern: "npm_[A-Za-z0-9]{36}", prefix: "npm_" },
 ]);
 
 /** The characters of a token, as a class of a regular expression: a format's match must be a whole run of them. */

@@ -159,6 +159,15 @@ describe("a secret cut in two by a capped output", () => {
     expect(redactor.redact(`{"pw":"correct-horse-bat${mark}\nnext line`)).toEqual({ text: `{"pw":"[redacted: DB_PASSWORD]${mark}\nnext line`, count: 1 });
   });
 
+  test("a well-known token's head before a cut is known by its prefix; a word that starts alike is left", () => {
+    const none = new Redactor();
+    for (const line of [saved, counted, lineCutMark(40)]) {
+      expect(none.redact(`tok=ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3${line}`).text).toBe(`tok=[redacted: GitHub token]${line}`);
+      expect(none.redact(`key: sk-ant-api03-AbCdEf${line}`).text).toBe(`key: [redacted: Anthropic key]${line}`);
+    }
+    for (const text of [`pip install sk-learn${saved}`, `my_ghp_A1b2C3d4E5f6${saved}`, `ghp_A1b2C3d4E5f6 and more${saved}`]) expect(none.redact(text)).toEqual({ text, count: 0 });
+  });
+
   test("the head and tail of its JSON form too", () => {
     const quoted = new Redactor([{ name: "API_TOKEN", value: 'pa"ss\\word-long' }]);
     expect(quoted.redact(`{"token":"pa\\"ss${saved}`).text).toBe(`{"token":"[redacted: API_TOKEN]${saved}`);

@@ -23,6 +23,12 @@ const MIN_SECRET_LENGTH = 8;
  */
 const MIN_CUT_PART = 4;
 
+/**
+ * The fewest characters after a well-known prefix that make a head before a cut mark a token's:
+ * `sk-learn` before a cut stays a word.
+ */
+const MIN_TOKEN_HEAD = 8;
+
 /** What every placeholder starts with. */
 export const REDACTED_MARK = "[redacted:";
 
@@ -84,6 +90,8 @@ export class Redactor {
   readonly #cutMark = new RegExp(CUT_MARK.source, "g");
   // Sticky at a run's start; the run must end where the token does.
   readonly #token = new RegExp(`(?:${KEY_FORMATS.map(({ pattern }) => `(${pattern})`).join("|")})(?![${TOKEN_CLASS}])`, "y");
+  // A token's head cut short right before a cut mark: its prefix and at least MIN_TOKEN_HEAD more, from a run's start to the mark.
+  readonly #tokenHead = new RegExp(`(?<![${TOKEN_CLASS}])(?:${KEY_FORMATS.map(({ prefix }) => `(${prefix})`).join("|")})[${TOKEN_CLASS}]{${MIN_TOKEN_HEAD},}$`);
 
   constructor(secrets: readonly Secret[] = []) {
     this.add(secrets);
@@ -155,13 +163,12 @@ export class Redactor {
    * characters) that the text before it ends with, and the longest tail one the text after it starts with.
    */
   #findCutParts(text: string, found: Found[]): void {
-    if (this.#values.size === 0) return;
     const cutMark = this.#cutMark;
     cutMark.lastIndex = 0;
     for (let match = cutMark.exec(text); match !== null; match = cutMark.exec(text)) {
       const before = match.index;
       const after = match.index + match[0].length;
-      let head: Found | undefined;
+      let head = this.#tokenHeadBefore(text, before);
       let tail: Found | undefined;
       for (const [value, name] of this.#values) {
         for (let length = Math.min(value.length - 1, before); length >= MIN_CUT_PART && length > (head === undefined ? 0 : head.end - head.start); length--) {
@@ -176,6 +183,16 @@ export class Redactor {
       // The next line may start at this one's closing newline.
       cutMark.lastIndex = after - 1;
     }
+  }
+
+  /** A well-known token's head that the text before `end` ends with (its prefix and at least `MIN_TOKEN_HEAD` more): the token was cut there. */
+  #tokenHeadBefore(text: string, end: number): Found | undefined {
+    // The run of token characters before the mark is all a head can be: a bounded look back.
+    const start = Math.max(0, end - 300);
+    const match = this.#tokenHead.exec(text.slice(start, end));
+    if (match === null) return undefined;
+    const format = KEY_FORMATS[match.findIndex((part, index) => index > 0 && part !== undefined) - 1];
+    return { start: start + match.index, end, name: format?.name ?? "token" };
   }
 
   #findPem(text: string, found: Found[]): void {
