@@ -158,29 +158,37 @@ describe("an MCP entry's env values are secrets too", () => {
   });
 });
 
+/**
+ * The twins of a cut: a file holding `.env`'s DB_PASSWORD and one holding DB_PASSPHRASE (named
+ * like no secret), each made by `file`, read by one call of `tool` (`argumentsOf` its file name)
+ * in one run of the CLI with `plugin`: what the model got for each, and every request's text.
+ */
+async function cutTwins(plugin: unknown, tool: string, name: (twin: "secret" | "twin") => string, file: (value: string) => string, argumentsOf: (file: string) => Record<string, unknown>) {
+  await using folder = await tempFolder({ "workspace/.env": `DB_PASSWORD=${DB_PASSWORD}\n`, [`workspace/${name("secret")}`]: file(DB_PASSWORD), [`workspace/${name("twin")}`]: file(DB_PASSPHRASE) });
+  const config = await writeConfig(folder.dir, { plugins: [plugin] });
+  await using model = await startScriptedModel([
+    {
+      toolCalls: [
+        { id: "secret", name: tool, arguments: argumentsOf(name("secret")) },
+        { id: "twin", name: tool, arguments: argumentsOf(name("twin")) },
+      ],
+    },
+    { content: "done" },
+  ]);
+  const result = await plugboard(["run", "--config", config, "--base-url", model.baseURL, "read them"], { cwd: folder.dir });
+  expect(result.code).toBe(0);
+  return { results: toolResults(model), sent: model.requests.map((request) => request.text).join("\n") };
+}
+
 describe("a secret cut in two by bash's output cap", () => {
   test("its head before the cut line and its tail after it reach the model as placeholders; the twin's halves as they are", async () => {
     // 200 characters kept: the first 100 end 10 characters into the first value, the last 100 start 20 before the second's end.
     const file = (value: string) => `${"h".repeat(90)}${value}${"m".repeat(500)}${value}${"t".repeat(80)}`;
-    await using folder = await tempFolder({ "workspace/.env": `DB_PASSWORD=${DB_PASSWORD}\n`, "workspace/secret.txt": file(DB_PASSWORD), "workspace/twin.txt": file(DB_PASSPHRASE) });
     const bash = { ...FIRST_PARTY[0], options: { maxOutputChars: 200 } };
-    const config = await writeConfig(folder.dir, { plugins: [bash] });
-    await using model = await startScriptedModel([
-      {
-        toolCalls: [
-          { id: "secret", name: "bash", arguments: { command: "cat secret.txt" } },
-          { id: "twin", name: "bash", arguments: { command: "cat twin.txt" } },
-        ],
-      },
-      { content: "done" },
-    ]);
-    const result = await plugboard(["run", "--config", config, "--base-url", model.baseURL, "cat them"], { cwd: folder.dir });
-    expect(result.code).toBe(0);
-    const results = toolResults(model);
+    const { results, sent } = await cutTwins(bash, "bash", (twin) => `${twin}.txt`, file, (name) => ({ command: `cat ${name}` }));
     const cut = /\n… \d+ bytes cut; the whole result is in \.plugboard\/results\/\S+ \(read_file with offset\/limit pages it\)\n/;
     expect(results.secret).toMatch(new RegExp(`^h{90}\\[redacted: DB_PASSWORD\\]${cut.source}\\[redacted: DB_PASSWORD\\]t{80}\\nexit code: 0$`));
     expect(results.twin).toMatch(new RegExp(`^h{90}${DB_PASSPHRASE.slice(0, 10)}${cut.source}${DB_PASSPHRASE.slice(-20)}t{80}\\nexit code: 0$`));
-    const sent = model.requests.map((request) => request.text).join("\n");
     for (const part of [DB_PASSWORD.slice(0, 10), DB_PASSWORD.slice(-20)]) expect(sent).not.toContain(part);
   });
 });
@@ -189,23 +197,9 @@ describe("a secret cut in two by read_file's long-line cut", () => {
   test("its head before the end of the line cut short reaches the model as a placeholder; the twin's head as it is", async () => {
     // read_file keeps the first 2,000 characters of a line: 8 + 1,974 + 8 before the value, so the cut falls 10 characters into it.
     const line = (value: string) => `{"pad":"${"p".repeat(1974)}","pw":"${value}","more":"${"m".repeat(50)}"}\n`;
-    await using folder = await tempFolder({ "workspace/.env": `DB_PASSWORD=${DB_PASSWORD}\n`, "workspace/secret.json": line(DB_PASSWORD), "workspace/twin.json": line(DB_PASSPHRASE) });
-    const config = await writeConfig(folder.dir, { plugins: [FIRST_PARTY[1]] });
-    await using model = await startScriptedModel([
-      {
-        toolCalls: [
-          { id: "secret", name: "read_file", arguments: { path: "secret.json" } },
-          { id: "twin", name: "read_file", arguments: { path: "twin.json" } },
-        ],
-      },
-      { content: "done" },
-    ]);
-    const result = await plugboard(["run", "--config", config, "--base-url", model.baseURL, "read them"], { cwd: folder.dir });
-    expect(result.code).toBe(0);
-    const results = toolResults(model);
+    const { results, sent } = await cutTwins(FIRST_PARTY[1], "read_file", (twin) => `${twin}.json`, line, (name) => ({ path: name }));
     expect(results.secret).toMatch(/"pw":"\[redacted: DB_PASSWORD\] \.\.\. \(\d+ more bytes in this line\)/);
     expect(results.twin).toContain(`"pw":"${DB_PASSPHRASE.slice(0, 10)} ... (`);
-    const sent = model.requests.map((request) => request.text).join("\n");
     expect(sent).not.toContain(DB_PASSWORD.slice(0, 10));
   });
 });
