@@ -1,0 +1,50 @@
+/**
+ * What failed, gathered from the whole test output (a file path argument): each `(fail)` line
+ * with what bun test printed for it (the lines after the test before it), and each error that
+ * ended a file outside any test. Written near the end of `.ci/run`, so that the last lines of a
+ * failed run say which tests failed and why, however long the output above them. Prints nothing
+ * when nothing failed.
+ */
+import { readFileSync } from "node:fs";
+
+/** Lines kept of one failure: its error's head, where bun test puts the message and first frames. */
+const PER_FAILURE = 24;
+/** Failures written in full; the rest are named only. */
+const IN_FULL = 6;
+
+const path = process.argv[2];
+if (path === undefined) throw new Error("usage: bun .ci/failures.ts OUTPUT_FILE");
+// turbo prefixes each line with its task ("@plugboard/cli:test: "): kept, it names the package.
+const lines = readFileSync(path, "utf8").split("\n");
+const result = /\((pass|fail|skip|todo)\) /;
+const failures: string[][] = [];
+let since = 0;
+for (const [index, line] of lines.entries()) {
+  const match = result.exec(line);
+  if (match === null) {
+    // An error outside any test (a failed import, a throw in beforeAll, an unhandled rejection).
+    if (/^(\S+: )?# Unhandled error between tests/.test(line)) {
+      failures.push(lines.slice(index, index + PER_FAILURE));
+      since = index + 1;
+    }
+    continue;
+  }
+  if (match[1] === "fail") failures.push(headOf(lines.slice(since, index + 1)));
+  since = index + 1;
+}
+
+/** The failure's line and the first lines of what came before it (the error), with a mark where cut. */
+function headOf(block: string[]): string[] {
+  const last = block[block.length - 1] ?? "";
+  const body = block.slice(0, -1).filter((line) => line.replace(/^\S+: /, "").trim() !== "");
+  const cut = body.length > PER_FAILURE ? [...body.slice(0, PER_FAILURE), `… ${body.length - PER_FAILURE} more lines`] : body;
+  return [last, ...cut];
+}
+
+if (failures.length > 0) {
+  console.log(`\n== what failed (${failures.length})`);
+  for (const [index, failure] of failures.entries()) {
+    if (index < IN_FULL) console.log(`\n${failure.join("\n")}`);
+    else console.log(failure[0]);
+  }
+}
