@@ -133,6 +133,14 @@ export async function writeConfig(dir: string, config: Record<string, unknown> =
 /** Stack frames look like `    at fn (file:1:2)`: a person-facing failure must not print one. */
 export const STACK_FRAME = "    at ";
 
+/**
+ * How long a wait for a prompt or a line lasts before it fails. A wait ends as soon as the text
+ * shows, so this costs a passing test nothing; it is long because the full run starts four test
+ * files at a time beside the other packages' tests on two cores, and a CLI start that takes
+ * half a second alone can then take several.
+ */
+export const PATIENCE_MS = 30_000;
+
 /** A spawned process whose output is read as it comes, so a test can wait for a prompt. */
 export function watch(child: ReturnType<typeof spawnPlugboard>) {
   const text = { stdout: "", stderr: "" };
@@ -145,7 +153,7 @@ export function watch(child: ReturnType<typeof spawnPlugboard>) {
     /** What each stream has shown so far. */
     text: () => ({ ...text }),
     /** Resolves once `stream` has shown `needle` `times` times; fails after `timeoutMs` saying what never appeared. */
-    async waitFor(name: "stdout" | "stderr", needle: string, times = 1, timeoutMs = 10_000): Promise<void> {
+    async waitFor(name: "stdout" | "stderr", needle: string, times = 1, timeoutMs = PATIENCE_MS): Promise<void> {
       const deadline = Date.now() + timeoutMs;
       while (text[name].split(needle).length - 1 < times) {
         if (child.exitCode !== null) throw new Error(`exited before "${needle}" appeared on ${name}: ${text[name]}`);
@@ -175,12 +183,12 @@ export function spawnInTerminal(args: readonly string[], options: { readonly cwd
   return {
     /** Everything the terminal showed so far. */
     screen: () => screen,
-    /** Resolves once the screen has shown `needle` `times` times; fails after 10 s saying what never appeared. */
+    /** Resolves once the screen has shown `needle` `times` times; fails after `PATIENCE_MS` saying what never appeared. */
     async waitFor(needle: string, times = 1): Promise<void> {
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + PATIENCE_MS;
       while (screen.split(needle).length - 1 < times) {
         if (child.exitCode !== null) throw new Error(`exited (${child.exitCode}) before "${needle}" appeared ${times} time(s):\n${screen}`);
-        if (Date.now() > deadline) throw new Error(`"${needle}" did not appear ${times} time(s) within 10 s:\n${screen}`);
+        if (Date.now() > deadline) throw new Error(`"${needle}" did not appear ${times} time(s) within ${PATIENCE_MS} ms:\n${screen}`);
         await Bun.sleep(20);
       }
     },
@@ -245,12 +253,12 @@ export function spawnUnderScript(args: readonly string[], options: { readonly cw
   return {
     holder,
     screen: () => screen,
-    /** Resolves once the screen has shown `needle` `times` times; fails after 10 s saying what never appeared. */
+    /** Resolves once the screen has shown `needle` `times` times; fails after `PATIENCE_MS` saying what never appeared. */
     async waitFor(needle: string, times = 1): Promise<void> {
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + PATIENCE_MS;
       while (screen.split(needle).length - 1 < times) {
         if (holder.exitCode !== null) throw new Error(`script exited (${holder.exitCode}) before "${needle}" appeared ${times} time(s):\n${screen}`);
-        if (Date.now() > deadline) throw new Error(`"${needle}" did not appear ${times} time(s) within 10 s:\n${screen}`);
+        if (Date.now() > deadline) throw new Error(`"${needle}" did not appear ${times} time(s) within ${PATIENCE_MS} ms:\n${screen}`);
         await Bun.sleep(20);
       }
     },

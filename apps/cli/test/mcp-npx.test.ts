@@ -13,8 +13,12 @@ import { detectMechanism } from "@plugboard/sandbox";
 import { plugboard, tempFolder } from "./helpers.ts";
 
 const PACKAGE = "@modelcontextprotocol/server-filesystem";
-/** Starts download and unpack a package: more than bun's default 5 s on a slow link. */
-const TIMEOUT = 60_000;
+/**
+ * Starts download and unpack a package: more than bun's default 5 s on a slow link, and more
+ * than the app's own bound on a silent server's start (the 10 s probe, then the SDK's 60 s for
+ * `initialize`), so that a registry too slow for it fails with the app's message, not the test's timeout.
+ */
+const TIMEOUT = 120_000;
 
 const skipped = await whySkipped();
 if (skipped !== undefined) console.warn(`mcp-npx.test.ts skipped: ${skipped}`);

@@ -113,12 +113,14 @@ describe.skipIf(pids === undefined)("a tree's cgroups (a writable pids cgroup he
 
   test("a sweep removes an empty cgroup an app in another PID namespace left once it is older than the grace; a fresh one, and an old one holding a task, stay", async () => {
     const [stale, fresh, busy] = [await leftInPidNamespace(), await leftInPidNamespace(), await leftInPidNamespace()];
-    const old = (Date.now() - FOREIGN_GRACE_MS) / 1000 - 60;
-    for (const folder of [stale, busy]) utimesSync(folder, old, old);
     // Its pid, 1 in its namespace, is alive here (this namespace's init): the pid says nothing of its app.
     const task = Bun.spawn(["sleep", "30"]);
     try {
+      // The task joins before the folders are made old: any app starting meanwhile sweeps too,
+      // and would remove an old `busy` that is still empty.
       writeFileSync(join(busy, "cgroup.procs"), String(task.pid));
+      const old = (Date.now() - FOREIGN_GRACE_MS) / 1000 - 60;
+      for (const folder of [stale, busy]) utimesSync(folder, old, old);
       sweep(folder);
       expect({ stale: existsSync(stale), fresh: existsSync(fresh), busy: existsSync(busy) }).toEqual({ stale: false, fresh: true, busy: true });
     } finally {
