@@ -14,23 +14,35 @@ const IN_FULL = 6;
 
 const path = process.argv[2];
 if (path === undefined) throw new Error("usage: bun .ci/failures.ts OUTPUT_FILE");
-// turbo prefixes each line with its task ("@plugboard/cli:test: "): kept, it names the package.
+// turbo prefixes each line with its task ("@plugboard/cli:test: "), and the tasks' lines
+// interleave: each task's lines are read on their own, in order, the prefix kept to name it.
 const lines = readFileSync(path, "utf8").split("\n");
+const byTask = new Map<string, string[]>();
+for (const line of lines) {
+  const task = /^(@[\w.-]+\/[\w.-]+:[\w:-]+): /.exec(line)?.[1] ?? "";
+  byTask.set(task, [...(byTask.get(task) ?? []), line]);
+}
 const result = /\((pass|fail|skip|todo)\) /;
 const failures: string[][] = [];
-let since = 0;
-for (const [index, line] of lines.entries()) {
-  const match = result.exec(line);
-  if (match === null) {
-    // An error outside any test (a failed import, a throw in beforeAll, an unhandled rejection).
-    if (/^(\S+: )?# Unhandled error between tests/.test(line)) {
-      failures.push(lines.slice(index, index + PER_FAILURE));
-      since = index + 1;
+for (const taskLines of byTask.values()) {
+  let since = 0;
+  for (const [index, line] of taskLines.entries()) {
+    const match = result.exec(line);
+    if (match === null) {
+      // An error outside any test (a failed import, a throw in beforeAll, an unhandled rejection).
+      if (/^(\S+: )?# Unhandled error between tests/.test(line)) {
+        failures.push(taskLines.slice(index, index + PER_FAILURE));
+        since = index + 1;
+      }
+      continue;
     }
-    continue;
+    if (match[1] === "fail") {
+      // bun test says a timeout on the line after the test's.
+      const timedOut = taskLines[index + 1]?.includes("this test timed out") === true;
+      failures.push([...headOf(taskLines.slice(since, index + 1)), ...(timedOut ? [taskLines[index + 1] ?? ""] : [])]);
+      since = index + (timedOut ? 2 : 1);
+    } else since = index + 1;
   }
-  if (match[1] === "fail") failures.push(headOf(lines.slice(since, index + 1)));
-  since = index + 1;
 }
 
 /** The failure's line and the first lines of what came before it (the error), with a mark where cut. */

@@ -98,27 +98,31 @@ describe("plugboard mcp login / logout", () => {
 
 describe("a token refreshed during the session", () => {
   test("is kept from the model as the first was: a command printing the tokens' file after the refresh shows placeholders", async () => {
-    // Access tokens that live 3 s: the session's second call finds its token expired, and the SDK refreshes it.
-    const short = await startOAuthServers(3);
+    // The access token ends while bash runs (after the model's first request, however slow the
+    // machine): the session's second call finds it expired, and the SDK refreshes it.
+    const refreshing = await startOAuthServers(3600);
     await using dir = await tempFolder({ "workspace/.keep": "" });
     try {
       const shortEnv = { XDG_CONFIG_HOME: join(dir.dir, "config") };
       // The taint is off: this is about redaction, and whoami after bash would be asked for.
-      const withBash = await writeConfig(dir.dir, { plugins: [...FIRST_PARTY.slice(0, 1), { mcp: { url: short.mcpUrl }, name: "remote" }], policy: { taint: "off" } });
+      const withBash = await writeConfig(dir.dir, { plugins: [...FIRST_PARTY.slice(0, 1), { mcp: { url: refreshing.mcpUrl }, name: "remote" }], policy: { taint: "off" } });
       const { result, file } = await logIn(withBash, dir.dir, shortEnv);
       expect(result.code).toBe(0);
       const cat = { id: "cat", name: "bash", arguments: { command: `cat '${file}'` } };
       await using model = await startScriptedModel([
-        { toolCalls: [{ id: "wait", name: "bash", arguments: { command: "sleep 3.5" } }] },
+        { toolCalls: [{ id: "wait", name: "bash", arguments: { command: "sleep 1" } }] },
         { toolCalls: [{ id: "who", name: "whoami", arguments: {} }] },
         { toolCalls: [cat] },
         { content: "done" },
       ]);
-      const printed = await plugboard(["run", "--config", withBash, "--base-url", model.baseURL, "show the tokens"], { cwd: dir.dir, env: shortEnv });
+      const running = plugboard(["run", "--config", withBash, "--base-url", model.baseURL, "show the tokens"], { cwd: dir.dir, env: shortEnv });
+      await model.waitForRequests(1, 30_000);
+      refreshing.provider.expireAll();
+      const printed = await running;
       expect(printed.code).toBe(0);
-      expect(short.provider.refreshes).toHaveLength(1);
+      expect(refreshing.provider.refreshes).toHaveLength(1);
       const refreshed = JSON.parse(await Bun.file(file).text()).tokens as { access_token: string; refresh_token: string };
-      expect(short.calls.at(-1)).toBe(refreshed.access_token);
+      expect(refreshing.calls.at(-1)).toBe(refreshed.access_token);
       const shown = toolResults(model).cat ?? "";
       expect(shown).toContain('"access_token": "[redacted: remote OAuth token]"');
       expect(shown).toContain('"refresh_token": "[redacted: remote OAuth token]"');
@@ -126,7 +130,7 @@ describe("a token refreshed during the session", () => {
       expect(sent).not.toContain(refreshed.access_token);
       expect(sent).not.toContain(refreshed.refresh_token);
     } finally {
-      await short.close();
+      await refreshing.close();
     }
   });
 });

@@ -1,11 +1,15 @@
 /** The hosts' programs: bundled once into the cache folder, used while their sources are unchanged, built again when one changes. */
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { silentLogger } from "@plugboard/core";
 import { stamp } from "./listing-cache.ts";
 import { HOST_SOURCE, hostPrograms, programFolder } from "./program.ts";
+
+// Each test bundles the host and the confining step with their bytecode: about a second alone,
+// far more than bun's default 5 s when the whole suite shares two cores.
+setDefaultTimeout(60_000);
 
 const folders: string[] = [];
 afterAll(() => {

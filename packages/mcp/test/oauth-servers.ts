@@ -21,7 +21,7 @@ interface ExpressApp {
 }
 const express = createRequire(import.meta.resolve("@modelcontextprotocol/sdk/server/auth/router.js"))("express") as () => ExpressApp;
 
-/** The demo provider, with refresh tokens and short-lived access tokens. */
+/** The demo provider, with refresh tokens and access tokens that expire (after their lifetime, or when told to). */
 class RefreshingProvider extends DemoInMemoryAuthProvider {
   readonly refreshes: string[] = [];
   #refresh = new Map<string, { clientId: string; scopes: string[] }>();
@@ -47,6 +47,11 @@ class RefreshingProvider extends DemoInMemoryAuthProvider {
     const known = this.#access.get(token);
     if (known === undefined || known.expiresAt < Date.now()) throw new OAuthError(OAuthErrorCode.InvalidToken, "invalid or expired token");
     return { token, clientId: known.clientId, scopes: known.scopes, expiresAt: Math.floor(known.expiresAt / 1000) };
+  }
+
+  /** Ends every access token issued so far, as their time running out would, without waiting for it: the next call with one is refused. */
+  expireAll(): void {
+    for (const token of this.#access.values()) token.expiresAt = 0;
   }
 
   #issue(clientId: string, scopes: string[], accessToken: string): OAuthTokens {
