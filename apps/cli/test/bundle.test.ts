@@ -4,6 +4,7 @@
  * the bundle's core, and a rebuild whenever a source is newer than the bundle.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -124,4 +125,29 @@ test("the bundle is stale when a source it was built from is newer, or it is mis
   await rm(edited);
   expect(staleReason(OUT)).toBe(`${edited} changed`);
   expect(staleReason(join(workspace, "no-bundle"))).toBe("it is not built yet");
+});
+
+/** The modules a start of the command in `source` parses: those of the entry's and the command's chunks, and of every chunk they import statically. */
+function modulesLoadedFor(source: string): string[] {
+  const text = (file: string) => readFileSync(join(OUT, file), "utf8");
+  const command = [...new Bun.Glob("*.js").scanSync(OUT)].find((file) => text(file).includes(`\n// ${source}\n`));
+  if (command === undefined) throw new Error(`no chunk holds ${source}`);
+  const loaded = new Set<string>();
+  const visit = (file: string) => {
+    if (loaded.has(file)) return;
+    loaded.add(file);
+    for (const [, imported = ""] of text(file).matchAll(/(?:from|import)\s*"\.\/([\w.-]+\.js)"/g)) visit(imported);
+  };
+  visit("bin.js");
+  visit(command);
+  return [...loaded].flatMap((file) => text(file).match(/^\/\/ \S+$/gm) ?? []);
+}
+
+test("plugboard tools loads neither the openai SDK nor TypeBox (it sends no request and compiles no schema); run loads both", () => {
+  const heavy = (modules: string[]) => new Set(modules.flatMap((line) => /node_modules\/(openai|@sinclair\/typebox)\//.exec(line)?.[1] ?? []));
+  const tools = modulesLoadedFor("src/commands/tools.ts");
+  expect(tools.length).toBeGreaterThan(50);
+  expect([...heavy(tools)]).toEqual([]);
+  // The twin: the same reading of run's chunks finds both.
+  expect([...heavy(modulesLoadedFor("src/commands/run.ts"))].sort()).toEqual(["@sinclair/typebox", "openai"]);
 });

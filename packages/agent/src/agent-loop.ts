@@ -91,7 +91,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new RangeError(`maxSteps must be a positive integer, got ${maxSteps}`);
   const emit = options.onEvent ?? (() => {});
   // Every tool, or the tool search and the tools it found (tool-search.ts).
-  const offer = toolOffer(runtime, messages);
+  const offer = await toolOffer(runtime, messages);
   let text = "";
   let usage: TokenUsage | undefined;
   const ended = (result: AgentLoopResult): AgentLoopResult => (usage === undefined ? result : { ...result, usage });

@@ -11,4 +11,5 @@ export { createModelClient, type ModelClient } from "./model-client.ts";
 export { ModelResponseError } from "./model-response-error.ts";
 export { describeModelFailure, type Endpoint, type ModelFailure } from "./model-failure.ts";
 export { type EndpointProbe, probeEndpoint } from "./probe-endpoint.ts";
-export { SEARCH_RESULTS, type ToolOffer, toolOffer } from "./tool-search.ts";
+export { SEARCH_RESULTS } from "./search-runtime.ts";
+export { type ToolOffer, toolOffer } from "./tool-search.ts";

@@ -10,7 +10,7 @@ import type { ChatCompletionMessageParam } from "openai/resources/chat/completio
 import { runAgentLoop } from "./agent-loop.ts";
 import { type AuditRecord, type Hooks, type Policy, ToolRuntime, TOOL_SEARCH, type ToolSearchSettings } from "@plugboard/runtime";
 import { type AnyToolDefinition, defineTool, textResult, ToolRegistry, Workspace } from "@plugboard/core";
-import { SEARCH_RESULTS } from "./tool-search.ts";
+import { SEARCH_RESULTS } from "./search-runtime.ts";
 
 let root = "";
 let workspace: Workspace;

@@ -12,18 +12,11 @@
  * plugin, no policy rule or hook applies to it (it only reads descriptions) and it has no
  * audit line.
  */
-import { Type } from "@sinclair/typebox";
 import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
-import { defineTool, type ToolResult, errorResult, textResult, ToolRegistry } from "@plugboard/core";
+import { errorResult, type ToolResult } from "@plugboard/core";
+import { lazily } from "@plugboard/core/internal";
 import type { FunctionCall } from "./model-turn.ts";
-import { type PreparedCall, toolNamed, ToolRuntime, TOOL_SEARCH } from "@plugboard/runtime";
-import { rankTools } from "./tool-match.ts";
-
-/** The most tools one search lists. */
-export const SEARCH_RESULTS = 5;
-
-/** A listed description is cut to this many characters; the whole one comes with the tool. */
-const DESCRIPTION_CHARS = 240;
+import { type PreparedCall, toolNamed, type ToolRuntime, TOOL_SEARCH } from "@plugboard/runtime";
 
 /** What the agent loop asks of the tools a conversation is offered. */
 export interface ToolOffer {
@@ -44,9 +37,9 @@ const found = new WeakMap<object, Set<string>>();
  * The offer of one conversation: every tool, as before, while there are at most `searchOver`;
  * else `tool_search`, the pinned tools and those found or called so far in `conversation`.
  *
- * @example const offer = toolOffer(runtime, messages); // then offer.tools() at each request
+ * @example const offer = await toolOffer(runtime, messages); // then offer.tools() at each request
  */
-export function toolOffer(runtime: ToolRuntime, conversation: object): ToolOffer {
+export async function toolOffer(runtime: ToolRuntime, conversation: object): Promise<ToolOffer> {
   const { registry, toolSearch } = runtime;
   if (registry.size <= toolSearch.searchOver) {
     const all = runtime.schemas();
@@ -58,9 +51,16 @@ export function toolOffer(runtime: ToolRuntime, conversation: object): ToolOffer
     found.set(conversation, offered);
   }
   const joined = offered;
-  const search = searchRuntime(runtime, (names) => {
-    for (const name of names) joined.add(name);
-  });
+  // Loaded only when tools are searched: it brings TypeBox, which a start that lists or runs
+  // every tool (`plugboard tools` among them) would otherwise parse for nothing.
+  const { searchRuntime } = await lazily("the tool search", () => import("./search-runtime.ts"));
+  const search = searchRuntime(
+    runtime,
+    (names) => {
+      for (const name of names) joined.add(name);
+    },
+    (name) => registryTool(runtime, name),
+  );
   let tools: ChatCompletionFunctionTool[] = [];
   let sent = -1;
   return {
@@ -90,41 +90,4 @@ function registryTool(runtime: ToolRuntime, name: string): Readonly<ChatCompleti
   const schema = runtime.schema(name);
   if (schema === undefined) throw new Error(`${name} is not registered`);
   return schema;
-}
-
-/**
- * A runtime holding only `tool_search`, so its call is parsed, validated and answered the
- * way every call is, but never reaches the app's policy, plugins or audit log.
- */
-function searchRuntime(runtime: ToolRuntime, join: (names: readonly string[]) => void): ToolRuntime {
-  const { registry } = runtime;
-  const tool = defineTool({
-    name: TOOL_SEARCH,
-    description:
-      `Find the tool you need among the ${registry.size} enabled: only some of them are listed here. ` +
-      "Search with a few words (what you want done, or a tool's or parameter's name); " +
-      `up to ${SEARCH_RESULTS} matching tools are listed with their descriptions, and you can call them from your next step.`,
-    parameters: Type.Object({ query: Type.String({ minLength: 1, description: "words to look for in the tools' names, descriptions and parameters" }) }),
-    handler: async ({ query }) => {
-      const ranked = rankTools(query, registry.names().map((name) => ({ name, schema: registryTool(runtime, name) })));
-      if (ranked.length === 0) return textResult(`No tool matches "${query}". Try other words: what the tool does, or part of its name.`);
-      const shown = ranked.slice(0, SEARCH_RESULTS).map(({ tool }) => tool);
-      join(shown.map(({ name }) => name));
-      const lines = shown.map(({ name, schema }) => `- ${name}: ${cut(schema.function.description ?? "")}`);
-      const more = ranked.length - shown.length;
-      return textResult(
-        [
-          `${ranked.length} ${ranked.length === 1 ? "tool matches" : "tools match"} "${query}"${more > 0 ? `; the best ${shown.length}` : ""}, callable from your next step:`,
-          ...lines,
-          ...(more > 0 ? [`${more} more matched; search with more specific words to narrow them down.`] : []),
-        ].join("\n"),
-      );
-    },
-  });
-  return new ToolRuntime(new ToolRegistry([{ tool, owner: "Plugboard" }], { dialect: registry.dialect }), { workspace: runtime.workspace, session: runtime.session });
-}
-
-function cut(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length <= DESCRIPTION_CHARS ? line : `${line.slice(0, DESCRIPTION_CHARS - 1).trimEnd()}…`;
 }

@@ -5,7 +5,8 @@
  * (names, descriptions, parameters) is shown with its control characters written out.
  */
 import { visible } from "@plugboard/core/internal";
-import { toolOffer } from "@plugboard/agent";
+// Not the package's index, which brings the model client and the openai SDK: `tools` sends no request.
+import { toolOffer } from "@plugboard/agent/tool-search";
 import { TOOL_SEARCH } from "@plugboard/runtime";
 import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
 import type { ParsedArgs } from "../args.ts";
@@ -17,7 +18,7 @@ export async function toolsCommand(parsed: ParsedArgs, io: Io): Promise<number> 
   const app = await loadApp(parsed, io, { announceWorkspace: false });
   if (parsed.flags.json) {
     // What a new conversation's first request carries: the agent loop's own offer.
-    await io.print(`${JSON.stringify(toolOffer(app.runtime, []).tools(), null, 2)}\n`);
+    await io.print(`${JSON.stringify((await toolOffer(app.runtime, [])).tools(), null, 2)}\n`);
     return 0;
   }
   const tools = app.runtime.schemas();
