@@ -12,13 +12,10 @@
  */
 import { lookup } from "node:dns/promises";
 import { closeSync } from "node:fs";
-import { AddressRefused, admission, checkedAddress, type HostPattern, hostAndPort, normalHost, parsePattern } from "./egress-rules.ts";
+import { AddressRefused, admission, checkedAddress, type HostPattern, hostAndPort, NOT_LISTED, normalHost, parsePattern } from "./egress-rules.ts";
 import { Leg, link, relay, relayHandlers } from "./egress-relay.ts";
 
 /** One connection a narrowed process asked for, as the audit log records it. */
-/** The reason of a refusal that a host added to the plugin's `network` list would admit (others: an address it may not reach). */
-export const NOT_LISTED = "not in the plugin's network list";
-
 export interface EgressRecord {
   /** When the request arrived, ISO 8601. */
   readonly ts: string;

@@ -9,6 +9,13 @@
  */
 import { lazilySync } from "@plugboard/core/internal";
 
+/**
+ * The reason of a refusal that a host added to the plugin's `network` list would admit (others:
+ * an address it may not reach). Here, not in egress-proxy.ts, so that what reads the refusals
+ * (network-refusals.ts, in every app) does not load the proxy and `node:net` with them.
+ */
+export const NOT_LISTED = "not in the plugin's network list";
+
 /** One entry of a config's `"network"` list, parsed. */
 export interface HostPattern {
   /** As the config writes it. */

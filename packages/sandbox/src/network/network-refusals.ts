@@ -4,8 +4,8 @@
  * command's own output may not show (an HTTPS tunnel's 403, which curl reports only as
  * `CONNECT tunnel failed, response 403`).
  */
-import { type EgressRecord, NOT_LISTED } from "./egress-proxy.ts";
-import { hostAndPort } from "./egress-rules.ts";
+import type { EgressRecord } from "./egress-proxy.ts";
+import { hostAndPort, NOT_LISTED } from "./egress-rules.ts";
 
 /** How many refusals are kept, all plugins together. */
 const KEPT = 200;
