@@ -4,10 +4,12 @@
  * An entry is added, or its permissions replaced, as text of its own: jsonc-parser's
  * `modify` would reformat the neighbouring entries written on one line.
  */
-import { applyEdits, type Edit, type FormattingOptions, findNodeAtLocation, modify, type Node, parseTree } from "jsonc-parser";
-import { parseJson } from "./json.ts";
 import type { Permission } from "@plugboard/core";
 import { grantEntry, type MissingGrant } from "@plugboard/core/internal";
+import { jsoncTree, parseJson } from "./json.ts";
+import type { Edit, FormattingOptions, Node } from "./jsonc.ts";
+
+const { applyEdits, findNodeAtLocation, modify, parseTree } = jsoncTree;
 
 /** A `package` entry as `plugboard plugin add` writes it. */
 export interface PackageEntry {

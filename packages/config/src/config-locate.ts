@@ -3,7 +3,10 @@
  * hook's line, and its text as written (jsonc-parser's syntax tree keeps every node's
  * offset), so `plugboard policy explain` can name the rule as the person wrote it.
  */
-import { findNodeAtLocation, type Node, parseTree } from "jsonc-parser";
+import { jsoncTree } from "./json.ts";
+import type { Node } from "./jsonc.ts";
+
+const { findNodeAtLocation, parseTree } = jsoncTree;
 
 /** One entry of the config as written: its 1-based line and its text on one line. */
 export interface WrittenEntry {

@@ -66,8 +66,21 @@ export function parseJson(text: string): JsonResult {
   return { ok: false, line: before.length, column: (before.at(-1)?.length ?? 0) + 1, problem: describe(first, printParseErrorCode(first.error), source) };
 }
 
-function jsonc(): typeof import("./jsonc.ts") {
-  return lazilySync("the JSONC parser jsonc-parser", () => require("./jsonc.ts") as typeof import("./jsonc.ts"));
+/**
+ * jsonc-parser's syntax tree and edits (config-edit.ts, config-locate.ts), loaded at their first
+ * use: an app that edits no config file and reads plain JSON never parses the package.
+ */
+export const jsoncTree = {
+  parseTree: (...args: Parameters<Jsonc["parseTree"]>) => jsonc().parseTree(...args),
+  findNodeAtLocation: (...args: Parameters<Jsonc["findNodeAtLocation"]>) => jsonc().findNodeAtLocation(...args),
+  modify: (...args: Parameters<Jsonc["modify"]>) => jsonc().modify(...args),
+  applyEdits: (...args: Parameters<Jsonc["applyEdits"]>) => jsonc().applyEdits(...args),
+};
+
+type Jsonc = typeof import("./jsonc.ts");
+
+function jsonc(): Jsonc {
+  return lazilySync("the JSONC parser jsonc-parser", () => require("./jsonc.ts") as Jsonc);
 }
 
 /** The problem in words, naming the text found there where that helps. */

@@ -4,7 +4,7 @@
  * tool, its arguments and the offers (a terminal prompt, a card in a page) and passes the
  * person's answer back. An "always" answer is remembered by the runtime (`asking.ts`).
  */
-import type { FileChange } from "./change-rows.ts";
+import type { FileChange } from "./row-mark.ts";
 import type { GrantScope, MissingGrant } from "@plugboard/core/internal";
 import type { DerivedCommandRule } from "./derived-rule.ts";
 import type { Taint } from "./taint.ts";

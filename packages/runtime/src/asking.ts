@@ -9,9 +9,9 @@
  * that can send data out (`taint.ts`) skips the remembered rules.
  */
 import type { Workspace } from "@plugboard/core";
+import { lazily } from "@plugboard/core/internal";
 import { type ApprovalAnswer, type ApprovalRequest, type Approver, whoAnswers } from "./approval.ts";
 import { deriveCommandRule } from "./derived-rule.ts";
-import { fileChange } from "./file-change.ts";
 import { decide, type PolicyRule, SHELL_TOOLS } from "./policy.ts";
 import type { ShellLines } from "./shell-lines.ts";
 
@@ -58,7 +58,8 @@ export class Asking {
       // A question no person reads is offered nothing and shown nothing: no line or file is read for it.
       const person = whoAnswers(approve, request) === "person";
       const commands = person ? await this.#offer(request, lines) : undefined;
-      const change = person ? await fileChange(request.tool, request.arguments, this.#workspace) : undefined;
+      // The preview of a file's change (and the diff library it uses) loads at the first question a person is asked.
+      const change = person ? await (await lazily("the change preview", () => import("./file-change.ts"))).fileChange(request.tool, request.arguments, this.#workspace) : undefined;
       const given = await approve({ ...request, ...(commands ? { commands } : {}), ...(change ? { change } : {}) }, signal);
       // Only yes or no is asked under the taint: an "always" then is no answer to remember.
       if (!tainted) this.#remember(session, request.tool, given, commands?.pattern);

@@ -8,18 +8,10 @@
  */
 import { structuredPatch } from "diff";
 
-/** One row: a line added, removed or kept, or what was left out (`12 unchanged lines`). */
-export interface ChangeRow {
-  readonly kind: "added" | "removed" | "kept" | "skipped";
-  readonly text: string;
-}
+import type { ChangeRow } from "./row-mark.ts";
 
-/** The change a call makes, as rows. */
-export interface FileChange {
-  /** An edit's text replaced, a whole file replaced, or a file created (its head). */
-  readonly kind: "edit" | "replace" | "create";
-  readonly rows: readonly ChangeRow[];
-}
+export type { ChangeRow, FileChange } from "./row-mark.ts";
+export { rowMark } from "./row-mark.ts";
 
 /** The most rows shown; the head of a new file is shorter. */
 export const MAX_ROWS = 40;
@@ -66,11 +58,6 @@ export function headRows(text: string): ChangeRow[] {
     HEAD_LINES,
     "lines",
   );
-}
-
-/** The mark a row is shown with: `+`, `-`, ` ` or `…`. */
-export function rowMark(row: ChangeRow): string {
-  return row.kind === "added" ? "+" : row.kind === "removed" ? "-" : row.kind === "kept" ? " " : "…";
 }
 
 function bounded(rows: ChangeRow[], most: number, what: string): ChangeRow[] {

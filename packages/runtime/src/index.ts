@@ -6,7 +6,7 @@
  * audit record.
  */
 export { type ApprovalAnswer, type ApprovalRequest, type Approver, approveAll, type Asks, type RefusedCall } from "./approval.ts";
-export { type ChangeRow, type FileChange, rowMark } from "./change-rows.ts";
+export { type ChangeRow, type FileChange, rowMark } from "./row-mark.ts";
 export type { AuditDecision, AuditRecord, AuditSink } from "./audit.ts";
 export type { DerivedCommandRule } from "./derived-rule.ts";
 export { describeGrant, type GivenGrant } from "./grant-offer.ts";
