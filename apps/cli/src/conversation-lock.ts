@@ -7,6 +7,7 @@
 import { chmodSync, linkSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PlugboardError } from "@plugboard/bootstrap";
+import { isAlive } from "@plugboard/core/process";
 
 /** The lock of one conversation, held by this process until `release`. */
 export interface ConversationLock {
@@ -126,15 +127,5 @@ function isOld(file: string): boolean {
     return Date.now() - statSync(file).mtimeMs > 5_000;
   } catch {
     return true;
-  }
-}
-
-/** Whether process `pid` runs (one of another user's, which may not be signalled, does). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
