@@ -6,7 +6,7 @@
  * have done without the defence (the change accepted, or the plugin unconfined).
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, realpathSync, statSync, utimesSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync, utimesSync } from "node:fs";
 import { readFile, symlink, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { startScriptedModel } from "@plugboard/testing";
@@ -254,7 +254,19 @@ describe("code in a writable workspace is read-only to every confined process", 
 
   test("the app's own code, run from a checkout that is the workspace, cannot be changed by bash; twin: bash unconfined can", async () => {
     // Setting a file's times to what they are is a write the kernel checks, and changes nothing.
-    const files = ["apps/cli/scripts/start.ts", "packages/core/src/index.ts", "plugins/bash/src/index.ts", "package.json"];
+    // Among them what the app loads only later, after calls ran: a chunk of the bundle it runs
+    // (the first question's change preview, the first tool search) and those modules' sources.
+    const lateChunk = readdirSync(join(CHECKOUT, "apps/cli/dist")).find((name) => name.startsWith("chunk-") && readFileSync(join(CHECKOUT, "apps/cli/dist", name), "utf8").includes("\n// ../../packages/runtime/src/file-change.ts\n"));
+    expect(lateChunk).toBeDefined();
+    const files = [
+      "apps/cli/scripts/start.ts",
+      "packages/core/src/index.ts",
+      "plugins/bash/src/index.ts",
+      "package.json",
+      `apps/cli/dist/${lateChunk}`,
+      "packages/runtime/src/file-change.ts",
+      "packages/agent/src/search-runtime.ts",
+    ];
     const touch = files.map((file) => `touch -c -r ${file} ${file} && echo "touched ${file}"`).join("; ");
     for (const sandbox of [true, false]) {
       await using folder = await tempFolder({ ".keep": "" });
