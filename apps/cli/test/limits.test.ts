@@ -28,6 +28,10 @@ const asNobody = ((setpriv) =>
   setpriv !== null && Bun.spawnSync([setpriv, ...NOBODY, "/bin/sh", "-c", 'test -r "$1" && test -x "$2"', "sh", MAIN, process.execPath]).exitCode === 0 ? setpriv : null)(
   process.getuid?.() === 0 ? Bun.which("setpriv") : null,
 );
+if (asNobody === null) {
+  const why = process.getuid?.() !== 0 ? "these tests do not run as root" : Bun.which("setpriv") === null ? "setpriv is not on PATH" : `nobody may not read ${MAIN} or run ${process.execPath} (a folder above is closed to other users)`;
+  console.warn(`limits.test.ts: the RLIMIT_NPROC tests as nobody are skipped: ${why}`);
+}
 const BASH = FIRST_PARTY[0];
 const support = cgroupSupport();
 const pidsFolder = "folder" in support.pids ? support.pids.folder : undefined;
