@@ -26,20 +26,25 @@ const result = /\((pass|fail|skip|todo)\) /;
 const failures: string[][] = [];
 for (const taskLines of byTask.values()) {
   let since = 0;
+  let file = "";
   for (const [index, line] of taskLines.entries()) {
+    // bun test names each file on a line of its own before its results.
+    const header = /^(?:\S+: )?(\S+\.(?:test|e2e)\.ts):$/.exec(line);
+    if (header !== null) file = header[1] ?? "";
     const match = result.exec(line);
     if (match === null) {
       // An error outside any test (a failed import, a throw in beforeAll, an unhandled rejection).
       if (/^(\S+: )?# Unhandled error between tests/.test(line)) {
-        failures.push(taskLines.slice(index, index + PER_FAILURE));
+        failures.push([`${file}:`, ...taskLines.slice(index, index + PER_FAILURE)]);
         since = index + 1;
       }
       continue;
     }
     if (match[1] === "fail") {
-      // bun test says a timeout on the line after the test's.
-      const timedOut = taskLines[index + 1]?.includes("this test timed out") === true;
-      failures.push([...headOf(taskLines.slice(since, index + 1)), ...(timedOut ? [taskLines[index + 1] ?? ""] : [])]);
+      // bun test says a timeout (the test's, or a hook's: "(unnamed)") on the line after the test's.
+      const timedOut = taskLines[index + 1]?.includes("timed out") === true;
+      const [failed = "", ...error] = headOf(taskLines.slice(since, index + 1));
+      failures.push([`${failed} in ${file}`, ...error, ...(timedOut ? [taskLines[index + 1] ?? ""] : [])]);
       since = index + (timedOut ? 2 : 1);
     } else since = index + 1;
   }

@@ -13,6 +13,10 @@
  * would remove at exit is removed here.
  * The bundle the tests run (see test/helpers.ts) is built first when it is stale, once.
  * With arguments (`bun run test -t NAME`, a file), it is one `bun test` with them, as usual.
+ * Either way a test or hook that sets no timeout of its own gets HANG_MS, not bun's 5 s: these
+ * tests start real processes, four files at a time beside the other packages' tests, and a start
+ * that takes half a second alone can take several seconds then. The bound is there to end a hang,
+ * not to time anything.
  */
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
@@ -21,13 +25,15 @@ import { ensureBundle } from "../test/helpers.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const WORKERS = 2 * availableParallelism();
+/** Bun test's `--timeout` for every test and hook without its own. */
+const HANG_MS = 30_000;
 /** Small files that run long (thousands of fuzzed calls; npm downloads): first when no run has measured them. */
 const LONGER_THAN_THEIR_SIZE = ["src/tools-fuzz.test.ts", "test/mcp-npx.test.ts", "test/mcp-npx-network.test.ts"];
 /** Each file's seconds in the last full run, which order the next. */
 const TIMES = join(ROOT, "node_modules/.cache/plugboard-cli-test-times.json");
 
 const args = process.argv.slice(2);
-if (args.length > 0) process.exit(await Bun.spawn([process.execPath, "test", ...args], { cwd: ROOT, stdio: ["inherit", "inherit", "inherit"] }).exited);
+if (args.length > 0) process.exit(await Bun.spawn([process.execPath, "test", `--timeout=${HANG_MS}`, ...args], { cwd: ROOT, stdio: ["inherit", "inherit", "inherit"] }).exited);
 
 // What bun test finds on its own: every *.test.ts outside node_modules (the plugin template's tests too).
 const found = [...new Bun.Glob("**/*.test.ts").scanSync({ cwd: ROOT })].filter((file) => !file.split("/").includes("node_modules"));
@@ -45,7 +51,7 @@ async function worker(): Promise<void> {
     const start = performance.now();
     const temp = mkdtempSync(join(tmpdir(), "plugboard-cli-test-"));
     chmodSync(temp, 0o1777); // as the system's temp folder is: tests run some processes as another user
-    const child = Bun.spawn([process.execPath, "test", `./${file}`], { cwd: ROOT, env: { ...process.env, TMPDIR: temp }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const child = Bun.spawn([process.execPath, "test", `--timeout=${HANG_MS}`, `./${file}`], { cwd: ROOT, env: { ...process.env, TMPDIR: temp }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
     try {
       rmSync(temp, { recursive: true, force: true });

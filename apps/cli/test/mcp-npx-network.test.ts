@@ -26,7 +26,8 @@ let remove = async () => {};
 beforeAll(async () => {
   ({ dir, remove } = await tempFolder({ "workspace/notes.txt": "inside the workspace\n" }));
 });
-afterAll(() => remove());
+// Removing npm's cache (thousands of files) can outlast bun's default 5 s on a busy machine.
+afterAll(() => remove(), TIMEOUT);
 
 /** Writes `name`.json with the server narrowed to `network`; runs ARGS with its own cache root and returns the result and the audit log's network lines. */
 async function run(name: string, network: string[], args: string[]) {

@@ -56,7 +56,8 @@ beforeAll(async () => {
   workspace = join(dir, "workspace");
   outside = join(dir, "outside/secret.txt");
 });
-afterAll(() => remove());
+// Removing npm's cache (thousands of files) can outlast bun's default 5 s on a busy machine.
+afterAll(() => remove(), TIMEOUT);
 
 describe.skipIf(skipped !== undefined)(`npx -y ${PACKAGE}, confined`, () => {
   test("the first start downloads it into the server's cache folder and lists its tools", async () => {
