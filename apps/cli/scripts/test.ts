@@ -31,6 +31,8 @@ const HANG_MS = 30_000;
 const LONGER_THAN_THEIR_SIZE = ["src/tools-fuzz.test.ts", "test/mcp-npx.test.ts", "test/mcp-npx-network.test.ts"];
 /** Each file's seconds in the last full run, which order the next. */
 const TIMES = join(ROOT, "node_modules/.cache/plugboard-cli-test-times.json");
+/** Each file's CPU seconds in the last full run, beside them: what to make cheaper first. */
+const CPU = join(ROOT, "node_modules/.cache/plugboard-cli-test-cpu.json");
 
 const args = process.argv.slice(2);
 if (args.length > 0) process.exit(await Bun.spawn([process.execPath, "test", `--timeout=${HANG_MS}`, ...args], { cwd: ROOT, stdio: ["inherit", "inherit", "inherit"] }).exited);
@@ -44,6 +46,8 @@ const started = performance.now();
 const failed: string[] = [];
 const counts = { pass: 0, fail: 0 };
 const seconds: Record<string, number> = {};
+/** Each file's CPU seconds: its bun test process's and those of the processes it waited for (the CLIs, hosts and servers it started). */
+const cpu: Record<string, number> = {};
 const queue = [...files];
 
 async function worker(): Promise<void> {
@@ -59,6 +63,7 @@ async function worker(): Promise<void> {
       process.stderr.write(`${file}: its temp folder ${temp} was not removed: ${String(error)}\n`);
     }
     seconds[file] = Math.round((performance.now() - start) / 100) / 10;
+    cpu[file] = Math.round((child.resourceUsage()?.cpuTime.total ?? 0) / 100_000) / 10;
     // bun test writes its results to stderr; whole, in one piece per file.
     process.stdout.write(stdout);
     process.stderr.write(stderr);
@@ -95,11 +100,17 @@ function count(output: string, what: "pass" | "fail"): number {
 await Promise.all(Array.from({ length: WORKERS }, worker));
 mkdirSync(dirname(TIMES), { recursive: true });
 writeFileSync(TIMES, `${JSON.stringify(seconds, null, 1)}\n`);
+writeFileSync(CPU, `${JSON.stringify(cpu, null, 1)}\n`);
 const total = Math.round((performance.now() - started) / 1000);
 const slowest = Object.entries(seconds)
   .sort(([, a], [, b]) => b - a)
   .slice(0, 5)
   .map(([file, time]) => `${file} ${time} s`);
+const busiest = Object.entries(cpu)
+  .sort(([, a], [, b]) => b - a)
+  .slice(0, 5)
+  .map(([file, time]) => `${file} ${time} s`);
+const cpuTotal = Math.round(Object.values(cpu).reduce((sum, time) => sum + time, 0));
 const outcome = failed.length === 0 ? "all passed" : `failed: ${failed.join(", ")}`;
-process.stderr.write(`\napps/cli: ${files.length} test files, ${WORKERS} at a time, in ${total} s (slowest: ${slowest.join(", ")}): ${counts.pass} tests passed, ${counts.fail} failed; ${outcome}\n`);
+process.stderr.write(`\napps/cli: ${files.length} test files, ${WORKERS} at a time, in ${total} s (slowest: ${slowest.join(", ")}), ${cpuTotal} s of CPU (most: ${busiest.join(", ")}): ${counts.pass} tests passed, ${counts.fail} failed; ${outcome}\n`);
 process.exit(failed.length === 0 ? 0 : 1);
