@@ -25,6 +25,7 @@ import { startEnvironment } from "./report/environment.ts";
 import { QUICK_RESULTS_PATH, RESULTS_PATH, readResults, writeResults } from "./report/results-file.ts";
 import { sandbox } from "./sandbox/sandbox.ts";
 import { scale } from "./scale/scale.ts";
+import { testSuite } from "./test-suite/test-suite.ts";
 import { toolSearch } from "./tool-search/tool-search.ts";
 
 const mode = parseMode(process.argv.slice(2));
@@ -49,6 +50,7 @@ const SUITES = {
   "one-shot": oneShot,
   "description-scan": descriptionScan,
   governance,
+  "test-suite": testSuite,
 };
 const unknown = mode.only?.filter((name) => !(name in SUITES)) ?? [];
 if (unknown.length > 0) throw new Error(`Unknown suite ${unknown.join(", ")}; the suites: ${Object.keys(SUITES).join(", ")}`);

@@ -19,6 +19,7 @@ import { AUTHOR_INSTALL_SECTIONS } from "./sections-author-install.ts";
 import { DESCRIPTION_SCAN_SECTIONS } from "./sections-description-scan.ts";
 import { ONE_SHOT_SECTIONS } from "./sections-one-shot.ts";
 import { GOVERNANCE_SECTIONS } from "./sections-governance.ts";
+import { TEST_SUITE_SECTIONS } from "./sections-test-suite.ts";
 import { TOOL_SEARCH_SECTIONS } from "./sections-tool-search.ts";
 import { TOOL_SECTIONS } from "./sections-tools.ts";
 
@@ -36,7 +37,7 @@ export async function writeBenchmarksMd(results: Results, path: string = BENCHMA
 /** The whole document. */
 export function renderBenchmarksMd({ environment, figures }: Results): string {
   const index = new FigureIndex(figures);
-  const sections = [...LOOP_SECTIONS, ...TOOL_SECTIONS, ...MCP_SECTIONS, ...SANDBOX_SECTIONS, ...TOOL_SEARCH_SECTIONS, ...LEFTOVERS_SECTIONS, ...AUTHOR_INSTALL_SECTIONS, ...ONE_SHOT_SECTIONS, ...DESCRIPTION_SCAN_SECTIONS, ...GOVERNANCE_SECTIONS].map((section) => {
+  const sections = [...LOOP_SECTIONS, ...TOOL_SECTIONS, ...MCP_SECTIONS, ...SANDBOX_SECTIONS, ...TOOL_SEARCH_SECTIONS, ...LEFTOVERS_SECTIONS, ...AUTHOR_INSTALL_SECTIONS, ...ONE_SHOT_SECTIONS, ...DESCRIPTION_SCAN_SECTIONS, ...GOVERNANCE_SECTIONS, ...TEST_SUITE_SECTIONS].map((section) => {
     const rows = section.groups.flatMap((group) => index.inGroup(group));
     return [
       `## ${section.title}`,
