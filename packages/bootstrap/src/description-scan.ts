@@ -3,7 +3,8 @@
  * describing the tool — telling it to ignore its instructions or to keep something from the
  * person, naming another source's tool, hiding text in invisible characters, or running
  * longer than any description needs to — is flagged with the reason (tool poisoning). The
- * descriptions and titles in its parameter schema are read the same way, at any depth, within
+ * descriptions and titles in its parameter schema, and the strings of its defaults, examples
+ * and allowed values (`enum`, `const`), are read the same way, at any depth, within
  * bounds (depth, schemas, characters) so that no schema, however large or deep, stalls the
  * read; one past a bound is flagged as not read in full, since what lies beyond is unread.
  * Pure: the text in, the reasons out.
@@ -13,7 +14,7 @@ import { visible } from "@plugboard/core/internal";
 /** The longest description that is not flagged for its length. */
 export const MAX_DESCRIPTION_CHARS = 2000;
 
-/** How much of a parameter schema is read: nesting levels, objects and arrays visited, characters of descriptions and titles. */
+/** How much of a parameter schema is read: nesting levels, objects and arrays visited (and strings in defaults, examples and allowed values), characters of the texts read. */
 export const SCHEMA_BOUNDS = { depth: 32, nodes: 10_000, chars: 200_000 } as const;
 
 /** The characters of one text the patterns read: a longer one is flagged for its length anyway. */
@@ -23,7 +24,7 @@ const SCANNED_CHARS = 20_000;
 export interface ScannedTool {
   readonly name: string;
   readonly description: string;
-  /** Its parameter schema: every `description` and `title` in it is read too. */
+  /** Its parameter schema: every `description` and `title` in it is read too, and every string of a `default`, `examples`, `enum` or `const`. */
   readonly parameters?: unknown;
 }
 
@@ -139,20 +140,26 @@ interface SchemaText {
   readonly text: string;
 }
 
+/** The keywords whose values are text the model reads as written: every string in them is scanned as a description is. */
+const VALUE_KEYWORDS = new Set(["default", "examples", "enum", "const"]);
+
 /**
- * Every `description` and `title` in `schema`, depth first, named by the property path that
- * leads to it (`[]` for an array's items; other keywords add nothing); `whole` is false when a
- * bound stopped the walk. Each object is read once: a schema built with shared (or circular)
+ * Every `description` and `title` in `schema`, and every string in a `default`, `examples`,
+ * `enum` or `const`, depth first, named by the property path that leads to it (`[]` for an
+ * array's items; other keywords add nothing) and the keyword (`parameter mode (default)`);
+ * `whole` is false when a bound stopped the walk. Each object is read once: a schema built with shared (or circular)
  * parts is not walked again.
  */
 function schemaTexts(schema: unknown): { texts: SchemaText[]; whole: boolean } {
   const texts: SchemaText[] = [];
   const seen = new Set<object>();
   let chars = 0;
+  /** Strings read in keywords' values. */
+  let strings = 0;
   let whole = true;
   const walk = (node: unknown, path: string, depth: number): void => {
     if (!whole || typeof node !== "object" || node === null || seen.has(node)) return;
-    if (depth > SCHEMA_BOUNDS.depth || seen.size >= SCHEMA_BOUNDS.nodes) {
+    if (depth > SCHEMA_BOUNDS.depth || seen.size + strings >= SCHEMA_BOUNDS.nodes) {
       whole = false;
       return;
     }
@@ -161,16 +168,39 @@ function schemaTexts(schema: unknown): { texts: SchemaText[]; whole: boolean } {
       for (const item of node) walk(item, path, depth + 1);
       return;
     }
+    const where = path === "" ? "parameters" : `parameter ${path}`;
+    /** Keeps `text` to scan, unless the characters' bound is past (then the walk stops). */
+    const read = (text: string, label: string): void => {
+      // What the patterns read of it: a longer text is flagged for its length.
+      chars += Math.min(text.length, SCANNED_CHARS);
+      if (chars > SCHEMA_BOUNDS.chars) whole = false;
+      else texts.push({ where: label === "" ? where : `${where} (${label})`, text });
+    };
+    /** Every string in a keyword's value (an example object's too, at any depth), within the bounds. */
+    const values = (value: unknown, keyword: string, depth: number): void => {
+      if (!whole) return;
+      if (typeof value === "string") {
+        // Each string counts as a schema does toward the bound: ten thousand tiny values cost what ten thousand schemas do.
+        if (seen.size + ++strings > SCHEMA_BOUNDS.nodes) whole = false;
+        else read(value, keyword);
+      }
+      if (typeof value !== "object" || value === null || seen.has(value)) return;
+      if (depth > SCHEMA_BOUNDS.depth || seen.size + strings >= SCHEMA_BOUNDS.nodes) {
+        whole = false;
+        return;
+      }
+      seen.add(value);
+      for (const item of Array.isArray(value) ? value : Object.values(value)) values(item, keyword, depth + 1);
+    };
     for (const [key, value] of Object.entries(node)) {
+      if (!whole) return;
       if ((key === "description" || key === "title") && typeof value === "string") {
-        // What the patterns read of it: a longer text is flagged for its length.
-        chars += Math.min(value.length, SCANNED_CHARS);
-        if (chars > SCHEMA_BOUNDS.chars) {
-          whole = false;
-          return;
-        }
-        const where = path === "" ? "parameters" : `parameter ${path}`;
-        texts.push({ where: key === "title" ? `${where} (title)` : where, text: value });
+        read(value, key === "title" ? "title" : "");
+        continue;
+      }
+      // Values the model is shown as they are: a default, examples, the allowed values.
+      if (VALUE_KEYWORDS.has(key)) {
+        values(value, key, depth + 1);
         continue;
       }
       if (key === "properties" && typeof value === "object" && value !== null && !Array.isArray(value)) {
