@@ -78,7 +78,7 @@ function environmentTable(env: Environment): string {
     `| mode | ${env.mode === "full" ? "full" : "**quick** (smaller inputs, fewer samples: not the reference figures)"} |`,
     `| machine | ${env.cpu}, ${env.cores} cores, ${env.memoryGiB} GiB, ${env.os} |`,
     `| Bun | ${env.bun} |`,
-    `| load average (1 / 5 / 15 min) | ${load(env.loadAtStart)} at the start, ${load(env.loadAtEnd)} at the end |`,
+    `| load average (1 / 5 / 15 min) | ${load(env.loadAtStart)} at the start, ${load(env.loadAtEnd)} at the end of the timings |`,
     `| duration | ${minutes} min ${env.durationSeconds % 60} s |`,
     `| packages | ${Object.entries(env.packages)
       .map(([name, version]) => `${name} ${version}`)

@@ -13,7 +13,7 @@ export interface Environment {
   readonly memoryGiB: number;
   readonly os: string;
   readonly bun: string;
-  /** 1-, 5- and 15-minute load averages when the run started and when it ended. */
+  /** 1-, 5- and 15-minute load averages when the run started and when its timings ended (before the test suite, which loads the machine itself). */
   readonly loadAtStart: readonly number[];
   readonly loadAtEnd: readonly number[];
   readonly durationSeconds: number;
@@ -23,13 +23,20 @@ export interface Environment {
 
 const PACKAGES = ["openai", "ai", "@ai-sdk/openai-compatible", "@openai/agents", "zod", "@sinclair/typebox", "valibot", "fast-glob", "mitata"];
 
-/** Takes the load now; call `finish` at the end of the run for the rest. */
-export function startEnvironment(quick: boolean): { readonly loadAtStart: readonly number[]; finish(): Environment } {
+/**
+ * Takes the load now; call `timingsEnded` before a suite that loads the machine by design (the
+ * test suite), and `finish` at the end of the run for the rest.
+ */
+export function startEnvironment(quick: boolean): { readonly loadAtStart: readonly number[]; timingsEnded(): void; finish(): Environment } {
   const started = performance.now();
   const loadAtStart = loadavg();
   const date = new Date().toISOString();
+  let loadAtEnd: readonly number[] | undefined;
   return {
     loadAtStart,
+    timingsEnded: () => {
+      loadAtEnd ??= loadavg();
+    },
     finish: () => ({
       date,
       mode: quick ? "quick" : "full",
@@ -39,7 +46,7 @@ export function startEnvironment(quick: boolean): { readonly loadAtStart: readon
       os: `${type()} ${release()}`,
       bun: `${Bun.version} (${Bun.revision.slice(0, 9)})`,
       loadAtStart,
-      loadAtEnd: loadavg(),
+      loadAtEnd: loadAtEnd ?? loadavg(),
       durationSeconds: Math.round((performance.now() - started) / 1000),
       packages: Object.fromEntries(PACKAGES.map((name) => [name, versionOf(name)])),
     }),
