@@ -133,6 +133,15 @@ describe("the app's secrets", () => {
     }
   });
 
+  test("a structured result's keys are redacted as its strings are; two keys that redact alike are both kept", () => {
+    const result = JSON.parse('{"correct-horse-battery": 1, "[redacted: DB_PASSWORD]": 2, "abcd1234": {"abcd1234": "x"}, "__proto__": {"kept": true}}');
+    const { value, count } = redactor.redactValue(result);
+    expect(value).toEqual(JSON.parse('{"[redacted: DB_PASSWORD]": 1, "[redacted: DB_PASSWORD] #2": 2, "[redacted: EIGHT]": {"[redacted: EIGHT]": "x"}, "__proto__": {"kept": true}}'));
+    expect(Object.keys(value)).toEqual(["[redacted: DB_PASSWORD]", "[redacted: DB_PASSWORD] #2", "[redacted: EIGHT]", "__proto__"]);
+    expect(JSON.stringify(value)).not.toContain("correct-horse-battery");
+    expect(count).toBe(3);
+  });
+
   test("a structured result's strings are redacted wherever they are", () => {
     expect(redactor.redactValue({ rows: [{ password: "correct-horse-battery", n: 1 }], note: "abcd1234" })).toEqual({
       value: { rows: [{ password: "[redacted: DB_PASSWORD]", n: 1 }], note: "[redacted: EIGHT]" },

@@ -130,18 +130,31 @@ export class Redactor {
     return { text: redacted + text.slice(at), count: merged.length };
   }
 
-  /** A JSON value (a structured result) with every string in it redacted, and how many secrets were. */
+  /**
+   * A JSON value (a structured result, a tool's schema) with every string in it redacted, its
+   * objects' keys too (the model reads them as it reads the values), and how many secrets were.
+   * Two keys that redact alike are both kept: the second and later get ` #2`, ` #3`, ….
+   */
   redactValue<T>(value: T): { readonly value: T; readonly count: number } {
     let count = 0;
+    const text = (each: string): string => {
+      const redacted = this.redact(each);
+      count += redacted.count;
+      return redacted.text;
+    };
     const walk = (each: unknown): unknown => {
-      if (typeof each === "string") {
-        const redacted = this.redact(each);
-        count += redacted.count;
-        return redacted.text;
-      }
+      if (typeof each === "string") return text(each);
       if (Array.isArray(each)) return each.map(walk);
-      if (typeof each === "object" && each !== null) return Object.fromEntries(Object.entries(each).map(([key, inner]) => [key, walk(inner)]));
-      return each;
+      if (typeof each !== "object" || each === null) return each;
+      const walked: Record<string, unknown> = {};
+      for (const [key, inner] of Object.entries(each)) {
+        const redacted = text(key);
+        let name = redacted;
+        for (let n = 2; Object.hasOwn(walked, name); n++) name = `${redacted} #${n}`;
+        // Defined, not assigned: a `__proto__` key stays a key, as JSON.parse made it.
+        Object.defineProperty(walked, name, { value: walk(inner), enumerable: true, writable: true, configurable: true });
+      }
+      return walked;
     };
     const walked = walk(value);
     return { value: count === 0 ? value : (walked as T), count };

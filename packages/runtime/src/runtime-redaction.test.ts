@@ -31,6 +31,13 @@ const rows = defineTool({
   outputSchema: Type.Object({ password: Type.String() }),
   handler: async () => structuredResult("one row", { password: SECRET.value }),
 });
+/** A tool that names a secret where a key goes: in its result's structured content, and as a parameter's name. */
+const keyed = defineTool({
+  name: "keyed",
+  description: "Returns rows keyed by name.",
+  parameters: Type.Object({ [SECRET.value]: Type.Optional(Type.String()) }),
+  handler: async () => structuredResult("keyed rows", { [SECRET.value]: "row", plain: "row" }),
+});
 const written: string[] = [];
 const save = defineTool({
   name: "save",
@@ -45,7 +52,7 @@ const save = defineTool({
 
 async function runtimeWith(options: { secrets?: typeof SECRET[]; results?: { maxBytes: number; maxFileBytes: number } } = {}) {
   const records: AuditRecord[] = [];
-  const runtime = new ToolRuntime(new ToolRegistry([echo, rows, save]), { workspace: await Workspace.open(root), audit: (record) => records.push(record), ...options });
+  const runtime = new ToolRuntime(new ToolRegistry([echo, rows, save, keyed]), { workspace: await Workspace.open(root), audit: (record) => records.push(record), ...options });
   return { runtime, records };
 }
 
@@ -66,6 +73,18 @@ describe("the runtime keeps the app's secrets from the model", () => {
   test("a structured result's strings are redacted too", async () => {
     const { runtime } = await runtimeWith({ secrets: [SECRET] });
     expect(await runtime.execute("rows", "{}")).toEqual({ content: "one row", isError: false, structuredContent: { password: "[redacted: DB_PASSWORD]" }, redactions: 1 });
+  });
+
+  test("a secret where a key goes is redacted too: a structured result's key, a parameter's name in the schema the model is sent; without the secret (the twin) both pass", async () => {
+    const { runtime } = await runtimeWith({ secrets: [SECRET] });
+    const result = await runtime.execute("keyed", "{}");
+    expect(result.structuredContent).toEqual({ "[redacted: DB_PASSWORD]": "row", plain: "row" });
+    expect(result.redactions).toBe(1);
+    expect(JSON.stringify(runtime.schemas())).not.toContain(SECRET.value);
+    expect(JSON.stringify(runtime.schema("keyed"))).toContain("[redacted: DB_PASSWORD]");
+    const twin = await runtimeWith();
+    expect((await twin.runtime.execute("keyed", "{}")).structuredContent).toEqual({ [SECRET.value]: "row", plain: "row" });
+    expect(JSON.stringify(twin.runtime.schema("keyed"))).toContain(SECRET.value);
   });
 
   test("a large result: its results file keeps it as it was (the person's), the model's head and tail are redacted, a secret at the cut included", async () => {
