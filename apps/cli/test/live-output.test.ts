@@ -91,7 +91,7 @@ describe("an MCP server's progress notifications show under the spinner", () => 
     expect(cli.screen()).toContain("→ indexed");
   });
 
-  test("piped, no progress is asked for, and none is printed", async () => {
+  test("piped, progress is asked for (each notification keeps the call's timeout going) and none is printed", async () => {
     const { folder, config, release, model } = await setUp();
     await using _folder = folder;
     await using _model = model;
@@ -99,6 +99,7 @@ describe("an MCP server's progress notifications show under the spinner", () => 
     const piped = await plugboard(["run", "--config", config, "--base-url", model.baseURL, "--yes", "index"], { cwd: folder.dir });
     expect(piped.code).toBe(0);
     expect(piped.stderr).not.toContain("scanning files");
-    expect(piped.stderr).toContain("indexed (no progress asked)");
+    expect(piped.stderr).toContain("→ indexed");
+    expect(piped.stderr).not.toContain("no progress asked");
   });
 });

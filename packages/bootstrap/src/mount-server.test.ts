@@ -24,7 +24,7 @@ describe("buildApp: MCP servers in the plugins list", () => {
     apps.push(app);
     expect(app.registry.names()).toEqual([
       "echo",
-      "fx_echo", "fx_fail", "fx_fail_prefixed", "fx_mixed", "fx_slow", "fx_crash", "fx_spawn_child", "fx_pid", "fx_dotted_name",
+      "fx_echo", "fx_fail", "fx_fail_prefixed", "fx_mixed", "fx_slow", "fx_ticking", "fx_crash", "fx_spawn_child", "fx_pid", "fx_dotted_name",
       "shout", "whisper",
     ]);
     expect(app.servers).toEqual([

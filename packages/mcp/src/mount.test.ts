@@ -35,7 +35,7 @@ describe("McpMount over stdio", () => {
   test("lists every page of tools, in order, with names the model can use and the prefix", async () => {
     const mounted = await mount({ prefix: "fx_" });
     const names = mounted.entries.map((entry) => entry.tool.name);
-    expect(names).toEqual(["fx_echo", "fx_fail", "fx_fail_prefixed", "fx_mixed", "fx_slow", "fx_crash", "fx_spawn_child", "fx_pid", "fx_dotted_name"]);
+    expect(names).toEqual(["fx_echo", "fx_fail", "fx_fail_prefixed", "fx_mixed", "fx_slow", "fx_ticking", "fx_crash", "fx_spawn_child", "fx_pid", "fx_dotted_name"]);
     expect(mounted.entries.every((entry) => entry.owner === "fixture")).toBe(true);
     // A read-only hint lets the tool's calls overlap; without it, calls run in turn.
     expect(mounted.entries.map((entry) => entry.tool.concurrency)).toEqual(["read-only", ...Array(8).fill(undefined)]);
@@ -90,6 +90,26 @@ describe("McpMount over stdio", () => {
     }
   });
 
+  describe("a call's timeout starts again at each progress notification, up to a total bound", () => {
+    // Bounds of a second or so, with progress every 100 ms: the timings the test needs are the bounds', far from a busy machine's jitter.
+    test("a call that tells progress runs past the timeout; one that goes silent longer is ended at it", async () => {
+      const runtime = await runtimeOf(await mount({ timeoutMs: 1000 }));
+      expect((await runtime.execute("ticking", '{"ms":2500,"every":100}')).content).toStartWith("ran ");
+      const silent = await runtime.execute("ticking", '{"ms":2500,"every":5000}');
+      expect(silent.isError).toBe(true);
+      expect(silent.content).toStartWith("Error: MCP server fixture failed during ticking: it neither answered nor told progress for 1 s");
+    });
+
+    test("progress holds a call no longer than the total bound", async () => {
+      const runtime = await runtimeOf(await mount({ timeoutMs: 1000, maxTotalMs: 1500 }));
+      const started = performance.now();
+      const result = await runtime.execute("ticking", '{"ms":5000,"every":100}');
+      expect(result.isError).toBe(true);
+      expect(result.content).toStartWith("Error: MCP server fixture failed during ticking: it was still at work after 1.5 s, the most one call may take, progress or not");
+      expect(performance.now() - started).toBeLessThan(4500);
+    });
+  });
+
   test("a server that dies fails the running call and is restarted by the next", async () => {
     const mounted = await mount();
     const runtime = await runtimeOf(mounted);
@@ -125,7 +145,7 @@ describe("McpMount over stdio", () => {
       },
     });
     expect(seen).toEqual([["not-a-real-command", "--flag"]]);
-    expect(mounted.tools.length).toBe(9);
+    expect(mounted.tools.length).toBe(10);
   });
 
   test("a server that dies and cannot be started again answers the call with an Error: result", async () => {

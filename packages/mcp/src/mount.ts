@@ -53,8 +53,10 @@ export interface MountOptions {
   readonly authFolder?: string;
   /** Told the values of the OAuth tokens the SDK saves while the server is mounted (a refresh), for the app to keep from the model. @default none */
   readonly onTokens?: (values: readonly string[]) => void;
-  /** How long one call may take. @default 600000 */
+  /** How long one call may go without an answer or a progress notification (each one starts it again). @default 600000 */
   readonly timeoutMs?: number;
+  /** How long one call may take, whatever progress it tells. @default 3600000 */
+  readonly maxTotalMs?: number;
   readonly logger?: Logger;
   /**
    * Begun as each call starts, given whether the tool is read-only: what it returns is applied
@@ -73,6 +75,8 @@ interface Listed {
 type Validator = (schema: Readonly<Record<string, unknown>>) => ArgumentsValidator;
 
 const DEFAULT_TIMEOUT_MS = 600_000;
+/** A call that keeps telling progress is ended after this all the same (the protocol asks for a bound). */
+const DEFAULT_MAX_TOTAL_MS = 3_600_000;
 const NOT_A_NAME = /[^A-Za-z0-9_-]/g;
 
 /** A mounted server: the source of its tools (`entries`, `call`), and `close()` to end it. */
@@ -208,16 +212,30 @@ export class McpMount implements ToolSource {
     try {
       const result = await connection.client.callTool({ name: tool, arguments: args }, {
         signal,
+        // Progress is always asked for: each notification shows the server at work and starts the timeout again, up to
+        // the total bound; a person watching the call (at a terminal) sees one line per notification.
         timeout: this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        // Progress is asked for only when someone watches the call (a person at a terminal): one line per notification.
-        ...(progress ? { onprogress: (step: Progress) => progress(`${progressLine(step)}\n`) } : {}),
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: this.#options.maxTotalMs ?? DEFAULT_MAX_TOTAL_MS,
+        onprogress: (step: Progress) => progress?.(`${progressLine(step)}\n`),
       });
       if (!("content" in result)) return errorResult(`MCP server ${this.name} answered ${tool} without content`);
       return this.#checked(tool, result as CallToolResult) ?? toolResult(result as CallToolResult);
     } catch (error) {
       if (signal.aborted) return toolErrors.cancelled();
-      return errorResult(`MCP server ${this.name} failed during ${tool}: ${reasonOf(error)}${stderrLines(await stderrOf(connection))}`);
+      const reason = (await this.#timeoutOf(error)) ?? reasonOf(error);
+      return errorResult(`MCP server ${this.name} failed during ${tool}: ${reason}${stderrLines(await stderrOf(connection))}`);
     }
+  }
+
+  /** The SDK's timeout of a call said with its bound: how long the server went quiet, or the total a call may take; undefined for another error. */
+  async #timeoutOf(error: unknown): Promise<string | undefined> {
+    // The SDK is loaded already: the call went through it.
+    const { SdkError, SdkErrorCode } = await import("@modelcontextprotocol/client");
+    if (!(error instanceof SdkError) || error.code !== SdkErrorCode.RequestTimeout) return undefined;
+    const data = error.data as { maxTotalTimeout?: unknown } | undefined;
+    if (typeof data?.maxTotalTimeout === "number") return `it was still at work after ${seconds(data.maxTotalTimeout)}, the most one call may take, progress or not`;
+    return `it neither answered nor told progress for ${seconds(this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS)}`;
   }
 
   /** An `Error:` result when a tool that declares an output schema answered something else. */
@@ -267,4 +285,9 @@ function compiled(tool: Tool, which: "input" | "output", compile: () => Argument
 function progressLine({ progress, total, message }: Progress): string {
   const count = total === undefined ? `${progress}` : `${progress}/${total}`;
   return message === undefined || message === "" ? count : `${message} (${count})`;
+}
+
+/** `ms` in seconds, as a person reads a bound: `600 s`, `1.5 s`. */
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1)).toLocaleString("en")} s`;
 }

@@ -12,6 +12,8 @@
  * output schema cannot compile. `FIXTURE_ASK=1` adds `ask`, which asks the person to fill in
  * a form (elicitation) and answers what they did.
  * `FIXTURE_MARKER=FILE`: `slow` writes `cancelled` there when the client cancels it.
+ * `ticking` runs `ms` and sends a progress notification every `every` ms meanwhile, when the
+ * call asked for progress (a token).
  * `FIXTURE_EXIT_ON_UNKNOWN=1` makes it exit on a request it does not know (as servers on the
  * Rust SDK do before `initialize`), and count its starts in `FIXTURE_STARTS=FILE`.
  */
@@ -43,6 +45,11 @@ const TOOLS: Tool[] = [
   { name: "fail_prefixed", description: "Fail with the prefix.", inputSchema: object() },
   { name: "mixed", description: "One block of each content type.", inputSchema: object() },
   { name: "slow", description: "Wait until cancelled.", inputSchema: object({ ms: { type: "integer", minimum: 1 } }, ["ms"]) },
+  {
+    name: "ticking",
+    description: "Run ms milliseconds, telling progress every `every` ms.",
+    inputSchema: object({ ms: { type: "integer", minimum: 1 }, every: { type: "integer", minimum: 1 } }, ["ms", "every"]),
+  },
   { name: "crash", description: "Exit the server process mid-call.", inputSchema: object() },
   { name: "spawn_child", description: "Start a long-lived child process; returns its pid.", inputSchema: object() },
   { name: "pid", description: "The server's process id.", inputSchema: object() },
@@ -104,6 +111,18 @@ mcp.server.setRequestHandler(CallToolRequestSchema, async ({ params }, extra): P
           resolve(text("cancelled"));
         });
       });
+    case "ticking": {
+      const token = params._meta?.progressToken;
+      const started = Date.now();
+      let step = 0;
+      const timer = setInterval(() => {
+        step += 1;
+        if (token !== undefined) void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: step, message: `step ${step}` } });
+      }, Number(args.every));
+      await Bun.sleep(Number(args.ms));
+      clearInterval(timer);
+      return text(`ran ${Date.now() - started} ms, ${step} steps`);
+    }
     case "crash":
       console.error("fixture server crashing on purpose");
       process.exit(3);
