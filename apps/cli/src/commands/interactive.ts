@@ -16,6 +16,7 @@ import { askAboutChangedTools } from "../pinned-prompt.ts";
 import { type Conversations, createConversations } from "../kept-sessions.ts";
 import { CUT_OFF, createSession, EMPTY_ANSWER, keepConversation, runTurn, type Session } from "../session.ts";
 import { runSlashCommand, slashCommand } from "../slash-commands.ts";
+import { sayWhenAPluginEndsIt } from "../stray-errors.ts";
 
 /** The prompt shown before each request. */
 export const PROMPT = "plugboard >> ";
@@ -66,6 +67,9 @@ export async function interactiveCommand(parsed: ParsedArgs, io: Io, continuing?
     app.warmUp();
     const approvals = createApprovals(parsed.flags.yes, io);
     conversations = createConversations(app, () => createSession(app, app.model, approvals, elicitation), io);
+    // A plugin's bug that ends the session still says where the conversation is kept.
+    const ongoing = conversations;
+    sayWhenAPluginEndsIt(() => keptLine(ongoing));
     const resuming = continuing ?? (parsed.flags.continue === true ? { latest: true as const } : undefined);
     if (resuming) continueKept(conversations, resuming, io);
     started = true;
@@ -87,9 +91,15 @@ export async function interactiveCommand(parsed: ParsedArgs, io: Io, continuing?
     release();
     lines.close();
   }
-  const { kept } = conversations.session;
-  if (kept?.written) io.note(`conversation ${kept.id} is kept: plugboard --continue picks it up`);
+  const kept = keptLine(conversations);
+  if (kept !== undefined) io.note(kept);
   return exitCode;
+}
+
+/** The line that says where the session's conversation is kept, once it has been written. */
+function keptLine(conversations: Conversations): string | undefined {
+  const { kept } = conversations.session;
+  return kept?.written ? `conversation ${kept.id} is kept: plugboard --continue picks it up` : undefined;
 }
 
 /** Resumes the kept conversation asked for; with none kept, `--continue` starts a new one and says so. */
