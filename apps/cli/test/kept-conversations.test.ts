@@ -104,7 +104,7 @@ describe("kept conversations", () => {
     const ended = await plugboard(["--config", strayConfig, "--base-url", model.baseURL], { cwd: strayFolder, env, stdin: "go\n" });
     expect(ended.code).toBe(2);
     expect(ended.stderr).toContain("plugin stray-error-plugin threw outside any call: TypeError: a bug in a timer of the later tool");
-    expect(ended.stderr).toMatch(/threw outside any call[^]*\nplugboard: conversation [a-z0-9]+ is kept: plugboard --continue picks it up\n/);
+    expect(ended.stderr).toMatch(/threw outside any call[\s\S]*\nplugboard: conversation [a-z0-9]+ is kept: plugboard --continue picks it up\n/);
     expect(ended.stderr).not.toContain(STACK_FRAME);
     const resumed = await plugboard(["--config", strayConfig, "--base-url", model.baseURL, "--continue"], { cwd: strayFolder, env, stdin: "again\n" });
     expect(resumed.stdout).toStartWith("> go\n");
