@@ -178,6 +178,14 @@ describe("McpMount over stdio", () => {
     expect((error as McpMountError).reason).toStartWith("its tool broken has an input schema that cannot be used: ");
   });
 
+  test("a tool whose schema holds more than 10,000 schemas is a start error naming the tool, refused before it is compiled; 9,000 mount", async () => {
+    const error = await McpMount.open({ name: "vast", server: fixture({ FIXTURE_HUGE_SCHEMA: "20000" }) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpMountError);
+    expect((error as McpMountError).reason).toBe("its tool huge has an input schema that cannot be used: it holds more than 10,000 schemas (objects and arrays), the most a tool's schema may hold");
+    const mounted = await mount({ server: fixture({ FIXTURE_HUGE_SCHEMA: "9000" }) });
+    expect(mounted.tools.map((tool) => tool.name)).toContain("huge");
+  });
+
   test("a command that does not exist is an error naming it", async () => {
     const error = await McpMount.open({ name: "ghost", server: { command: "no-such-mcp-server-command" } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpMountError);

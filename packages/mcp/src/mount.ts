@@ -152,9 +152,9 @@ export class McpMount implements ToolSource {
     const prefix = this.#options.prefix ?? "";
     return this.tools.map((tool) => {
       const name = `${prefix}${tool.name}`.replace(NOT_A_NAME, "_").slice(0, 64);
-      const validate = compiled(tool, "input", () => validator(tool.inputSchema));
+      const validate = compiled(tool, "input", tool.inputSchema, validator);
       const { outputSchema } = tool;
-      if (outputSchema !== undefined) this.#outputChecks.set(tool.name, compiled(tool, "output", () => validator(outputSchema)));
+      if (outputSchema !== undefined) this.#outputChecks.set(tool.name, compiled(tool, "output", outputSchema, validator));
       this.#names.set(name, tool);
       const definition = defineTool({
         name,
@@ -272,13 +272,34 @@ export class McpMount implements ToolSource {
   }
 }
 
-/** A tool's schema compiled; one that cannot be used throws, naming the tool (the mount then fails). */
-function compiled(tool: Tool, which: "input" | "output", compile: () => ArgumentsValidator): ArgumentsValidator {
+/**
+ * The most objects and arrays one schema may hold. Compiling costs time in proportion to the
+ * schema (Ajv: about 1.7 s for 20,000 properties), and a server could list one without end;
+ * no tool's parameters need more, and the description scan reads no further either.
+ */
+export const MAX_SCHEMA_NODES = 10_000;
+
+/** A tool's schema compiled; one that cannot be used (or is too large to compile) throws, naming the tool (the mount then fails). */
+function compiled(tool: Tool, which: "input" | "output", schema: Readonly<Record<string, unknown>>, validator: Validator): ArgumentsValidator {
   try {
-    return compile();
+    if (overNodes(schema, MAX_SCHEMA_NODES)) throw new Error(`it holds more than ${MAX_SCHEMA_NODES.toLocaleString("en")} schemas (objects and arrays), the most a tool's schema may hold`);
+    return validator(schema);
   } catch (error) {
     throw new Error(`its tool ${tool.name} has an ${which} schema that cannot be used: ${reasonOf(error)}`);
   }
+}
+
+/** Whether `value` holds more than `most` objects and arrays (each shared one counted once), counted no further than that. */
+function overNodes(value: unknown, most: number): boolean {
+  const seen = new Set<object>();
+  const waiting: unknown[] = [value];
+  for (let next = waiting.pop(); next !== undefined || waiting.length > 0; next = waiting.pop()) {
+    if (typeof next !== "object" || next === null || seen.has(next)) continue;
+    if (seen.size === most) return true;
+    seen.add(next);
+    for (const inner of Array.isArray(next) ? next : Object.values(next)) waiting.push(inner);
+  }
+  return false;
 }
 
 /** A server's progress notification as a line of the call's output: its message and how far it got (`scanning files (1/3)`). */

@@ -6,6 +6,7 @@
  *
  * `FIXTURE_FAIL_START=1` makes it print to stderr and exit before answering anything.
  * `FIXTURE_BAD_SCHEMA=1` adds a tool whose input schema points at a definition it lacks.
+ * `FIXTURE_HUGE_SCHEMA=N` adds `huge`, whose input schema has N properties.
  * `FIXTURE_STRUCTURED=1` adds tools with an output schema: `stats` answers it (and its JSON
  * as text), `stats_told` answers it with a sentence for the model, `stats_only` answers it without text, `stats_wrong` answers what it does not
  * allow, `stats_none` answers no structured content; `FIXTURE_BAD_OUTPUT=1` adds a tool whose
@@ -55,6 +56,11 @@ const TOOLS: Tool[] = [
   { name: "pid", description: "The server's process id.", inputSchema: object() },
   { name: "dotted.name", description: "A name the model could not use as is.", inputSchema: object() },
 ];
+
+if (process.env.FIXTURE_HUGE_SCHEMA !== undefined) {
+  const count = Number(process.env.FIXTURE_HUGE_SCHEMA);
+  TOOLS.push({ name: "huge", description: "Takes many fields.", inputSchema: object(Object.fromEntries(Array.from({ length: count }, (_, i) => [`f${i}`, { type: "string" }]))) });
+}
 
 if (process.env.FIXTURE_BAD_SCHEMA === "1") {
   TOOLS.push({ name: "broken", description: "Its schema cannot compile.", inputSchema: object({ a: { $ref: "#/$defs/missing" } }) });
