@@ -11,7 +11,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { startScriptedModel } from "@plugboard/testing";
 import { CHANGING_SERVER, runOffered, serveTools } from "./changing-server.ts";
-import { FIRST_PARTY, offeredTools, plugboard, spawnInTerminal, tempFolder, writeConfig } from "./helpers.ts";
+import { FIRST_PARTY, offeredTools, plugboard, STACK_FRAME, spawnInTerminal, tempFolder, writeConfig } from "./helpers.ts";
 
 // Each test runs several CLI processes, each starting the server: more than bun's default 5 s on a busy machine.
 setDefaultTimeout(60_000);
@@ -108,13 +108,22 @@ describe("a description deep in a tool's parameters", () => {
     expect(check.stdout).toContain(`Its description is flagged: ${reasons}.`);
   });
 
-  test("a huge schema (20,000 properties, each described) is read within its bounds: flagged as not read in full (its time is description-scan.test.ts's in bootstrap)", async () => {
-    const properties = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`p${i}`, { type: "string", description: `Field ${i}, a plain field of the form.` }]));
+  test("a schema past the scan's bounds (5,000 properties, 250,000 characters of descriptions) is flagged as not read in full (its time is description-scan.test.ts's in bootstrap)", async () => {
+    const properties = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`p${i}`, { type: "string", description: `Field ${i}, a plain field of the form. `.padEnd(50, ".") }]));
     await serve([{ ...ADD, inputSchema: { type: "object", properties } }, LOOKUP]);
     const first = await run();
     expect(first.code).toBe(0);
     expect(first.tools).not.toContain("add");
     expect(first.stderr).toContain("Its description is flagged: has parameters too large or too deeply nested to read in full (over 32 levels, 10,000 schemas or 200,000 characters of descriptions).");
+  });
+
+  test("a schema of more than 10,000 schemas (20,000 properties) is not mounted at all: one message naming the server and the tool, exit 2", async () => {
+    const properties = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`p${i}`, { type: "string" }]));
+    await serve([{ ...ADD, inputSchema: { type: "object", properties } }, LOOKUP]);
+    const first = await run();
+    expect(first.code).toBe(2);
+    expect(first.stderr).toContain("MCP server calc failed to start or list its tools: its tool add has an input schema that cannot be used: it holds more than 10,000 schemas (objects and arrays), the most a tool's schema may hold");
+    expect(first.stderr).not.toContain(STACK_FRAME);
   });
 });
 
