@@ -10,6 +10,12 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
+/** When process `pid` started, as /proc/PID/stat says (clock ticks since boot). */
+function startTime(pid: number): number | undefined {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+}
+
 /** The pid of a process that has ended. */
 async function endedPid(): Promise<number> {
   const child = Bun.spawn(["true"]);
@@ -18,11 +24,11 @@ async function endedPid(): Promise<number> {
 }
 
 describe("a stale lock taken over", () => {
-  test("by the process that judged it stale: its pid then names the lock", async () => {
+  test("by the process that judged it stale: its pid and start time then name the lock", async () => {
     const file = join(folder, "c1.lock");
     writeFileSync(file, `${await endedPid()}\n`);
     const lock = lockConversation(folder, "c1");
-    expect(readFileSync(file, "utf8")).toBe(`${process.pid}\n`);
+    expect(readFileSync(file, "utf8")).toBe(`${process.pid} ${startTime(process.pid)}\n`);
     lock.release();
     expect(readdirSync(folder)).toEqual([]);
   });
@@ -33,7 +39,7 @@ describe("a stale lock taken over", () => {
     // The first removed the stale lock and made its own, after the second had read the stale one.
     const first = process.ppid;
     writeFileSync(file, `${first}\n`);
-    expect(removeStale(file, gone)).toBe(false);
+    expect(removeStale(file, `${gone}`)).toBe(false);
     expect(readFileSync(file, "utf8")).toBe(`${first}\n`);
     expect(readdirSync(folder)).toEqual(["c1.lock"]);
   });
@@ -42,7 +48,7 @@ describe("a stale lock taken over", () => {
     const file = join(folder, "c1.lock");
     const gone = await endedPid();
     writeFileSync(file, `${gone}\n`);
-    expect(removeStale(file, gone)).toBe(true);
+    expect(removeStale(file, `${gone}`)).toBe(true);
     expect(readdirSync(folder)).toEqual([]);
   });
 
@@ -72,8 +78,19 @@ describe("a stale lock taken over", () => {
     }
   });
 
-  test("a live holder's lock is refused, naming it", () => {
-    writeFileSync(join(folder, "c1.lock"), `${process.ppid}\n`);
-    expect(() => lockConversation(folder, "c1")).toThrow(`conversation c1 is in use by another plugboard (pid ${process.ppid})`);
+  test("a live holder's lock is refused, naming it: by its pid alone, or with the time it started", () => {
+    for (const text of [`${process.ppid}\n`, `${process.ppid} ${startTime(process.ppid)}\n`]) {
+      writeFileSync(join(folder, "c1.lock"), text);
+      expect(() => lockConversation(folder, "c1")).toThrow(`conversation c1 is in use by another plugboard (pid ${process.ppid})`);
+    }
+  });
+
+  test("a lock whose pid now belongs to a process that started at another time (the pid given again, as after a reboot) is taken over", () => {
+    const file = join(folder, "c1.lock");
+    writeFileSync(file, `${process.ppid} ${(startTime(process.ppid) ?? 0) + 1}\n`);
+    const lock = lockConversation(folder, "c1");
+    expect(readFileSync(file, "utf8")).toBe(`${process.pid} ${startTime(process.pid)}\n`);
+    lock.release();
+    expect(readdirSync(folder)).toEqual([]);
   });
 });

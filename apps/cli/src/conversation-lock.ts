@@ -1,8 +1,10 @@
 /**
  * A kept conversation is continued by one process at a time: its lock is a file beside it,
- * `ID.lock`, holding the pid of the `plugboard` that has it in progress. A second process
- * that resumes it is refused (two would interleave their messages in one file); a lock whose
- * process is gone (a crash, a kill -9) is taken over.
+ * `ID.lock`, holding the pid of the `plugboard` that has it in progress and when that process
+ * started (`/proc/PID/stat`'s start time, where the system has one). A second process that
+ * resumes it is refused (two would interleave their messages in one file); a lock whose
+ * process is gone (a crash, a kill -9, a reboot) is taken over, also when its pid has been
+ * given to another process since: that one started at another time.
  */
 import { chmodSync, linkSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -25,24 +27,25 @@ export function lockConversation(folder: string, id: string): ConversationLock {
     // A state folder that cannot be written keeps no conversation either (said when the first message is not kept): nothing to lock.
     return { id, release: () => {} };
   }
+  const self = ownIdentity();
   // Twice at most: a stale lock is removed once, then the file is created anew, or another process was quicker.
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      writeFileSync(file, `${process.pid}\n`, { flag: "wx", mode: 0o600 });
-      return held(id, file);
+      writeFileSync(file, `${self}\n`, { flag: "wx", mode: 0o600 });
+      return held(id, file, self);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
     refuseOther(file);
     const holder = holderOf(file);
-    if (holder === process.pid) return held(id, file);
-    if (holder === undefined ? !isOld(file) : isAlive(holder)) break;
+    if (holder === self) return held(id, file, self);
+    if (holder === undefined ? !isOld(file) : isRunning(holder)) break;
     if (!removeStale(file, holder)) break;
   }
   const holder = holderOf(file);
   throw new PlugboardError(
     "USAGE",
-    `conversation ${id} is in use by another plugboard${holder === undefined ? "" : ` (pid ${holder})`}; end that session first, or start a new conversation (if no plugboard has it, remove ${file})`,
+    `conversation ${id} is in use by another plugboard${holder === undefined ? "" : ` (pid ${pidOf(holder)})`}; end that session first, or start a new conversation (if no plugboard has it, remove ${file})`,
   );
 }
 
@@ -52,7 +55,7 @@ export function lockConversation(folder: string, id: string): ConversationLock {
  * the lock the first has just made. Moved aside in one step (a rename) and looked at there, the
  * lock is put back when it turns out to be another's. False when it was another's.
  */
-export function removeStale(file: string, holder: number | undefined): boolean {
+export function removeStale(file: string, holder: string | undefined): boolean {
   const aside = `${file}.${process.pid}.${crypto.randomUUID()}`;
   try {
     renameSync(file, aside);
@@ -77,18 +80,18 @@ export function removeStale(file: string, holder: number | undefined): boolean {
   return true;
 }
 
-function held(id: string, file: string): ConversationLock {
+function held(id: string, file: string, self: string): ConversationLock {
   const release = () => {
     process.off("exit", release);
     // Only our own: a lock taken over meanwhile (ours was judged stale) belongs to its new holder.
-    if (holderOf(file) === process.pid) rmSync(file, { force: true });
+    if (holderOf(file) === self) rmSync(file, { force: true });
   };
   process.on("exit", release);
   return { id, release };
 }
 
-/** The longest lock file read: a pid and its newline. */
-const MAX_LOCK_BYTES = 32;
+/** The longest lock file read: a pid, a start time and its newline. */
+const MAX_LOCK_BYTES = 48;
 
 /**
  * Refuses what stands at the lock's place when it is no file (a folder, a link, a pipe, a
@@ -108,14 +111,54 @@ function refuseOther(file: string): void {
   throw new PlugboardError("USAGE", `${file} is ${what}, not a lock plugboard wrote; remove it, then continue the conversation again`);
 }
 
-/** The pid a lock file names, or undefined when it names none (being written, or not a lock): a regular file of digits only. */
-function holderOf(file: string): number | undefined {
+/**
+ * The holder a lock file names — `PID START` (or `PID` alone, where the system tells no start
+ * time) — or undefined when it names none (being written, or not a lock): a regular file of
+ * digits only.
+ */
+function holderOf(file: string): string | undefined {
   try {
     const stat = lstatSync(file);
     if (!stat.isFile() || stat.size > MAX_LOCK_BYTES) return undefined;
     const text = readFileSync(file, "utf8").trim();
-    const pid = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+    const pid = /^(\d+)(?: \d+)?$/.exec(text)?.[1];
+    return pid !== undefined && Number.isSafeInteger(Number(pid)) && Number(pid) > 0 ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A holder's pid. */
+function pidOf(holder: string): number {
+  return Number(holder.split(" ")[0]);
+}
+
+/** This process as a lock names it. */
+function ownIdentity(): string {
+  const start = startTime(process.pid);
+  return start === undefined ? `${process.pid}` : `${process.pid} ${start}`;
+}
+
+/**
+ * Whether the holder still runs: its pid is alive and, when the lock says when it started, the
+ * process with that pid started then (a pid given to another process since, as after a reboot,
+ * is not the holder). A start time that cannot be read is not held against it.
+ */
+function isRunning(holder: string): boolean {
+  const [pid = 0, start] = holder.split(" ").map(Number);
+  if (!isAlive(pid)) return false;
+  if (start === undefined) return true;
+  const now = startTime(pid);
+  return now === undefined || now === start;
+}
+
+/** When process `pid` started, in clock ticks since boot (`/proc/PID/stat`'s 22nd field); undefined where there is none to read. */
+function startTime(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command's name (the 2nd field, in parentheses) may hold spaces: fields are counted after its closing parenthesis.
+    const start = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+    return Number.isSafeInteger(start) ? start : undefined;
   } catch {
     return undefined;
   }
