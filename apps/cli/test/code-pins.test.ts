@@ -268,16 +268,22 @@ describe("code in a writable workspace is read-only to every confined process", 
       "packages/agent/src/search-runtime.ts",
     ];
     const touch = files.map((file) => `touch -c -r ${file} ${file} && echo "touched ${file}"`).join("; ");
+    const writable = files.map((file) => `test -w ${file} && echo "writable ${file}"`).join("; ");
+    // The twin writes only the root package.json for real: even a write that changes nothing sets a file's
+    // change time, which the host programs' and listing caches' stamps read, and tests running beside this
+    // one keep such caches over these sources. The others it shows writable (access(2)), which confined they are not.
+    const twin = `${writable}; touch -c -r package.json package.json && echo "touched package.json"`;
     for (const sandbox of [true, false]) {
       await using folder = await tempFolder({ ".keep": "" });
       const config = join(folder.dir, "plugboard.config.json");
       await writeFile(config, JSON.stringify({ workspace: CHECKOUT, sandbox: "auto", plugins: [{ ...BASH, ...(sandbox ? {} : { sandbox }) }] }));
-      const attack = await plugboard(["call", "--config", config, "bash", JSON.stringify({ command: touch })], { cwd: folder.dir });
+      const attack = await plugboard(["call", "--config", config, "bash", JSON.stringify({ command: sandbox ? `${touch}; ${writable}` : twin })], { cwd: folder.dir });
       for (const file of files) {
         if (sandbox) expect(attack.stdout).not.toContain(`touched ${file}`);
-        else expect(attack.stdout).toContain(`touched ${file}`);
+        expect(attack.stdout.includes(`writable ${file}`)).toBe(!sandbox);
       }
       if (sandbox) expect(attack.stdout).toContain("Read-only file system");
+      else expect(attack.stdout).toContain("touched package.json");
     }
   });
 });
