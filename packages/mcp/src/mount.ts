@@ -277,7 +277,7 @@ export class McpMount implements ToolSource {
  * schema (Ajv: about 1.7 s for 20,000 properties), and a server could list one without end;
  * no tool's parameters need more, and the description scan reads no further either.
  */
-export const MAX_SCHEMA_NODES = 10_000;
+const MAX_SCHEMA_NODES = 10_000;
 
 /** A tool's schema compiled; one that cannot be used (or is too large to compile) throws, naming the tool (the mount then fails). */
 function compiled(tool: Tool, which: "input" | "output", schema: Readonly<Record<string, unknown>>, validator: Validator): ArgumentsValidator {
