@@ -85,6 +85,17 @@ describe("a stale lock taken over", () => {
     }
   });
 
+  test("a lock naming this process's own pid, written by an earlier process that had it (without its start time, or with another), is taken over", () => {
+    const file = join(folder, "c1.lock");
+    for (const text of [`${process.pid}\n`, `${process.pid} ${(startTime(process.pid) ?? 0) + 1}\n`]) {
+      writeFileSync(file, text);
+      const lock = lockConversation(folder, "c1");
+      expect(readFileSync(file, "utf8")).toBe(`${process.pid} ${startTime(process.pid)}\n`);
+      lock.release();
+      expect(readdirSync(folder)).toEqual([]);
+    }
+  });
+
   test("a lock whose pid now belongs to a process that started at another time (the pid given again, as after a reboot) is taken over", () => {
     const file = join(folder, "c1.lock");
     writeFileSync(file, `${process.ppid} ${(startTime(process.ppid) ?? 0) + 1}\n`);

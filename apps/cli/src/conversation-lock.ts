@@ -39,7 +39,8 @@ export function lockConversation(folder: string, id: string): ConversationLock {
     refuseOther(file);
     const holder = holderOf(file);
     if (holder === self) return held(id, file, self);
-    if (holder === undefined ? !isOld(file) : isRunning(holder)) break;
+    // A lock naming this process's pid but not its start time names an earlier process that had the pid: stale.
+    if (holder === undefined ? !isOld(file) : isRunning(holder) && pidOf(holder) !== process.pid) break;
     if (!removeStale(file, holder)) break;
   }
   const holder = holderOf(file);
