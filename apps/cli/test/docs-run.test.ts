@@ -141,7 +141,7 @@ const SETTINGS: Record<string, Setting> = {
   },
   // apps/cli/README.md's hook: the script the page shows, saved where its command's comment says the config names it.
   "apps/cli/README.md: $ cat hooks/no-rm.sh": {
-    codes: { [`plugboard call bash '{"command":"rm notes.txt"}'     # with "hooks": {"before": [{"tool": "bash", "command": ["./hooks/no-rm.sh"]}]}`]: 1 },
+    codes: { "plugboard call bash '{\"command\":\"rm notes.txt\"}'     # with \"hooks\": {\"before\": [{\"tool\": \"bash\", \"command\": [\"./hooks/no-rm.sh\"]}]}": 1 },
     prepare: async (dir) => {
       const block = BLOCKS.find((b) => b.page === "apps/cli/README.md" && b.code.startsWith("$ cat hooks/no-rm.sh"));
       const script = consoleSteps(block?.code ?? "")[0]?.shown.join("\n") ?? "";
