@@ -365,7 +365,8 @@ describe.concurrent("shell blocks: each runs", () => {
       const run = SHELL_RUNS[blockName(block)];
       if (run === undefined) {
         const { dir, env } = await project();
-        const ran = await shell(block.code, dir, env);
+        // Every line must succeed, not only the last.
+        const ran = await shell(`set -e\n${block.code}`, dir, env);
         expect({ code: ran.code, output: ran.stdout }).toMatchObject({ code: 0 });
         return;
       }
