@@ -58,9 +58,12 @@ function headOf(block: string[]): string[] {
   return [last, ...cut];
 }
 
-if (failures.length > 0) {
-  console.log(`\n== what failed (${failures.length})`);
-  for (const [index, failure] of failures.entries()) {
+// bun test names each failure again in its closing list ("N tests failed:"): once is enough.
+const named = new Set<string>();
+const distinct = failures.filter(([line = ""]) => !named.has(line) && named.add(line) !== undefined);
+if (distinct.length > 0) {
+  console.log(`\n== what failed (${distinct.length})`);
+  for (const [index, failure] of distinct.entries()) {
     if (index < IN_FULL) console.log(`\n${failure.join("\n")}`);
     else console.log(failure[0]);
   }
