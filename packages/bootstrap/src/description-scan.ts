@@ -157,50 +157,51 @@ function schemaTexts(schema: unknown): { texts: SchemaText[]; whole: boolean } {
   /** Strings read in keywords' values. */
   let strings = 0;
   let whole = true;
-  const walk = (node: unknown, path: string, depth: number): void => {
-    if (!whole || typeof node !== "object" || node === null || seen.has(node)) return;
+  /** Marks `node` as read; false when it was already, or when a bound is past (the walk then stops). */
+  const enter = (node: object, depth: number): boolean => {
+    if (seen.has(node)) return false;
     if (depth > SCHEMA_BOUNDS.depth || seen.size + strings >= SCHEMA_BOUNDS.nodes) {
       whole = false;
-      return;
+      return false;
     }
     seen.add(node);
+    return true;
+  };
+  /** Keeps `text` to scan as `where`, unless the characters' bound is past (the walk then stops). */
+  const read = (text: string, where: string): void => {
+    // What the patterns read of it: a longer text is flagged for its length.
+    chars += Math.min(text.length, SCANNED_CHARS);
+    if (chars > SCHEMA_BOUNDS.chars) whole = false;
+    else texts.push({ where, text });
+  };
+  /** Every string in a keyword's value (an example object's too, at any depth), within the bounds. */
+  const values = (value: unknown, where: string, depth: number): void => {
+    if (!whole) return;
+    if (typeof value === "string") {
+      // Each string counts as a schema does toward the bound: ten thousand tiny values cost what ten thousand schemas do.
+      if (seen.size + ++strings > SCHEMA_BOUNDS.nodes) whole = false;
+      else read(value, where);
+      return;
+    }
+    if (typeof value !== "object" || value === null || !enter(value, depth)) return;
+    for (const item of Array.isArray(value) ? value : Object.values(value)) values(item, where, depth + 1);
+  };
+  const walk = (node: unknown, path: string, depth: number): void => {
+    if (!whole || typeof node !== "object" || node === null || !enter(node, depth)) return;
     if (Array.isArray(node)) {
       for (const item of node) walk(item, path, depth + 1);
       return;
     }
     const where = path === "" ? "parameters" : `parameter ${path}`;
-    /** Keeps `text` to scan, unless the characters' bound is past (then the walk stops). */
-    const read = (text: string, label: string): void => {
-      // What the patterns read of it: a longer text is flagged for its length.
-      chars += Math.min(text.length, SCANNED_CHARS);
-      if (chars > SCHEMA_BOUNDS.chars) whole = false;
-      else texts.push({ where: label === "" ? where : `${where} (${label})`, text });
-    };
-    /** Every string in a keyword's value (an example object's too, at any depth), within the bounds. */
-    const values = (value: unknown, keyword: string, depth: number): void => {
-      if (!whole) return;
-      if (typeof value === "string") {
-        // Each string counts as a schema does toward the bound: ten thousand tiny values cost what ten thousand schemas do.
-        if (seen.size + ++strings > SCHEMA_BOUNDS.nodes) whole = false;
-        else read(value, keyword);
-      }
-      if (typeof value !== "object" || value === null || seen.has(value)) return;
-      if (depth > SCHEMA_BOUNDS.depth || seen.size + strings >= SCHEMA_BOUNDS.nodes) {
-        whole = false;
-        return;
-      }
-      seen.add(value);
-      for (const item of Array.isArray(value) ? value : Object.values(value)) values(item, keyword, depth + 1);
-    };
     for (const [key, value] of Object.entries(node)) {
       if (!whole) return;
       if ((key === "description" || key === "title") && typeof value === "string") {
-        read(value, key === "title" ? "title" : "");
+        read(value, key === "title" ? `${where} (title)` : where);
         continue;
       }
       // Values the model is shown as they are: a default, examples, the allowed values.
       if (VALUE_KEYWORDS.has(key)) {
-        values(value, key, depth + 1);
+        values(value, `${where} (${key})`, depth + 1);
         continue;
       }
       if (key === "properties" && typeof value === "object" && value !== null && !Array.isArray(value)) {
