@@ -92,7 +92,7 @@ export function createdWhileWritable(file: string | undefined, path: string): bo
   const last = pathSteps(path)?.at(-1);
   if (last === undefined) return false;
   const born = last.born > 0 ? last.born : last.ctime;
-  return spanHolding(spansOf(file), path, born) !== undefined;
+  return spanHolding(spansOf(file, born), path, born) !== undefined;
 }
 
 /**
@@ -122,10 +122,13 @@ export async function writeTrusted<T>(file: string | undefined, path: string, wr
 
 /** The first link, or the file, on the way to `path` whose status changed within a span of a workspace holding it and that is not trusted as it is. */
 function suspect(file: string, path: string): { step: PathStep; span: Span; workspace: string } | undefined {
+  const steps = pathSteps(path) ?? [];
+  if (steps.length === 0) return undefined;
   const old = readOldRecord(file).trusted;
-  const spans = spansOf(file);
+  // Only a span begun by the latest change on the way can hold one.
+  const spans = spansOf(file, Math.max(...steps.map(({ ctime }) => ctime)));
   const same = (step: PathStep) => (entry: { path: string; ino: number; ctime: number } | undefined) => entry?.path === step.path && entry.ino === step.ino && entry.ctime === step.ctime;
-  for (const step of pathSteps(path) ?? []) {
+  for (const step of steps) {
     if (same(step)(trustedAt(file, step.path)) || old.some(same(step))) continue;
     const found = spanHolding(spans, step.path, step.ctime);
     if (found !== undefined) return { step, ...found };
@@ -133,9 +136,9 @@ function suspect(file: string, path: string): { step: PathStep; span: Span; work
   return undefined;
 }
 
-/** The spans of this record and of the old one. */
-function spansOf(file: string): Span[] {
-  return [...listSpans(file), ...readOldRecord(file).spans.map((span) => ({ ...span, workspace: () => span.workspace }))];
+/** The spans of this record and of the old one begun at or before `time`: those that can hold it. */
+function spansOf(file: string, time: number): Span[] {
+  return [...listSpans(file, time), ...readOldRecord(file).spans.map((span) => ({ ...span, workspace: () => span.workspace }))];
 }
 
 /** A span of a workspace holding `path` within which `time` lies. */

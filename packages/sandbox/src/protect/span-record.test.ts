@@ -126,6 +126,24 @@ describe("processes of the same user at once", () => {
     expect(existsSync(`${record}.json`)).toBe(false);
   });
 
+  test("a start lists only the spans begun by the time it asks about: those that can hold a file changed then", async () => {
+    const record = await newRecord();
+    const workspace = await tempDir();
+    beginWritableSpan(record, workspace, () => {})();
+    await ticks();
+    writeFileSync(join(workspace, ".env"), "x\n");
+    const changed = statSync(join(workspace, ".env")).ctimeMs;
+    await ticks();
+    const endLater = beginWritableSpan(record, workspace, () => {});
+    const starts = listSpans(record, Number.POSITIVE_INFINITY).map(({ start }) => start);
+    expect(starts).toHaveLength(2);
+    expect(listSpans(record, changed).map(({ start }) => start)).toEqual([Math.min(...starts)]);
+    expect(listSpans(record, Math.min(...starts) - 1)).toEqual([]);
+    // The .env changed between the two spans, in neither: still read, while the later span is open.
+    expect(refused(record, join(workspace, ".env"))).toBe(false);
+    endLater();
+  });
+
   test(`beyond ${KEPT} spans the oldest ended ones are dropped; an open one older than them, and the newest, are kept`, async () => {
     const record = await newRecord();
     const [dropped, open, newest] = [await tempDir(), await tempDir(), await tempDir()];
@@ -136,7 +154,7 @@ describe("processes of the same user at once", () => {
     endDropped();
     expect(refused(record, join(dropped, ".env"))).toBe(true);
     for (let index = 0; index < KEPT; index++) beginWritableSpan(record, newest, () => {})();
-    expect(listSpans(record)).toHaveLength(KEPT);
+    expect(listSpans(record, Number.POSITIVE_INFINITY)).toHaveLength(KEPT);
     const last = beginWritableSpan(record, newest, () => {});
     writeFileSync(join(newest, ".env"), "x\n");
     last();

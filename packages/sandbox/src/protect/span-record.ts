@@ -43,9 +43,18 @@ interface Listed {
   readonly end: number | null;
 }
 
-/** The spans in `folder` (without the workspace read yet); none when it cannot be listed. */
-export function listSpans(folder: string): Span[] {
-  return shared(folder).map(({ id, name, start, pid, end }) => ({ start, pid, end, workspace: () => workspaceOf(folder, id, name) }));
+/**
+ * The spans in `folder` begun at or before `time` (the only ones that can hold it), without
+ * the workspace read yet; none when it cannot be listed. A name's start is read before
+ * anything else of it: with `KEPT` spans in the record, a start's checks parse only those that matter.
+ */
+export function listSpans(folder: string, time: number): Span[] {
+  return shared(folder).flatMap((name) => {
+    // NaN for a name that is not a span's, which parsed() then refuses anyway.
+    if (Number.parseFloat(name) > time) return [];
+    const entry = parsed(name);
+    return entry === undefined ? [] : [{ start: entry.start, pid: entry.pid, end: entry.end, workspace: () => workspaceOf(folder, entry.id, name) }];
+  });
 }
 
 /**
@@ -96,31 +105,36 @@ export function recordOldSpans(folder: string, spans: readonly { readonly worksp
  * begun a moment after, as it would be just after a listing of its own. Dropped at the next
  * microtask.
  */
-let snapshot: { readonly folder: string; readonly entries: readonly Listed[] } | undefined;
+let snapshot: { readonly folder: string; readonly names: readonly string[] } | undefined;
 
-function shared(folder: string): readonly Listed[] {
-  if (snapshot?.folder === folder) return snapshot.entries;
-  const entries = listed(folder);
-  snapshot = { folder, entries };
+function shared(folder: string): readonly string[] {
+  if (snapshot?.folder === folder) return snapshot.names;
+  const names = namesIn(folder);
+  snapshot = { folder, names };
   queueMicrotask(() => {
     snapshot = undefined;
   });
-  return entries;
+  return names;
 }
 
-function listed(folder: string): Listed[] {
-  let names: string[];
+function namesIn(folder: string): string[] {
   try {
-    names = readdirSync(folder);
+    return readdirSync(folder);
   } catch {
     return [];
   }
-  return names.flatMap((name) => {
-    const match = SPAN_NAME.exec(name);
-    if (match === null) return [];
-    const [, start, pid, random, end] = match;
-    return [{ id: `${start}-${pid}-${random}`, name, start: Number(start), pid: Number(pid), end: end === undefined ? null : Number(end) }];
-  });
+}
+
+function listed(folder: string): Listed[] {
+  return namesIn(folder).flatMap((name) => parsed(name) ?? []);
+}
+
+/** The span a file's name records, or undefined when it is not a span's. */
+function parsed(name: string): Listed | undefined {
+  const match = SPAN_NAME.exec(name);
+  if (match === null) return undefined;
+  const [, start, pid, random, end] = match;
+  return { id: `${start}-${pid}-${random}`, name, start: Number(start), pid: Number(pid), end: end === undefined ? null : Number(end) };
 }
 
 /** Workspaces read, by record and span: a span's file is written once, and renamed only to end it. */
