@@ -3,8 +3,8 @@
  * describing the tool — telling it to ignore its instructions or to keep something from the
  * person, naming another source's tool, hiding text in invisible characters, or running
  * longer than any description needs to — is flagged with the reason (tool poisoning). The
- * descriptions and titles in its parameter schema, and the strings of its defaults, examples
- * and allowed values (`enum`, `const`), are read the same way, at any depth, within
+ * descriptions and titles in its parameter schema, its parameters' names, and the strings of
+ * its defaults, examples and allowed values (`enum`, `const`), are read the same way, at any depth, within
  * bounds (depth, schemas, characters) so that no schema, however large or deep, stalls the
  * read; one past a bound is flagged as not read in full, since what lies beyond is unread.
  * Pure: the text in, the reasons out.
@@ -24,7 +24,7 @@ const SCANNED_CHARS = 20_000;
 export interface ScannedTool {
   readonly name: string;
   readonly description: string;
-  /** Its parameter schema: every `description` and `title` in it is read too, and every string of a `default`, `examples`, `enum` or `const`. */
+  /** Its parameter schema: every `description` and `title` in it is read too, every property's name, and every string of a `default`, `examples`, `enum` or `const`. */
   readonly parameters?: unknown;
 }
 
@@ -210,7 +210,10 @@ function schemaTexts(schema: unknown): { texts: SchemaText[]; whole: boolean } {
         // Key by key, not all of them listed first: a walk stopped by a bound reads no further.
         for (const name in value) {
           if (!whole) return;
-          walk(Reflect.get(value, name), path === "" ? name : `${path}.${name}`, depth + 1);
+          const at = path === "" ? name : `${path}.${name}`;
+          // The model reads a parameter's name too: instructions moved out of the descriptions into names are found there.
+          read(wordsOf(name), `parameter ${at} (name)`);
+          walk(Reflect.get(value, name), at, depth + 1);
         }
         continue;
       }
@@ -219,6 +222,15 @@ function schemaTexts(schema: unknown): { texts: SchemaText[]; whole: boolean } {
   };
   walk(schema, "", 0);
   return { texts, whole };
+}
+
+/**
+ * A parameter's name as words: `_` and `-` read as spaces and a lower-case letter followed by
+ * an upper-case one as a word's end (`ignore_previous_instructions`, `doNotTellTheUser`), so
+ * that the patterns read a name as they read a sentence; invisible characters stay.
+ */
+function wordsOf(name: string): string {
+  return name.replace(/[_-]+/g, " ").replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2");
 }
 
 /** The words quoted as a reason, on one line, cut at 60 characters, their control characters written out (they reach a terminal). */
