@@ -159,23 +159,32 @@ function workspaceOf(folder: string, id: string, name: string): string | undefin
 
 /** Ends the spans of owners that died, drops the oldest ended spans beyond room for one more, removes dead processes' leftovers. */
 function tidy(folder: string, now: number): void {
-  const entries = listed(folder);
-  const ended = entries.flatMap((entry) => {
-    if (entry.end !== null) return [entry];
-    if (isAlive(entry.pid)) return [];
-    try {
-      renameSync(join(folder, entry.name), join(folder, `${entry.name}-${now}`));
-      return [{ ...entry, name: `${entry.name}-${now}`, end: now }];
-    } catch {
-      return []; // Another process ended or dropped it first.
+  // One plain pass over the names, with `KEPT` of them: only an open span's pid is read, and a name is made only for one ended now.
+  let spans = 0;
+  const ended: string[] = [];
+  for (const name of namesIn(folder)) {
+    const match = SPAN_NAME.exec(name);
+    if (match === null) {
+      const pid = LEFTOVER.exec(name)?.[1];
+      if (pid !== undefined && !isAlive(Number(pid))) rmSync(join(folder, name), { force: true });
+      continue;
     }
-  });
-  const excess = entries.length + 1 - KEPT;
-  for (const entry of ended.sort((a, b) => a.start - b.start).slice(0, Math.max(0, excess))) rmSync(join(folder, entry.name), { force: true });
-  for (const name of readdirSync(folder)) {
-    const pid = LEFTOVER.exec(name)?.[1];
-    if (pid !== undefined && !isAlive(Number(pid))) rmSync(join(folder, name), { force: true });
+    spans += 1;
+    if (match[4] !== undefined) ended.push(name);
+    else if (!isAlive(Number(match[2]))) {
+      try {
+        renameSync(join(folder, name), join(folder, `${name}-${now}`));
+        ended.push(`${name}-${now}`);
+      } catch {
+        // Another process ended or dropped it first.
+      }
+    }
   }
+  const excess = spans + 1 - KEPT;
+  if (excess <= 0) return;
+  // A name starts with its span's start.
+  ended.sort((a, b) => Number.parseFloat(a) - Number.parseFloat(b));
+  for (const name of ended.slice(0, excess)) rmSync(join(folder, name), { force: true });
 }
 
 function randomPart(): string {

@@ -70,3 +70,15 @@ test("the file keeps the newest 32 closures: a workspace each would grow it with
   expect(keys.at(-1)).toContain("workspace-39");
   expect(keys.some((key) => key.endsWith("workspace-0"))).toBe(false);
 });
+
+test("the file as this process read it is used again only while no other process has written it: closures another process kept are not lost", () => {
+  const plugin = join(root, "shared/plugin");
+  writePackage(plugin, "plugin");
+  const file = join(root, "shared.json");
+  codeClosure([plugin], [join(root, "workspace-here")], file);
+  const script = `const { codeClosure } = await import(${JSON.stringify(join(import.meta.dir, "package-closure.ts"))});
+    codeClosure([${JSON.stringify(plugin)}], [${JSON.stringify(join(root, "workspace-there"))}], ${JSON.stringify(file)});`;
+  expect(Bun.spawnSync([process.execPath, "-e", script]).exitCode).toBe(0);
+  codeClosure([plugin], [join(root, "workspace-later")], file);
+  expect(kept(file).map((key) => key.split("\0").at(-1))).toEqual([join(root, "workspace-here"), join(root, "workspace-there"), join(root, "workspace-later")]);
+});

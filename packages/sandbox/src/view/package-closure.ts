@@ -105,10 +105,19 @@ function stampOf(path: string): string {
   return stats === undefined ? "missing" : `${stats.mtimeMs} ${stats.ino}`;
 }
 
+/** The file as this process last read or wrote it, and its stamp then: read again only once another process has written it (each write renames a new file into place, a new inode). */
+const lastRead = new Map<string, { readonly stamp: string; readonly entries: Record<string, Walked> }>();
+
 function keptClosures(file: string): Kept {
+  const stamp = stampOf(file);
+  const known = lastRead.get(file);
+  if (known !== undefined && known.stamp === stamp) return { entries: { ...known.entries }, changed: false };
   try {
     const entries = JSON.parse(readFileSync(file, "utf8")) as unknown;
-    if (typeof entries === "object" && entries !== null && !Array.isArray(entries)) return { entries: entries as Record<string, Walked>, changed: false };
+    if (typeof entries === "object" && entries !== null && !Array.isArray(entries)) {
+      lastRead.set(file, { stamp, entries: entries as Record<string, Walked> });
+      return { entries: { ...(entries as Record<string, Walked>) }, changed: false };
+    }
   } catch {
     // None kept yet, or unreadable: walked afresh.
   }
@@ -122,6 +131,7 @@ function keep(file: string, entries: Record<string, Walked>): void {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     writeFileSync(staging, JSON.stringify(entries), { mode: 0o600 });
     renameSync(staging, file);
+    lastRead.set(file, { stamp: stampOf(file), entries: { ...entries } });
   } catch {
     try {
       rmSync(staging, { force: true });
