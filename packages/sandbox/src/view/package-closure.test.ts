@@ -82,3 +82,19 @@ test("the file as this process read it is used again only while no other process
   codeClosure([plugin], [join(root, "workspace-later")], file);
   expect(kept(file).map((key) => key.split("\0").at(-1))).toEqual([join(root, "workspace-here"), join(root, "workspace-there"), join(root, "workspace-later")]);
 });
+
+test("a file where the kept closures' folder should be, or where a folder a walk read was, is a walk afresh, not a failure", () => {
+  const plugin = join(root, "blocked/plugin");
+  writePackage(plugin, "plugin", ["dep"]);
+  writePackage(join(root, "blocked/store/dep"), "dep");
+  mkdirSync(join(plugin, "node_modules"), { recursive: true });
+  symlinkSync(join(root, "blocked/store/dep"), join(plugin, "node_modules/dep"));
+  writeFileSync(join(root, "blocked/a-file"), "");
+  expect(codeClosure([plugin], [join(root, "workspace")], join(root, "blocked/a-file/closures.json")).folders).toContain(join(root, "blocked/store/dep"));
+  // The dependency's folder becomes a file: its package.json, which the walk read, is stamped `missing`, and the closure walked again.
+  const file = join(root, "blocked.json");
+  codeClosure([plugin], [join(root, "workspace")], file);
+  rmSync(join(root, "blocked/store/dep"), { recursive: true });
+  writeFileSync(join(root, "blocked/store/dep"), "");
+  expect(() => codeClosure([plugin], [join(root, "workspace")], file)).not.toThrow();
+});

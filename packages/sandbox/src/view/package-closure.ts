@@ -99,10 +99,17 @@ function unchanged(read: Readonly<Record<string, string>>): boolean {
   return true;
 }
 
-/** What changes when a folder's entries or a file's content change: its modification time and inode, or `missing`. */
+/**
+ * What changes when a folder's entries or a file's content change: its modification time and
+ * inode, or `missing` (nothing there, a file where a folder on its way was, no permission).
+ */
 function stampOf(path: string): string {
-  const stats = statSync(path, { throwIfNoEntry: false });
-  return stats === undefined ? "missing" : `${stats.mtimeMs} ${stats.ino}`;
+  try {
+    const stats = statSync(path, { throwIfNoEntry: false });
+    return stats === undefined ? "missing" : `${stats.mtimeMs} ${stats.ino}`;
+  } catch {
+    return "missing";
+  }
 }
 
 /** The file as this process last read or wrote it, and its stamp then: read again only once another process has written it (each write renames a new file into place, a new inode). */
