@@ -102,6 +102,17 @@ test("a path entry is added as written, updated when that path is listed, and re
   expect(removePluginEntry(added, { package: "./plugins/todo" })).toBeUndefined();
 });
 
+test("a path entry is found however its path is written (./p, p, p/): one edited to another form while the app runs still takes its grant", () => {
+  const text = '{ "plugins": [{ "path": "p/", "permissions": [] }, { "path": "../p", "permissions": [] }] }';
+  expect(addEntryGrant(text, { path: "./p" }, { permission: "fs.read" })).toBe(text.replace('"p/", "permissions": []', '"p/", "permissions": ["fs.read"]'));
+  expect(addEntryGrant(text, { path: "p" }, { permission: "fs.read" })).toBe(text.replace('"p/", "permissions": []', '"p/", "permissions": ["fs.read"]'));
+  expect(addPluginEntry(text, { path: "./p", permissions: ["fs.write"] })).toBe(text.replace('"p/", "permissions": []', '"p/", "permissions": ["fs.write"]'));
+  expect(removePluginEntry(text, { path: "./p/" })).toBe('{ "plugins": [{ "path": "../p", "permissions": [] }] }');
+  // Another folder stays another: `../p` is not `p`, and `.` is not `p`.
+  expect(removePluginEntry(text, { path: "." })).toBeUndefined();
+  expect(addEntryGrant(text, { path: "./../p" }, { permission: "fs.read" })).toBe(text.replace('"../p", "permissions": []', '"../p", "permissions": ["fs.read"]'));
+});
+
 test("a grant saved to an entry: the permission or the hosts at the end of its list, comments and neighbours as they were", () => {
   const text = `{
   "plugins": [

@@ -6,6 +6,7 @@
  */
 import type { Permission } from "@plugboard/core";
 import { grantEntry, type MissingGrant } from "@plugboard/core/internal";
+import { posix } from "node:path";
 import { jsoncTree, parseJson } from "./json.ts";
 import type { Edit, FormattingOptions, Node } from "./jsonc.ts";
 
@@ -23,7 +24,7 @@ export interface PathEntry {
   readonly permissions: readonly Permission[];
 }
 
-/** Which entry of `plugins`: the one of a package, or the one whose `path` is written so. */
+/** Which entry of `plugins`: the one of a package, or the one whose `path` names that folder (`./p`, `p` and `p/` alike). */
 export type EntryKey = { readonly package: string } | { readonly path: string };
 
 /** Which MCP server's entry of `plugins`: the one of that `name`. */
@@ -33,7 +34,7 @@ const FORMAT: FormattingOptions = { insertSpaces: true, tabSize: 2, eol: "\n" };
 
 /**
  * The config text with `entry` in its `plugins` list: appended, or, when the package (or the
- * path, written the same) is listed already, that entry's permissions replaced. Throws when
+ * path, however written: `./p`, `p`, `p/`) is listed already, that entry's permissions replaced. Throws when
  * the text is not a config object.
  *
  * @example addPluginEntry('{ "plugins": [] }', { package: "@acme/plugin-notes", permissions: ["fs.read"] })
@@ -116,9 +117,23 @@ function pluginIndex(text: string, key: EntryKey | ServerKey): number {
   if (!parsed.ok) throw new Error(`not valid JSON: line ${parsed.line}, column ${parsed.column}: ${parsed.problem}`);
   const plugins = typeof parsed.value === "object" && parsed.value !== null ? Reflect.get(parsed.value, "plugins") : undefined;
   if (!Array.isArray(plugins)) return -1;
-  const [field, value] = "package" in key ? ["package", key.package] : "path" in key ? ["path", key.path] : ["name", key.name];
+  const [field, value] = "package" in key ? ["package", key.package] : "path" in key ? ["path", pathForm(key.path)] : ["name", key.name];
   const server = "name" in key;
-  return plugins.findIndex((entry: unknown) => typeof entry === "object" && entry !== null && Reflect.get(entry, field) === value && ("mcp" in entry) === server);
+  return plugins.findIndex((entry: unknown) => {
+    if (typeof entry !== "object" || entry === null || ("mcp" in entry) !== server) return false;
+    const listed: unknown = Reflect.get(entry, field);
+    return field === "path" ? typeof listed === "string" && pathForm(listed) === value : listed === value;
+  });
+}
+
+/**
+ * A `path` entry's folder as its text names it, relative to the config: `./p`, `p` and `p/`
+ * name one folder, and an entry edited from one to another while the app runs is the same
+ * entry. Lexical only: a link is not followed.
+ */
+function pathForm(path: string): string {
+  const normal = posix.normalize(path);
+  return normal.length > 1 ? normal.replace(/\/+$/, "") : normal;
 }
 
 /**
