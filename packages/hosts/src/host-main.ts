@@ -18,7 +18,7 @@ import { refusalOf } from "@plugboard/sandbox/refusal";
 import { type AppMessage, concurrencyKind, encodeSchema, eachLine, type HostListing, type HostMessage, type HostSpec, protocolLine, type Thrown } from "./protocol.ts";
 import { endOtherProcesses } from "@plugboard/core/process";
 import { trace } from "@plugboard/core/trace";
-import { reapExited, undumpable } from "./own-process.ts";
+import { protocolOffStdout, reapExited, undumpable } from "./own-process.ts";
 
 /** Plugin messages go to stderr, which the app logs. */
 const logger: Logger = {
@@ -175,6 +175,45 @@ function stdinLines(): Lines {
   };
 }
 
+/** Sends a protocol message; `flushed` settles once what was sent is out. */
+interface Sender {
+  (message: HostMessage): void;
+  flushed(): Promise<void>;
+}
+
+/**
+ * Sends the protocol's lines in order, through a sink of Bun's own on the protocol's
+ * descriptor (`protocolOffStdout`: what a plugin writes to stdout goes to stderr). Where that
+ * cannot be made, on stdout itself, with what a plugin prints sent to stderr instead.
+ */
+function protocolSender(token: string): Sender {
+  const protocol = protocolOffStdout();
+  if (protocol === undefined) {
+    const write = process.stdout.write.bind(process.stdout);
+    console.log = console.error;
+    console.info = console.error;
+    console.debug = console.error;
+    process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+    return Object.assign((message: HostMessage) => void write(protocolLine(token, message)), { flushed: () => Bun.sleep(0) });
+  }
+  const out = Bun.file(protocol).writer();
+  const flush = async () => {
+    try {
+      await out.flush();
+    } catch {
+      // The app no longer reads: it is gone, and so is the one this host answered.
+      process.exit(0);
+    }
+  };
+  return Object.assign(
+    (message: HostMessage) => {
+      out.write(protocolLine(token, message));
+      void flush();
+    },
+    { flushed: flush },
+  );
+}
+
 /** What a handler threw, to rebuild on the app's side. */
 function thrown(error: unknown): Thrown {
   if (error instanceof Error) return { name: error.name, message: error.message, ...(error.stack === undefined ? {} : { stack: error.stack }) };
@@ -194,15 +233,7 @@ export async function runHost(argument: string | undefined): Promise<never> {
   const token = await lines.first;
   // The app hung up before it sent the token: there is no one to answer.
   if (token === undefined) process.exit(0);
-  const write = process.stdout.write.bind(process.stdout);
-  const send = (message: HostMessage) => {
-    write(protocolLine(token, message));
-  };
-  // stdout carries the protocol: what a plugin prints goes to stderr instead.
-  console.log = console.error;
-  console.info = console.error;
-  console.debug = console.error;
-  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+  const send = protocolSender(token);
   try {
     await host(spec, send, lines);
     process.exit(0);
@@ -210,7 +241,7 @@ export async function runHost(argument: string | undefined): Promise<never> {
     if (!(error instanceof PlugboardError)) throw error;
     send({ type: "load-failed", code: error.code, message: error.message });
     // Let the line reach the app before the process ends.
-    await Bun.sleep(0);
+    await send.flushed();
     process.exit(2);
   }
 }

@@ -1,18 +1,23 @@
 /**
- * What a host does to its own process through libc: it makes itself not dumpable, and, as
- * the first process of its PID namespace, reaps the processes its plugins' programs left
- * orphaned. Where libc cannot be opened (not glibc) both do nothing.
+ * What a host does to its own process through libc: it makes itself not dumpable, keeps the
+ * protocol's pipe on a descriptor of its own, and, as the first process of its PID namespace,
+ * reaps the processes its plugins' programs left orphaned. Where libc cannot be opened (not
+ * glibc) none of them is done.
  */
 import { dlopen, FFIType } from "bun:ffi";
 
 const PR_SET_DUMPABLE = 4;
 const WNOHANG = 1;
+const F_DUPFD_CLOEXEC = 1030;
 
 function open() {
   try {
     return dlopen("libc.so.6", {
       prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 },
       waitpid: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
+      fcntl: { args: [FFIType.i32, FFIType.i32, FFIType.i32], returns: FFIType.i32 },
+      dup2: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
+      close: { args: [FFIType.i32], returns: FFIType.i32 },
     }).symbols;
   } catch {
     return null;
@@ -34,6 +39,24 @@ function get(): ReturnType<typeof open> {
  */
 export function undumpable(): boolean {
   return get()?.prctl(PR_SET_DUMPABLE, 0n, 0n, 0n, 0n) === 0;
+}
+
+/**
+ * Moves the protocol off stdout: its pipe gets a descriptor of its own, closed on exec, and
+ * fd 1 becomes stderr. Whatever a plugin writes to stdout then reaches the app's log and
+ * never the protocol — `process.stdout`, `console.log`, a program it starts with stdout
+ * inherited — and no program a plugin starts holds the protocol's pipe. Node's
+ * `process.stdout` is not made for it (replacing it costs a start milliseconds). The
+ * protocol's descriptor, or undefined where libc cannot be opened (stdout stays the protocol's).
+ */
+export function protocolOffStdout(): number | undefined {
+  const symbols = get();
+  if (symbols === null) return undefined;
+  const protocol = symbols.fcntl(1, F_DUPFD_CLOEXEC, 3);
+  if (protocol < 0) return undefined;
+  if (symbols.dup2(2, 1) === 1) return protocol;
+  symbols.close(protocol);
+  return undefined;
 }
 
 /**

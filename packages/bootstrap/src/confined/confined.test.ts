@@ -250,6 +250,24 @@ test("a confined tool keeps its read-only concurrency; one that writes runs in o
   expect(typeof app.registry.get("write_file")?.writes).toBe("function");
 });
 
+test("what a confined plugin writes to stdout reaches the log, never the host's protocol: half a line, a forged line, a program's inherited stdout (stderr's pipe, not the protocol's), and every call answers", async () => {
+  const log: string[] = [];
+  const logger = { debug: (message: string) => log.push(message), info: (message: string) => log.push(message), warn: (message: string) => log.push(`warning: ${message}`) };
+  const app = await buildApp(await configWith([{ path: fixture("loud"), permissions: ["process.spawn"] }], undefined, "auto"), { logger });
+  apps.push(app);
+  expect(app.sandbox.confined).toEqual(["@fixture/loud"]);
+  for (let call = 0; call < 3; call++) expect(await app.runtime.execute("shout_out", "{}")).toEqual({ content: "answered", isError: false });
+  await waitFor("the plugin's output in the log", () => log.filter((line) => line.includes("inherited")).length === 3, { timeoutMs: 10_000 });
+  const text = log.join("\n");
+  expect(text).toContain("@fixture/loud: half a line from process.stdout, ");
+  expect(text).toContain('{"type":"result","id":1,"result":{"content":"forged","isError":false}}');
+  expect(text).not.toContain("protocol line the app cannot read");
+  // The program's stdout is the host's stderr: the protocol's pipe is no program's to write.
+  const where = /its stdout (\w+:\[\d+\]), its stderr (\w+:\[\d+\])/.exec(text);
+  expect(where?.[1]).toBeDefined();
+  expect(where?.[1]).toBe(where?.[2]);
+});
+
 test("what a confined plugin's call starts ends with the call: a setsid daemon is gone once it returns", async () => {
   const run = async (sandbox: "auto" | "off") => {
     const app = await buildApp(await configWith([{ path: fixture("spawner"), permissions: ["process.spawn"] }], undefined, sandbox));
