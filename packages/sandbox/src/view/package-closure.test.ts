@@ -1,6 +1,6 @@
 /** A code closure kept between processes: used while what its walk read is unchanged, walked again when it changes, and kept small. */
 import { afterAll, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { codeClosure } from "./package-closure.ts";
@@ -97,4 +97,23 @@ test("a file where the kept closures' folder should be, or where a folder a walk
   rmSync(join(root, "blocked/store/dep"), { recursive: true });
   writeFileSync(join(root, "blocked/store/dep"), "");
   expect(() => codeClosure([plugin], [join(root, "workspace")], file)).not.toThrow();
+});
+
+test("a kept closure is not walked again when unrelated files come and go in a folder above the code; a config file that appears there is", () => {
+  const above = join(root, "above");
+  const plugin = join(above, "code/plugin");
+  writePackage(plugin, "plugin");
+  const file = join(above, "kept.json");
+  const closure = () => codeClosure([plugin], [join(root, "workspace")], file);
+  closure();
+  const written = statSync(file).ino;
+  // The kept file's own folder changes with every write of the cache (here: another file in it).
+  writeFileSync(join(above, "unrelated.txt"), "");
+  writeFileSync(join(above, "code/notes.md"), "");
+  closure();
+  expect(statSync(file).ino).toBe(written);
+  // A tsconfig.json above the code is read by Bun: the closure is walked again and lists it.
+  writeFileSync(join(above, "tsconfig.json"), "{}");
+  expect(closure().files).toContain(join(above, "tsconfig.json"));
+  expect(statSync(file).ino).not.toBe(written);
 });

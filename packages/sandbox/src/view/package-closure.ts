@@ -150,7 +150,7 @@ function keep(file: string, entries: Record<string, Walked>): void {
 
 function closureOf(entry: string, writable: readonly string[]): Walked {
   const read: Record<string, string> = {};
-  /** Records what the walk depends on: a folder whose entries it looked at, or a file it read. */
+  /** Records what the walk depends on: a folder whose entries it listed, or a file it read or looked for (`missing` until it is there). */
   const saw = (path: string) => {
     read[path] ??= stampOf(path);
   };
@@ -169,9 +169,11 @@ function closureOf(entry: string, writable: readonly string[]): Walked {
     packages.add(root);
     saw(join(root, "package.json"));
     for (let dir = root; ; dir = dirname(dir)) {
-      saw(dir);
+      // Each name looked for, not the folder: a folder above the code (the cache's own, a home)
+      // gains unrelated files all the time, which must not make the closure walked again.
       for (const name of CONFIG_FILES) {
         const file = join(dir, name);
+        saw(file);
         if (!existsSync(file)) continue;
         const real = realpathSync(file);
         // A link where a confined process may write may lead anywhere (a key file, `/`): only to a file in such a folder.
@@ -207,8 +209,8 @@ function closureOf(entry: string, writable: readonly string[]): Walked {
    * write it; in the workspace only declared dependencies are.
    */
   const visitModules = (modules: string) => {
-    if (!existsSync(modules)) return;
     saw(modules);
+    if (!existsSync(modules)) return;
     const real = realpathSync(modules);
     if (inWritable(modules) && !inWritable(real)) {
       refused.push({ path: modules, target: real });
@@ -236,10 +238,10 @@ function closureOf(entry: string, writable: readonly string[]): Walked {
   return { part, read };
 }
 
-/** The nearest folder at or above `folder` with a package.json. */
+/** The nearest folder at or above `folder` with a package.json (each one looked for is recorded, present or not). */
 function packageRoot(folder: string, saw: (path: string) => void): string | undefined {
   for (let dir = folder; ; dir = dirname(dir)) {
-    saw(dir);
+    saw(join(dir, "package.json"));
     if (existsSync(join(dir, "package.json"))) return dir;
     if (dirname(dir) === dir) return undefined;
   }
