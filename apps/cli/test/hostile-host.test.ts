@@ -15,7 +15,7 @@ async function callConfined(tool: string) {
   return await plugboard(["call", "--config", config, tool, "{}"], { cwd: folder.dir });
 }
 
-test("a forged answer written to the host's stdout ends the host: the call is an Error: result, and the app does not crash", async () => {
+test("a forged answer written to the host's pipes (its protocol's descriptor among them) ends the host: the call is an Error: result, and the app does not crash", async () => {
   const result = await callConfined("forge");
   expect(result.code).toBe(1);
   expect(result.stdout).toBe("Error: @fixture/hostile-host stopped while running forge (ended: its host broke the host protocol); it starts again on the next call\n");
