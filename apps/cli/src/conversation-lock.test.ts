@@ -105,3 +105,36 @@ describe("a stale lock taken over", () => {
     expect(readdirSync(folder)).toEqual([]);
   });
 });
+
+describe("a holder in another PID namespace (two containers sharing one state folder)", () => {
+  test("keeps its conversation: its pid means nothing here, the kernel's lock on the file does; once it ends, the lock is taken over", async () => {
+    const ready = join(folder, "ready");
+    const script = `const { lockConversation } = await import(${JSON.stringify(join(import.meta.dir, "conversation-lock.ts"))});
+      lockConversation(${JSON.stringify(folder)}, "c1");
+      await Bun.write(${JSON.stringify(ready)}, String(process.pid));
+      await Bun.sleep(60_000);`;
+    // Its own PID namespace: it is pid 1 there, and `1 START` names this namespace's init, which started at another time.
+    const holder = Bun.spawn(["unshare", "--user", "--map-root-user", "--pid", "--fork", "--kill-child", "--mount-proc", process.execPath, "-e", script], { stdout: "ignore", stderr: "inherit" });
+    try {
+      const deadline = Date.now() + 20_000;
+      while (!(await Bun.file(ready).exists()) && Date.now() < deadline) await Bun.sleep(20);
+      expect(await Bun.file(ready).text()).toBe("1");
+      expect(readFileSync(join(folder, "c1.lock"), "utf8")).toStartWith("1 ");
+      expect(() => lockConversation(folder, "c1")).toThrow("conversation c1 is in use by another plugboard (pid 1)");
+    } finally {
+      holder.kill("SIGKILL");
+      await holder.exited;
+    }
+    // Killed (its namespace's init, once unshare is gone): it released nothing itself, but the kernel lets go of its lock as it ends, and the pid it names is judged as before.
+    let lock: ReturnType<typeof lockConversation> | undefined;
+    for (const deadline = Date.now() + 10_000; lock === undefined; await Bun.sleep(20)) {
+      try {
+        lock = lockConversation(folder, "c1");
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+      }
+    }
+    expect(readFileSync(join(folder, "c1.lock"), "utf8")).toBe(`${process.pid} ${startTime(process.pid)}\n`);
+    lock.release();
+  }, 30_000);
+});

@@ -1,12 +1,16 @@
 /**
  * A kept conversation is continued by one process at a time: its lock is a file beside it,
  * `ID.lock`, holding the pid of the `plugboard` that has it in progress and when that process
- * started (`/proc/PID/stat`'s start time, where the system has one). A second process that
- * resumes it is refused (two would interleave their messages in one file); a lock whose
- * process is gone (a crash, a kill -9, a reboot) is taken over, also when its pid has been
- * given to another process since: that one started at another time.
+ * started (`/proc/PID/stat`'s start time, where the system has one), and held with the
+ * kernel's file lock (`flock`) for as long as that process runs. A second process that resumes
+ * it is refused (two would interleave their messages in one file): the kernel's lock tells it
+ * whatever PID namespace either runs in (two containers sharing one state folder), and the pid
+ * tells it where there is no such lock (another system's libc, an earlier version). A lock
+ * whose process is gone (a crash, a kill -9, a reboot) is taken over, also when its pid has
+ * been given to another process since: that one started at another time.
  */
-import { chmodSync, linkSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dlopen, read } from "bun:ffi";
+import { chmodSync, closeSync, constants, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { PlugboardError } from "@plugboard/bootstrap";
 import { isAlive } from "@plugboard/core/process";
@@ -30,15 +34,26 @@ export function lockConversation(folder: string, id: string): ConversationLock {
   const self = ownIdentity();
   // Twice at most: a stale lock is removed once, then the file is created anew, or another process was quicker.
   for (let attempt = 0; attempt < 2; attempt++) {
+    let fd: number | undefined;
     try {
-      writeFileSync(file, `${self}\n`, { flag: "wx", mode: 0o600 });
-      return held(id, file, self);
+      fd = openSync(file, "wx", 0o600);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
+    if (fd !== undefined) {
+      // Locked before it names anyone: another process that opened it meanwhile and locked it first refuses too (it names no one yet).
+      if (kernelLock(fd) === "taken") {
+        closeSync(fd);
+        break;
+      }
+      writeSync(fd, `${self}\n`);
+      return held(id, file, self, fd);
+    }
     refuseOther(file);
+    // A holder that keeps the kernel's lock runs, in this PID namespace or another.
+    if (lockedByAnother(file)) break;
     const holder = holderOf(file);
-    if (holder === self) return held(id, file, self);
+    if (holder === self) return held(id, file, self, undefined);
     // A lock naming this process's pid but not its start time names an earlier process that had the pid: stale.
     if (holder === undefined ? !isOld(file) : isRunning(holder) && pidOf(holder) !== process.pid) break;
     if (!removeStale(file, holder)) break;
@@ -81,14 +96,65 @@ export function removeStale(file: string, holder: string | undefined): boolean {
   return true;
 }
 
-function held(id: string, file: string, self: string): ConversationLock {
+function held(id: string, file: string, self: string, fd: number | undefined): ConversationLock {
   const release = () => {
     process.off("exit", release);
     // Only our own: a lock taken over meanwhile (ours was judged stale) belongs to its new holder.
     if (holderOf(file) === self) rmSync(file, { force: true });
+    // The kernel's lock goes with the file's last descriptor (and with the process, however it ends).
+    if (fd !== undefined) closeSync(fd);
   };
   process.on("exit", release);
   return { id, release };
+}
+
+/**
+ * Whether another process holds the kernel's lock on `file` (opened without following a link,
+ * and without waiting on a pipe that took its place meanwhile). A file that cannot be opened or
+ * locked here says nothing: the pid it names decides.
+ */
+function lockedByAnother(file: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return false;
+  }
+  try {
+    return kernelLock(fd) === "taken";
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const LOCK_EX = 2;
+const LOCK_NB = 4;
+const EWOULDBLOCK = 11;
+
+function openLibc() {
+  try {
+    return dlopen("libc.so.6", {
+      flock: { args: ["i32", "i32"], returns: "i32" },
+      __errno_location: { args: [], returns: "ptr" },
+    }).symbols;
+  } catch {
+    return null;
+  }
+}
+
+let libc: ReturnType<typeof openLibc> | undefined;
+
+/**
+ * Takes the kernel's exclusive lock on `fd` without waiting: `held` (this process has it),
+ * `taken` (another process does), or `unsupported` (no glibc here, or a file system without
+ * such locks: the pid alone decides).
+ */
+function kernelLock(fd: number): "held" | "taken" | "unsupported" {
+  libc ??= openLibc();
+  if (libc === null) return "unsupported";
+  if (libc.flock(fd, LOCK_EX | LOCK_NB) === 0) return "held";
+  const location = libc.__errno_location();
+  return location !== null && read.i32(location, 0) === EWOULDBLOCK ? "taken" : "unsupported";
 }
 
 /** The longest lock file read: a pid, a start time and its newline. */
