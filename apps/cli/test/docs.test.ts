@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LOCAL_CONFIG_NAMES } from "../src/load-app.ts";
+import { docBlocks, TYPESCRIPT } from "./doc-blocks.ts";
 import { plugboard, spawnInTerminal, tempFolder } from "./helpers.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -121,5 +122,45 @@ describe("the READMEs' approval prompt sample", () => {
     const prompt = /\[y\] yes[^\n]*?\[n\] no › /.exec(terminal.screen())?.[0];
     expect(prompt).toBe("[y] yes  [a] always bash this session  [c] always commands like rm -rf build  [n] no › ");
     for (const readme of [ROOT_README, CLI_README]) expect(readme).toContain(`allow bash?\n  $ rm -rf build\n${prompt}no\n`);
+  });
+});
+
+describe("the packages' READMEs' API lists", () => {
+  const PACKAGES = [...readdirSync(join(ROOT, "packages")).map((name) => `packages/${name}`), ...PLUGINS.map((plugin) => `plugins/${plugin}`)].filter((folder) =>
+    readdirSync(join(ROOT, folder)).includes("README.md"),
+  );
+  const KEYWORDS = new Set(["await", "const", "export", "for", "if", "import", "let", "new", "return", "test", "expect", "try", "using"]);
+
+  /** The names a workspace package exports from its sources, following its `export * from "@plugboard/…"`. */
+  function exportsOf(folder: string, seen = new Set<string>()): Set<string> {
+    const names = new Set<string>();
+    if (seen.has(folder)) return names;
+    seen.add(folder);
+    for (const file of readdirSync(join(ROOT, folder, "src"), { recursive: true, encoding: "utf8" })) {
+      if (!file.endsWith(".ts") || file.endsWith(".test.ts")) continue;
+      const source = readFileSync(join(ROOT, folder, "src", file), "utf8");
+      for (const [, name = ""] of source.matchAll(/export\s+(?:declare\s+)?(?:async\s+)?(?:abstract\s+)?(?:function\*?|const|let|class|interface|type|enum)\s+(\w+)/g)) names.add(name);
+      for (const [, list = ""] of source.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)) {
+        for (const part of list.split(",")) names.add(part.trim().replace(/^type\s+/, "").split(/\s+as\s+/).at(-1) ?? "");
+      }
+      for (const [, name = ""] of source.matchAll(/export\s+\*\s+from\s+"@plugboard\/([\w-]+)/g)) for (const inner of exportsOf(`packages/${name}`, seen)) names.add(inner);
+    }
+    return names;
+  }
+
+  test.each(PACKAGES)("%s/README.md names only what its package exports", (folder) => {
+    const page = `${folder}/README.md`;
+    const blocks = docBlocks(page, readFileSync(join(ROOT, page), "utf8")).filter((block) => TYPESCRIPT.has(block.lang));
+    const missing: string[] = [];
+    for (const line of blocks.flatMap((block) => block.code.split("\n"))) {
+      // A signature list's line: `name(…): Type`, `name<T>(…): Type`, `interface Name {`, or a constant and its comment (a call in an example, `name(…);`, is none).
+      const signature = /^([A-Za-z_$][\w$]*)\s*(?:<[^(]*>)?\s*\(.*\)\s*:\s*\S/.exec(line) ?? /^(?:interface|type)\s+([A-Za-z_$][\w$]*)\b/.exec(line) ?? /^([A-Z][A-Z0-9_]+)\s+\/\//.exec(line);
+      const name = signature?.[1];
+      if (name === undefined || KEYWORDS.has(name)) continue;
+      // `// @plugboard/core/internal`: the line says which package holds it.
+      const owner = /\/\/\s*@plugboard\/([\w-]+)/.exec(line)?.[1];
+      if (!exportsOf(owner === undefined ? folder : `packages/${owner}`).has(name)) missing.push(`${name}: ${line.trim().slice(0, 80)}`);
+    }
+    expect(missing).toEqual([]);
   });
 });
