@@ -96,7 +96,7 @@ interface Starter {
   readonly hostSource: string;
   /** This package's folder: the host's code, kept readable in every host's view. */
   readonly hostsFolder: string;
-  readonly confineCommand: typeof import("@plugboard/sandbox/launcher").confineCommand;
+  readonly confineLater: typeof import("@plugboard/sandbox/launcher").confineLater;
   readonly openEgress: typeof import("@plugboard/sandbox/egress").openEgress;
 }
 
@@ -114,10 +114,10 @@ function starterOf(context: HostContext): Promise<Starter> {
 async function loadStarter(folder: string | undefined, logger: Logger): Promise<Starter> {
   // Required, not imported: a host about to be called (`warm`) is spawned as soon as its programs are found, not after the app's next stage.
   const program = lazilySync("the plugin hosts' programs", () => require("./program.ts") as typeof import("./program.ts"));
-  const { confineCommand } = lazilySync("the sandbox's launcher", () => require("@plugboard/sandbox/launcher") as typeof import("@plugboard/sandbox/launcher"));
+  const { confineLater } = lazilySync("the sandbox's launcher", () => require("@plugboard/sandbox/launcher") as typeof import("@plugboard/sandbox/launcher"));
   const { openEgress } = lazilySync("the egress channel", () => require("@plugboard/sandbox/egress") as typeof import("@plugboard/sandbox/egress"));
   const programs = await program.hostPrograms(folder, logger);
-  return { programs, hostSource: program.HOST_SOURCE, hostsFolder: program.HOSTS_FOLDER, confineCommand, openEgress };
+  return { programs, hostSource: program.HOST_SOURCE, hostsFolder: program.HOSTS_FOLDER, confineLater, openEgress };
 }
 
 /** A running host, as the app sees it. */
@@ -283,20 +283,21 @@ class HostProcess implements HostConnection {
     return this.#starting;
   }
 
-  #spawn({ programs, hostSource, hostsFolder, confineCommand, openEgress }: Starter): Running {
+  #spawn({ programs, hostSource, hostsFolder, confineLater, openEgress }: Starter): Running {
     const { logger } = this.#context;
     logger.info(`${this.#started ? "restarting" : "starting"} the plugin host of ${this.names}`);
     this.#started = true;
     this.#stderr.length = 0;
     const token = `${crypto.randomUUID()} `;
     const spec: HostSpec = { plugins: this.#group, workspace: this.#context.workspace, ...(this.#lazy ? { lazy: true } : {}) };
-    this.#protect = this.#context.protect?.() ?? [];
     const first = this.#group[0];
     const grants = first?.entry.permissions ?? [];
     // A narrowed grant: the host's only route out is a proxy of its own, which names it in refusals.
     const network = grants.includes("network") ? first?.entry.network : undefined;
     const egress = network === undefined ? undefined : openEgress({ plugin: this.names, network, ...(this.#context.onConnection ? { onConnection: this.#context.onConnection } : {}) });
-    const confined = confineCommand(this.#mechanism, {
+    // Started before its rules are made: its confining step starts (unshare, a Bun) while this
+    // process works out the view, then waits for them, and runs nothing without them.
+    const early = confineLater(this.#mechanism, {
       argv: [process.execPath, programs.host, JSON.stringify(spec)],
       grants,
       ...(network === undefined ? {} : { network }),
@@ -305,7 +306,6 @@ class HostProcess implements HostConnection {
       workspace: this.#context.workspace,
       // The bundled program is one file: the hosts package's sources are needed only to run from them.
       code: [...this.#group.map(({ directory }) => directory), programs.host === hostSource ? hostsFolder : dirname(programs.host)],
-      protect: this.#protect,
       // Not the workspace: without fs.read it is not in the view, and Bun reads its current folder when it resolves imports.
       cwd: first?.directory ?? hostsFolder,
       // In the listing cache's folder (protected as it is), not in a folder of code, whose
@@ -314,6 +314,31 @@ class HostProcess implements HostConnection {
       ...(programs.confine === undefined ? {} : { confineProgram: programs.confine }),
       ...(this.#context.limits === undefined ? {} : { limits: this.#context.limits }),
     });
+    let child: Bun.Subprocess<"pipe", "pipe", "pipe">;
+    try {
+      child = Bun.spawn([early.command, ...early.args], {
+        env: early.env,
+        cwd: early.cwd,
+        stdio: ["pipe", "pipe", "pipe", egress === undefined ? "ignore" : egress.childFd, early.rulesFd],
+        detached: true,
+      });
+    } catch (error) {
+      early.abandon();
+      throw error;
+    } finally {
+      egress?.spawned();
+      early.spawned();
+    }
+    trace("host: spawned");
+    let confined: ReturnType<typeof early.send>;
+    try {
+      // The protected paths (found again at each start) and the writable span begin before it can run anything.
+      this.#protect = this.#context.protect?.() ?? [];
+      confined = early.send(this.#protect);
+    } catch (error) {
+      killGroup(child.pid);
+      throw error;
+    }
     trace("host: view and limits made");
     if (!this.#warned) {
       this.#warned = true;
@@ -322,21 +347,6 @@ class HostProcess implements HostConnection {
       }
     }
     const limited = this.limits.track(confined.limits);
-    let child: Bun.Subprocess<"pipe", "pipe", "pipe">;
-    try {
-      child = Bun.spawn([confined.command, ...confined.args], {
-        env: confined.env,
-        cwd: confined.cwd,
-        stdio: ["pipe", "pipe", "pipe", ...(egress === undefined ? [] : [egress.childFd])],
-        detached: true,
-      });
-    } catch (error) {
-      void limited();
-      throw error;
-    } finally {
-      egress?.spawned();
-    }
-    trace("host: spawned");
     // The token goes first, on stdin: on the command line, every process of the sandbox could read it in /proc.
     try {
       child.stdin.write(`${token}\n`);

@@ -4,14 +4,14 @@
  * fails if the confinement does nothing.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { closeSync, existsSync, writeSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Permission } from "@plugboard/core";
 import { runningNamed, survivorsNamed, waitFor } from "@plugboard/test-helpers";
 import { ATTEMPT, attempt as attemptIn, available, PACKAGE } from "../test/attempt.ts";
-import { confineCommand } from "./launcher.ts";
+import { confineCommand, confineLater, RULES_FD } from "./launcher.ts";
 import { detectMechanism } from "./mechanism.ts";
 
 let dir = "";
@@ -127,6 +127,41 @@ test("no namespace can be made in a confined process, which its environment says
   const [stdout, stderr] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
   expect(stderr).toBe("");
   expect(stdout).toMatch(/^1 [1-9]\d* [1-9]\d*\n$/);
+});
+
+describe("a confined process started before its rules (confineLater)", () => {
+  const OUTSIDE = `try { require("node:fs").writeFileSync(${JSON.stringify(join(tmpdir(), `plugboard-early-${process.pid}`))}, "x"); console.log("wrote outside"); } catch (error) { console.log("refused: " + error.code); }`;
+
+  /** Spawns OUTSIDE with `confineLater`, its rules' pipe given (`rules`) or made here (`"pipe"`, its end handed to `send`). */
+  async function startedEarly(rules: "given" | "pipe", send: (early: ReturnType<typeof confineLater>, ours: number | undefined) => void): Promise<{ code: number; stdout: string; stderr: string }> {
+    const early = confineLater(available, { argv: [process.execPath, "-e", OUTSIDE], grants: ["fs.read"], workspace, code: [PACKAGE] });
+    const stdio = ["ignore", "pipe", "pipe", "ignore", rules === "given" ? early.rulesFd : "pipe"] as const;
+    const run = Bun.spawn([early.command, ...early.args], { env: early.env, cwd: early.cwd, stdio: stdio as unknown as ["ignore", "pipe", "pipe"] });
+    early.spawned();
+    const ours = (run.stdio as unknown[])[RULES_FD];
+    send(early, typeof ours === "number" ? ours : undefined);
+    const [stdout, stderr, code] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
+    return { code, stdout, stderr };
+  }
+
+  test("is confined as confineCommand's is: the rules it reads make the same walls", async () => {
+    const ran = await startedEarly("given", (early) => early.send([]));
+    expect(ran).toMatchObject({ code: 0, stderr: "" });
+    expect(ran.stdout).toMatch(REFUSED);
+  });
+
+  test("runs nothing when its rules' pipe ends without them (the app failed or died before they were made), or after half a line", async () => {
+    const none = await startedEarly("given", (early) => early.abandon());
+    expect(none).toEqual({ code: 126, stdout: "", stderr: "plugboard sandbox: the rules ended before their line did: nothing is run\n" });
+    const half = await startedEarly("pipe", (early, ours) => {
+      early.abandon();
+      if (ours === undefined) throw new Error("no pipe for the rules");
+      writeSync(ours, '{"view":{"mounts":[');
+      closeSync(ours);
+    });
+    expect(half).toEqual({ code: 126, stdout: "", stderr: "plugboard sandbox: the rules ended before their line did: nothing is run\n" });
+    expect(existsSync(join(tmpdir(), `plugboard-early-${process.pid}`))).toBe(false);
+  });
 });
 
 describe("the mechanism", () => {

@@ -6,7 +6,7 @@
  * environment that holds none of the app's secrets. The result is a plain command line,
  * so any spawner (an MCP stdio transport included) can start it.
  */
-import { realpathSync } from "node:fs";
+import { closeSync, realpathSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Permission } from "@plugboard/core";
@@ -16,7 +16,8 @@ import { buildView, DEVICES, PRIVATE_FOLDERS, type ProtectedPath } from "./view/
 import type { ConfinementRules } from "./kernel/confine-main.ts";
 import { EGRESS_PORT } from "./network/egress-channel.ts";
 import { elfInterpreter } from "./view/elf-interpreter.ts";
-import { RULES_VARIABLE } from "./kernel/landlock.ts";
+import { RULES_FD, RULES_VARIABLE } from "./kernel/landlock.ts";
+import { lastErrno, libc, sys } from "./kernel/libc.ts";
 import type { Limits } from "./limits/limits.ts";
 import { HOST_NAMESPACES, type Mechanism } from "./mechanism.ts";
 import { type CodeClosure, codeClosure } from "./view/package-closure.ts";
@@ -24,6 +25,8 @@ import { limitTree, type TreeLimits } from "./limits/tree-limits.ts";
 import { isWithin, type View } from "./view/view.ts";
 import { existingGrants, type PathGrants } from "./granted-paths.ts";
 import { programLinks } from "./view/program-links.ts";
+
+export { RULES_FD };
 
 /** What to confine and with which rights. */
 export interface ConfineOptions {
@@ -130,6 +133,135 @@ const PASSED = ["PATH", "LANG", "LANGUAGE", "TZ", "TERM", "USER", "LOGNAME"];
  * @example const { command, args, env } = confineCommand(detectMechanism(), { argv, grants: ["fs.read"], workspace, code });
  */
 export function confineCommand(mechanism: Extract<Mechanism, { available: true }>, options: ConfineOptions): ConfinedCommand {
+  const launch = launchOf(mechanism, options);
+  // Made last (its cgroups): nothing after it may throw and leave them behind.
+  const made = rulesOf(options);
+  return {
+    ...launch,
+    env: { ...launch.env, [RULES_VARIABLE]: made.json },
+    cwd: SANDBOX_FOLDER,
+    view: made.view,
+    refusedLinks: made.refusedLinks,
+    ...(made.limits === undefined ? {} : { limits: made.limits }),
+  };
+}
+
+/** A confined command started before its rules are made: see `confineLater`. */
+export interface EarlyConfinedCommand {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string;
+  /** The confining step's end of the rules' pipe: spawn the process with it as `stdio[RULES_FD]`. */
+  readonly rulesFd: number;
+  /** Says the process is spawned (or failed to spawn): the app's copy of `rulesFd` is closed. */
+  spawned(): void;
+  /**
+   * Makes the rules with the paths to protect (the view, then the tree's cgroups), sends them
+   * and closes the pipe; returns what they made. Throws as `confineCommand` does, the pipe
+   * closed all the same: a confining step whose rules end before their line runs nothing.
+   */
+  send(protect: readonly ProtectedPath[]): Omit<ConfinedCommand, "command" | "args" | "env" | "cwd">;
+  /** Closes the pipe without rules (the process could not be spawned): nothing is left open. */
+  abandon(): void;
+}
+
+const O_CLOEXEC = 0o2000000n;
+
+/**
+ * `confineCommand`, split so that the process starts while its rules are made: the command
+ * line and environment now, the rules (`send(protect)`) once it is spawned. Its confining step
+ * reads them on `RULES_FD` before it does anything else, and ends (126) without running the
+ * program when that pipe ends without a whole line of rules. Throws when the pipe cannot be made.
+ *
+ * @example const early = confineLater(mechanism, options); const child = Bun.spawn([early.command, ...early.args], { env: early.env, cwd: early.cwd, stdio: ["pipe", "pipe", "pipe", "ignore", early.rulesFd] }); early.spawned(); const { view } = early.send(protect);
+ */
+export function confineLater(mechanism: Extract<Mechanism, { available: true }>, options: Omit<ConfineOptions, "protect">): EarlyConfinedCommand {
+  const launch = launchOf(mechanism, options);
+  const fds = new Int32Array([-1, -1]);
+  if (sys("pipe2", libc.pointer(fds), O_CLOEXEC) !== 0n) throw new Error(`the confining step's rules need a pipe: pipe2 failed, errno ${lastErrno()}`);
+  const [read = -1, write = -1] = fds;
+  let readOpen = true;
+  let writeOpen = true;
+  const closeRead = () => {
+    if (readOpen) closeSync(read);
+    readOpen = false;
+  };
+  const closeWrite = () => {
+    if (writeOpen) closeSync(write);
+    writeOpen = false;
+  };
+  return {
+    ...launch,
+    env: { ...launch.env, [RULES_VARIABLE]: `fd:${RULES_FD}` },
+    cwd: SANDBOX_FOLDER,
+    rulesFd: read,
+    spawned: closeRead,
+    send: (protect) => {
+      closeRead();
+      try {
+        const made = rulesOf({ ...options, protect });
+        writeWhole(write, `${made.json}\n`);
+        return { view: made.view, refusedLinks: made.refusedLinks, ...(made.limits === undefined ? {} : { limits: made.limits }) };
+      } finally {
+        closeWrite();
+      }
+    },
+    abandon: () => {
+      closeRead();
+      closeWrite();
+    },
+  };
+}
+
+/** Writes all of `text` on the blocking pipe `fd`; a reader gone (EPIPE) is no error here: the process's exit says why it went. */
+function writeWhole(fd: number, text: string): void {
+  const bytes = Buffer.from(text);
+  try {
+    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EPIPE") throw error;
+  }
+}
+
+/** The confined process's command line and environment, without its rules (the caller adds them, or where to read them). */
+function launchOf(mechanism: Extract<Mechanism, { available: true }>, options: Omit<ConfineOptions, "protect">): { command: string; args: string[]; env: Record<string, string> } {
+  const grants = new Set<string>(options.grants);
+  const workspace = realpathSync(options.workspace);
+  const bun = realpathSync(process.execPath);
+  const home = homeIn(workspace);
+  const narrowed = grants.has("network") && options.network !== undefined;
+  const sockets = socketsOf(grants, options.network);
+  const env: Record<string, string> = {};
+  for (const name of PASSED) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  for (const [name, value] of Object.entries(process.env)) {
+    if (name.startsWith("LC_") && value !== undefined) env[name] = value;
+  }
+  Object.assign(env, options.env, {
+    HOME: home,
+    TMPDIR: "/tmp",
+    BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0",
+    // No namespace can be made in here: core's probe for one (a bash call's PID namespace) is skipped.
+    [CONFINED_VARIABLE]: "1",
+    ...(narrowed ? PROXY_ENV : {}),
+    // The app traces its stages (a flag, no secret): the confining step and the program trace theirs.
+    ...(tracing ? { [TRACE_VARIABLE]: "1" } : {}),
+  });
+  const namespaces = unshareFlags({ ...HOST_NAMESPACES, net: sockets !== "any" });
+  return { command: mechanism.unshare, args: [...namespaces, bun, options.confineProgram ?? CONFINE_MAIN, ...options.argv], env };
+}
+
+/** Which sockets the confined process may make: IPv4 and IPv6 only for a narrowed network (to the proxy), any with the whole network, none without it. */
+function socketsOf(grants: ReadonlySet<string>, network: readonly string[] | undefined): "inet" | "any" | "none" {
+  const narrowed = grants.has("network") && network !== undefined;
+  return narrowed ? "inet" : grants.has("network") ? "any" : "none";
+}
+
+/** The rules the confining step applies (as JSON), the view they make, the links refused and, with limits, the tree's cgroups (made last). */
+function rulesOf(options: ConfineOptions): { json: string; view: View; refusedLinks: CodeClosure["refused"]; limits: TreeLimits | undefined } {
   const grants = new Set<string>(options.grants);
   const workspace = realpathSync(options.workspace);
   const bun = realpathSync(process.execPath);
@@ -152,8 +284,7 @@ export function confineCommand(mechanism: Extract<Mechanism, { available: true }
     cwd,
   });
   const writes = grants.has("fs.write");
-  const narrowed = grants.has("network") && options.network !== undefined;
-  const sockets = narrowed ? "inet" : grants.has("network") ? "any" : "none";
+  const sockets = socketsOf(grants, options.network);
   const rules: ConfinementRules = {
     view,
     landlock: {
@@ -166,39 +297,11 @@ export function confineCommand(mechanism: Extract<Mechanism, { available: true }
       network: grants.has("network"),
     },
     seccomp: { network: sockets },
-    ...(narrowed ? { egress: true } : {}),
+    ...(sockets === "inet" ? { egress: true } : {}),
   };
-  const env: Record<string, string> = {};
-  for (const name of PASSED) {
-    const value = process.env[name];
-    if (value !== undefined) env[name] = value;
-  }
-  for (const [name, value] of Object.entries(process.env)) {
-    if (name.startsWith("LC_") && value !== undefined) env[name] = value;
-  }
-  Object.assign(env, options.env, {
-    HOME: home,
-    TMPDIR: "/tmp",
-    BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0",
-    // No namespace can be made in here: core's probe for one (a bash call's PID namespace) is skipped.
-    [CONFINED_VARIABLE]: "1",
-    ...(narrowed ? PROXY_ENV : {}),
-    // The app traces its stages (a flag, no secret): the confining step and the program trace theirs.
-    ...(tracing ? { [TRACE_VARIABLE]: "1" } : {}),
-  });
-  const namespaces = unshareFlags({ ...HOST_NAMESPACES, net: sockets !== "any" });
   // Made last: nothing above may throw and leave them behind.
   const limits = options.limits === undefined ? undefined : limitTree(options.limits);
-  env[RULES_VARIABLE] = JSON.stringify(limits === undefined ? rules : { ...rules, limits: limits.rules });
-  return {
-    command: mechanism.unshare,
-    args: [...namespaces, bun, options.confineProgram ?? CONFINE_MAIN, ...options.argv],
-    env,
-    cwd: SANDBOX_FOLDER,
-    view,
-    refusedLinks: code.refused,
-    ...(limits === undefined ? {} : { limits }),
-  };
+  return { json: JSON.stringify(limits === undefined ? rules : { ...rules, limits: limits.rules }), view, refusedLinks: code.refused, limits };
 }
 
 /** The user's home path, where the private `HOME` goes, unless the workspace is there (then `/tmp/home`). */

@@ -9,13 +9,13 @@
  * filter, then `execve` the program named by the arguments, which inherits every
  * restriction on every thread it will have. Run by the launcher; not an API.
  */
-import { writeFileSync } from "node:fs";
+import { closeSync, readSync, writeFileSync } from "node:fs";
 import { trace } from "@plugboard/core/trace";
 import { applyView } from "../view/apply-view.ts";
 import { dropCapabilities } from "./capabilities.ts";
 import { CHANNEL_FD, handOverListener } from "../network/egress-channel.ts";
 import { execve } from "./exec.ts";
-import { type LandlockRules, RULES_VARIABLE, restrictSelf } from "./landlock.ts";
+import { type LandlockRules, RULES_FD, RULES_VARIABLE, restrictSelf } from "./landlock.ts";
 import { lastErrno, libc, sys } from "./libc.ts";
 import { installSeccomp, type SeccompRules } from "./seccomp.ts";
 import type { LimitRules } from "../limits/tree-limits.ts";
@@ -40,8 +40,8 @@ const RLIMIT_NPROC = 6n;
  */
 export function confineAndExec(argv: readonly string[], environment: Readonly<Record<string, string | undefined>>): never {
   const [file, ...args] = argv;
-  const rules = environment[RULES_VARIABLE];
-  if (file === undefined || rules === undefined) {
+  const given = environment[RULES_VARIABLE];
+  if (file === undefined || given === undefined) {
     process.stderr.write(`usage: ${RULES_VARIABLE}=JSON bun confine-main.ts PROGRAM [ARGS...]\n`);
     process.exit(2);
   }
@@ -51,6 +51,9 @@ export function confineAndExec(argv: readonly string[], environment: Readonly<Re
   }
   try {
     trace("confine: started");
+    // Started before its rules were made (`confineLater`): they come on a descriptor, and nothing runs without them.
+    const rules = given === `fd:${RULES_FD}` ? rulesLine(RULES_FD) : given;
+    trace("confine: rules read");
     const { view, landlock, seccomp, egress, limits } = JSON.parse(rules) as ConfinementRules;
     // "0" is the writer: on v1 this thread alone (`tasks`), the one that execve's the program, which
     // leaves it the only thread; on v2 the process (`cgroup.procs`). Whatever it starts is counted from now on.
@@ -71,6 +74,38 @@ export function confineAndExec(argv: readonly string[], environment: Readonly<Re
     process.stderr.write(`plugboard sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
   }
   process.exit(126);
+}
+
+/**
+ * The one line of rules the app writes on `fd`, read up to its newline, then `fd` closed (the
+ * program inherits nothing of it). Throws when `fd` ends first: an app that failed (or died)
+ * before its rules were made leaves a confining step that runs nothing.
+ */
+function rulesLine(fd: number): string {
+  const chunks: Buffer[] = [];
+  const buffer = Buffer.alloc(64 * 1024);
+  try {
+    for (;;) {
+      let read: number;
+      try {
+        read = readSync(fd, buffer, 0, buffer.length, null);
+      } catch (error) {
+        // A descriptor left non-blocking: the app has not written yet.
+        if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+        Bun.sleepSync(1);
+        continue;
+      }
+      if (read === 0) throw new Error("the rules ended before their line did: nothing is run");
+      const end = buffer.indexOf(10);
+      if (end >= 0 && end < read) {
+        chunks.push(Buffer.from(buffer.subarray(0, end)));
+        return Buffer.concat(chunks).toString("utf8");
+      }
+      chunks.push(Buffer.from(buffer.subarray(0, read)));
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Sets `RLIMIT_NPROC` (soft and hard) to `count`: counted per user namespace, binding every user but root. */

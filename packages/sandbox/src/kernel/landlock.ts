@@ -60,6 +60,8 @@ const FILE_RIGHTS = FS.execute | FS.writeFile | FS.readFile | FS.truncate | FS.i
 
 /** The environment variable carrying the rules (JSON) to the confining step, confine-main.ts. */
 export const RULES_VARIABLE = "PLUGBOARD_SANDBOX_RULES";
+/** The descriptor a confining step started before its rules were made reads them on (`RULES_VARIABLE` is then `fd:4`). */
+export const RULES_FD = 4;
 
 /** What a restricted thread may still do. Paths that do not exist are skipped. */
 export interface LandlockRules {
