@@ -146,12 +146,8 @@ export function confineCommand(mechanism: Extract<Mechanism, { available: true }
   };
 }
 
-/** A confined command started before its rules are made: see `confineLater`. */
-export interface EarlyConfinedCommand {
-  readonly command: string;
-  readonly args: readonly string[];
-  readonly env: Readonly<Record<string, string>>;
-  readonly cwd: string;
+/** A confined command started before its rules are made: see `confineLater`. Its command line is `confineCommand`'s; its rules come later. */
+export interface EarlyConfinedCommand extends Pick<ConfinedCommand, "command" | "args" | "env" | "cwd"> {
   /** The confining step's end of the rules' pipe: spawn the process with it as `stdio[RULES_FD]`. */
   readonly rulesFd: number;
   /** Says the process is spawned (or failed to spawn): the app's copy of `rulesFd` is closed. */
@@ -161,7 +157,7 @@ export interface EarlyConfinedCommand {
    * and closes the pipe; returns what they made. Throws as `confineCommand` does, the pipe
    * closed all the same: a confining step whose rules end before their line runs nothing.
    */
-  send(protect: readonly ProtectedPath[]): Omit<ConfinedCommand, "command" | "args" | "env" | "cwd">;
+  send(protect: readonly ProtectedPath[]): Omit<ConfinedCommand, keyof EarlyConfinedCommand>;
   /** Closes the pipe without rules (the process could not be spawned): nothing is left open. */
   abandon(): void;
 }
