@@ -48,6 +48,16 @@ export function lastErrno(): number {
   return location === null ? 0 : read.i32(location, 0);
 }
 
+/** The open flag that closes a descriptor on `execve` (for the calls that take open flags, as a syscall argument). */
+export const O_CLOEXEC = 0o2000000n;
+
+/** A new pipe's reading and writing ends (`pipe2` with `flags`), or undefined when none could be made. */
+export function pipe(flags: bigint = O_CLOEXEC): readonly [read: number, write: number] | undefined {
+  const fds = new Int32Array([-1, -1]);
+  if (sys("pipe2", libc.pointer(fds), flags) !== 0n) return undefined;
+  return [fds[0] ?? -1, fds[1] ?? -1];
+}
+
 /** The `errno` values a non-blocking call is retried or waited on for. */
 export const EINTR = 4;
 export const EAGAIN = 11;

@@ -7,13 +7,12 @@
  * over and the proxy relays in the app's thread.
  */
 import { dirname, join } from "node:path";
-import { libc, sys } from "../kernel/libc.ts";
+import { libc, pipe, sys } from "../kernel/libc.ts";
 import type { SpliceDone, SpliceWorkerStart } from "./splice-worker.ts";
 
 /** What the app does when the worker has relayed a pair to the end. */
 export type AfterSplice = () => void;
 
-const O_CLOEXEC = 0o2000000n;
 const F_DUPFD_CLOEXEC = 1030n;
 
 let relay: { readonly control: number; readonly waiting: Map<number, AfterSplice> } | "unavailable" | undefined;
@@ -37,9 +36,9 @@ export function spliceRelay(client: number, upstream: number, after: AfterSplice
 }
 
 function startWorker(): NonNullable<typeof relay> {
-  const fds = new Int32Array(2);
-  if (sys("pipe2", libc.pointer(fds), O_CLOEXEC) !== 0n) return "unavailable";
-  const [read = -1, control = -1] = fds;
+  const fds = pipe();
+  if (fds === undefined) return "unavailable";
+  const [read, control] = fds;
   const waiting = new Map<number, AfterSplice>();
   // From the package's sources, found by its name, so that an app bundling this package (the CLI's dist/bin.js) still finds it.
   const folder = dirname(Bun.resolveSync("@plugboard/sandbox/package.json", import.meta.dir));

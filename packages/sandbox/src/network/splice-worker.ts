@@ -7,7 +7,7 @@
  * once the bytes before it are out, and, when both directions have ended or one side failed,
  * closes its duplicates and posts the pair back. Started only as a worker: importing it does nothing.
  */
-import { EAGAIN, EINTR, lastErrno, libc, sys } from "../kernel/libc.ts";
+import { EAGAIN, EINTR, lastErrno, libc, O_CLOEXEC, pipe as pipeOf, sys } from "../kernel/libc.ts";
 
 /** What the app posts once, before any pair: the control pipe's reading end. */
 export interface SpliceWorkerStart {
@@ -26,7 +26,6 @@ const EPOLL_CTL_DEL = 2n;
 const SPLICE_F_MOVE = 1n;
 const SPLICE_F_NONBLOCK = 2n;
 const O_NONBLOCK = 0o4000n;
-const O_CLOEXEC = 0o2000000n;
 const F_SETPIPE_SZ = 1031n;
 const SHUT_WR = 1n;
 const SHUT_RDWR = 2n;
@@ -91,9 +90,7 @@ function receive(epoll: bigint, control: number, handed: Int32Array): void {
 
 /** A direction and its pipe (both ends -1 when none could be made). */
 function flow(from: number, to: number): Flow {
-  const fds = new Int32Array([-1, -1]);
-  sys("pipe2", libc.pointer(fds), O_NONBLOCK | O_CLOEXEC);
-  const pipe = [fds[0] ?? -1, fds[1] ?? -1] as const;
+  const pipe = pipeOf(O_NONBLOCK | O_CLOEXEC) ?? ([-1, -1] as const);
   sys("fcntl", BigInt(pipe[1]), F_SETPIPE_SZ, BigInt(PIPE_BYTES));
   return { from, to, pipe, inPipe: 0, ended: false, done: false };
 }
