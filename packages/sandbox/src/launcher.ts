@@ -17,7 +17,7 @@ import type { ConfinementRules } from "./kernel/confine-main.ts";
 import { EGRESS_PORT } from "./network/egress-channel.ts";
 import { elfInterpreter } from "./view/elf-interpreter.ts";
 import { RULES_FD, RULES_VARIABLE } from "./kernel/landlock.ts";
-import { lastErrno, libc, sys } from "./kernel/libc.ts";
+import { lastErrno, pipe } from "./kernel/libc.ts";
 import type { Limits } from "./limits/limits.ts";
 import { HOST_NAMESPACES, type Mechanism } from "./mechanism.ts";
 import { type CodeClosure, codeClosure } from "./view/package-closure.ts";
@@ -133,9 +133,10 @@ const PASSED = ["PATH", "LANG", "LANGUAGE", "TZ", "TERM", "USER", "LOGNAME"];
  * @example const { command, args, env } = confineCommand(detectMechanism(), { argv, grants: ["fs.read"], workspace, code });
  */
 export function confineCommand(mechanism: Extract<Mechanism, { available: true }>, options: ConfineOptions): ConfinedCommand {
-  const launch = launchOf(mechanism, options);
+  const where = placesOf(options);
+  const launch = launchOf(mechanism, options, where);
   // Made last (its cgroups): nothing after it may throw and leave them behind.
-  const made = rulesOf(options);
+  const made = rulesOf(options, where);
   return {
     ...launch,
     env: { ...launch.env, [RULES_VARIABLE]: made.json },
@@ -162,8 +163,6 @@ export interface EarlyConfinedCommand extends Pick<ConfinedCommand, "command" | 
   abandon(): void;
 }
 
-const O_CLOEXEC = 0o2000000n;
-
 /**
  * `confineCommand`, split so that the process starts while its rules are made: the command
  * line and environment now, the rules (`send(protect)`) once it is spawned. Its confining step
@@ -173,10 +172,11 @@ const O_CLOEXEC = 0o2000000n;
  * @example const early = confineLater(mechanism, options); const child = Bun.spawn([early.command, ...early.args], { env: early.env, cwd: early.cwd, stdio: ["pipe", "pipe", "pipe", "ignore", early.rulesFd] }); early.spawned(); const { view } = early.send(protect);
  */
 export function confineLater(mechanism: Extract<Mechanism, { available: true }>, options: Omit<ConfineOptions, "protect">): EarlyConfinedCommand {
-  const launch = launchOf(mechanism, options);
-  const fds = new Int32Array([-1, -1]);
-  if (sys("pipe2", libc.pointer(fds), O_CLOEXEC) !== 0n) throw new Error(`the confining step's rules need a pipe: pipe2 failed, errno ${lastErrno()}`);
-  const [read = -1, write = -1] = fds;
+  const where = placesOf(options);
+  const launch = launchOf(mechanism, options, where);
+  const fds = pipe();
+  if (fds === undefined) throw new Error(`the confining step's rules need a pipe: pipe2 failed, errno ${lastErrno()}`);
+  const [read, write] = fds;
   let readOpen = true;
   let writeOpen = true;
   const closeRead = () => {
@@ -196,7 +196,7 @@ export function confineLater(mechanism: Extract<Mechanism, { available: true }>,
     send: (protect) => {
       closeRead();
       try {
-        const made = rulesOf({ ...options, protect });
+        const made = rulesOf({ ...options, protect }, where);
         writeWhole(write, `${made.json}\n`);
         return { view: made.view, refusedLinks: made.refusedLinks, ...(made.limits === undefined ? {} : { limits: made.limits }) };
       } finally {
@@ -220,14 +220,21 @@ function writeWhole(fd: number, text: string): void {
   }
 }
 
-/** The confined process's command line and environment, without its rules (the caller adds them, or where to read them). */
-function launchOf(mechanism: Extract<Mechanism, { available: true }>, options: Omit<ConfineOptions, "protect">): { command: string; args: string[]; env: Record<string, string> } {
-  const grants = new Set<string>(options.grants);
+/** Where the confined process's command line and rules start from, found once: the workspace and Bun at their real paths, and its `HOME`. */
+interface Places {
+  readonly workspace: string;
+  readonly bun: string;
+  readonly home: string;
+}
+
+function placesOf(options: Pick<ConfineOptions, "workspace">): Places {
   const workspace = realpathSync(options.workspace);
-  const bun = realpathSync(process.execPath);
-  const home = homeIn(workspace);
-  const narrowed = grants.has("network") && options.network !== undefined;
-  const sockets = socketsOf(grants, options.network);
+  return { workspace, bun: realpathSync(process.execPath), home: homeIn(workspace) };
+}
+
+/** The confined process's command line and environment, without its rules (the caller adds them, or where to read them). */
+function launchOf(mechanism: Extract<Mechanism, { available: true }>, options: Omit<ConfineOptions, "protect">, { bun, home }: Places): { command: string; args: string[]; env: Record<string, string> } {
+  const sockets = socketsOf(new Set<string>(options.grants), options.network);
   const env: Record<string, string> = {};
   for (const name of PASSED) {
     const value = process.env[name];
@@ -242,7 +249,7 @@ function launchOf(mechanism: Extract<Mechanism, { available: true }>, options: O
     BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0",
     // No namespace can be made in here: core's probe for one (a bash call's PID namespace) is skipped.
     [CONFINED_VARIABLE]: "1",
-    ...(narrowed ? PROXY_ENV : {}),
+    ...(sockets === "inet" ? PROXY_ENV : {}),
     // The app traces its stages (a flag, no secret): the confining step and the program trace theirs.
     ...(tracing ? { [TRACE_VARIABLE]: "1" } : {}),
   });
@@ -252,18 +259,15 @@ function launchOf(mechanism: Extract<Mechanism, { available: true }>, options: O
 
 /** Which sockets the confined process may make: IPv4 and IPv6 only for a narrowed network (to the proxy), any with the whole network, none without it. */
 function socketsOf(grants: ReadonlySet<string>, network: readonly string[] | undefined): "inet" | "any" | "none" {
-  const narrowed = grants.has("network") && network !== undefined;
-  return narrowed ? "inet" : grants.has("network") ? "any" : "none";
+  if (!grants.has("network")) return "none";
+  return network === undefined ? "any" : "inet";
 }
 
 /** The rules the confining step applies (as JSON), the view they make, the links refused and, with limits, the tree's cgroups (made last). */
-function rulesOf(options: ConfineOptions): { json: string; view: View; refusedLinks: CodeClosure["refused"]; limits: TreeLimits | undefined } {
+function rulesOf(options: ConfineOptions, { workspace, bun, home }: Places): { json: string; view: View; refusedLinks: CodeClosure["refused"]; limits: TreeLimits | undefined } {
   const grants = new Set<string>(options.grants);
-  const workspace = realpathSync(options.workspace);
-  const bun = realpathSync(process.execPath);
   const programs = [...new Set([bun, ...(options.executables ?? [])].flatMap(withLoader))];
   const code = codeClosure([...options.code, SANDBOX_FOLDER], [workspace], options.closureCache);
-  const home = homeIn(workspace);
   const cwd = options.cwd ?? options.code[0] ?? workspace;
   const write = existingGrants(options.paths?.write, options.paths?.reserved);
   const view = buildView({

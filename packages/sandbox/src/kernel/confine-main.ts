@@ -85,23 +85,14 @@ function rulesLine(fd: number): string {
   const chunks: Buffer[] = [];
   const buffer = Buffer.alloc(64 * 1024);
   try {
+    // A blocking pipe (the launcher's): each read waits for the app.
     for (;;) {
-      let read: number;
-      try {
-        read = readSync(fd, buffer, 0, buffer.length, null);
-      } catch (error) {
-        // A descriptor left non-blocking: the app has not written yet.
-        if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
-        Bun.sleepSync(1);
-        continue;
-      }
+      const read = readSync(fd, buffer, 0, buffer.length, null);
       if (read === 0) throw new Error("the rules ended before their line did: nothing is run");
-      const end = buffer.indexOf(10);
-      if (end >= 0 && end < read) {
-        chunks.push(Buffer.from(buffer.subarray(0, end)));
-        return Buffer.concat(chunks).toString("utf8");
-      }
-      chunks.push(Buffer.from(buffer.subarray(0, read)));
+      const chunk = buffer.subarray(0, read);
+      const end = chunk.indexOf(10);
+      chunks.push(Buffer.from(end < 0 ? chunk : chunk.subarray(0, end)));
+      if (end >= 0) return Buffer.concat(chunks).toString("utf8");
     }
   } finally {
     closeSync(fd);
