@@ -99,7 +99,7 @@ test("a file where the kept closures' folder should be, or where a folder a walk
   expect(() => codeClosure([plugin], [join(root, "workspace")], file)).not.toThrow();
 });
 
-test("a kept closure is not walked again when unrelated files come and go in a folder above the code; a config file that appears there is", () => {
+test("a kept closure is not walked again when unrelated files come and go in a folder above the code; a config file or a node_modules that appears there is", () => {
   const above = join(root, "above");
   const plugin = join(above, "code/plugin");
   writePackage(plugin, "plugin");
@@ -112,8 +112,17 @@ test("a kept closure is not walked again when unrelated files come and go in a f
   writeFileSync(join(above, "code/notes.md"), "");
   closure();
   expect(statSync(file).ino).toBe(written);
-  // A tsconfig.json above the code is read by Bun: the closure is walked again and lists it.
-  writeFileSync(join(above, "tsconfig.json"), "{}");
-  expect(closure().files).toContain(join(above, "tsconfig.json"));
-  expect(statSync(file).ino).not.toBe(written);
+  // What Bun reads above the code, planted there after the walk: a tsconfig.json, a bunfig.toml, a node_modules
+  // (a package in it resolves for the code). Each makes the closure walked again, and lists it.
+  for (const [name, plant] of [
+    ["tsconfig.json", (path: string) => writeFileSync(path, "{}")],
+    ["bunfig.toml", (path: string) => writeFileSync(path, "")],
+    ["node_modules", (path: string) => writePackage(join(path, "planted"), "planted")],
+  ] as const) {
+    const before = statSync(file).ino;
+    plant(join(above, name));
+    const walked = closure();
+    expect([...walked.files, ...walked.folders]).toContain(join(above, name));
+    expect(statSync(file).ino).not.toBe(before);
+  }
 });
