@@ -18,6 +18,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { join, relative } from "node:path";
 import { CONTRACT_VERSION, type Logger } from "@plugboard/core";
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
+import { cacheFolder } from "@plugboard/sandbox/granted-paths";
 import packageJson from "../package.json" with { type: "json" };
 import { type HostListing, isHostListing } from "./protocol.ts";
 
@@ -38,8 +39,8 @@ export interface ListingContext {
 
 /** The cache folder for `env`, or undefined when there is no home to keep it in. */
 export function listingCacheFolder(env: Readonly<Record<string, string | undefined>>): string | undefined {
-  const base = env.XDG_CACHE_HOME || (env.HOME ? join(env.HOME, ".cache") : undefined);
-  return base === undefined ? undefined : join(base, "plugboard", "hosts");
+  const folder = cacheFolder(env);
+  return folder === undefined ? undefined : join(folder, "hosts");
 }
 
 /** One host's place in the cache. */

@@ -21,7 +21,7 @@ import { openEgress } from "./network/egress.ts";
 import type { EgressRecord } from "./network/egress-proxy.ts";
 import type { ProtectedPath } from "./view/build-view.ts";
 import { isWithin, sees, type View } from "./view/view.ts";
-import { existingGrants, type PathGrants } from "./granted-paths.ts";
+import { cacheFolder, existingGrants, type PathGrants } from "./granted-paths.ts";
 import type { Permission } from "@plugboard/core";
 import type { LimitTally } from "./limits/limit-tally.ts";
 import { programFiles } from "./server-program.ts";
@@ -60,8 +60,8 @@ const OFFLINE: Readonly<Record<string, string>> = { npm_config_offline: "true", 
 
 /** The folder holding each stdio server's cache: `$XDG_CACHE_HOME/plugboard/servers`, else `~/.cache/plugboard/servers`. */
 export function serverCacheRoot(env: Readonly<Record<string, string | undefined>>): string | undefined {
-  const base = env.XDG_CACHE_HOME || (env.HOME ? join(env.HOME, ".cache") : undefined);
-  return base === undefined ? undefined : join(base, "plugboard", "servers");
+  const folder = cacheFolder(env);
+  return folder === undefined ? undefined : join(folder, "servers");
 }
 
 /** A server's command line as `@plugboard/mcp`'s launcher hook passes it (its `Launch`). */
@@ -83,7 +83,7 @@ export function confineServer(launch: Launch, server: ServerConfinement, mechani
   // The granted paths against Plugboard's own folders, before the installations join them (an npx server's lie in its cache).
   for (const granted of [server.paths?.read, server.paths?.write]) existingGrants(granted, server.paths?.reserved);
   const paths = { read: [...(server.paths?.read ?? []), ...installations], write: server.paths?.write ?? [] };
-  const home = server.cacheRoot === undefined ? undefined : cacheFolder(server);
+  const home = server.cacheRoot === undefined ? undefined : serverCacheFolder(server);
   const network = server.grants.includes("network") ? server.network : undefined;
   const confined = confineCommand(mechanism, {
     // Our init is the first process of the server's tree: it reaps what the server orphans, and the server is no PID 1.
@@ -109,7 +109,7 @@ export function confineServer(launch: Launch, server: ServerConfinement, mechani
 }
 
 /** The server's own cache folder (0700), one per config and server name; undefined (said) when it cannot be made. */
-function cacheFolder(server: ServerConfinement): string | undefined {
+function serverCacheFolder(server: ServerConfinement): string | undefined {
   const key = new Bun.CryptoHasher("sha256").update(`${server.configPath}\0${server.name}`).digest("hex").slice(0, 16);
   const safe = server.name.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
   const folder = join(server.cacheRoot ?? "", `${safe}-${key}`);

@@ -70,15 +70,24 @@ export interface ReservedFolder {
  * (`$XDG_CACHE_HOME/plugboard`, else `~/.cache/plugboard`: tool listings, servers' homes).
  */
 export function reservedFolders(env: Readonly<Record<string, string | undefined>>, appFolder: string | undefined): ReservedFolder[] {
-  const home = env.HOME || homedir();
-  const base = (variable: string, fallback: string) => join(env[variable] || join(home, fallback), "plugboard");
-  const state = stateFolder({ ...env, HOME: home });
+  const withHome = { ...env, HOME: env.HOME || homedir() };
+  const config = plugboardFolder(withHome, "XDG_CONFIG_HOME", ".config");
+  const state = stateFolder(withHome);
+  const cache = cacheFolder(withHome);
   return [
     ...(appFolder === undefined ? [] : [{ path: appFolder, what: "the app's install" }]),
-    { path: base("XDG_CONFIG_HOME", ".config"), what: "Plugboard's config folder" },
+    ...(config === undefined ? [] : [{ path: config, what: "Plugboard's config folder" }]),
     ...(state === undefined ? [] : [{ path: state, what: "Plugboard's state folder" }]),
-    { path: base("XDG_CACHE_HOME", ".cache"), what: "Plugboard's cache folder" },
+    ...(cache === undefined ? [] : [{ path: cache, what: "Plugboard's cache folder" }]),
   ];
+}
+
+/**
+ * Plugboard's cache folder: `$XDG_CACHE_HOME/plugboard`, else `~/.cache/plugboard`; undefined
+ * without either variable. It holds the tool listings and the MCP servers' homes.
+ */
+export function cacheFolder(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  return plugboardFolder(env, "XDG_CACHE_HOME", ".cache");
 }
 
 /**
@@ -86,7 +95,12 @@ export function reservedFolders(env: Readonly<Record<string, string | undefined>
  * undefined without either variable. It holds the record of writable spans and the kept conversations.
  */
 export function stateFolder(env: Readonly<Record<string, string | undefined>>): string | undefined {
-  const base = env.XDG_STATE_HOME || (env.HOME ? join(env.HOME, ".local", "state") : undefined);
+  return plugboardFolder(env, "XDG_STATE_HOME", ".local/state");
+}
+
+/** `$VARIABLE/plugboard`, else `~/FALLBACK/plugboard` (XDG's base folders); undefined without either. */
+function plugboardFolder(env: Readonly<Record<string, string | undefined>>, variable: string, fallback: string): string | undefined {
+  const base = env[variable] || (env.HOME ? join(env.HOME, fallback) : undefined);
   return base === undefined ? undefined : join(base, "plugboard");
 }
 
