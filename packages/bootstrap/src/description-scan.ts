@@ -9,13 +9,13 @@
  * read; one past a bound is flagged as not read in full, since what lies beyond is unread.
  * Pure: the text in, the reasons out.
  */
-import { visible } from "@plugboard/core/internal";
+import { MAX_SCHEMA_NODES, visible } from "@plugboard/core/internal";
 
 /** The longest description that is not flagged for its length. */
 export const MAX_DESCRIPTION_CHARS = 2000;
 
 /** How much of a parameter schema is read: nesting levels, objects and arrays visited (and strings in defaults, examples and allowed values), characters of the texts read. */
-export const SCHEMA_BOUNDS = { depth: 32, nodes: 10_000, chars: 200_000 } as const;
+export const SCHEMA_BOUNDS = { depth: 32, nodes: MAX_SCHEMA_NODES, chars: 200_000 } as const;
 
 /** The characters of one text the patterns read: a longer one is flagged for its length anyway. */
 const SCANNED_CHARS = 20_000;

@@ -16,6 +16,7 @@ export { GrantedRunners } from "./granted-runners.ts";
 export { LazyLoadError, lazily, lazilySync } from "./lazily.ts";
 export { plural } from "./plural.ts";
 export { capResult, resultsFileFor, safeResultName } from "./result-caps.ts";
+export { MAX_SCHEMA_NODES } from "./schema-bounds.ts";
 export { answeredOrCancelled, CANCEL_GRACE_MS, runHandler } from "./run-handler.ts";
 export { type CloseOptions, type GrantEntry, grantEntry, type GrantScope, type MissingGrant, type ToolSource } from "./tool-source.ts";
 export { visible } from "./visible.ts";

@@ -7,7 +7,7 @@
 import type { CallToolResult, Progress, Tool } from "@modelcontextprotocol/client";
 import { defineTool, errorResult, type Logger, silentLogger, type ToolContext, type ToolResult } from "@plugboard/core";
 import type { TObject } from "@plugboard/core";
-import { answeredOrCancelled, type ArgumentsValidator, lazily, type RegistryEntry, type ToolSource, toolErrors } from "@plugboard/core/internal";
+import { answeredOrCancelled, type ArgumentsValidator, lazily, MAX_SCHEMA_NODES, type RegistryEntry, type ToolSource, toolErrors } from "@plugboard/core/internal";
 import { type Connection, connect, stderrOf } from "./connect.ts";
 import { toolResult } from "./content.ts";
 import { McpMountError, reasonOf, stderrLines } from "./mount-error.ts";
@@ -271,13 +271,6 @@ export class McpMount implements ToolSource {
     return connection;
   }
 }
-
-/**
- * The most objects and arrays one schema may hold. Compiling costs time in proportion to the
- * schema (Ajv: about 1.7 s for 20,000 properties), and a server could list one without end;
- * no tool's parameters need more, and the description scan reads no further either.
- */
-const MAX_SCHEMA_NODES = 10_000;
 
 /** A tool's schema compiled; one that cannot be used (or is too large to compile) throws, naming the tool (the mount then fails). */
 function compiled(tool: Tool, which: "input" | "output", schema: Readonly<Record<string, unknown>>, validator: Validator): ArgumentsValidator {
