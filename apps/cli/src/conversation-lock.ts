@@ -9,10 +9,10 @@
  * whose process is gone (a crash, a kill -9, a reboot) is taken over, also when its pid has
  * been given to another process since: that one started at another time.
  */
-import { dlopen, read } from "bun:ffi";
 import { chmodSync, closeSync, constants, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { PlugboardError } from "@plugboard/bootstrap";
+import { ERRNO_LOCATION, lastErrno, lazyLibc } from "@plugboard/core/libc";
 import { isAlive } from "@plugboard/core/process";
 
 /** The lock of one conversation, held by this process until `release`. */
@@ -131,18 +131,7 @@ const LOCK_EX = 2;
 const LOCK_NB = 4;
 const EWOULDBLOCK = 11;
 
-function openLibc() {
-  try {
-    return dlopen("libc.so.6", {
-      flock: { args: ["i32", "i32"], returns: "i32" },
-      __errno_location: { args: [], returns: "ptr" },
-    }).symbols;
-  } catch {
-    return null;
-  }
-}
-
-let libc: ReturnType<typeof openLibc> | undefined;
+const openLibc = lazyLibc({ flock: { args: ["i32", "i32"], returns: "i32" }, ...ERRNO_LOCATION });
 
 /**
  * Takes the kernel's exclusive lock on `fd` without waiting: `held` (this process has it),
@@ -150,11 +139,10 @@ let libc: ReturnType<typeof openLibc> | undefined;
  * such locks: the pid alone decides).
  */
 function kernelLock(fd: number): "held" | "taken" | "unsupported" {
-  libc ??= openLibc();
+  const libc = openLibc();
   if (libc === null) return "unsupported";
   if (libc.flock(fd, LOCK_EX | LOCK_NB) === 0) return "held";
-  const location = libc.__errno_location();
-  return location !== null && read.i32(location, 0) === EWOULDBLOCK ? "taken" : "unsupported";
+  return lastErrno(libc) === EWOULDBLOCK ? "taken" : "unsupported";
 }
 
 /** The longest lock file read: a pid, a start time and its newline. */

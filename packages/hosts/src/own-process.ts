@@ -4,31 +4,20 @@
  * reaps the processes its plugins' programs left orphaned. Where libc cannot be opened (not
  * glibc) none of them is done.
  */
-import { dlopen, FFIType } from "bun:ffi";
+import { FFIType } from "bun:ffi";
+import { lazyLibc } from "@plugboard/core/libc";
 
 const PR_SET_DUMPABLE = 4;
 const WNOHANG = 1;
 const F_DUPFD_CLOEXEC = 1030;
 
-function open() {
-  try {
-    return dlopen("libc.so.6", {
-      prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 },
-      waitpid: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
-      fcntl: { args: [FFIType.i32, FFIType.i32, FFIType.i32], returns: FFIType.i32 },
-      dup2: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
-      close: { args: [FFIType.i32], returns: FFIType.i32 },
-    }).symbols;
-  } catch {
-    return null;
-  }
-}
-
-let libc: ReturnType<typeof open> | undefined;
-function get(): ReturnType<typeof open> {
-  libc ??= open();
-  return libc;
-}
+const get = lazyLibc({
+  prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 },
+  waitpid: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
+  fcntl: { args: [FFIType.i32, FFIType.i32, FFIType.i32], returns: FFIType.i32 },
+  dup2: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
+  close: { args: [FFIType.i32], returns: FFIType.i32 },
+});
 
 /**
  * Makes this process not dumpable (`PR_SET_DUMPABLE` 0): the kernel then lets only a

@@ -119,6 +119,7 @@ describe.skipIf(pidNamespacePrefix().length === 0)("init: as the first process o
 test("init: imports nothing but what it needs, so it starts in the time of a bare Bun script", async () => {
   const transpiler = new Bun.Transpiler({ loader: "ts" });
   const imports = async (file: string) => transpiler.scanImports(await readFile(join(import.meta.dir, file), "utf8")).map(({ path }) => path);
-  expect(await imports("init.ts")).toEqual(["node:os", "bun:ffi", "./ending.ts"]);
+  expect(await imports("init.ts")).toEqual(["node:os", "bun:ffi", "./ending.ts", "./libc.ts"]);
   expect(await imports("ending.ts")).toEqual([]);
+  expect(await imports("libc.ts")).toEqual(["bun:ffi"]);
 });

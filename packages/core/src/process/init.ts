@@ -7,17 +7,24 @@
  * when the program ends writes how on fd 3 (`ending.ts`), then exits with its code (128+N
  * after signal N). Its exit kills whatever is left in the namespace.
  *
- * Started for every command, so it stays tiny: nothing but Bun, `bun:ffi` and `node:os`.
+ * Started for every command, so it stays tiny: nothing but Bun, `bun:ffi` (libc.ts) and `node:os`.
  */
 import { constants } from "node:os";
-import { dlopen, FFIType } from "bun:ffi";
+import { FFIType } from "bun:ffi";
 import { type Ending, formatEnding, REPORT_FD } from "./ending.ts";
+import { lazyLibc } from "./libc.ts";
 
 // waitid(2) and waitpid(2) constants (Linux).
 const P_ALL = 0;
 const WNOHANG = 1;
 const WEXITED = 4;
 const WNOWAIT = 0x01000000;
+
+/** Not glibc (musl): none, and orphans stay zombies until the namespace ends with the program. */
+const openLibc = lazyLibc({
+  waitid: { args: [FFIType.i32, FFIType.u32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
+  waitpid: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
+});
 
 const program = process.argv.slice(2);
 let ending: Ending;
@@ -65,16 +72,4 @@ function orphanReaper(direct: number): () => void {
       if (libc.waitpid(pid, null, WNOHANG) !== pid) return;
     }
   };
-}
-
-function openLibc() {
-  try {
-    return dlopen("libc.so.6", {
-      waitid: { args: [FFIType.i32, FFIType.u32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
-      waitpid: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
-    }).symbols;
-  } catch {
-    // Not glibc (musl): orphans stay zombies until the namespace ends with the program.
-    return null;
-  }
 }

@@ -3,24 +3,24 @@
  * importing this package loads nothing. Every syscall is called with one argument shape
  * (its number and six 64-bit integers; pointers passed as their address).
  */
-import { dlopen, ptr, read } from "bun:ffi";
+import { ptr } from "bun:ffi";
+import { ERRNO_LOCATION, lastErrno as errnoOf, lazyLibc } from "@plugboard/core/libc";
 
-function open() {
-  return dlopen("libc.so.6", {
-    syscall: { args: ["i64", "i64", "i64", "i64", "i64", "i64", "i64"], returns: "i64" },
-    prctl: { args: ["i32", "u64", "u64", "u64", "u64"], returns: "i32" },
-    execve: { args: ["ptr", "ptr", "ptr"], returns: "i32" },
-    mount: { args: ["ptr", "ptr", "ptr", "u64", "ptr"], returns: "i32" },
-    umount2: { args: ["ptr", "i32"], returns: "i32" },
-    setsid: { args: [], returns: "i32" },
-    __errno_location: { args: [], returns: "ptr" },
-  }).symbols;
-}
+const open = lazyLibc({
+  syscall: { args: ["i64", "i64", "i64", "i64", "i64", "i64", "i64"], returns: "i64" },
+  prctl: { args: ["i32", "u64", "u64", "u64", "u64"], returns: "i32" },
+  execve: { args: ["ptr", "ptr", "ptr"], returns: "i32" },
+  mount: { args: ["ptr", "ptr", "ptr", "u64", "ptr"], returns: "i32" },
+  umount2: { args: ["ptr", "i32"], returns: "i32" },
+  setsid: { args: [], returns: "i32" },
+  ...ERRNO_LOCATION,
+});
 
-let symbols: ReturnType<typeof open> | undefined;
-function get(): ReturnType<typeof open> {
-  symbols ??= open();
-  return symbols;
+/** libc's functions; the sandbox cannot work without them. */
+function get(): NonNullable<ReturnType<typeof open>> {
+  const functions = open();
+  if (functions === null) throw new Error("the sandbox calls the kernel through glibc's libc.so.6, which cannot be opened here");
+  return functions;
 }
 
 /** A NUL-terminated copy of `text`, kept alive by the caller for as long as the call reads it. */
@@ -44,8 +44,7 @@ export const libc = {
 
 /** `errno` of the last failed call on this thread. */
 export function lastErrno(): number {
-  const location = get().__errno_location();
-  return location === null ? 0 : read.i32(location, 0);
+  return errnoOf(get());
 }
 
 /** The open flag that closes a descriptor on `execve` (for the calls that take open flags, as a syscall argument). */
