@@ -1,13 +1,10 @@
 #!/usr/bin/env -S bun --no-env-file --config=/dev/null
 /**
  * The entry of the bundled CLI (`dist/bin.js`, built by `scripts/build.ts`): the published
- * `plugboard` bin and what `bun run plugboard` starts. It holds what only the bundle needs
- * (its version line, its core for the plugins it loads), so the CLI's sources know nothing
- * of the bundle: `src/main.ts` is the same program from source, run only when started
- * directly, so it can also be imported.
- *
- * Nothing is imported before it is needed: `--version` prints the line the build put in
- * the bundle (`versionLine()`, as `PLUGBOARD_VERSION_LINE`) and loads nothing else.
+ * `plugboard` bin and what `bun run plugboard` starts. `--version` prints the line the build
+ * put in it (`versionLine()`, as `PLUGBOARD_VERSION_LINE`) and loads nothing else; any other
+ * command runs the bundle's program, `cli.js` beside it (see cli.ts), read from its bytecode.
+ * The CLI's sources know nothing of the bundle: `src/main.ts` is the same program from source.
  */
 
 /** Defined by the build (scripts/build.ts); absent when this file runs from source. */
@@ -18,12 +15,14 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v") && typeof
   console.log(PLUGBOARD_VERSION_LINE);
   process.exit(0);
 }
-
-// Plugins loaded in this process get the bundle's core (bundled-core.ts).
-(await import("./bundled-core.ts")).useBundledCore();
-
-const { runCli } = await import("../src/main.ts");
-await runCli(argv);
+// Where the bundle is, for its modules' `import.meta.dir` and `.url` (scripts/build.ts, BUNDLE_GLOBALS).
+const program = `${import.meta.dir}/cli.js`;
+Object.defineProperty(globalThis, "PLUGBOARD_BUNDLE_DIR", { value: import.meta.dir });
+Object.defineProperty(globalThis, "PLUGBOARD_BUNDLE_URL", { value: Bun.pathToFileURL(program).href });
+// A path the build does not follow: cli.js is the bundle beside this file, built apart. Awaited
+// as `bun src/main.ts` awaits the program: an error thrown meanwhile outside it is reported by
+// Bun as it is there (written out, the process going on), not made fatal by an idle entry.
+await (require(program) as { finished: Promise<never> }).finished;
 
 // A module (top-level await) that exports nothing.
 export {};

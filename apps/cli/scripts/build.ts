@@ -1,15 +1,30 @@
 /**
- * Builds the bundled CLI, `dist/bin.js`, from `src/bin.ts` with `bun build` (target bun, one
- * chunk per command so each loads only what it needs), with the web chat's page built into
- * `dist/chat-page/` (`plugboard web` serves it: the installed CLI has neither the page's
- * sources nor their browser libraries), and records the sources it was built from in
- * `dist/sources.json` so that `scripts/start.ts` can tell when it is stale.
+ * Builds the bundled CLI into `dist/` with `bun build` (target bun), in three parts:
+ *
+ * - `cli.js`: the CLI and every package of ours it runs, with the small libraries they use,
+ *   as one CommonJS bundle compiled to JavaScriptCore's bytecode beside it (`cli.js.jsc`).
+ *   A start reads the bytecode instead of parsing and compiling the code it runs, which
+ *   roughly halves what loading the CLI costs; a module is still evaluated only when first
+ *   imported. (Bun compiles ES modules to bytecode only into a single executable.)
+ * - `vendor-GROUP.js` (with its bytecode): the large libraries only some commands load,
+ *   one bundle per family (`VENDOR_GROUPS`), kept out of `cli.js`, all of which every start
+ *   reads. Each module of theirs that `cli.js` imports is a stand-in there, which requires
+ *   its family's bundle when first imported: a family is read when a command first needs it.
+ * - `bin.js`, the entry: it prints `--version` without loading anything, else runs `cli.js`.
+ *
+ * With the web chat's page built into `dist/chat-page/` (`plugboard web` serves it: the
+ * installed CLI has neither the page's sources nor their browser libraries), and the sources
+ * it was built from recorded in `dist/sources.json`, so that `scripts/start.ts` can tell when
+ * it is stale. The bytecode is the building Bun's own: another version of Bun ignores it and
+ * reads the code (the same behaviour, slower), and `start.ts` rebuilds for it.
  *
  * `bun run build` (in apps/cli) builds it; `scripts/start.ts` when it is stale; `prepack`
  * before the package is packed for publishing; `bun run release --pack` into the tarball it makes.
  */
-import type { BunPlugin } from "bun";
+import type { BuildConfig, BunPlugin } from "bun";
+import { realpathSync } from "node:fs";
 import { chmod, mkdtemp, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { PAGE_DIR, writeChatPage } from "@plugboard/web/page";
 import { versionLine } from "../src/version.ts";
@@ -20,6 +35,8 @@ export const CLI_DIR = resolve(import.meta.dir, "..");
 export const DIST_DIR = join(CLI_DIR, "dist");
 /** The bundle's entry. */
 export const BUNDLE_ENTRY = join(DIST_DIR, "bin.js");
+/** The globals through which bin.js tells `cli.js` where it is: its modules' `import.meta.dir` and `import.meta.url`. */
+export const BUNDLE_GLOBALS = { dir: "PLUGBOARD_BUNDLE_DIR", url: "PLUGBOARD_BUNDLE_URL" } as const;
 
 /**
  * Packages left out of the bundle and loaded from their own folders at run time (so installed
@@ -29,6 +46,26 @@ export const BUNDLE_ENTRY = join(DIST_DIR, "bin.js");
  * package names, so they are bundled.)
  */
 const EXTERNAL = ["@plugboard/testing"];
+
+/**
+ * The families of large libraries bundled apart from `cli.js`, by the package names (and
+ * their subpaths) each holds: the model's SDK (`run`, `web`), the MCP SDK with the schema
+ * libraries it validates with (a config's MCP servers, `plugboard mcp`), the Markdown
+ * renderer of `run`'s answers, and the config editor's and change preview's libraries (a
+ * grant or rule saved, a question about a write). A family is one bundle, so that a module
+ * its packages share (the MCP client's and server's core, zod) exists once.
+ */
+export const VENDOR_GROUPS: Readonly<Record<string, readonly string[]>> = {
+  openai: ["openai"],
+  mcp: ["@modelcontextprotocol/client", "@modelcontextprotocol/server", "@modelcontextprotocol/sdk", "ajv", "ajv-formats", "zod"],
+  markdown: ["marked", "marked-terminal"],
+  edit: ["jsonc-parser", "diff"],
+};
+
+/** The family of the package `specifier` imports, if it is vendored. */
+export function vendorGroup(specifier: string): string | undefined {
+  return Object.entries(VENDOR_GROUPS).find(([, packages]) => packages.some((name) => specifier === name || specifier.startsWith(`${name}/`)))?.[0];
+}
 
 /**
  * marked-terminal highlights code through cli-highlight, which loads all of highlight.js:
@@ -53,39 +90,41 @@ export interface BundleSources {
   readonly sources: readonly string[];
 }
 
+/** How `buildCli` builds, for tests. */
+export interface BuildOptions {
+  /**
+   * The modules of `cli.js` whose files match record that they were evaluated, each pushing
+   * its path onto `globalThis.PLUGBOARD_EVALUATED` (an array a test's preload makes): which
+   * modules a command's start runs, which a bundle does not otherwise tell.
+   */
+  readonly recordEvaluated?: RegExp;
+}
+
 /**
  * Builds the bundle into `outDir` (default `dist/`): into a fresh folder beside it first,
  * which then replaces the old one, so a CLI starting meanwhile never sees half a bundle.
  */
-export async function buildCli(outDir: string = DIST_DIR): Promise<BundleSources> {
+export async function buildCli(outDir: string = DIST_DIR, options: BuildOptions = {}): Promise<BundleSources> {
   const builtAt = Date.now();
   const staging = await mkdtemp(join(dirname(outDir), ".dist-"));
   try {
-    const result = await Bun.build({
-      // Core is an entry of its own (dist/core.js) so that bin.ts can hand it to the plugins
-      // it loads in its process (a confined plugin's host runs @plugboard/hosts' own program).
-      entrypoints: [join(CLI_DIR, "scripts/bin.ts"), join(CLI_DIR, "scripts/core.ts")],
+    const define = { PLUGBOARD_VERSION_LINE: JSON.stringify(versionLine()) };
+    const vendored = await vendoredImports(define);
+    const main = await build({
+      entrypoints: [join(CLI_DIR, "scripts/cli.ts")],
       outdir: staging,
-      target: "bun",
-      format: "esm",
-      splitting: true,
-      // A require() of a bundled module is a chunk of its own, loaded when the call runs
-      // (TypeBox's compiler, for the first registry that compiles a schema).
-      splitRequire: true,
+      format: "cjs",
+      bytecode: true,
       external: EXTERNAL,
-      plugins: [HIGHLIGHT_LANGUAGES],
-      naming: { entry: "[name].[ext]", chunk: "chunk-[hash].[ext]" },
-      // `--version` prints this without loading anything (bin.ts).
-      define: { PLUGBOARD_VERSION_LINE: JSON.stringify(versionLine()) },
-      metafile: true,
+      plugins: [standIns(vendored), ...(options.recordEvaluated === undefined ? [] : [recordingEvaluation(options.recordEvaluated)])],
+      // In a bundle every module's folder and URL are the bundle's, as an ES module bundle
+      // keeps them (`import.meta`, read where it runs). A CommonJS bundle would write in those
+      // each module was built from (its `__dirname` too): bin.js says where the bundle is.
+      define: { ...define, "import.meta.dir": `globalThis.${BUNDLE_GLOBALS.dir}`, "import.meta.url": `globalThis.${BUNDLE_GLOBALS.url}` },
     });
-    if (!result.success || !result.metafile) {
-      throw new AggregateError(result.logs, `bun build of the CLI failed:\n${result.logs.join("\n")}`);
-    }
-    // Metafile inputs are relative to the folder bun ran in.
-    const sources = Object.keys(result.metafile.inputs)
-      .filter((input) => !input.includes("node_modules/"))
-      .map((input) => relative(CLI_DIR, resolve(input)));
+    const vendor = await buildVendor(staging, vendored);
+    const entry = await build({ entrypoints: [join(CLI_DIR, "scripts/bin.ts")], outdir: staging, format: "esm", define });
+    const sources = [...new Set([main, vendor, entry].flatMap((outputs) => outputs))];
     // The web chat's page, for `plugboard web`: built now, and its sources are the bundle's too.
     await writeChatPage(join(staging, "chat-page"));
     for (const file of await readdir(PAGE_DIR, { recursive: true, withFileTypes: true })) {
@@ -101,6 +140,116 @@ export async function buildCli(outDir: string = DIST_DIR): Promise<BundleSources
     return record;
   } finally {
     await rm(staging, { recursive: true, force: true });
+  }
+}
+
+/** One `bun build` for the CLI (target bun, entries named as their sources); the sources it read, outside node_modules. */
+async function build(config: Omit<BuildConfig, "target" | "naming" | "metafile">): Promise<string[]> {
+  const result = await Bun.build({ ...config, target: "bun", naming: { entry: "[name].[ext]" }, metafile: true });
+  if (!result.success || !result.metafile) {
+    throw new AggregateError(result.logs, `bun build of the CLI failed:\n${result.logs.join("\n")}`);
+  }
+  // Metafile inputs are relative to the folder bun ran in; the vendored modules' stand-ins are named `NAMESPACE:NAME`.
+  return Object.keys(result.metafile.inputs)
+    .filter((input) => !input.includes("node_modules/") && !input.startsWith(`${VENDORED}:`))
+    .map((input) => relative(CLI_DIR, resolve(input)));
+}
+
+/**
+ * The modules of vendored families that `cli.js`'s code imports, each name with the file the
+ * bundler resolves it to there (a package's ES module build, by its `exports` or `module`):
+ * found by bundling the CLI whole once, in memory. Throws when a name resolves to two files:
+ * two copies of a library, whose classes would differ.
+ */
+async function vendoredImports(define: Record<string, string>): Promise<Map<string, string>> {
+  const result = await Bun.build({ entrypoints: [join(CLI_DIR, "scripts/cli.ts")], target: "bun", format: "cjs", external: EXTERNAL, define, metafile: true });
+  if (!result.success || !result.metafile) throw new AggregateError(result.logs, `bun build of the CLI failed:\n${result.logs.join("\n")}`);
+  const vendored = new Map<string, string>();
+  for (const [importer, { imports }] of Object.entries(result.metafile.inputs)) {
+    // The families' own imports of each other are theirs to bundle.
+    if (/node_modules\/(?:@[^/]+\/)?[^/]+\//.test(importer) && vendorGroup(packageOf(importer)) !== undefined) continue;
+    for (const { original, path } of imports) {
+      if (original === undefined || vendorGroup(original) === undefined) continue;
+      const file = resolve(path);
+      const known = vendored.get(original);
+      if (known !== undefined && known !== file) throw new Error(`${original} resolves to ${known} and to ${file}: the CLI must use one`);
+      vendored.set(original, file);
+    }
+  }
+  return vendored;
+}
+
+/** The package a file in node_modules belongs to (`@scope/name` or `name`). */
+function packageOf(file: string): string {
+  return /.*node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1] ?? "";
+}
+
+/**
+ * Leaves the vendored families' modules out of `cli.js`: each is a stand-in there, a module
+ * that takes its exports from its family's bundle, required when it is first imported.
+ */
+function standIns(vendored: ReadonlyMap<string, string>): BunPlugin {
+  return {
+    name: "the vendored families, required from their own bundles",
+    setup(build) {
+      build.onResolve({ filter: /^[@a-z]/ }, ({ path }) => (vendorGroup(path) === undefined ? undefined : { path, namespace: VENDORED }));
+      build.onLoad({ filter: /.*/, namespace: VENDORED }, async ({ path }) => {
+        const file = vendored.get(path);
+        if (file === undefined) throw new Error(`${path} was not found by the first pass over the CLI`);
+        const names = Object.keys(await import(file));
+        const family = JSON.stringify(`/vendor-${vendorGroup(path)}.js`);
+        const lines = [
+          `const m = require(globalThis.${BUNDLE_GLOBALS.dir} + ${family}).modules[${JSON.stringify(path)}];`,
+          ...names.filter((name) => name === "default").map(() => "export default m.default;"),
+          ...names.filter((name) => name !== "default" && /^[A-Za-z_$][\w$]*$/.test(name)).map((name) => `export const ${name} = m.${name};`),
+        ];
+        return { contents: lines.join("\n"), loader: "js" };
+      });
+    },
+  };
+}
+
+/** Makes each module whose file matches `filter` push its path onto `globalThis.PLUGBOARD_EVALUATED` when evaluated (`BuildOptions`). */
+function recordingEvaluation(filter: RegExp): BunPlugin {
+  return {
+    name: "record which modules are evaluated",
+    setup(build) {
+      build.onLoad({ filter }, async ({ path }) => ({
+        contents: `globalThis.PLUGBOARD_EVALUATED?.push(${JSON.stringify(path)});\n${await Bun.file(path).text()}`,
+        loader: path.endsWith(".ts") ? "ts" : "js",
+      }));
+    },
+  };
+}
+
+/** The namespace of the vendored modules' stand-ins in `cli.js`. */
+const VENDORED = "plugboard-vendored";
+
+/** Builds each family that `cli.js` imports modules of into `vendor-GROUP.js`, whose `modules` are those modules by name. */
+async function buildVendor(outDir: string, vendored: ReadonlyMap<string, string>): Promise<string[]> {
+  const sources = await mkdtemp(join(tmpdir(), "plugboard-vendor-"));
+  try {
+    const groups = new Map<string, string[]>();
+    for (const specifier of [...vendored.keys()].sort()) {
+      const group = vendorGroup(specifier) ?? "";
+      groups.set(group, [...(groups.get(group) ?? []), specifier]);
+    }
+    const entrypoints: string[] = [];
+    for (const [group, specifiers] of groups) {
+      // Each module from the file it resolved to where cli.js's sources import it.
+      const imports = specifiers.map((specifier, index) => `import * as m${index} from ${JSON.stringify(vendored.get(specifier))};`);
+      const map = specifiers.map((specifier, index) => `  ${JSON.stringify(specifier)}: m${index},`);
+      const file = join(sources, `vendor-${group}.ts`);
+      await writeFile(file, `${imports.join("\n")}\nexport const modules = {\n${map.join("\n")}\n};\n`);
+      entrypoints.push(file);
+    }
+    if (entrypoints.length === 0) return [];
+    const read = await build({ entrypoints, outdir: outDir, format: "cjs", bytecode: true, plugins: [HIGHLIGHT_LANGUAGES] });
+    // The entries written here are gone once built: not sources of the bundle.
+    const written = [sources, realpathSync(sources)].map((folder) => `${folder}/`);
+    return read.filter((source) => !written.some((folder) => resolve(CLI_DIR, source).startsWith(folder)));
+  } finally {
+    await rm(sources, { recursive: true, force: true });
   }
 }
 

@@ -25,7 +25,10 @@ export function onEndingSignal(listener: (signal: EndingSignal) => void): () => 
     const onSignal = () => {
       // The SIGHUP of a terminal whose read already ended is the same news, not a second signal.
       if (signal === "SIGHUP" && hungUp === "terminal") return;
-      if (signal === "SIGHUP") hungUp = "signal";
+      if (signal === "SIGHUP") {
+        hungUp = "signal";
+        muteTerminal();
+      }
       listener(signal);
     };
     process.on(signal, onSignal);
@@ -46,8 +49,26 @@ export function onEndingSignal(listener: (signal: EndingSignal) => void): () => 
 export function hangUp(): void {
   if (hungUp !== undefined) return;
   hungUp = "terminal";
+  muteTerminal();
   if (listeners.size === 0) process.kill(process.pid, "SIGHUP");
   for (const listener of [...listeners]) listener("SIGHUP");
+}
+
+/**
+ * The terminal is gone: what the process would still write to it (a prompt's last line, a
+ * note as the command ends) is dropped, since no one can read it; a write to it would fail
+ * with EIO, and the process end as a crash instead of as a hangup.
+ */
+function muteTerminal(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    if (!stream.isTTY) continue;
+    // Written as far as anyone can tell: the callback, which a drain waits for, is called.
+    stream.write = (_chunk: unknown, encoding?: unknown, callback?: unknown) => {
+      const done = typeof encoding === "function" ? encoding : callback;
+      if (typeof done === "function") queueMicrotask(() => done());
+      return true;
+    };
+  }
 }
 
 /**

@@ -5,7 +5,6 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { PluginNames } from "./plugin-names.ts";
 
 /**
@@ -13,7 +12,7 @@ import type { PluginNames } from "./plugin-names.ts";
  * reports the lines of a file) that names itself in its texts, so a new plugin's texts and
  * tests carry its own name and a START HERE comment says what to change first.
  */
-export const TEMPLATE_DIR = fileURLToPath(new URL("../templates/plugin/", import.meta.url));
+export const TEMPLATE_DIR = join(import.meta.dir, "../templates/plugin/");
 
 /**
  * Each name the template uses, and the new plugin's name in the same form. Every one is also

@@ -16,8 +16,11 @@ import { cleanEnv, fromSources } from "./helpers.ts";
 const OUT = join(CLI_DIR, `.dist-test-${process.pid}`);
 let workspace = "";
 
+/** The modules whose evaluation the test bundle records (see `modulesEvaluatedBy`). */
+const RECORDED = /(?:sandbox\/src\/network\/egress-proxy|core\/src\/compiler|core\/src\/registry)\.ts$|@sinclair\/typebox\/build\/esm\/compiler\/compiler\.mjs$/;
+
 beforeAll(async () => {
-  await buildCli(OUT);
+  await buildCli(OUT, { recordEvaluated: RECORDED });
   workspace = await mkdtemp(join(tmpdir(), "plugboard-bundle-"));
   await writeFile(join(workspace, "notes.txt"), "first\nsecond\n");
 }, 120_000);
@@ -127,31 +130,29 @@ test("the bundle is stale when a source it was built from is newer, or it is mis
   expect(staleReason(join(workspace, "no-bundle"))).toBe("it is not built yet");
 });
 
-/** The modules a start of the command in `source` parses: those of the entry's and the command's chunks, and of every chunk they import statically. */
-function modulesLoadedFor(source: string): string[] {
-  const text = (file: string) => readFileSync(join(OUT, file), "utf8");
-  const command = [...new Bun.Glob("*.js").scanSync(OUT)].find((file) => text(file).includes(`\n// ${source}\n`));
-  if (command === undefined) throw new Error(`no chunk holds ${source}`);
-  const loaded = new Set<string>();
-  const visit = (file: string) => {
-    if (loaded.has(file)) return;
-    loaded.add(file);
-    for (const [, imported = ""] of text(file).matchAll(/(?:from|import)\s*"\.\/([\w.-]+\.js)"/g)) visit(imported);
-  };
-  visit("bin.js");
-  visit(command);
-  return [...loaded].flatMap((file) => text(file).match(/^\/\/ \S+$/gm) ?? []);
+/** What a start of `plugboard ARGS` loaded: the CommonJS files of the bundle (`require.cache` as the process exits), and the recorded modules it evaluated. */
+async function loadedBy(args: readonly string[]): Promise<{ files: string[]; evaluated: string[] }> {
+  const report = join(workspace, `loaded-${args[0]}.json`);
+  const probe = join(workspace, "loaded-probe.ts");
+  const write = `require("node:fs").writeFileSync(${JSON.stringify(report)}, JSON.stringify({ files: Object.keys(require.cache), evaluated: globalThis.PLUGBOARD_EVALUATED }))`;
+  await writeFile(probe, `globalThis.PLUGBOARD_EVALUATED = [];\nprocess.on("exit", () => ${write});\n`);
+  const child = Bun.spawn(["bun", "--preload", probe, join(OUT, "bin.js"), ...args], { cwd: workspace, env: cleanEnv(), stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+  await child.exited;
+  const loaded = JSON.parse(readFileSync(report, "utf8")) as { files: string[]; evaluated: string[] };
+  // The entry, an ES module, may be listed too: only the CommonJS bundles tell what was loaded.
+  const files = loaded.files.filter((file) => file.startsWith(`${OUT}/`) && file !== join(OUT, "bin.js")).map((file) => file.slice(OUT.length + 1));
+  const evaluated = loaded.evaluated.map((file) => /(?:packages|node_modules)\/.*$/.exec(file)?.[0] ?? file).map((file) => file.replace(/^node_modules\/.*node_modules\//, ""));
+  return { files, evaluated };
 }
 
-test("plugboard tools loads neither the openai SDK, nor TypeBox, nor the egress proxy, nor the config editor's and the change preview's libraries (it sends no request, compiles no schema, starts no process, edits no file, asks nothing); run loads the first two", () => {
-  const heavy = (modules: string[]) =>
-    new Set(modules.flatMap((line) => /node_modules\/(openai|@sinclair\/typebox|jsonc-parser|diff)\/|(egress-proxy)\.ts$/.exec(line)?.slice(1).filter((name) => name !== undefined) ?? []));
-  const tools = modulesLoadedFor("src/commands/tools.ts");
-  expect(tools.length).toBeGreaterThan(50);
-  expect([...heavy(tools)]).toEqual([]);
-  // The twins: the same reading of run's chunks finds the first two; the others are in the
-  // bundle, in chunks loaded when they are needed.
-  expect([...heavy(modulesLoadedFor("src/commands/run.ts"))].sort()).toEqual(["@sinclair/typebox", "openai"]);
-  const all = [...new Bun.Glob("*.js").scanSync(OUT)].flatMap((file) => readFileSync(join(OUT, file), "utf8").match(/^\/\/ \S+$/gm) ?? []);
-  expect([...heavy(all)].sort()).toEqual(["@sinclair/typebox", "diff", "egress-proxy", "jsonc-parser", "openai"]);
-});
+test("plugboard tools loads neither the openai SDK, nor the MCP SDK, nor the config editor's and the change preview's libraries, nor evaluates the egress proxy or TypeBox's compiler (it sends no request, mounts no server, edits no file, starts no process, compiles no schema); run loads the openai SDK and compiles schemas", async () => {
+  const tools = await loadedBy(["tools"]);
+  expect(tools.files).toEqual(["cli.js"]);
+  // The registry is evaluated by every start; what only some commands need is not.
+  expect(tools.evaluated).toEqual(["packages/core/src/registry.ts"]);
+  // The twin: run's first request loads the model's SDK from its family's bundle, and the tools' schemas are compiled.
+  const run = await loadedBy(["run", "read notes.txt"]);
+  expect(run.files).toContain("vendor-openai.js");
+  expect(run.evaluated).toEqual(expect.arrayContaining(["packages/core/src/compiler.ts", "@sinclair/typebox/build/esm/compiler/compiler.mjs"]));
+  expect([...new Bun.Glob("vendor-*.js").scanSync(OUT)].sort()).toEqual(["vendor-edit.js", "vendor-markdown.js", "vendor-mcp.js", "vendor-openai.js"]);
+}, 120_000);
