@@ -153,7 +153,10 @@ export function keyboardOf(input: NodeJS.ReadStream, output?: NodeJS.WriteStream
  */
 export async function withKeyboard<T>(input: NodeJS.ReadStream, output: NodeJS.WriteStream | undefined, ask: (keyboard: Keyboard) => Promise<T>): Promise<T> {
   const existing = held.get(input);
-  if (existing) return ask(existing);
+  if (existing) {
+    await typedSoFar();
+    return ask(existing);
+  }
   let keyboard: Keyboard;
   try {
     keyboard = holdKeyboard(input, output);
@@ -163,10 +166,20 @@ export async function withKeyboard<T>(input: NodeJS.ReadStream, output: NodeJS.W
     throw HUNG_UP;
   }
   try {
+    await typedSoFar();
     return await ask(keyboard);
   } finally {
     keyboard.release();
   }
+}
+
+/**
+ * One turn of the event loop, in which what the terminal already holds is read: keys typed
+ * before a question was shown, but not yet read when it was (a start that asks before the
+ * loop got to the keyboard), are then kept as typed ahead instead of answering it.
+ */
+function typedSoFar(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**
