@@ -21,7 +21,7 @@
  * `bun run build` (in apps/cli) builds it; `scripts/start.ts` when it is stale; `prepack`
  * before the package is packed for publishing; `bun run release --pack` into the tarball it makes.
  */
-import type { BuildConfig, BunPlugin } from "bun";
+import type { BuildConfig, BuildMetafile, BunPlugin } from "bun";
 import { realpathSync } from "node:fs";
 import { chmod, mkdtemp, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -145,14 +145,20 @@ export async function buildCli(outDir: string = DIST_DIR, options: BuildOptions 
 
 /** One `bun build` for the CLI (target bun, entries named as their sources); the sources it read, outside node_modules. */
 async function build(config: Omit<BuildConfig, "target" | "naming" | "metafile">): Promise<string[]> {
-  const result = await Bun.build({ ...config, target: "bun", naming: { entry: "[name].[ext]" }, metafile: true });
+  const inputs = await bundled({ ...config, naming: { entry: "[name].[ext]" } });
+  // The vendored modules' stand-ins are named `NAMESPACE:NAME`.
+  return Object.keys(inputs)
+    .filter((input) => !input.includes("node_modules/") && !input.startsWith(`${VENDORED}:`))
+    .map((input) => relative(CLI_DIR, resolve(input)));
+}
+
+/** Runs `bun build` (target bun) with `config`; the metafile's inputs, by path relative to the folder bun ran in. Throws with bun's messages when it fails. */
+async function bundled(config: Omit<BuildConfig, "target" | "metafile">): Promise<BuildMetafile["inputs"]> {
+  const result = await Bun.build({ ...config, target: "bun", metafile: true });
   if (!result.success || !result.metafile) {
     throw new AggregateError(result.logs, `bun build of the CLI failed:\n${result.logs.join("\n")}`);
   }
-  // Metafile inputs are relative to the folder bun ran in; the vendored modules' stand-ins are named `NAMESPACE:NAME`.
-  return Object.keys(result.metafile.inputs)
-    .filter((input) => !input.includes("node_modules/") && !input.startsWith(`${VENDORED}:`))
-    .map((input) => relative(CLI_DIR, resolve(input)));
+  return result.metafile.inputs;
 }
 
 /**
@@ -162,10 +168,9 @@ async function build(config: Omit<BuildConfig, "target" | "naming" | "metafile">
  * two copies of a library, whose classes would differ.
  */
 async function vendoredImports(define: Record<string, string>): Promise<Map<string, string>> {
-  const result = await Bun.build({ entrypoints: [join(CLI_DIR, "scripts/cli.ts")], target: "bun", format: "cjs", external: EXTERNAL, define, metafile: true });
-  if (!result.success || !result.metafile) throw new AggregateError(result.logs, `bun build of the CLI failed:\n${result.logs.join("\n")}`);
+  const inputs = await bundled({ entrypoints: [join(CLI_DIR, "scripts/cli.ts")], format: "cjs", external: EXTERNAL, define });
   const vendored = new Map<string, string>();
-  for (const [importer, { imports }] of Object.entries(result.metafile.inputs)) {
+  for (const [importer, { imports }] of Object.entries(inputs)) {
     // The families' own imports of each other are theirs to bundle.
     if (/node_modules\/(?:@[^/]+\/)?[^/]+\//.test(importer) && vendorGroup(packageOf(importer)) !== undefined) continue;
     for (const { original, path } of imports) {
