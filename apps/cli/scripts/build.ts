@@ -39,6 +39,14 @@ export const BUNDLE_ENTRY = join(DIST_DIR, "bin.js");
 export const BUNDLE_GLOBALS = { dir: "PLUGBOARD_BUNDLE_DIR", url: "PLUGBOARD_BUNDLE_URL" } as const;
 
 /**
+ * In a bundle every module's folder and URL are the bundle's, as an ES module bundle keeps
+ * them (`import.meta`, read where it runs). A CommonJS bundle would write in those each module
+ * was built from (its `__dirname` too): bin.js says where the bundle is, for `cli.js` and the
+ * vendored families alike (a library may ask, as web-tree-sitter does for its require).
+ */
+const BUNDLE_PLACE = { "import.meta.dir": `globalThis.${BUNDLE_GLOBALS.dir}`, "import.meta.url": `globalThis.${BUNDLE_GLOBALS.url}` };
+
+/**
  * Packages left out of the bundle and loaded from their own folders at run time (so installed
  * with the CLI as its dependencies): the plugin authors' kit starts its harness from a file
  * beside its sources, which a bundle would not carry.
@@ -51,15 +59,18 @@ const EXTERNAL = ["@plugboard/testing"];
  * The families of large libraries bundled apart from `cli.js`, by the package names (and
  * their subpaths) each holds: the model's SDK (`run`, `web`), the MCP SDK with the schema
  * libraries it validates with (a config's MCP servers, `plugboard mcp`), the Markdown
- * renderer of `run`'s answers, and the config editor's and change preview's libraries (a
- * grant or rule saved, a question about a write). A family is one bundle, so that a module
- * its packages share (the MCP client's and server's core, zod) exists once.
+ * renderer of `run`'s answers, the config editor's and change preview's libraries (a grant
+ * or rule saved, a question about a write), the shell grammar's runtime (a bash line parsed
+ * against the policy) and the HTTP server's (`web`, `mcp --http`). A family is one bundle, so
+ * that a module its packages share (the MCP client's and server's core, zod) exists once.
  */
 export const VENDOR_GROUPS: Readonly<Record<string, readonly string[]>> = {
   openai: ["openai"],
   mcp: ["@modelcontextprotocol/client", "@modelcontextprotocol/server", "@modelcontextprotocol/sdk", "ajv", "ajv-formats", "zod"],
   markdown: ["marked", "marked-terminal"],
   edit: ["jsonc-parser", "diff"],
+  shell: ["web-tree-sitter"],
+  http: ["hono"],
 };
 
 /** The family of the package `specifier` imports, if it is vendored. */
@@ -117,10 +128,7 @@ export async function buildCli(outDir: string = DIST_DIR, options: BuildOptions 
       bytecode: true,
       external: EXTERNAL,
       plugins: [standIns(vendored), ...(options.recordEvaluated === undefined ? [] : [recordingEvaluation(options.recordEvaluated)])],
-      // In a bundle every module's folder and URL are the bundle's, as an ES module bundle
-      // keeps them (`import.meta`, read where it runs). A CommonJS bundle would write in those
-      // each module was built from (its `__dirname` too): bin.js says where the bundle is.
-      define: { ...define, "import.meta.dir": `globalThis.${BUNDLE_GLOBALS.dir}`, "import.meta.url": `globalThis.${BUNDLE_GLOBALS.url}` },
+      define: { ...define, ...BUNDLE_PLACE },
     });
     const vendor = await buildVendor(staging, vendored);
     const entry = await build({ entrypoints: [join(CLI_DIR, "scripts/bin.ts")], outdir: staging, format: "esm", define });
@@ -249,7 +257,7 @@ async function buildVendor(outDir: string, vendored: ReadonlyMap<string, string>
       entrypoints.push(file);
     }
     if (entrypoints.length === 0) return [];
-    const read = await build({ entrypoints, outdir: outDir, format: "cjs", bytecode: true, plugins: [HIGHLIGHT_LANGUAGES] });
+    const read = await build({ entrypoints, outdir: outDir, format: "cjs", bytecode: true, plugins: [HIGHLIGHT_LANGUAGES], define: BUNDLE_PLACE });
     // The entries written here are gone once built: not sources of the bundle.
     const written = [sources, realpathSync(sources)].map((folder) => `${folder}/`);
     return read.filter((source) => !written.some((folder) => resolve(CLI_DIR, source).startsWith(folder)));

@@ -145,7 +145,7 @@ async function loadedBy(args: readonly string[]): Promise<{ files: string[]; eva
   return { files, evaluated };
 }
 
-test("plugboard tools loads neither the openai SDK, nor the MCP SDK, nor the config editor's and the change preview's libraries, nor evaluates the egress proxy or TypeBox's compiler (it sends no request, mounts no server, edits no file, starts no process, compiles no schema); run loads the openai SDK and compiles schemas", async () => {
+test("plugboard tools loads neither the openai SDK, nor the MCP SDK, nor the config editor's and the change preview's libraries, nor the shell grammar's runtime or the HTTP server's, nor evaluates the egress proxy or TypeBox's compiler (it sends no request, mounts no server, edits no file, starts no process, compiles no schema); run loads the openai SDK and compiles schemas", async () => {
   const tools = await loadedBy(["tools"]);
   expect(tools.files).toEqual(["cli.js"]);
   // The registry is evaluated by every start; what only some commands need is not.
@@ -154,5 +154,5 @@ test("plugboard tools loads neither the openai SDK, nor the MCP SDK, nor the con
   const run = await loadedBy(["run", "read notes.txt"]);
   expect(run.files).toContain("vendor-openai.js");
   expect(run.evaluated).toEqual(expect.arrayContaining(["packages/core/src/compiler.ts", "@sinclair/typebox/build/esm/compiler/compiler.mjs"]));
-  expect([...new Bun.Glob("vendor-*.js").scanSync(OUT)].sort()).toEqual(["vendor-edit.js", "vendor-markdown.js", "vendor-mcp.js", "vendor-openai.js"]);
+  expect([...new Bun.Glob("vendor-*.js").scanSync(OUT)].sort()).toEqual(["vendor-edit.js", "vendor-http.js", "vendor-markdown.js", "vendor-mcp.js", "vendor-openai.js", "vendor-shell.js"]);
 }, 120_000);
