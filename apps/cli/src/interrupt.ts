@@ -25,10 +25,7 @@ export function onEndingSignal(listener: (signal: EndingSignal) => void): () => 
     const onSignal = () => {
       // The SIGHUP of a terminal whose read already ended is the same news, not a second signal.
       if (signal === "SIGHUP" && hungUp === "terminal") return;
-      if (signal === "SIGHUP") {
-        hungUp = "signal";
-        muteTerminal();
-      }
+      if (signal === "SIGHUP") hungUp = "signal";
       listener(signal);
     };
     process.on(signal, onSignal);
@@ -47,9 +44,11 @@ export function onEndingSignal(listener: (signal: EndingSignal) => void): () => 
  * SIGHUP, which ends it.
  */
 export function hangUp(): void {
+  // The read ended or failed: the terminal is gone, whether or not a SIGHUP said so first (one
+  // sent by hand leaves it there, and what is written as the process ends still shows).
+  muteTerminal();
   if (hungUp !== undefined) return;
   hungUp = "terminal";
-  muteTerminal();
   if (listeners.size === 0) process.kill(process.pid, "SIGHUP");
   for (const listener of [...listeners]) listener("SIGHUP");
 }

@@ -259,6 +259,21 @@ describe("bracketed paste is turned off however the session ends", () => {
     expectPasteOff(result.screen);
   });
 
+  test("SIGHUP sent by hand, the terminal still there: the session still says where its conversation is kept (exit 129)", async () => {
+    const result = await ended(
+      async (cli) => {
+        await cli.waitFor(PROMPT);
+        cli.type("hello\r");
+        await cli.waitFor("hi there");
+        await cli.waitFor(PROMPT, 2);
+        cli.kill("SIGHUP");
+      },
+      [{ content: "hi there" }],
+    );
+    expect(result.code).toBe(129);
+    expect(result.screen).toMatch(/conversation \S+ is kept: plugboard --continue picks it up/);
+  });
+
   test("SIGTERM during a turn (exit 143)", async () => {
     const result = await ended(async (cli) => {
       await cli.waitFor(PROMPT);
