@@ -11,6 +11,9 @@
  *   reads. Each module of theirs that `cli.js` imports is a stand-in there, which requires
  *   its family's bundle when first imported: a family is read when a command first needs it.
  * - `bin.js`, the entry: it prints `--version` without loading anything, else runs `cli.js`.
+ * - `host-program.js` and `confine-program.js` (with their bytecode): the programs a confined
+ *   plugin's host starts with (the hosts package's `writeProgramBundles`), so that the
+ *   installed CLI's hosts start from its own read-only files and build nothing at run time.
  *
  * With the web chat's page built into `dist/chat-page/` (`plugboard web` serves it: the
  * installed CLI has neither the page's sources nor their browser libraries), and the sources
@@ -26,6 +29,7 @@ import { realpathSync } from "node:fs";
 import { chmod, mkdtemp, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
+import { writeProgramBundles } from "@plugboard/hosts/program";
 import { PAGE_DIR, writeChatPage } from "@plugboard/web/page";
 import { versionLine } from "../src/version.ts";
 
@@ -132,7 +136,9 @@ export async function buildCli(outDir: string = DIST_DIR, options: BuildOptions 
     });
     const vendor = await buildVendor(staging, vendored);
     const entry = await build({ entrypoints: [join(CLI_DIR, "scripts/bin.ts")], outdir: staging, format: "esm", define });
-    const sources = [...new Set([main, vendor, entry].flatMap((outputs) => outputs))];
+    // The programs of a confined host's start, shipped beside the CLI (shipped-programs.ts): its hosts build none at run time.
+    const programs = (await writeProgramBundles(staging)).filter((input) => !input.includes("/node_modules/")).map((input) => relative(CLI_DIR, input));
+    const sources = [...new Set([main, vendor, entry, programs].flat())];
     // The web chat's page, for `plugboard web`: built now, and its sources are the bundle's too.
     await writeChatPage(join(staging, "chat-page"));
     for (const file of await readdir(PAGE_DIR, { recursive: true, withFileTypes: true })) {

@@ -7,11 +7,13 @@ import { join, resolve } from "node:path";
 import {
   type AppConfig,
   FlagError,
+  type HostPrograms,
   type ModelClient,
   openWorkspace,
   PlugboardError,
   plantedRecordFile,
   refusePlanted,
+  shippedPrograms,
   type StartAppOptions,
   type StartedApp,
   startApp,
@@ -24,6 +26,16 @@ import { reportStrayErrors } from "./stray-errors.ts";
 
 /** The CLI's own package folder: plugins it ships resolve from here when the config's folder has none. */
 export const CLI_FOLDER = resolve(import.meta.dir, "..");
+
+/**
+ * The programs confined hosts start with, when they are shipped beside this code: the bundle
+ * (`dist/`) has them, built with it (scripts/build.ts); the sources do not, and their hosts
+ * start from the bundles kept in the listing cache's folder.
+ */
+export function shippedHostPrograms(): { hostPrograms?: HostPrograms } {
+  const programs = shippedPrograms(import.meta.dir);
+  return programs === undefined ? {} : { hostPrograms: programs };
+}
 
 /** The config the CLI ships with: the five first-party plugins. */
 export const SHIPPED_CONFIG = join(CLI_FOLDER, "plugboard.config.json");
@@ -67,7 +79,7 @@ export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOption
 export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOptions): Promise<StartedApp>;
 export async function loadApp(parsed: ParsedArgs, io: Io, options: LoadAppOptions): Promise<StartedApp> {
   const { announceWorkspace, ...asked } = options;
-  const app = await startApp({ ...asked, ...configOptions(parsed, io), logger: stderrLogger(io), appFolder: CLI_FOLDER }).catch(usageError(parsed));
+  const app = await startApp({ ...asked, ...configOptions(parsed, io), logger: stderrLogger(io), appFolder: CLI_FOLDER, ...shippedHostPrograms() }).catch(usageError(parsed));
   opened.add(app);
   reportStrayErrors(app, io, parsed.flags.json && parsed.command === "run");
   if (announceWorkspace && app.config.workspaceSource === "default") {

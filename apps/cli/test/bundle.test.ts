@@ -4,8 +4,8 @@
  * the bundle's core, and a rebuild whenever a source is newer than the bundle.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdtemp, rename, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildCli, CLI_DIR } from "../scripts/build.ts";
@@ -59,13 +59,31 @@ test("plugins load from their packages and run with the bundle's core", async ()
   expect(escaped.stdout).toStartWith("Error: Path escapes workspace: ../outside.txt");
 }, 120_000);
 
-test("a confined plugin's host runs the hosts package's own program (its kept bundle), not the CLI bundle's", async () => {
-  // The host is the first process of its PID namespace: /proc/1 is the host itself.
-  const host = await bundled(["call", "bash", '{"command":"tr \'\\\\0\' \' \' < /proc/1/cmdline"}']);
-  expect(host.code).toBe(0);
-  expect(host.stdout).toMatch(/\/plugboard\/hosts\/program\/[0-9a-f]{16}\/host-program-[0-9a-f]{16}\.js \{"plugins":/);
-  expect(host.stdout).not.toContain(OUT);
-  expect(host.stdout).toEndWith("exit code: 0\n");
+test("a confined plugin's host runs the program the bundle ships (host-program.js), not the CLI's own bundle, and builds none in the cache; without it, the bundle kept in the cache", async () => {
+  // The host is the first process of its PID namespace: /proc/1 is the host itself. Its view holds the program and its bytecode, nothing else of the bundle's folder.
+  const cmdline = "tr '\\0' ' ' < /proc/1/cmdline";
+  const cache = await mkdtemp(join(tmpdir(), "plugboard-bundle-cache-"));
+  try {
+    const host = await bundled(["call", "bash", JSON.stringify({ command: `${cmdline}; echo; ls -a ${OUT}` })], { XDG_CACHE_HOME: cache });
+    expect(host.code).toBe(0);
+    const [running = "", ...listed] = host.stdout.split("\n");
+    expect(running).toContain(` ${join(OUT, "host-program.js")} {"plugins":`);
+    expect(listed.filter((name) => name !== "" && !name.startsWith("exit code")).sort()).toEqual([".", "..", "host-program.js", "host-program.js.jsc"]);
+    expect(existsSync(join(cache, "plugboard/hosts/program"))).toBe(false);
+
+    // An install that lacks the shipped programs (a damaged one) still confines its hosts, from the bundles it keeps in the cache.
+    await rename(join(OUT, "host-program.js"), join(OUT, "host-program.js.away"));
+    try {
+      const kept = await bundled(["call", "bash", JSON.stringify({ command: cmdline })], { XDG_CACHE_HOME: cache });
+      expect(kept.code).toBe(0);
+      expect(kept.stdout).toMatch(/\/plugboard\/hosts\/program\/[0-9a-f]{16}\/host-program-[0-9a-f]{16}\.js \{"plugins":/);
+      expect(kept.stdout).not.toContain(OUT);
+    } finally {
+      await rename(join(OUT, "host-program.js.away"), join(OUT, "host-program.js"));
+    }
+  } finally {
+    await rm(cache, { recursive: true, force: true });
+  }
 }, 120_000);
 
 test("the bundle's hosts are as confined as the sources': no write outside the workspace, no app environment", async () => {

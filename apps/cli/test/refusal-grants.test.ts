@@ -377,7 +377,7 @@ describe("grants given at once for one plugin or server", () => {
     await using _ = folder;
     await writeFile(config, (await readFile(config, "utf8")).replace(" // confined bash", `, // confined bash\n    { "path": "./workspace/node_modules/path-reader", "permissions": [] }`));
     // The hosts of path-reader in this folder: their own processes (bun running the host program), the sandbox's around them not counted.
-    const hosts = () => processesWhere(({ argv }) => argv[0] !== "/usr/bin/unshare" && argv.some((arg) => arg.includes("/host-program-")) && argv.some((arg) => arg.includes(`${folder.dir}/workspace/node_modules/path-reader`)));
+    const hosts = () => processesWhere(({ argv }) => argv[0] !== "/usr/bin/unshare" && argv.some((arg) => /\/host-program(-[0-9a-f]{16})?\.js$/.test(arg)) && argv.some((arg) => arg.includes(`${folder.dir}/workspace/node_modules/path-reader`)));
     await grantBothAtOnce(folder.dir, config, audit, "read_path", hosts);
   });
 

@@ -3,7 +3,7 @@
  * once at start, one server sharing them, all of it released by `close()`.
  */
 import { join, relative, resolve } from "node:path";
-import { type App, PlugboardError, startApp } from "@plugboard/bootstrap";
+import { type App, type HostPrograms, PlugboardError, startApp } from "@plugboard/bootstrap";
 import type { Logger } from "@plugboard/core";
 import type OpenAI from "openai";
 import { PendingElicitations } from "./elicitations.ts";
@@ -26,6 +26,8 @@ export interface WebAppOptions {
   readonly defaultConfig?: string;
   /** Where plugin packages the config's folder lacks are looked up (the app's shipped plugins). @default WEB_FOLDER */
   readonly appFolder?: string;
+  /** The programs confined plugins' hosts start with, shipped with the app (see `BuildAppOptions.hostPrograms`). */
+  readonly hostPrograms?: HostPrograms;
   /** Overrides the config's workspace. */
   readonly workspace?: string;
   /** The folder relative paths start from, and the default workspace. @default process.cwd() */
@@ -68,6 +70,7 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
     defaultConfig: options.defaultConfig ?? DEFAULT_CONFIG_PATH,
     flags: { config: options.configPath, workspace: options.workspace },
     appFolder: options.appFolder ?? WEB_FOLDER,
+    ...(options.hostPrograms === undefined ? {} : { hostPrograms: options.hostPrograms }),
     model: true,
     env: options.env,
     cwd: options.cwd,

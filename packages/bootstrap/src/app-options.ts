@@ -1,5 +1,6 @@
 /** What an app is built with besides its config: one object, given whole by `startApp` to `buildApp` and by `buildApp` to each stage. */
 import type { Logger } from "@plugboard/core";
+import type { HostPrograms } from "@plugboard/hosts/shipped-programs";
 import type { Elicitor } from "@plugboard/mcp";
 import type { McpLauncher } from "./mount-server.ts";
 import type { ChangedTools } from "./pinned-tools.ts";
@@ -13,6 +14,12 @@ export interface BuildAppOptions {
    * folder are resolved from there (the plugins the app ships). None by default.
    */
   readonly appFolder?: string;
+  /**
+   * The programs confined plugins' hosts start with, when the app ships them beside its code
+   * (`shippedPrograms`: the bundled CLI does). @default bundled into the listing cache's
+   * folder when the first host starts, and kept there
+   */
+  readonly hostPrograms?: HostPrograms;
   /** Rewrites each stdio MCP server's command line before it starts; by default the sandbox confines it with its grants. */
   readonly mcpLauncher?: McpLauncher;
   /**

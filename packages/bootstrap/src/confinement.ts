@@ -160,6 +160,8 @@ export async function prepareConfinement(plan: Plan): Promise<Confinement | unde
       refusals,
       leftovers,
       reserved: reservedFolders(env, options.appFolder),
+      ...(options.hostPrograms === undefined ? {} : { programs: options.hostPrograms }),
+      ...(plan.ahead === undefined ? {} : { ahead: plan.ahead }),
       saveGrant: (plugin, grant) => saveGrant({ name: plugin.manifest.name, configPath: plugin.where.configPath, entry: plugin.entry }, grant, env, logger),
     },
     protect,

@@ -31,6 +31,7 @@ export { PERMISSIONS, type Permission } from "@plugboard/core";
 export { PERMISSION_EFFECTS } from "@plugboard/sandbox/grants";
 export { plantedRecordFile, refusePlanted, trustFile, writeTrusted } from "@plugboard/sandbox/planted-files";
 export type { LoadedPlugin } from "@plugboard/loader/loaded-plugin";
+export { type HostPrograms, shippedPrograms } from "@plugboard/hosts/shipped-programs";
 export { MANIFEST_FILE } from "@plugboard/loader/manifest";
 export { inspectPlugin, type PluginOrigin, type ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
 export type { ModelClient } from "@plugboard/agent";

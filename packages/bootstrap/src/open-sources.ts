@@ -49,6 +49,15 @@ export interface OpenSources {
 
 /** Opens `plan`'s sources; throws the first failure (a plugin's load error, the audit log's, a server's), having closed the others. */
 export async function openSources(plan: Plan): Promise<OpenSources> {
+  try {
+    return await opened(plan);
+  } finally {
+    // The host about to be called has taken it by now, when it could (it is spawned as its host starts).
+    plan.ahead?.close();
+  }
+}
+
+async function opened(plan: Plan): Promise<OpenSources> {
   const { config, options } = plan;
   const confinement = await prepareConfinement(plan);
   let hosts: ReadonlyMap<number, ConfinedHost>;

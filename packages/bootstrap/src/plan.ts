@@ -12,12 +12,15 @@ import { configErrors } from "@plugboard/config/messages";
 import { PlugboardError } from "@plugboard/errors";
 import { reservedFolders, reservedGrant } from "@plugboard/sandbox/granted-paths";
 import { detectSandbox, type SandboxState, sandboxState } from "@plugboard/sandbox/sandbox-mode";
+import type { Mechanism } from "@plugboard/sandbox";
+import type { HostAhead } from "@plugboard/hosts/ahead";
 import { type ResolvedPlugin, resolvePlugin } from "@plugboard/loader/resolve-plugin";
 import type { BuildAppOptions } from "./app-options.ts";
 import { allOrNothing } from "./all-or-nothing.ts";
 import { checkToolNames } from "./checks.ts";
 import type { CodePinning } from "./code-pins.ts";
 import { type ConfinementModules, confinementModules } from "./confinement-modules.ts";
+import { startAhead } from "./host-ahead.ts";
 import { pinPluginCode } from "./pin.ts";
 
 /** What the app runs, and where. */
@@ -43,6 +46,8 @@ export interface Plan {
   readonly writers: boolean;
   /** The confinement's modules, loading since the plan began; none when the config turns the sandbox off. */
   readonly modules: Promise<ConfinementModules> | undefined;
+  /** The confining step started ahead for the host about to be called (host-ahead.ts): ended when the sources are open, if no host took it. */
+  readonly ahead: HostAhead | undefined;
 }
 
 /** Plans the app of `config`; throws the config's and the plugins' `PlugboardError`s, in config order. */
@@ -55,6 +60,19 @@ export async function planApp(config: AppConfig, given: BuildAppOptions): Promis
   modules?.catch(() => undefined);
   checkPathGrants(config, options);
   const workspace = await openWorkspace(config);
+  // A call about to come: the confining step of its host starts now, while the plugins are found.
+  const ahead = startAhead(config, options, workspace.root);
+  try {
+    return await planned(config, options, { workspace, detecting, modules, ahead });
+  } catch (error) {
+    ahead?.close();
+    throw error;
+  }
+}
+
+/** The rest of `planApp`, once the workspace is open. */
+async function planned(config: AppConfig, options: Plan["options"], begun: Pick<Plan, "workspace" | "modules" | "ahead"> & { readonly detecting: Promise<Mechanism | undefined> }): Promise<Plan> {
+  const { workspace, detecting, modules, ahead } = begun;
   const entries = [...config.plugins.entries()];
   const found = await allOrNothing(entries.flatMap(([index, entry]) => (isPlugin(entry) ? [resolvePlugin(entry, { index, configPath: config.configPath }, options.appFolder)] : [])));
   trace("app: plugins resolved");
@@ -84,6 +102,7 @@ export async function planApp(config: AppConfig, given: BuildAppOptions): Promis
     servers,
     writers: confined.some(({ entry }) => writes(entry)) || servers.some(({ entry, confined }) => confined && writes(entry)),
     modules,
+    ahead,
   };
 }
 

@@ -6,7 +6,8 @@
  * the next call; hosts end with the app, however it ends. Its tools are offered as a
  * `ToolSource` by confined-source.ts.
  */
-import { dirname, join } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { join } from "node:path";
 import { errorResult, type Logger, type ToolContext, type ToolResult } from "@plugboard/core";
 import { type CloseOptions, lazilySync, visible } from "@plugboard/core/internal";
 import { killGroup, killGroupOnExit, settlesWithin } from "@plugboard/core/process";
@@ -17,7 +18,8 @@ import type { EgressRecord, Mechanism, ProtectedPath } from "@plugboard/sandbox"
 import { type ConfinedHost, confinedSource, type HostConnection, type ResultNotes } from "./confined-source.ts";
 import { ListingCache } from "./listing-cache.ts";
 import { LimitTally } from "@plugboard/sandbox/limit-tally";
-import type { HostPrograms } from "./program.ts";
+import type { HostPrograms } from "./shipped-programs.ts";
+import { type HostAhead, type HostChild, spawnStep } from "./ahead.ts";
 import { type AppMessage, eachLine, type HostListing, type HostMessage, type HostSpec, parseHostMessage, protocolLine, type Thrown } from "./protocol.ts";
 
 /** How long a closed host's pipes may take to close once it is killed. */
@@ -43,6 +45,14 @@ export interface HostContext extends ResultNotes {
   readonly protect?: () => readonly ProtectedPath[];
   /** Told of each connection a host narrowed to a `"network"` list asks its egress proxy for (the audit log). @default none */
   readonly onConnection?: (record: EgressRecord) => void;
+  /**
+   * The programs hosts start with, shipped with the app (`shippedPrograms`: the bundled
+   * CLI's). @default the bundles kept in the listing cache's folder (program.ts), built when
+   * the first host starts
+   */
+  readonly programs?: HostPrograms;
+  /** A confining step the app started ahead, which the first host it fits takes (ahead.ts). @default none: each host spawns its own */
+  readonly ahead?: HostAhead;
 }
 
 /**
@@ -86,43 +96,54 @@ export function listingCache(
 }
 
 /**
- * What starting a host takes: its programs (found, or built, once per cache folder and app),
- * the sandbox's launcher and the egress channel. Loaded when the first host starts: an app
- * that starts none (`plugboard tools` mounting from the listing cache) never loads them.
+ * What starting a host takes: its programs (shipped with the app, or found or built once per
+ * cache folder and app), the sandbox's launcher and the egress channel. Loaded when the first
+ * host starts: an app that starts none (`plugboard tools` mounting from the listing cache) never loads them.
  */
 interface Starter {
+  /** The host's program (at its real path when it is a bundle) and the confining step's bundle. */
   readonly programs: HostPrograms;
-  /** The host's program from its sources. */
-  readonly hostSource: string;
-  /** This package's folder: the host's code, kept readable in every host's view. */
+  /**
+   * The bundled host program's files at their real paths (it and its bytecode), kept readable
+   * by themselves in every host's view; none: it runs from its sources, and the hosts
+   * package's folder is kept readable instead.
+   */
+  readonly hostFiles: readonly string[] | undefined;
+  /** This package's folder. */
   readonly hostsFolder: string;
-  readonly confineLater: typeof import("@plugboard/sandbox/launcher").confineLater;
+  readonly confineAhead: typeof import("@plugboard/sandbox/launcher").confineAhead;
   readonly openEgress: typeof import("@plugboard/sandbox/egress").openEgress;
 }
 
-const startersByFolder = new Map<string | undefined, Promise<Starter>>();
+/** Found once per app and place: the shipped host program, or the cache folder whose bundles it is. */
+const startersByKey = new Map<string | undefined, Promise<Starter>>();
 function starterOf(context: HostContext): Promise<Starter> {
-  const folder = context.listing?.cacheFolder;
-  let found = startersByFolder.get(folder);
+  const key = context.programs?.host ?? context.listing?.cacheFolder;
+  let found = startersByKey.get(key);
   if (found === undefined) {
-    found = loadStarter(folder, context.logger);
-    startersByFolder.set(folder, found);
+    found = loadStarter(context);
+    startersByKey.set(key, found);
   }
   return found;
 }
 
-async function loadStarter(folder: string | undefined, logger: Logger): Promise<Starter> {
+async function loadStarter({ programs: shipped, listing, logger }: HostContext): Promise<Starter> {
   // Required, not imported: a host about to be called (`warm`) is spawned as soon as its programs are found, not after the app's next stage.
   const program = lazilySync("the plugin hosts' programs", () => require("./program.ts") as typeof import("./program.ts"));
-  const { confineLater } = lazilySync("the sandbox's launcher", () => require("@plugboard/sandbox/launcher") as typeof import("@plugboard/sandbox/launcher"));
+  const { confineAhead } = lazilySync("the sandbox's launcher", () => require("@plugboard/sandbox/launcher") as typeof import("@plugboard/sandbox/launcher"));
   const { openEgress } = lazilySync("the egress channel", () => require("@plugboard/sandbox/egress") as typeof import("@plugboard/sandbox/egress"));
-  const programs = await program.hostPrograms(folder, logger);
-  return { programs, hostSource: program.HOST_SOURCE, hostsFolder: program.HOSTS_FOLDER, confineLater, openEgress };
+  const found = shipped ?? (await program.hostPrograms(listing?.cacheFolder, logger));
+  if (found.host === program.HOST_SOURCE) return { programs: found, hostFiles: undefined, hostsFolder: program.HOSTS_FOLDER, confineAhead, openEgress };
+  // A bundle stands alone: it and its bytecode are all of the host's own code a view needs (not the folder it lies in, nor the package around it).
+  const host = realpathSync(found.host);
+  const bytecode = `${host}.jsc`;
+  const hostFiles = existsSync(bytecode) ? [host, realpathSync(bytecode)] : [host];
+  return { programs: { ...found, host }, hostFiles, hostsFolder: program.HOSTS_FOLDER, confineAhead, openEgress };
 }
 
 /** A running host, as the app sees it. */
 interface Running {
-  readonly process: Bun.Subprocess<"pipe", "pipe", "pipe">;
+  readonly process: HostChild;
   readonly ready: Promise<HostListing>;
   /** Calls and `writes` requests waiting for their answer, by id. */
   readonly waiting: Map<number, (message: HostMessage | undefined) => void>;
@@ -283,7 +304,7 @@ class HostProcess implements HostConnection {
     return this.#starting;
   }
 
-  #spawn({ programs, hostSource, hostsFolder, confineLater, openEgress }: Starter): Running {
+  #spawn({ programs, hostFiles, hostsFolder, confineAhead, openEgress }: Starter): Running {
     const { logger } = this.#context;
     logger.info(`${this.#started ? "restarting" : "starting"} the plugin host of ${this.names}`);
     this.#started = true;
@@ -295,9 +316,7 @@ class HostProcess implements HostConnection {
     // A narrowed grant: the host's only route out is a proxy of its own, which names it in refusals.
     const network = grants.includes("network") ? first?.entry.network : undefined;
     const egress = network === undefined ? undefined : openEgress({ plugin: this.names, network, ...(this.#context.onConnection ? { onConnection: this.#context.onConnection } : {}) });
-    // Started before its rules are made: its confining step starts (unshare, a Bun) while this
-    // process works out the view, then waits for them, and runs nothing without them.
-    const early = confineLater(this.#mechanism, {
+    const options = {
       argv: [process.execPath, programs.host, JSON.stringify(spec)],
       grants,
       ...(network === undefined ? {} : { network }),
@@ -305,7 +324,8 @@ class HostProcess implements HostConnection {
       paths: { read: first?.entry.read ?? [], write: first?.entry.write ?? [], ...(this.#context.reserved === undefined ? {} : { reserved: this.#context.reserved }) },
       workspace: this.#context.workspace,
       // The bundled program is one file: the hosts package's sources are needed only to run from them.
-      code: [...this.#group.map(({ directory }) => directory), programs.host === hostSource ? hostsFolder : dirname(programs.host)],
+      code: [...this.#group.map(({ directory }) => directory), ...(hostFiles === undefined ? [hostsFolder] : [])],
+      ...(hostFiles === undefined ? {} : { codeFiles: hostFiles }),
       // Not the workspace: without fs.read it is not in the view, and Bun reads its current folder when it resolves imports.
       cwd: first?.directory ?? hostsFolder,
       // In the listing cache's folder (protected as it is), not in a folder of code, whose
@@ -313,28 +333,24 @@ class HostProcess implements HostConnection {
       ...(this.#context.listing?.cacheFolder === undefined ? {} : { closureCache: join(this.#context.listing.cacheFolder, "closures.json") }),
       ...(programs.confine === undefined ? {} : { confineProgram: programs.confine }),
       ...(this.#context.limits === undefined ? {} : { limits: this.#context.limits }),
-    });
-    let child: Bun.Subprocess<"pipe", "pipe", "pipe">;
+    };
+    // Started before its rules are made: its confining step starts (unshare, a Bun) while this
+    // process works out the view, then waits for them, and runs nothing without them. One the
+    // app started ahead (a narrowed network's has its channel, which none started ahead has).
+    const ahead = egress === undefined ? this.#context.ahead?.take(options) : undefined;
+    const step = ahead?.step ?? confineAhead(this.#mechanism, options);
+    let child: HostChild;
     try {
-      child = Bun.spawn([early.command, ...early.args], {
-        env: early.env,
-        cwd: early.cwd,
-        stdio: ["pipe", "pipe", "pipe", egress === undefined ? "ignore" : egress.childFd, early.rulesFd],
-        detached: true,
-      });
-    } catch (error) {
-      early.abandon();
-      throw error;
+      child = ahead?.child ?? spawnStep(step, egress?.childFd);
     } finally {
       egress?.spawned();
-      early.spawned();
     }
-    trace("host: spawned");
-    let confined: ReturnType<typeof early.send>;
+    if (ahead === undefined) trace("host: spawned");
+    let confined: ReturnType<typeof step.send>;
     try {
       // The protected paths (found again at each start) and the writable span begin before it can run anything.
       this.#protect = this.#context.protect?.() ?? [];
-      confined = early.send(this.#protect);
+      confined = step.send(options, this.#protect);
     } catch (error) {
       killGroup(child.pid);
       throw error;

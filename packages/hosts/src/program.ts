@@ -6,7 +6,8 @@
  * bundled host parses one precompiled file instead of core's, TypeBox's and the loader's
  * hundreds of modules: it starts in a fraction of the time and holds less memory. Without
  * a cache folder, or when a build fails, both run from their sources: slower, the same
- * behaviour.
+ * behaviour. An app that ships both programs beside its code (the bundled CLI, built with
+ * `writeProgramBundles`; shipped-programs.ts) starts its hosts from those and keeps none here.
  *
  * Each installation of Plugboard (this package's folder: a checkout, a global install) keeps
  * its bundles in a folder of its own under `program/`, so that two of them on one machine,
@@ -22,19 +23,14 @@ import { basename, dirname, join, resolve } from "node:path";
 import type { Logger } from "@plugboard/core";
 import { CONFINE_PROGRAM } from "@plugboard/sandbox/launcher";
 import { stamp } from "./listing-cache.ts";
+import { type HostPrograms, SHIPPED_PROGRAMS } from "./shipped-programs.ts";
+
+export type { HostPrograms } from "./shipped-programs.ts";
 
 /** This package's folder. */
 export const HOSTS_FOLDER = dirname(Bun.resolveSync("@plugboard/hosts/package.json", import.meta.dir));
 /** The host's program from its sources. */
 export const HOST_SOURCE = join(HOSTS_FOLDER, "src/host-program.ts");
-
-/** The programs of a host's start. */
-export interface HostPrograms {
-  /** The host: a bundle, or `HOST_SOURCE`. */
-  readonly host: string;
-  /** A bundle of the confining step; none: the sandbox's sources. */
-  readonly confine: string | undefined;
-}
 
 /** What the program folder's record says of one bundle in it. */
 interface ProgramRecord {
@@ -95,22 +91,53 @@ function keptBundle(folder: string, name: string, entry: string): string | undef
   return stamp(file) === "missing" || stamp(`${file}.jsc`) === "missing" ? undefined : file;
 }
 
-/** Bundles `entry` into `folder` with its bytecode and the record of its sources; returns the bundle's path. */
-async function build(entry: string, folder: string, name: string): Promise<string> {
-  const previous = recordedFile(folder, name);
+/** A program bundled: its code, its bytecode, and the sources it was built from (absolute). */
+interface ProgramBundle {
+  readonly text: string;
+  readonly bytecode: Uint8Array;
+  readonly sources: readonly string[];
+}
+
+/** Bundles `entry` into one CommonJS file with its bytecode (in memory). */
+async function bundleProgram(entry: string): Promise<ProgramBundle> {
   const result = await Bun.build({ entrypoints: [entry], target: "bun", format: "cjs", bytecode: true, minify: true, metafile: true });
   const code = result.outputs.find((output) => output.kind === "entry-point");
   const bytecode = result.outputs.find((output) => output.kind === "bytecode");
   if (!result.success || code === undefined || bytecode === undefined || result.metafile === undefined) {
     throw new Error(result.logs.map((log) => log.message).join("; ") || "Bun.build gave no output");
   }
-  const text = await code.text();
+  return { text: await code.text(), bytecode: new Uint8Array(await bytecode.arrayBuffer()), sources: Object.keys(result.metafile.inputs).map((input) => resolve(input)) };
+}
+
+/**
+ * Writes the host's and the confining step's programs into `folder` with their bytecode, as
+ * `shippedPrograms` finds them (a build of the app ships them beside its code); returns the
+ * sources they were built from (absolute).
+ */
+export async function writeProgramBundles(folder: string): Promise<string[]> {
+  const sources = new Set<string>();
+  for (const [entry, name] of [
+    [HOST_SOURCE, SHIPPED_PROGRAMS.host],
+    [CONFINE_PROGRAM, SHIPPED_PROGRAMS.confine],
+  ] as const) {
+    const bundle = await bundleProgram(entry);
+    await Bun.write(join(folder, `${name}.jsc`), bundle.bytecode);
+    await Bun.write(join(folder, name), bundle.text);
+    for (const source of bundle.sources) sources.add(source);
+  }
+  return [...sources];
+}
+
+/** Bundles `entry` into `folder` with its bytecode and the record of its sources; returns the bundle's path. */
+async function build(entry: string, folder: string, name: string): Promise<string> {
+  const previous = recordedFile(folder, name);
+  const { text, bytecode, sources: inputs } = await bundleProgram(entry);
   const file = `${name}-${new Bun.CryptoHasher("sha256").update(text).digest("hex").slice(0, 16)}.js`;
   // Stamped as they are now: a source changed while bundling makes the next start build again.
-  const sources = Object.fromEntries(Object.keys(result.metafile.inputs).map((input) => [resolve(input), stamp(resolve(input))]));
+  const sources = Object.fromEntries(inputs.map((input) => [input, stamp(input)]));
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   // Bun finds the bytecode beside the file, as FILE.jsc.
-  writeWhole(join(folder, `${file}.jsc`), new Uint8Array(await bytecode.arrayBuffer()));
+  writeWhole(join(folder, `${file}.jsc`), bytecode);
   writeWhole(join(folder, file), text);
   writeWhole(join(folder, `${name}.json`), JSON.stringify({ bun: Bun.version, file, sources } satisfies ProgramRecord));
   // Earlier builds of it are of no use any more, but the one just before: a host of this

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Permission } from "@plugboard/core";
 import { runningNamed, survivorsNamed, waitFor } from "@plugboard/test-helpers";
 import { ATTEMPT, attempt as attemptIn, available, PACKAGE } from "../test/attempt.ts";
-import { confineCommand, confineLater, RULES_FD } from "./launcher.ts";
+import { type AheadConfinedCommand, confineAhead, confineCommand, confineLater, type LaunchOptions, RULES_FD } from "./launcher.ts";
 import { detectMechanism } from "./mechanism.ts";
 
 let dir = "";
@@ -161,6 +161,49 @@ describe("a confined process started before its rules (confineLater)", () => {
     });
     expect(half).toEqual({ code: 126, stdout: "", stderr: "plugboard sandbox: the rules ended before their line did: nothing is run\n" });
     expect(existsSync(join(tmpdir(), `plugboard-early-${process.pid}`))).toBe(false);
+  });
+});
+
+describe("a confining step started ahead of its program (confineAhead)", () => {
+  const marker = join(tmpdir(), `plugboard-ahead-${process.pid}`);
+  const OUTSIDE = `try { require("node:fs").writeFileSync(${JSON.stringify(marker)}, "x"); console.log("wrote outside"); } catch (error) { console.log("refused: " + error.code); }`;
+  const program = { argv: [process.execPath, "-e", OUTSIDE], grants: ["fs.read"] as Permission[], workspace, code: [PACKAGE] };
+
+  /** Spawns a step started ahead with `launch`, then lets `send` give it its rules (or not). */
+  async function startedAhead(launch: LaunchOptions, send: (ahead: AheadConfinedCommand) => void): Promise<{ code: number; stdout: string; stderr: string; args: readonly string[] }> {
+    const ahead = confineAhead(available, launch);
+    const run = Bun.spawn([ahead.command, ...ahead.args], { env: ahead.env, cwd: ahead.cwd, stdio: ["ignore", "pipe", "pipe", "ignore", ahead.rulesFd] as unknown as ["ignore", "pipe", "pipe"] });
+    ahead.spawned();
+    send(ahead);
+    const [stdout, stderr, code] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
+    return { code, stdout, stderr, args: ahead.args };
+  }
+
+  test("names no program on its command line, and runs the one its rules name, confined by them", async () => {
+    const ran = await startedAhead({ grants: [], workspace }, (ahead) => ahead.send({ ...program, workspace }, []));
+    expect(ran.args.join(" ")).not.toContain(OUTSIDE);
+    expect(ran).toMatchObject({ code: 0, stderr: "" });
+    expect(ran.stdout).toMatch(REFUSED);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  test("fits only a process of the same command line and environment; sending another's rules runs nothing", async () => {
+    const ahead = confineAhead(available, { grants: [], workspace });
+    try {
+      // Every grant but the network starts the same: its own network namespace, no proxy.
+      expect(ahead.fits({ grants: ["fs.read", "fs.write", "process.spawn"], workspace })).toBe(true);
+      expect(ahead.fits({ grants: ["network"], workspace })).toBe(false);
+      expect(ahead.fits({ grants: ["network"], network: ["example.com"], workspace })).toBe(false);
+      expect(ahead.fits({ grants: [], workspace, confineProgram: join(dir, "confine-program.js") })).toBe(false);
+      expect(ahead.fits({ grants: [], workspace, env: { EXTRA: "1" } })).toBe(false);
+    } finally {
+      ahead.abandon();
+    }
+    const refused = await startedAhead({ grants: [], workspace }, (step) => {
+      expect(() => step.send({ ...program, grants: ["network"] }, [])).toThrow("these options need another confining step");
+    });
+    expect(refused).toMatchObject({ code: 126, stdout: "", stderr: "plugboard sandbox: the rules ended before their line did: nothing is run\n" });
+    expect(existsSync(marker)).toBe(false);
   });
 });
 

@@ -44,6 +44,11 @@ export interface ConfineOptions {
   readonly workspace: string;
   /** Folders of code the program loads (its package, the plugin's): kept readable, with their declared dependencies. */
   readonly code: readonly string[];
+  /**
+   * Files of code that stand alone (a bundled program and its bytecode, at their real paths):
+   * each kept readable by itself, without the package around it. @default none
+   */
+  readonly codeFiles?: readonly string[];
   /** Variables added to the confined environment (which otherwise holds only PATH, locale and the like). */
   readonly env?: Readonly<Record<string, string>>;
   /**
@@ -147,33 +152,71 @@ export function confineCommand(mechanism: Extract<Mechanism, { available: true }
   };
 }
 
-/** A confined command started before its rules are made: see `confineLater`. Its command line is `confineCommand`'s; its rules come later. */
-export interface EarlyConfinedCommand extends Pick<ConfinedCommand, "command" | "args" | "env" | "cwd"> {
+/** What a confining step's command line and environment depend on; the rest of its options come with its rules. */
+export type LaunchOptions = Pick<ConfineOptions, "grants" | "network" | "workspace" | "env" | "confineProgram">;
+
+/**
+ * A confining step started before its rules are made (`confineAhead`), perhaps before the
+ * app knows which program it will run: its command line names none, and its rules (the
+ * program among them) come later on its own pipe.
+ */
+export interface AheadConfinedCommand extends Pick<ConfinedCommand, "command" | "args" | "env" | "cwd"> {
   /** The confining step's end of the rules' pipe: spawn the process with it as `stdio[RULES_FD]`. */
   readonly rulesFd: number;
   /** Says the process is spawned (or failed to spawn): the app's copy of `rulesFd` is closed. */
   spawned(): void;
+  /** Whether a process confined with `options` is this one: the same command line and environment. */
+  fits(options: LaunchOptions): boolean;
+  /**
+   * Makes the rules of `options` (which must fit) with the paths to protect (the view, then
+   * the tree's cgroups), sends them and closes the pipe; returns what they made. Throws as
+   * `confineCommand` does, the pipe closed all the same: a confining step whose rules end
+   * before their line runs nothing.
+   */
+  send(options: Omit<ConfineOptions, "protect">, protect: readonly ProtectedPath[]): Omit<ConfinedCommand, keyof AheadConfinedCommand>;
+  /** Closes the pipe without rules (the process could not be spawned, or is not needed): it runs nothing. */
+  abandon(): void;
+}
+
+/** A confined command started before its rules are made: see `confineLater`. Its rules come later, for the options it was made with. */
+export interface EarlyConfinedCommand extends Omit<AheadConfinedCommand, "fits" | "send"> {
   /**
    * Makes the rules with the paths to protect (the view, then the tree's cgroups), sends them
    * and closes the pipe; returns what they made. Throws as `confineCommand` does, the pipe
    * closed all the same: a confining step whose rules end before their line runs nothing.
    */
-  send(protect: readonly ProtectedPath[]): Omit<ConfinedCommand, keyof EarlyConfinedCommand>;
-  /** Closes the pipe without rules (the process could not be spawned): nothing is left open. */
-  abandon(): void;
+  send(protect: readonly ProtectedPath[]): Omit<ConfinedCommand, keyof AheadConfinedCommand>;
 }
 
 /**
  * `confineCommand`, split so that the process starts while its rules are made: the command
- * line and environment now, the rules (`send(protect)`) once it is spawned. Its confining step
- * reads them on `RULES_FD` before it does anything else, and ends (126) without running the
- * program when that pipe ends without a whole line of rules. Throws when the pipe cannot be made.
+ * line and environment now (the program to run is not on it), the rules once `send` is
+ * given the paths to protect. Spawn the process with `rulesFd` as `stdio[RULES_FD]`, then
+ * call `spawned()`. Its confining step reads them on `RULES_FD` before it does anything
+ * else, and ends (126) without running the program when that pipe ends without a whole
+ * line of rules. Throws when the pipe cannot be made.
  *
  * @example const early = confineLater(mechanism, options); const child = Bun.spawn([early.command, ...early.args], { env: early.env, cwd: early.cwd, stdio: ["pipe", "pipe", "pipe", "ignore", early.rulesFd] }); early.spawned(); const { view } = early.send(protect);
  */
 export function confineLater(mechanism: Extract<Mechanism, { available: true }>, options: Omit<ConfineOptions, "protect">): EarlyConfinedCommand {
-  const where = placesOf(options);
-  const launch = launchOf(mechanism, options, where);
+  const { fits: _fits, send, ...ahead } = confineAhead(mechanism, options);
+  return { ...ahead, send: (protect) => send(options, protect) };
+}
+
+/**
+ * A confining step to start before the app knows what it will run (a plugin's host about to
+ * be called, while the app still finds its plugins): its command line and environment from
+ * `launch` alone. The process runs nothing until `send` gives it rules and a program; a
+ * process whose pipe is `abandon`ed ends without running anything. `fits` tells whether a
+ * process to confine with given options may be this one. Throws when the pipe cannot be made.
+ *
+ * `mechanism` may be one whose namespace probe has not answered yet (`unshareAhead`).
+ *
+ * @example const ahead = confineAhead({ unshare }, { grants: [], workspace }); … if (ahead.fits(options)) ahead.send(options, protect); else ahead.abandon();
+ */
+export function confineAhead(mechanism: Pick<Extract<Mechanism, { available: true }>, "unshare">, launch: LaunchOptions): AheadConfinedCommand {
+  const where = placesOf(launch);
+  const made = launchOf(mechanism, launchPart(launch), where);
   const fds = pipe();
   if (fds === undefined) throw new Error(`the confining step's rules need a pipe: pipe2 failed, errno ${lastErrno()}`);
   const [read, write] = fds;
@@ -187,18 +230,24 @@ export function confineLater(mechanism: Extract<Mechanism, { available: true }>,
     if (writeOpen) closeSync(write);
     writeOpen = false;
   };
+  const fits = (options: LaunchOptions) => {
+    const other = launchOf(mechanism, launchPart(options), placesOf(options));
+    return Bun.deepEquals(other, made, true);
+  };
   return {
-    ...launch,
-    env: { ...launch.env, [RULES_VARIABLE]: `fd:${RULES_FD}` },
+    ...made,
+    env: { ...made.env, [RULES_VARIABLE]: `fd:${RULES_FD}` },
     cwd: SANDBOX_FOLDER,
     rulesFd: read,
     spawned: closeRead,
-    send: (protect) => {
+    fits,
+    send: (options, protect) => {
       closeRead();
       try {
-        const made = rulesOf({ ...options, protect }, where);
-        writeWhole(write, `${made.json}\n`);
-        return { view: made.view, refusedLinks: made.refusedLinks, ...(made.limits === undefined ? {} : { limits: made.limits }) };
+        if (!fits(options)) throw new Error("these options need another confining step: its command line or environment differ");
+        const rules = rulesOf({ ...options, protect }, where, { program: true });
+        writeWhole(write, `${rules.json}\n`);
+        return { view: rules.view, refusedLinks: rules.refusedLinks, ...(rules.limits === undefined ? {} : { limits: rules.limits }) };
       } finally {
         closeWrite();
       }
@@ -208,6 +257,11 @@ export function confineLater(mechanism: Extract<Mechanism, { available: true }>,
       closeWrite();
     },
   };
+}
+
+/** Only what a launch depends on: never the program, which an ahead step's rules name. */
+function launchPart({ grants, network, workspace, env, confineProgram }: LaunchOptions): LaunchOptions {
+  return { grants, workspace, ...(network === undefined ? {} : { network }), ...(env === undefined ? {} : { env }), ...(confineProgram === undefined ? {} : { confineProgram }) };
 }
 
 /** Writes all of `text` on the blocking pipe `fd`; a reader gone (EPIPE) is no error here: the process's exit says why it went. */
@@ -232,8 +286,8 @@ function placesOf(options: Pick<ConfineOptions, "workspace">): Places {
   return { workspace, bun: realpathSync(process.execPath), home: homeIn(workspace) };
 }
 
-/** The confined process's command line and environment, without its rules (the caller adds them, or where to read them). */
-function launchOf(mechanism: Extract<Mechanism, { available: true }>, options: Omit<ConfineOptions, "protect">, { bun, home }: Places): { command: string; args: string[]; env: Record<string, string> } {
+/** The confined process's command line (with `argv`, the program, when the rules will not name it) and environment, without its rules (the caller adds them, or where to read them). */
+function launchOf(mechanism: Pick<Extract<Mechanism, { available: true }>, "unshare">, options: LaunchOptions & { readonly argv?: readonly string[] }, { bun, home }: Places): { command: string; args: string[]; env: Record<string, string> } {
   const sockets = socketsOf(new Set<string>(options.grants), options.network);
   const env: Record<string, string> = {};
   for (const name of PASSED) {
@@ -254,7 +308,7 @@ function launchOf(mechanism: Extract<Mechanism, { available: true }>, options: O
     ...(tracing ? { [TRACE_VARIABLE]: "1" } : {}),
   });
   const namespaces = unshareFlags({ ...HOST_NAMESPACES, net: sockets !== "any" });
-  return { command: mechanism.unshare, args: [...namespaces, bun, options.confineProgram ?? CONFINE_MAIN, ...options.argv], env };
+  return { command: mechanism.unshare, args: [...namespaces, bun, options.confineProgram ?? CONFINE_MAIN, ...(options.argv ?? [])], env };
 }
 
 /** Which sockets the confined process may make: IPv4 and IPv6 only for a narrowed network (to the proxy), any with the whole network, none without it. */
@@ -263,11 +317,15 @@ function socketsOf(grants: ReadonlySet<string>, network: readonly string[] | und
   return network === undefined ? "any" : "inet";
 }
 
-/** The rules the confining step applies (as JSON), the view they make, the links refused and, with limits, the tree's cgroups (made last). */
-function rulesOf(options: ConfineOptions, { workspace, bun, home }: Places): { json: string; view: View; refusedLinks: CodeClosure["refused"]; limits: TreeLimits | undefined } {
+/**
+ * The rules the confining step applies (as JSON; with `program`, the program to run too), the
+ * view they make, the links refused and, with limits, the tree's cgroups (made last).
+ */
+function rulesOf(options: ConfineOptions, { workspace, bun, home }: Places, { program = false } = {}): { json: string; view: View; refusedLinks: CodeClosure["refused"]; limits: TreeLimits | undefined } {
   const grants = new Set<string>(options.grants);
   const programs = [...new Set([bun, ...(options.executables ?? [])].flatMap(withLoader))];
-  const code = codeClosure([...options.code, SANDBOX_FOLDER], [workspace], options.closureCache);
+  const closure = codeClosure([...options.code, SANDBOX_FOLDER], [workspace], options.closureCache);
+  const code = options.codeFiles === undefined ? closure : { ...closure, files: [...new Set([...closure.files, ...options.codeFiles])] };
   const cwd = options.cwd ?? options.code[0] ?? workspace;
   const write = existingGrants(options.paths?.write, options.paths?.reserved);
   const view = buildView({
@@ -298,6 +356,7 @@ function rulesOf(options: ConfineOptions, { workspace, bun, home }: Places): { j
     },
     seccomp: { network: sockets },
     ...(sockets === "inet" ? { egress: true } : {}),
+    ...(program ? { argv: options.argv } : {}),
   };
   // Made last: nothing above may throw and leave them behind.
   const limits = options.limits === undefined ? undefined : limitTree(options.limits);

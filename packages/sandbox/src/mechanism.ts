@@ -59,6 +59,15 @@ type Probe<Why> = (unshare: string, flags: readonly string[]) => Why;
 function detect(disabledList: string, probe: Probe<string | null>): Mechanism;
 function detect(disabledList: string, probe: Probe<Promise<string | null>>): Promise<Mechanism>;
 function detect(disabledList: string, probe: Probe<string | null | Promise<string | null>>): Mechanism | Promise<Mechanism> {
+  const found = prerequisites(disabledList);
+  if ("available" in found) return found;
+  const { abi, unshare } = found;
+  const why = probe(unshare, unshareFlags({ ...HOST_NAMESPACES, net: true }));
+  return why instanceof Promise ? why.then((failure) => verdict(failure, abi, unshare)) : verdict(why, abi, unshare);
+}
+
+/** What the mechanism needs besides working namespaces (the probe's part): Landlock's ABI and `unshare`, or why there is none. */
+function prerequisites(disabledList: string): { readonly abi: number; readonly unshare: string } | Extract<Mechanism, { available: false }> {
   const disabled = new Set(disabledList.split(",").map((part) => part.trim()));
   if (process.platform !== "linux") return { available: false, missing: `Landlock and Linux namespaces (this is ${process.platform})` };
   const abi = disabled.has("landlock") ? 0 : landlockAbi();
@@ -68,8 +77,17 @@ function detect(disabledList: string, probe: Probe<string | null | Promise<strin
   if (disabled.has("namespaces") || unshare === null) {
     return { available: false, missing: "util-linux unshare with unprivileged user namespaces" };
   }
-  const why = probe(unshare, unshareFlags({ ...HOST_NAMESPACES, net: true }));
-  return why instanceof Promise ? why.then((failure) => verdict(failure, abi, unshare)) : verdict(why, abi, unshare);
+  return { abi, unshare };
+}
+
+/**
+ * The `unshare` a confining step would start with, when nothing but the namespace probe
+ * (which takes a process) can still rule the mechanism out: enough to start a step ahead of
+ * the probe's answer (`confineAhead`), and to end it unused when the answer is no.
+ */
+export function unshareAhead(env: Readonly<Record<string, string | undefined>> = process.env): Extract<Mechanism, { available: true }>["unshare"] | undefined {
+  const found = prerequisites(env[DISABLE_VARIABLE] ?? "");
+  return "available" in found ? undefined : found.unshare;
 }
 
 /** What the namespace probe's outcome (why it failed, or null) means. */

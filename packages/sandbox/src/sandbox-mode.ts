@@ -6,7 +6,7 @@
 import type { Logger } from "@plugboard/core";
 import type { Limits } from "./limits/limits.ts";
 import { type LimitsInForce, limitsInForce } from "./limits/tree-limits.ts";
-import { detectMechanismAsync, type Mechanism } from "./mechanism.ts";
+import { detectMechanismAsync, type Mechanism, unshareAhead } from "./mechanism.ts";
 import { sandboxErrors } from "./messages.ts";
 
 /** How plugins are confined (the config's `sandbox` key): `auto` where the kernel can, `required` or refuse to start, `off` never. */
@@ -41,6 +41,17 @@ export function detectSandbox(config: Pick<SandboxSettings, "sandbox">, env: Rea
   // Awaited after the plugins are resolved, whose errors come first.
   detecting.catch(() => undefined);
   return detecting;
+}
+
+/**
+ * The mechanism a confining step may start with before `detectSandbox` answers (its probe
+ * still running), when the config may confine and nothing else rules the mechanism out; a
+ * step started so is ended unused if the answer is no.
+ */
+export function sandboxAhead(config: Pick<SandboxSettings, "sandbox">, env: Readonly<Record<string, string | undefined>> = process.env): Pick<Extract<Mechanism, { available: true }>, "unshare"> | undefined {
+  if (config.sandbox === "off") return undefined;
+  const unshare = unshareAhead(env);
+  return unshare === undefined ? undefined : { unshare };
 }
 
 /**

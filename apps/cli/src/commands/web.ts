@@ -6,7 +6,7 @@ import { startupLines, startWebApp, TOKEN_ENV } from "@plugboard/web";
 import type { ParsedArgs } from "../args.ts";
 import { abortOnInterrupt } from "../interrupt.ts";
 import type { Io } from "../io.ts";
-import { CLI_FOLDER, defaultConfig } from "../load-app.ts";
+import { CLI_FOLDER, defaultConfig, shippedHostPrograms } from "../load-app.ts";
 import { reportStrayErrors } from "../stray-errors.ts";
 import { plural } from "@plugboard/core/internal";
 
@@ -19,6 +19,7 @@ export async function webCommand(parsed: ParsedArgs, io: Io): Promise<number> {
     ...(workspace === undefined ? {} : { workspace }),
     ...(host === undefined ? {} : { host }),
     appFolder: CLI_FOLDER,
+    ...shippedHostPrograms(),
     cwd: io.cwd,
     env: io.env,
     ...(port === undefined ? {} : { port }),

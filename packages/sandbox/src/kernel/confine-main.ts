@@ -30,18 +30,24 @@ export interface ConfinementRules {
   readonly egress?: true;
   /** The tree's limits (`ConfineOptions.limits`). */
   readonly limits?: LimitRules;
+  /**
+   * The program and its arguments, when the rules come on their descriptor: the step may
+   * have started before the app knew which program it would run (`confineAhead`).
+   */
+  readonly argv?: readonly string[];
 }
 
 const RLIMIT_NPROC = 6n;
 
 /**
- * Confines this process with the rules in `env` and replaces it with `argv` (program first);
- * on failure writes the reason and exits 126. Never returns.
+ * Confines this process with the rules in `env` and replaces it with `argv` (program first),
+ * or with the program the rules name when they come on their descriptor; on failure writes
+ * the reason and exits 126. Never returns.
  */
 export function confineAndExec(argv: readonly string[], environment: Readonly<Record<string, string | undefined>>): never {
-  const [file, ...args] = argv;
   const given = environment[RULES_VARIABLE];
-  if (file === undefined || given === undefined) {
+  const early = given === `fd:${RULES_FD}`;
+  if (given === undefined || (argv.length === 0 && !early)) {
     process.stderr.write(`usage: ${RULES_VARIABLE}=JSON bun confine-main.ts PROGRAM [ARGS...]\n`);
     process.exit(2);
   }
@@ -52,9 +58,11 @@ export function confineAndExec(argv: readonly string[], environment: Readonly<Re
   try {
     trace("confine: started");
     // Started before its rules were made (`confineLater`): they come on a descriptor, and nothing runs without them.
-    const rules = given === `fd:${RULES_FD}` ? rulesLine(RULES_FD) : given;
+    const rules = early ? rulesLine(RULES_FD) : given;
     trace("confine: rules read");
-    const { view, landlock, seccomp, egress, limits } = JSON.parse(rules) as ConfinementRules;
+    const { view, landlock, seccomp, egress, limits, argv: named } = JSON.parse(rules) as ConfinementRules;
+    const [file, ...args] = early ? (named ?? []) : argv;
+    if (file === undefined) throw new Error("no program to run: neither the command line nor the rules name one");
     // "0" is the writer: on v1 this thread alone (`tasks`), the one that execve's the program, which
     // leaves it the only thread; on v2 the process (`cgroup.procs`). Whatever it starts is counted from now on.
     for (const procs of limits?.cgroups ?? []) writeFileSync(procs, "0");
