@@ -254,9 +254,10 @@ describe("code in a writable workspace is read-only to every confined process", 
 
   test("the app's own code, run from a checkout that is the workspace, cannot be changed by bash; twin: bash unconfined can", async () => {
     // Setting a file's times to what they are is a write the kernel checks, and changes nothing.
-    // Among them the bundle's bytecode, which Bun runs in place of its code, and what the app
-    // loads only later, after calls ran: a bundle of the libraries the first question's change
-    // preview loads (and its bytecode), and the sources of modules first run then.
+    // Among them the bundle's bytecode, which Bun runs in place of its code, the programs (and
+    // bytecode) every later host's start runs, the confining step before any restriction, and
+    // what the app loads only later, after calls ran: a bundle of the libraries the first
+    // question's change preview loads (and its bytecode), and the sources of modules first run then.
     expect(readFileSync(join(CHECKOUT, "apps/cli/dist/cli.js"), "utf8")).toContain("\n// ../../packages/runtime/src/file-change.ts\n");
     const files = [
       "apps/cli/scripts/start.ts",
@@ -267,6 +268,10 @@ describe("code in a writable workspace is read-only to every confined process", 
       "apps/cli/dist/cli.js.jsc",
       "apps/cli/dist/vendor-edit.js",
       "apps/cli/dist/vendor-edit.js.jsc",
+      "apps/cli/dist/host-program.js",
+      "apps/cli/dist/host-program.js.jsc",
+      "apps/cli/dist/confine-program.js",
+      "apps/cli/dist/confine-program.js.jsc",
       "packages/runtime/src/file-change.ts",
       "packages/agent/src/search-runtime.ts",
     ];
