@@ -1,6 +1,6 @@
 /**
  * `plugboard call TOOL` starts the confining step of its host ahead (bootstrap's
- * host-ahead.ts), right after the workspace is opened and before the plugins are found: the
+ * host-ahead.ts), as the plan begins, before the workspace is opened and the plugins found: the
  * host that fits takes it, and a step no host takes is ended with the app's build, having
  * run nothing. Observed through the trace (`PLUGBOARD_TRACE=1`: each spawn and each
  * confining step's start is a mark) and through /proc: the steps carry the test's `TZ`,

@@ -36,7 +36,7 @@ export const STAGES: readonly Stage[] = [
   stage("Bun started, the CLI's entry loaded", SPAWN, "cli: started"),
   stage("the call command's code loaded", "cli: started", "cli: command loaded"),
   stage("the config loaded", "cli: command loaded", "app: config loaded"),
-  stage("the host's confining step spawned ahead", "app: config loaded", "host: spawned", "right after the workspace is opened, before the plugins are found: the launcher loaded, the step's command line, environment and rules' pipe made"),
+  stage("the host's confining step spawned ahead", "app: config loaded", "host: spawned", "as the plan begins, before the workspace is opened and the plugins found: the launcher loaded, the step's command line, environment and rules' pipe made"),
   stage("the plugins resolved", "app: config loaded", "app: plugins resolved", "five packages found and their manifests checked, the step above spawned meanwhile"),
   stage("the code's pins checked", "app: plugins resolved", "app: code pins checked"),
   stage("the sandbox detected", "app: code pins checked", "app: sandbox detected", "the namespace probe's wait, begun with the app"),

@@ -53,16 +53,16 @@ export interface Plan {
 /** Plans the app of `config`; throws the config's and the plugins' `PlugboardError`s, in config order. */
 export async function planApp(config: AppConfig, given: BuildAppOptions): Promise<Plan> {
   const options = { ...given, logger: given.logger ?? silentLogger, env: given.env ?? process.env };
-  const detecting = detectSandbox(config, options.env);
-  // What confined plugins need is loaded meanwhile, unless the config turns the sandbox off.
-  const modules = config.sandbox === "off" ? undefined : confinementModules();
-  // Awaited only when a mechanism is found: a failure is not left unhandled meanwhile.
-  modules?.catch(() => undefined);
-  checkPathGrants(config, options);
-  const workspace = await openWorkspace(config);
-  // A call about to come: the confining step of its host starts now, while the plugins are found.
-  const ahead = startAhead(config, options, workspace.root);
+  // A call about to come: the confining step of its host starts first, while the rest of the plan runs.
+  const ahead = startAhead(config, options);
   try {
+    const detecting = detectSandbox(config, options.env);
+    // What confined plugins need is loaded meanwhile, unless the config turns the sandbox off.
+    const modules = config.sandbox === "off" ? undefined : confinementModules();
+    // Awaited only when a mechanism is found: a failure is not left unhandled meanwhile.
+    modules?.catch(() => undefined);
+    checkPathGrants(config, options);
+    const workspace = await openWorkspace(config);
     return await planned(config, options, { workspace, detecting, modules, ahead });
   } catch (error) {
     ahead?.close();

@@ -66,8 +66,20 @@ function detect(disabledList: string, probe: Probe<string | null | Promise<strin
   return why instanceof Promise ? why.then((failure) => verdict(failure, abi, unshare)) : verdict(why, abi, unshare);
 }
 
+type Prerequisites = { readonly abi: number; readonly unshare: string } | Extract<Mechanism, { available: false }>;
+
+/** The last answer of `prerequisites`, for its disable list: a start asks twice (a step started ahead, then detection). */
+let known: { readonly key: string; readonly found: Prerequisites } | undefined;
+
 /** What the mechanism needs besides working namespaces (the probe's part): Landlock's ABI and `unshare`, or why there is none. */
-function prerequisites(disabledList: string): { readonly abi: number; readonly unshare: string } | Extract<Mechanism, { available: false }> {
+function prerequisites(disabledList: string): Prerequisites {
+  if (known?.key === disabledList) return known.found;
+  const found = prerequisitesNow(disabledList);
+  known = { key: disabledList, found };
+  return found;
+}
+
+function prerequisitesNow(disabledList: string): Prerequisites {
   const disabled = new Set(disabledList.split(",").map((part) => part.trim()));
   if (process.platform !== "linux") return { available: false, missing: `Landlock and Linux namespaces (this is ${process.platform})` };
   const abi = disabled.has("landlock") ? 0 : landlockAbi();

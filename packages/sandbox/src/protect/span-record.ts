@@ -11,9 +11,10 @@
  *   clock; what a killed process left of these is removed by the next span's beginning.
  *
  * A span whose owner died without ending it ends when it is found (readers take it as ending
- * now; the next span's beginning renames it ended, and two doing so at once is harmless: one
- * rename wins). That beginning also drops the oldest ended spans beyond `KEPT`; a reader that
- * meets a span removed under it takes it as gone, as it would have a moment later.
+ * now; the next span's beginning renames it ended, right after it is recorded, and two doing
+ * so at once is harmless: one rename wins). That beginning also drops the oldest ended spans
+ * beyond `KEPT`; a reader that meets a span removed under it takes it as gone, as it would
+ * have a moment later.
  */
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -64,9 +65,17 @@ export function listSpans(folder: string, time: number): Span[] {
  */
 export function recordSpan(folder: string, workspace: string, now: number, clock: () => number): () => void {
   snapshot = undefined;
-  tidy(folder, now);
   const id = `${now}-${process.pid}-${randomPart()}`;
   writeFileSync(join(folder, id), workspace, { flag: "wx", mode: 0o600 });
+  // Tidied once what began the span has run (a host's start waits for it): the record only
+  // holds a span more meanwhile, and readers take a dead owner's open span as ending now anyway.
+  setImmediate(() => {
+    try {
+      tidy(folder, now);
+    } catch {
+      // The record's folder went meanwhile: the next beginning tidies what is left.
+    }
+  });
   return () => {
     try {
       snapshot = undefined;
@@ -157,7 +166,7 @@ function workspaceOf(folder: string, id: string, name: string): string | undefin
   return undefined;
 }
 
-/** Ends the spans of owners that died, drops the oldest ended spans beyond room for one more, removes dead processes' leftovers. */
+/** Ends the spans of owners that died, drops the oldest ended spans beyond `KEPT`, removes dead processes' leftovers. */
 function tidy(folder: string, now: number): void {
   // One plain pass over the names, with `KEPT` of them: only an open span's pid is read, and a name is made only for one ended now.
   let spans = 0;
@@ -180,7 +189,7 @@ function tidy(folder: string, now: number): void {
       }
     }
   }
-  const excess = spans + 1 - KEPT;
+  const excess = spans - KEPT;
   if (excess <= 0) return;
   // A name starts with its span's start.
   ended.sort((a, b) => Number.parseFloat(a) - Number.parseFloat(b));
