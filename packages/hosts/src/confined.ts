@@ -7,7 +7,7 @@
  * `ToolSource` by confined-source.ts.
  */
 import { existsSync, realpathSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { errorResult, type Logger, type ToolContext, type ToolResult } from "@plugboard/core";
 import { type CloseOptions, lazilySync, visible } from "@plugboard/core/internal";
 import { killGroup, killGroupOnExit, settlesWithin } from "@plugboard/core/process";
@@ -104,11 +104,12 @@ interface Starter {
   /** The host's program (at its real path when it is a bundle) and the confining step's bundle. */
   readonly programs: HostPrograms;
   /**
-   * The bundled host program's files at their real paths (it and its bytecode), kept readable
-   * by themselves in every host's view; none: it runs from its sources, and the hosts
-   * package's folder is kept readable instead.
+   * The host program's own code in every host's view: the shipped program and its bytecode
+   * (files at their real paths, nothing else of the app's folder), or the folder of the bundle
+   * kept in the cache (bound whole: another start may write a new build over its file), or the
+   * hosts package's folder when it runs from its sources.
    */
-  readonly hostFiles: readonly string[] | undefined;
+  readonly hostCode: { readonly folders: readonly string[]; readonly files: readonly string[] };
   /** This package's folder. */
   readonly hostsFolder: string;
   readonly confineAhead: typeof import("@plugboard/sandbox/launcher").confineAhead;
@@ -132,13 +133,16 @@ async function loadStarter({ programs: shipped, listing, logger }: HostContext):
   const program = lazilySync("the plugin hosts' programs", () => require("./program.ts") as typeof import("./program.ts"));
   const { confineAhead } = lazilySync("the sandbox's launcher", () => require("@plugboard/sandbox/launcher") as typeof import("@plugboard/sandbox/launcher"));
   const { openEgress } = lazilySync("the egress channel", () => require("@plugboard/sandbox/egress") as typeof import("@plugboard/sandbox/egress"));
-  const found = shipped ?? (await program.hostPrograms(listing?.cacheFolder, logger));
-  if (found.host === program.HOST_SOURCE) return { programs: found, hostFiles: undefined, hostsFolder: program.HOSTS_FOLDER, confineAhead, openEgress };
-  // A bundle stands alone: it and its bytecode are all of the host's own code a view needs (not the folder it lies in, nor the package around it).
-  const host = realpathSync(found.host);
+  const common = { hostsFolder: program.HOSTS_FOLDER, confineAhead, openEgress };
+  if (shipped === undefined) {
+    const programs = await program.hostPrograms(listing?.cacheFolder, logger);
+    const folder = programs.host === program.HOST_SOURCE ? program.HOSTS_FOLDER : dirname(programs.host);
+    return { programs, hostCode: { folders: [folder], files: [] }, ...common };
+  }
+  // A shipped bundle stands alone: it and its bytecode are all of the host's own code a view needs (not the app's folder around it).
+  const host = realpathSync(shipped.host);
   const bytecode = `${host}.jsc`;
-  const hostFiles = existsSync(bytecode) ? [host, realpathSync(bytecode)] : [host];
-  return { programs: { ...found, host }, hostFiles, hostsFolder: program.HOSTS_FOLDER, confineAhead, openEgress };
+  return { programs: { ...shipped, host }, hostCode: { folders: [], files: existsSync(bytecode) ? [host, realpathSync(bytecode)] : [host] }, ...common };
 }
 
 /** A running host, as the app sees it. */
@@ -304,7 +308,7 @@ class HostProcess implements HostConnection {
     return this.#starting;
   }
 
-  #spawn({ programs, hostFiles, hostsFolder, confineAhead, openEgress }: Starter): Running {
+  #spawn({ programs, hostCode, hostsFolder, confineAhead, openEgress }: Starter): Running {
     const { logger } = this.#context;
     logger.info(`${this.#started ? "restarting" : "starting"} the plugin host of ${this.names}`);
     this.#started = true;
@@ -324,8 +328,8 @@ class HostProcess implements HostConnection {
       paths: { read: first?.entry.read ?? [], write: first?.entry.write ?? [], ...(this.#context.reserved === undefined ? {} : { reserved: this.#context.reserved }) },
       workspace: this.#context.workspace,
       // The bundled program is one file: the hosts package's sources are needed only to run from them.
-      code: [...this.#group.map(({ directory }) => directory), ...(hostFiles === undefined ? [hostsFolder] : [])],
-      ...(hostFiles === undefined ? {} : { codeFiles: hostFiles }),
+      code: [...this.#group.map(({ directory }) => directory), ...hostCode.folders],
+      ...(hostCode.files.length === 0 ? {} : { codeFiles: hostCode.files }),
       // Not the workspace: without fs.read it is not in the view, and Bun reads its current folder when it resolves imports.
       cwd: first?.directory ?? hostsFolder,
       // In the listing cache's folder (protected as it is), not in a folder of code, whose
