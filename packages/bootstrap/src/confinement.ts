@@ -75,7 +75,7 @@ export async function prepareConfinement(plan: Plan): Promise<Confinement | unde
   // The app's own code and every enabled plugin's, found once (code does not move while the app runs), when any confined process may write.
   let code: readonly ProtectedPath[] | undefined;
   const codeFolders = [...(options.appFolder === undefined ? [] : [options.appFolder]), ...plan.found.map(({ directory }) => directory)];
-  const closureCache = cacheFolder === undefined ? undefined : join(cacheFolder, "closures.json");
+  const closureCache = cacheFolder === undefined ? undefined : join(cacheFolder, "closures");
   // Each folder or file a `write` grant names holds the protections of a writable workspace (its walk kept likewise).
   const confinedEntries = [...plan.hostGroups.flat().map(({ entry }) => entry), ...plan.servers.flatMap(({ entry, confined }) => (confined ? [entry] : []))];
   const grantedPaths = existingGrants(confinedEntries.flatMap((entry) => entry.write ?? []));

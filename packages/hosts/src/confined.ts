@@ -334,7 +334,7 @@ class HostProcess implements HostConnection {
       cwd: first?.directory ?? hostsFolder,
       // In the listing cache's folder (protected as it is), not in a folder of code, whose
       // change would make the closure it is part of stale.
-      ...(this.#context.listing?.cacheFolder === undefined ? {} : { closureCache: join(this.#context.listing.cacheFolder, "closures.json") }),
+      ...(this.#context.listing?.cacheFolder === undefined ? {} : { closureCache: join(this.#context.listing.cacheFolder, "closures") }),
       ...(programs.confine === undefined ? {} : { confineProgram: programs.confine }),
       ...(this.#context.limits === undefined ? {} : { limits: this.#context.limits }),
     };

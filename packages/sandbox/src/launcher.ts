@@ -68,9 +68,10 @@ export interface ConfineOptions {
   /** The folder the program starts in. @default the first code folder */
   readonly cwd?: string;
   /**
-   * A file where the code's closure is kept between processes (see `codeClosure`), so that a
-   * start only stats what the last walk read. It must lie where no confined process may
-   * write. @default walked at each process's first start
+   * A folder where the code's closure is kept between processes, a file per folder of code and
+   * workspace (see `codeClosure`), so that a start only reads those it needs and stats what
+   * their walks read. It must lie where no confined process may write. @default walked at each
+   * process's first start
    */
   readonly closureCache?: string;
   /**

@@ -7,6 +7,7 @@
  * the CLI in apps/cli/test/sandbox-doors.test.ts.)
  */
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { removeTempDirs, tempDir, writeConfig } from "../../test/temp-app.ts";
@@ -69,9 +70,17 @@ test("the hosts' programs and kept closures in a workspace's cache cannot be rep
     // One folder per installation of Plugboard, and in it the bundles.
     const [installation = "", ...others] = await readdir(programs);
     expect(others).toEqual([]);
-    const kept = [...(await readdir(join(programs, installation))).map((name) => `program/${installation}/${name}`), ...(sandbox === "auto" ? ["closures.json"] : [])];
-    // Confined: each program, its bytecode and its record, and the closures.
-    expect(kept.length).toBe(sandbox === "auto" ? 7 : 1);
+    const closures = sandbox === "auto" ? (await readdir(join(dir, ".cache/plugboard/hosts/closures"))).map((name) => `closures/${name}`) : [];
+    const kept = [...(await readdir(join(programs, installation))).map((name) => `program/${installation}/${name}`), ...closures];
+    // Confined: each program, its bytecode and its record, and the closures kept (one for each folder of code walked).
+    expect(kept.length).toBe(sandbox === "auto" ? 6 + closures.length : 1);
+    if (sandbox === "auto") {
+      expect(closures.length).toBeGreaterThan(0);
+      // Nor can a closure be planted for a folder of code not walked yet.
+      const planted = await bash(app, "echo forged > .cache/plugboard/hosts/closures/0123456789abcdef0123456789abcdef.json");
+      expect(planted.content).toContain("Read-only file system");
+      expect(existsSync(join(dir, ".cache/plugboard/hosts/closures/0123456789abcdef0123456789abcdef.json"))).toBe(false);
+    }
     for (const name of kept) {
       const path = join(dir, ".cache/plugboard/hosts", name);
       const before = await readFile(path);

@@ -27,16 +27,14 @@ export interface CodeClosure {
 
 /**
  * The closure of the code in `folders` (files or folders). `writable` are the folders a
- * confined process may write (the workspace). With `keptIn` (a file), each folder's closure
- * is also kept between processes, and used again while every folder it listed and every
- * file it read is unchanged (a first start walks the packages; later ones only stat what
- * the walk read). The file must lie where no confined process may write: a forged entry
- * would widen a view.
+ * confined process may write (the workspace). With `keptIn` (a folder), each folder's closure
+ * is also kept between processes, a file each, and used again while every folder it listed
+ * and every file it read is unchanged (a first start walks the packages; later ones read only
+ * the closures they need and stat what those walks read). The folder must lie where no
+ * confined process may write: a forged entry would widen a view.
  */
 export function codeClosure(folders: readonly string[], writable: readonly string[], keptIn?: string): CodeClosure {
-  const kept = keptIn === undefined ? undefined : keptClosures(keptIn);
-  const parts = folders.map((folder) => memoized(folder, writable, kept));
-  if (kept?.changed === true && keptIn !== undefined) keep(keptIn, kept.entries);
+  const parts = folders.map((folder) => memoized(folder, writable, keptIn));
   const modules = parts.flatMap((part) => part.modules);
   const covered = (path: string) => modules.some((folder) => path !== folder && isWithin(path, folder));
   const unique = <T>(items: T[], key: (item: T) => string) => [...new Map(items.map((item) => [key(item), item])).values()];
@@ -58,39 +56,71 @@ interface Walked {
   readonly read: Readonly<Record<string, string>>;
 }
 
-/** Closures a file keeps: enough for the hosts of a few apps and workspaces, small enough to read at every start. */
+/** Closures kept: enough for the hosts of a few apps and workspaces (each workspace is a key of its own), the oldest removed beyond. */
 const KEPT_CLOSURES = 32;
 
-/** The closures kept in a file, and whether this process changed them. */
-interface Kept {
-  readonly entries: Record<string, Walked>;
-  changed: boolean;
+/** What a kept closure's file holds: its key too, so that two keys of one name are told apart. */
+interface KeptClosure {
+  readonly key: string;
+  readonly walked: Walked;
 }
 
 /**
- * One folder's closure, kept for the process (and in `kept`, between processes) while
+ * One folder's closure, kept for the process (and in `keptIn`, between processes) while
  * nothing its walk read changed: an app starts many hosts whose code shares most of its
  * dependencies.
  */
 const remembered = new Map<string, Walked>();
 
-function memoized(folder: string, writable: readonly string[], kept: Kept | undefined): Part {
+function memoized(folder: string, writable: readonly string[], keptIn: string | undefined): Part {
   const key = `${folder}\0${writable.join("\0")}`;
-  const known = remembered.get(key) ?? kept?.entries[key];
+  const known = remembered.get(key) ?? (keptIn === undefined ? undefined : keptClosure(keptIn, key));
   if (known !== undefined && unchanged(known.read)) {
     remembered.set(key, known);
     return known.part;
   }
   const walked = closureOf(folder, writable);
   remembered.set(key, walked);
-  if (kept !== undefined) {
-    // The newest last; the oldest go past KEPT_CLOSURES (each workspace is a key of its own).
-    delete kept.entries[key];
-    kept.entries[key] = walked;
-    for (const old of Object.keys(kept.entries).slice(0, -KEPT_CLOSURES)) delete kept.entries[old];
-    kept.changed = true;
-  }
+  if (keptIn !== undefined) keep(keptIn, key, walked);
   return walked.part;
+}
+
+/** The file of `key`'s closure in `folder`. */
+function closureFile(folder: string, key: string): string {
+  return join(folder, `${new Bun.CryptoHasher("sha256").update(key).digest("hex").slice(0, 32)}.json`);
+}
+
+/** The closure `folder` keeps for `key`, if any. */
+function keptClosure(folder: string, key: string): Walked | undefined {
+  try {
+    const kept = JSON.parse(readFileSync(closureFile(folder, key), "utf8")) as Partial<KeptClosure>;
+    return kept.key === key && typeof kept.walked === "object" && kept.walked !== null ? kept.walked : undefined;
+  } catch {
+    // None kept yet, or unreadable: walked afresh.
+    return undefined;
+  }
+}
+
+/** Writes `key`'s closure whole or not at all, then removes the oldest beyond `KEPT_CLOSURES`; a failure only costs a later start a walk. */
+function keep(folder: string, key: string, walked: Walked): void {
+  const file = closureFile(folder, key);
+  const staging = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    writeFileSync(staging, JSON.stringify({ key, walked } satisfies KeptClosure), { mode: 0o600 });
+    renameSync(staging, file);
+    const kept = readdirSync(folder)
+      .filter((name) => name.endsWith(".json"))
+      .map((name) => ({ path: join(folder, name), at: statSync(join(folder, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
+      .sort((a, b) => b.at - a.at);
+    for (const { path } of kept.slice(KEPT_CLOSURES)) rmSync(path, { force: true });
+  } catch {
+    try {
+      rmSync(staging, { force: true });
+    } catch {
+      // Nowhere to write: nothing was staged.
+    }
+  }
 }
 
 /** Whether every path a walk read is as it was. */
@@ -109,42 +139,6 @@ function stampOf(path: string): string {
     return stats === undefined ? "missing" : `${stats.mtimeMs} ${stats.ino}`;
   } catch {
     return "missing";
-  }
-}
-
-/** The file as this process last read or wrote it, and its stamp then: read again only once another process has written it (each write renames a new file into place, a new inode). */
-const lastRead = new Map<string, { readonly stamp: string; readonly entries: Record<string, Walked> }>();
-
-function keptClosures(file: string): Kept {
-  const stamp = stampOf(file);
-  const known = lastRead.get(file);
-  if (known !== undefined && known.stamp === stamp) return { entries: { ...known.entries }, changed: false };
-  try {
-    const entries = JSON.parse(readFileSync(file, "utf8")) as unknown;
-    if (typeof entries === "object" && entries !== null && !Array.isArray(entries)) {
-      lastRead.set(file, { stamp, entries: entries as Record<string, Walked> });
-      return { entries: { ...(entries as Record<string, Walked>) }, changed: false };
-    }
-  } catch {
-    // None kept yet, or unreadable: walked afresh.
-  }
-  return { entries: {}, changed: false };
-}
-
-/** Writes the closures whole or not at all; a failure only costs the next start a walk. */
-function keep(file: string, entries: Record<string, Walked>): void {
-  const staging = `${file}.${process.pid}.tmp`;
-  try {
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    writeFileSync(staging, JSON.stringify(entries), { mode: 0o600 });
-    renameSync(staging, file);
-    lastRead.set(file, { stamp: stampOf(file), entries: { ...entries } });
-  } catch {
-    try {
-      rmSync(staging, { force: true });
-    } catch {
-      // Nowhere to write: nothing was staged.
-    }
   }
 }
 
