@@ -29,11 +29,15 @@ export function dropCapabilities(): void {
   if (sys("capset", libc.pointer(header), libc.pointer(data)) !== 0n) throw new Error(`capset failed: errno ${lastErrno()}`);
 }
 
-/** The highest capability number this kernel knows. */
-function lastCapability(): number {
+let last: number | undefined;
+
+/** The highest capability number this kernel knows (read once: the confining step asks before its rules come). */
+export function lastCapability(): number {
+  if (last !== undefined) return last;
   try {
-    return Number(readFileSync("/proc/sys/kernel/cap_last_cap", "utf8").trim());
+    last = Number(readFileSync("/proc/sys/kernel/cap_last_cap", "utf8").trim());
   } catch {
-    return 63;
+    last = 63;
   }
+  return last;
 }

@@ -12,10 +12,10 @@
 import { closeSync, readSync, writeFileSync } from "node:fs";
 import { trace } from "@plugboard/core/trace";
 import { applyView } from "../view/apply-view.ts";
-import { dropCapabilities } from "./capabilities.ts";
+import { dropCapabilities, lastCapability } from "./capabilities.ts";
 import { CHANNEL_FD, handOverListener } from "../network/egress-channel.ts";
 import { execve } from "./exec.ts";
-import { type LandlockRules, RULES_FD, RULES_VARIABLE, restrictSelf } from "./landlock.ts";
+import { type LandlockRules, landlockAbi, RULES_FD, RULES_VARIABLE, restrictSelf } from "./landlock.ts";
 import { lastErrno, libc, sys } from "./libc.ts";
 import { installSeccomp, type SeccompRules } from "./seccomp.ts";
 import type { LimitRules } from "../limits/tree-limits.ts";
@@ -58,6 +58,11 @@ export function confineAndExec(argv: readonly string[], environment: Readonly<Re
   try {
     trace("confine: started");
     // Started before its rules were made (`confineLater`): they come on a descriptor, and nothing runs without them.
+    // Meanwhile, what needs none of them: libc opened (Landlock's ABI asked through it) and the capabilities counted.
+    if (early) {
+      landlockAbi();
+      lastCapability();
+    }
     const rules = early ? rulesLine(RULES_FD) : given;
     trace("confine: rules read");
     const { view, landlock, seccomp, egress, limits, argv: named } = JSON.parse(rules) as ConfinementRules;
