@@ -45,7 +45,11 @@ export async function testSuite(mode: RunMode, log: FigureLog): Promise<void> {
     const passed = sumOf(output, "pass");
     const failed = sumOf(output, "fail");
     if (child.exitCode !== 0 || failed > 0) {
-      throw new Error(`bun run test on a clean clone of ${head} failed (exit ${child.exitCode}, ${failed} tests failed): a failing suite is not timed\n${output.slice(-4000)}`);
+      // Which tests failed and why, as CI says it (.ci/failures.ts), however long the output above them.
+      const saved = join(folder, "test-output.txt");
+      await Bun.write(saved, output);
+      const failures = await runProcess([process.execPath, join(clone, ".ci/failures.ts"), saved], { cwd: clone, capture: true });
+      throw new Error(`bun run test on a clean clone of ${head} failed (exit ${child.exitCode}, ${failed} tests failed): a failing suite is not timed\n${failures.stdout || output.slice(-4000)}`);
     }
     const cli = /apps\/cli: (\d+) test files, (\d+) at a time, in (\d+) s/.exec(output);
     const add = (name: string, value: number, unit: string, note?: string) => log.add({ group: TEST_SUITE_GROUP, name, value, unit, ...(note ? { note } : {}) });
