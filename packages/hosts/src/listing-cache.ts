@@ -152,9 +152,13 @@ function namesOf(plugins: readonly { readonly name: string; readonly tools: read
 }
 
 
-/** Past `KEEP_ENTRIES * 2` entries, removes all but the `KEEP_ENTRIES` written last. */
+/**
+ * Past `KEEP_ENTRIES * 2` entries, removes all but the `KEEP_ENTRIES` written last; and the one
+ * file of closures an earlier version kept here, which `closures/` has replaced.
+ */
 function prune(folder: string): void {
-  // Only listing entries: the folder also keeps the hosts' programs and closures (program.ts).
+  rmSync(join(folder, "closures.json"), { force: true });
+  // Only listing entries: the folder also keeps the hosts' programs (program.ts) and the code's closures (closures/).
   const names = readdirSync(folder).filter((name) => /^[0-9a-f]{64}\.json$/.test(name));
   if (names.length <= KEEP_ENTRIES * 2) return;
   const byAge = names

@@ -4,8 +4,8 @@
  * plugin is a miss; a broken or unwritable cache is only a miss.
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { readFileSync, statSync } from "node:fs";
-import { cp, readdir, symlink, writeFile } from "node:fs/promises";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { cp, mkdir, readdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { waitFor } from "@plugboard/test-helpers";
 import { hostsOf } from "../../test/hosts.ts";
@@ -141,6 +141,16 @@ describe("the listing cache", () => {
     expect(hostsOf(workspace).length).toBeGreaterThan(0);
     expect(app.runtime.schemas()[0]?.function.name).toBe("echo");
     expect(JSON.parse(readFileSync(join(folder, entry), "utf8")).plugins[0].tools[0].name).toBe("echo");
+  });
+
+  test("the one file of closures an earlier version kept (closures.json) goes when a listing is written; closures/ holds them now", async () => {
+    const { plugin, cacheHome, workspace } = await setup();
+    const folder = join(cacheHome, "plugboard", "hosts");
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, "closures.json"), "{}");
+    await (await start(plugin, workspace, cacheHome)).close();
+    expect(existsSync(join(folder, "closures.json"))).toBe(false);
+    expect((await readdir(join(folder, "closures"))).length).toBeGreaterThan(0);
   });
 
   test("an entry naming other tools than the manifest is a miss: no tool of it is mounted", async () => {
