@@ -7,9 +7,10 @@
  * which the sandbox passes on to what it starts.
  */
 import { expect, test } from "bun:test";
+import { chmod } from "node:fs/promises";
 import { join } from "node:path";
 import { processesWhere, survivors } from "@plugboard/test-helpers";
-import { FIRST_PARTY, plugboard, tempFolder, writeConfig } from "./helpers.ts";
+import { FIRST_PARTY, plugboard, STACK_FRAME, tempFolder, writeConfig } from "./helpers.ts";
 
 /** The trace's marks of a run, in order. */
 function marks(stderr: string): string[] {
@@ -60,4 +61,35 @@ test("a step no host can take (the called plugin has the whole network: no netwo
   expect(count(run, "host: spawned")).toBe(2);
   expect(count(run, "confine: started")).toBe(1);
   expect(await survivors(carrying(marker))).toEqual([]);
+}, 60_000);
+
+test("an unshare that fails, or cannot be run at all, leaves no step behind and no stack trace: auto runs the call unconfined and says why, required refuses", async () => {
+  await using folder = await tempFolder({
+    "workspace/notes.txt": "first\n",
+    "refusing/unshare": '#!/bin/sh\necho "unshare: unshare failed: Operation not permitted" >&2\nexit 1\n',
+    "unrunnable/unshare": "#!/nonexistent/interpreter\nexit 0\n",
+  });
+  for (const [bin, why] of [
+    ["refusing", "unshare failed: Operation not permitted"],
+    ["unrunnable", "cannot be run: ENOENT"],
+  ] as const) {
+    await chmod(join(folder.dir, bin, "unshare"), 0o755);
+    const marker = `plugboard-ahead-${process.pid}-${bin}`;
+    const env = { PATH: `${join(folder.dir, bin)}:${process.env.PATH ?? "/usr/bin:/bin"}`, PLUGBOARD_TRACE: "1", TZ: marker, XDG_CACHE_HOME: join(folder.dir, "cache") };
+    const auto = await writeConfig(folder.dir, { sandbox: "auto" });
+    const called = await plugboard(["call", "read_file", '{"path":"notes.txt"}', "--config", auto], { cwd: folder.dir, env });
+    expect({ bin, code: called.code, stdout: called.stdout }).toEqual({ bin, code: 0, stdout: "first\n" });
+    expect(called.stderr).toContain("plugins run unconfined");
+    expect(called.stderr).toContain(why);
+    expect(called.stderr).not.toContain(STACK_FRAME);
+    // The refusing one started a step ahead (the probe had not answered yet); it ran nothing and is gone.
+    expect(count(marks(called.stderr), "host: spawned")).toBe(bin === "refusing" ? 1 : 0);
+    expect(count(marks(called.stderr), "confine: started")).toBe(0);
+    expect(await survivors(carrying(marker))).toEqual([]);
+    const required = await writeConfig(folder.dir, { sandbox: "required" });
+    const refused = await plugboard(["call", "read_file", '{"path":"notes.txt"}', "--config", required], { cwd: folder.dir, env });
+    expect({ bin, code: refused.code, stdout: refused.stdout }).toEqual({ bin, code: 2, stdout: "" });
+    expect(refused.stderr).toContain(why);
+    expect(refused.stderr).not.toContain(STACK_FRAME);
+  }
 }, 60_000);

@@ -22,5 +22,11 @@ export function startAhead(config: AppConfig, options: Pick<BuildAppOptions, "wa
   if (mechanism === undefined || !statSync(config.workspace, { throwIfNoEntry: false })?.isDirectory()) return undefined;
   const workspace = realpathSync(config.workspace);
   const { startHostAhead } = lazilySync("the confined plugin hosts", () => require("@plugboard/hosts/ahead") as typeof import("@plugboard/hosts/ahead"));
-  return startHostAhead(mechanism, { grants: [], workspace, confineProgram: confine });
+  try {
+    return startHostAhead(mechanism, { grants: [], workspace, confineProgram: confine });
+  } catch (error) {
+    // `unshare` cannot be started (the system refused the spawn): the probe finds the same and says why.
+    if (error instanceof Error && "syscall" in error) return undefined;
+    throw error;
+  }
 }

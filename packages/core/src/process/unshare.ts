@@ -48,15 +48,31 @@ export function findUnshare(): string | null {
  * namespaces. Waits for it: a few milliseconds.
  */
 export function whyUnshareFails(unshare: string, flags: readonly string[]): string | null {
-  const probe = Bun.spawnSync([unshare, ...flags, "true"], { stdin: "ignore", stdout: "ignore", stderr: "pipe" });
-  return failure(probe.exitCode, probe.stderr.toString());
+  let probe: ReturnType<typeof Bun.spawnSync>;
+  try {
+    probe = Bun.spawnSync([unshare, ...flags, "true"], { stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  } catch (error) {
+    return notRun(unshare, error);
+  }
+  return failure(probe.exitCode, probe.stderr?.toString() ?? "");
 }
 
 /** `whyUnshareFails`, awaited rather than waited for, so that an app does other work meanwhile. */
 export async function whyUnshareFailsAsync(unshare: string, flags: readonly string[]): Promise<string | null> {
-  const probe = Bun.spawn([unshare, ...flags, "true"], { stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  let probe: Bun.Subprocess<"ignore", "ignore", "pipe">;
+  try {
+    probe = Bun.spawn([unshare, ...flags, "true"], { stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  } catch (error) {
+    return notRun(unshare, error);
+  }
   const [exitCode, stderr] = await Promise.all([probe.exited, new Response(probe.stderr).text()]);
   return failure(exitCode, stderr);
+}
+
+/** Why `unshare` could not even be started (a broken interpreter line, no permission): the system's error; anything else is thrown. */
+function notRun(unshare: string, error: unknown): string {
+  if (!(error instanceof Error) || !("syscall" in error)) throw error;
+  return `${unshare} cannot be run: ${error.message}`;
 }
 
 function failure(exitCode: number | null, stderr: string): string | null {
