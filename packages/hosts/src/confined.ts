@@ -340,8 +340,9 @@ class HostProcess implements HostConnection {
     };
     // Started before its rules are made: its confining step starts (unshare, a Bun) while this
     // process works out the view, then waits for them, and runs nothing without them. One the
-    // app started ahead (a narrowed network's has its channel, which none started ahead has).
-    const ahead = egress === undefined ? this.#context.ahead?.take(options) : undefined;
+    // app started ahead when it fits (never a narrowed network's: its proxy's variables differ,
+    // and it needs its channel).
+    const ahead = this.#context.ahead?.take(options);
     const step = ahead?.step ?? confineAhead(this.#mechanism, options);
     let child: HostChild;
     try {

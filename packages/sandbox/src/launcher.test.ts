@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Permission } from "@plugboard/core";
 import { runningNamed, survivorsNamed, waitFor } from "@plugboard/test-helpers";
 import { ATTEMPT, attempt as attemptIn, available, PACKAGE } from "../test/attempt.ts";
-import { type AheadConfinedCommand, confineAhead, confineCommand, confineLater, type LaunchOptions, RULES_FD } from "./launcher.ts";
+import { type AheadConfinedCommand, confineAhead, confineCommand, type LaunchOptions, RULES_FD } from "./launcher.ts";
 import { detectMechanism } from "./mechanism.ts";
 
 let dir = "";
@@ -129,12 +129,14 @@ test("no namespace can be made in a confined process, which its environment says
   expect(stdout).toMatch(/^1 [1-9]\d* [1-9]\d*\n$/);
 });
 
-describe("a confined process started before its rules (confineLater)", () => {
+describe("a confined process started before its rules (confineAhead)", () => {
   const OUTSIDE = `try { require("node:fs").writeFileSync(${JSON.stringify(join(tmpdir(), `plugboard-early-${process.pid}`))}, "x"); console.log("wrote outside"); } catch (error) { console.log("refused: " + error.code); }`;
 
-  /** Spawns OUTSIDE with `confineLater`, its rules' pipe given (`rules`) or made here (`"pipe"`, its end handed to `send`). */
-  async function startedEarly(rules: "given" | "pipe", send: (early: ReturnType<typeof confineLater>, ours: number | undefined) => void): Promise<{ code: number; stdout: string; stderr: string }> {
-    const early = confineLater(available, { argv: [process.execPath, "-e", OUTSIDE], grants: ["fs.read"], workspace, code: [PACKAGE] });
+  const options = { argv: [process.execPath, "-e", OUTSIDE], grants: ["fs.read"] as Permission[], workspace, code: [PACKAGE] };
+
+  /** Spawns OUTSIDE with `confineAhead`, its rules' pipe given (`rules`) or made here (`"pipe"`, its end handed to `send`). */
+  async function startedEarly(rules: "given" | "pipe", send: (early: AheadConfinedCommand, ours: number | undefined) => void): Promise<{ code: number; stdout: string; stderr: string }> {
+    const early = confineAhead(available, options);
     const stdio = ["ignore", "pipe", "pipe", "ignore", rules === "given" ? early.rulesFd : "pipe"] as const;
     const run = Bun.spawn([early.command, ...early.args], { env: early.env, cwd: early.cwd, stdio: stdio as unknown as ["ignore", "pipe", "pipe"] });
     early.spawned();
@@ -145,7 +147,7 @@ describe("a confined process started before its rules (confineLater)", () => {
   }
 
   test("is confined as confineCommand's is: the rules it reads make the same walls", async () => {
-    const ran = await startedEarly("given", (early) => early.send([]));
+    const ran = await startedEarly("given", (early) => early.send(options, []));
     expect(ran).toMatchObject({ code: 0, stderr: "" });
     expect(ran.stdout).toMatch(REFUSED);
   });

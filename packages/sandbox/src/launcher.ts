@@ -179,41 +179,20 @@ export interface AheadConfinedCommand extends Pick<ConfinedCommand, "command" | 
   abandon(): void;
 }
 
-/** A confined command started before its rules are made: see `confineLater`. Its rules come later, for the options it was made with. */
-export interface EarlyConfinedCommand extends Omit<AheadConfinedCommand, "fits" | "send"> {
-  /**
-   * Makes the rules with the paths to protect (the view, then the tree's cgroups), sends them
-   * and closes the pipe; returns what they made. Throws as `confineCommand` does, the pipe
-   * closed all the same: a confining step whose rules end before their line runs nothing.
-   */
-  send(protect: readonly ProtectedPath[]): Omit<ConfinedCommand, keyof AheadConfinedCommand>;
-}
-
 /**
- * `confineCommand`, split so that the process starts while its rules are made: the command
- * line and environment now (the program to run is not on it), the rules once `send` is
- * given the paths to protect. Spawn the process with `rulesFd` as `stdio[RULES_FD]`, then
- * call `spawned()`. Its confining step reads them on `RULES_FD` before it does anything
- * else, and ends (126) without running the program when that pipe ends without a whole
- * line of rules. Throws when the pipe cannot be made.
- *
- * @example const early = confineLater(mechanism, options); const child = Bun.spawn([early.command, ...early.args], { env: early.env, cwd: early.cwd, stdio: ["pipe", "pipe", "pipe", "ignore", early.rulesFd] }); early.spawned(); const { view } = early.send(protect);
- */
-export function confineLater(mechanism: Extract<Mechanism, { available: true }>, options: Omit<ConfineOptions, "protect">): EarlyConfinedCommand {
-  const { fits: _fits, send, ...ahead } = confineAhead(mechanism, options);
-  return { ...ahead, send: (protect) => send(options, protect) };
-}
-
-/**
- * A confining step to start before the app knows what it will run (a plugin's host about to
- * be called, while the app still finds its plugins): its command line and environment from
- * `launch` alone. The process runs nothing until `send` gives it rules and a program; a
- * process whose pipe is `abandon`ed ends without running anything. `fits` tells whether a
- * process to confine with given options may be this one. Throws when the pipe cannot be made.
+ * `confineCommand`, split so that the process starts while its rules are made, perhaps before
+ * the app knows what it will run (a plugin's host about to be called, while the app still
+ * finds its plugins): the command line and environment now, from `launch` alone (the program
+ * to run is not on it). Spawn the process with `rulesFd` as `stdio[RULES_FD]`, then call
+ * `spawned()`. `send(options, protect)` makes the rules, the program among them; the
+ * confining step reads them on `RULES_FD` before it does anything else, and ends (126)
+ * without running anything when that pipe ends without a whole line of rules (`abandon`).
+ * `fits` tells whether a process to confine with given options may be this one. Throws when
+ * the pipe cannot be made.
  *
  * `mechanism` may be one whose namespace probe has not answered yet (`unshareAhead`).
  *
- * @example const ahead = confineAhead({ unshare }, { grants: [], workspace }); … if (ahead.fits(options)) ahead.send(options, protect); else ahead.abandon();
+ * @example const step = confineAhead({ unshare }, { grants: [], workspace }); const child = Bun.spawn([step.command, ...step.args], { env: step.env, cwd: step.cwd, stdio: ["pipe", "pipe", "pipe", "ignore", step.rulesFd] }); step.spawned(); … if (step.fits(options)) step.send(options, protect); else step.abandon();
  */
 export function confineAhead(mechanism: Pick<Extract<Mechanism, { available: true }>, "unshare">, launch: LaunchOptions): AheadConfinedCommand {
   const where = placesOf(launch);

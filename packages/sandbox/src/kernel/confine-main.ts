@@ -57,7 +57,7 @@ export function confineAndExec(argv: readonly string[], environment: Readonly<Re
   }
   try {
     trace("confine: started");
-    // Started before its rules were made (`confineLater`): they come on a descriptor, and nothing runs without them.
+    // Started before its rules were made (`confineAhead`): they come on a descriptor, and nothing runs without them.
     // Meanwhile, what needs none of them: libc opened (Landlock's ABI asked through it) and the capabilities counted.
     if (early) {
       landlockAbi();
