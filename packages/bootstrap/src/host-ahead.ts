@@ -8,6 +8,7 @@
 import { realpathSync, statSync } from "node:fs";
 import type { AppConfig, PluginEntry } from "@plugboard/config";
 import { lazilySync } from "@plugboard/core/internal";
+import { refusedBySystem } from "@plugboard/core/process";
 import type { HostAhead } from "@plugboard/hosts/ahead";
 import { sandboxAhead } from "@plugboard/sandbox/sandbox-mode";
 import type { BuildAppOptions } from "./app-options.ts";
@@ -26,7 +27,7 @@ export function startAhead(config: AppConfig, options: Pick<BuildAppOptions, "wa
     return startHostAhead(mechanism, { grants: [], workspace, confineProgram: confine });
   } catch (error) {
     // `unshare` cannot be started (the system refused the spawn): the probe finds the same and says why.
-    if (error instanceof Error && "syscall" in error) return undefined;
+    if (refusedBySystem(error)) return undefined;
     throw error;
   }
 }

@@ -71,8 +71,16 @@ export async function whyUnshareFailsAsync(unshare: string, flags: readonly stri
 
 /** Why `unshare` could not even be started (a broken interpreter line, no permission): the system's error; anything else is thrown. */
 function notRun(unshare: string, error: unknown): string {
-  if (!(error instanceof Error) || !("syscall" in error)) throw error;
+  if (!refusedBySystem(error)) throw error;
   return `${unshare} cannot be run: ${error.message}`;
+}
+
+/**
+ * Whether `error` is the system's refusal of a call (it names the call: `posix_spawn`, `open`…),
+ * as when `unshare` cannot be started, not a bug of ours.
+ */
+export function refusedBySystem(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && "syscall" in error;
 }
 
 function failure(exitCode: number | null, stderr: string): string | null {
