@@ -137,7 +137,7 @@ export async function buildCli(outDir: string = DIST_DIR, options: BuildOptions 
     const vendor = await buildVendor(staging, vendored);
     const entry = await build({ entrypoints: [join(CLI_DIR, "scripts/bin.ts")], outdir: staging, format: "esm", define });
     // The programs of a confined host's start, shipped beside the CLI (shipped-programs.ts): its hosts build none at run time.
-    const programs = (await writeProgramBundles(staging)).filter((input) => !input.includes("/node_modules/")).map((input) => relative(CLI_DIR, input));
+    const programs = ownSources(await writeProgramBundles(staging));
     const sources = [...new Set([main, vendor, entry, programs].flat())];
     // The web chat's page, for `plugboard web`: built now, and its sources are the bundle's too.
     await writeChatPage(join(staging, "chat-page"));
@@ -161,9 +161,12 @@ export async function buildCli(outDir: string = DIST_DIR, options: BuildOptions 
 async function build(config: Omit<BuildConfig, "target" | "naming" | "metafile">): Promise<string[]> {
   const inputs = await bundled({ ...config, naming: { entry: "[name].[ext]" } });
   // The vendored modules' stand-ins are named `NAMESPACE:NAME`.
-  return Object.keys(inputs)
-    .filter((input) => !input.includes("node_modules/") && !input.startsWith(`${VENDORED}:`))
-    .map((input) => relative(CLI_DIR, resolve(input)));
+  return ownSources(Object.keys(inputs).filter((input) => !input.startsWith(`${VENDORED}:`)));
+}
+
+/** Of the files a build read (absolute, or relative to the folder bun ran in), those outside node_modules, relative to the CLI's folder. */
+function ownSources(inputs: readonly string[]): string[] {
+  return inputs.filter((input) => !input.includes("node_modules/")).map((input) => relative(CLI_DIR, resolve(input)));
 }
 
 /** Runs `bun build` (target bun) with `config`; the metafile's inputs, by path relative to the folder bun ran in. Throws with bun's messages when it fails. */
