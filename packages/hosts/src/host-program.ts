@@ -5,15 +5,10 @@
  * a host loads core and TypeBox once, from the bundle, instead of again from their sources.
  * Not an API.
  */
-import * as core from "@plugboard/core";
+import { sharePluginsCore } from "@plugboard/core/plugins-core";
 import { runHost } from "./host-main.ts";
 
-Bun.plugin({
-  name: "plugboard-host-core",
-  setup(build) {
-    build.module("@plugboard/core", () => ({ exports: core, loader: "object" }));
-  },
-});
+sharePluginsCore();
 
 // Not awaited at the top level: the bundle is CommonJS, for bytecode (program.ts).
 void runHost(process.argv[2]);
