@@ -276,7 +276,16 @@ describe("code in a writable workspace is read-only to every confined process", 
       "packages/agent/src/search-runtime.ts",
     ];
     const touch = files.map((file) => `touch -c -r ${file} ${file} && echo "touched ${file}"`).join("; ");
-    const writable = files.map((file) => `test -w ${file} && echo "writable ${file}"`).join("; ");
+    // Nor can anything be planted beside them, to be renamed over one or found by a resolver: a new
+    // file, a hard link to a program, a bunfig.toml. (Removed again at once, should the wall fail.)
+    const planted = ["apps/cli/dist/.planted.js", "apps/cli/dist/.planted-link", "apps/cli/dist/bunfig.toml"];
+    const plant = [
+      `echo planted > ${planted[0]} && echo "planted ${planted[0]}"`,
+      `ln apps/cli/dist/host-program.js ${planted[1]} && echo "planted ${planted[1]}"`,
+      `echo 'preload = ["x"]' > ${planted[2]} && echo "planted ${planted[2]}"`,
+      `rm -f ${planted.join(" ")}`,
+    ].join("; ");
+    const writable = [...files, "apps/cli/dist"].map((file) => `test -w ${file} && echo "writable ${file}"`).join("; ");
     // The twin writes only the root package.json for real: even a write that changes nothing sets a file's
     // change time, which the host programs' and listing caches' stamps read, and tests running beside this
     // one keep such caches over these sources. The others it shows writable (access(2)), which confined they are not.
@@ -285,10 +294,14 @@ describe("code in a writable workspace is read-only to every confined process", 
       await using folder = await tempFolder({ ".keep": "" });
       const config = join(folder.dir, "plugboard.config.json");
       await writeFile(config, JSON.stringify({ workspace: CHECKOUT, sandbox: "auto", plugins: [{ ...BASH, ...(sandbox ? {} : { sandbox }) }] }));
-      const attack = await plugboard(["call", "--config", config, "bash", JSON.stringify({ command: sandbox ? `${touch}; ${writable}` : twin })], { cwd: folder.dir });
-      for (const file of files) {
+      const attack = await plugboard(["call", "--config", config, "bash", JSON.stringify({ command: sandbox ? `${touch}; ${plant}; ${writable}` : twin })], { cwd: folder.dir });
+      for (const file of [...files, "apps/cli/dist"]) {
         if (sandbox) expect(attack.stdout).not.toContain(`touched ${file}`);
         expect(attack.stdout.includes(`writable ${file}`)).toBe(!sandbox);
+      }
+      for (const file of planted) {
+        expect(attack.stdout).not.toContain(`planted ${file}`);
+        expect(existsSync(join(CHECKOUT, file))).toBe(false);
       }
       if (sandbox) expect(attack.stdout).toContain("Read-only file system");
       else expect(attack.stdout).toContain("touched package.json");
