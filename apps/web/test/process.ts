@@ -9,7 +9,7 @@ export interface WebProcess {
   stderr(): string;
   /** Resolves with the URL once the server says where it listens; rejects if it exits first. */
   readonly listening: Promise<string>;
-  /** Resolves with the exit code. */
+  /** Resolves with the exit code, once everything it printed on stderr has been read. */
   readonly exited: Promise<number>;
 }
 
@@ -29,7 +29,7 @@ export function spawnWeb(args: readonly string[], env: Record<string, string> = 
     proc.exited.then((code) => reject(new Error(`The web process exited with ${code} before listening:\n${text}`)));
   });
   listening.catch(() => {});
-  void (async () => {
+  const read = (async () => {
     const decoder = new TextDecoder();
     for await (const chunk of proc.stderr) {
       text += decoder.decode(chunk, { stream: true });
@@ -37,5 +37,6 @@ export function spawnWeb(args: readonly string[], env: Record<string, string> = 
       if (url) found?.(url);
     }
   })();
-  return { proc, stderr: () => text, listening, exited: proc.exited };
+  // Once the process has ended and all it wrote on stderr is read: a check of stderr after it sees everything.
+  return { proc, stderr: () => text, listening, exited: Promise.all([proc.exited, read]).then(([code]) => code) };
 }
