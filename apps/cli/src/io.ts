@@ -39,6 +39,7 @@ export function processIo(): Io {
   // Asked of a flag, not of `used`: reading `process.stdout` creates the stream.
   let stdoutUsed = false;
   const writable = (stream: NodeJS.WriteStream) => {
+    if (!used.has(stream)) stream.on("error", throwUnlessReaderGone);
     used.add(stream);
     return stream;
   };
@@ -65,7 +66,7 @@ export function processIo(): Io {
     print(text) {
       // Once the Node stream exists, keep to it so that the two never reorder output.
       if (stdoutUsed) return new Promise((done) => process.stdout.write(text, () => done()));
-      printed = printed.then(() => Bun.write(Bun.stdout, text));
+      printed = printed.then(() => Bun.write(Bun.stdout, text)).catch(throwUnlessReaderGone);
       return printed.then(() => undefined);
     },
     async drain() {
@@ -74,4 +75,14 @@ export function processIo(): Io {
     },
   };
   return io;
+}
+
+/**
+ * A write whose reader is gone (the pipe closed, as `plugboard tools | head -1` closes it
+ * once it has its line) delivers nothing more, and is no failure of the command: it ends as
+ * it would have, with its own exit code and no stack. Anything else is thrown on.
+ */
+function throwUnlessReaderGone(error: unknown): void {
+  const code = error instanceof Error ? Reflect.get(error, "code") : undefined;
+  if (code !== "EPIPE" && code !== "ERR_STREAM_DESTROYED") throw error;
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SPECS } from "../src/commands/index.ts";
-import { plugboard, tempFolder } from "./helpers.ts";
+import { plugboard, spawnPlugboard, tempFolder } from "./helpers.ts";
 
 setDefaultTimeout(60_000);
 
@@ -26,6 +26,8 @@ beforeAll(async () => {
     "missing-plugin.json": JSON.stringify({ sandbox: "off", plugins: [{ package: "plugboard-plugin-nope", permissions: [] }] }),
     "missing-workspace.json": JSON.stringify({ sandbox: "off", workspace: "./no-such-folder", plugins: [] }),
     "read-file.json": JSON.stringify({ sandbox: "off", workspace: "./workspace", plugins: [{ path: READ_FILE, permissions: ["fs.read"] }] }),
+    // Confined where the machine can: no plugin runs in the CLI's process, so no handler of stray plugin errors is installed.
+    "read-file-confined.json": JSON.stringify({ sandbox: "auto", workspace: "./workspace", plugins: [{ path: READ_FILE, permissions: ["fs.read"] }] }),
     "not-a-plugin/package.json": JSON.stringify({ name: "not-a-plugin", version: "0.1.0" }),
   }));
 });
@@ -172,5 +174,24 @@ describe("plugboard mcp --http where it cannot listen", () => {
       stdout: "",
       stderr: "plugboard: 192.0.2.1 is not an address of this machine; pick one with --host H (default 127.0.0.1) (see plugboard mcp --help)\n",
     });
+  });
+});
+
+describe("output whose reader is gone", () => {
+  // The reader of stdout closes its end before the command writes a byte (a `| head -1` that had
+  // its line, a viewer quit): each write fails with EPIPE. Through `print` and through Node's stream.
+  test.each([
+    [["--help"], 0],
+    [["call", "read_file", '{"path": "notes.txt"}', "--config", "read-file-confined.json"], 0],
+    [["call", "read_file", '{"path": "missing.txt"}', "--config", "read-file-confined.json"], 1],
+    [["plugin", "new", "notes-epipe", "--dir", "scaffolds"], 0],
+  ] as const)("%p ends with its own exit code, and no stack", async (args, code) => {
+    const child = spawnPlugboard(args, { cwd: dir });
+    await child.stdout.cancel();
+    await child.stdin.end();
+    const [stderr, exited] = await Promise.all([new Response(child.stderr).text(), child.exited]);
+    expect(stderr).not.toMatch(CRASH_LINE);
+    expect(stderr).not.toContain("EPIPE");
+    expect(exited).toBe(code);
   });
 });

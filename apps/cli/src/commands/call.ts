@@ -25,11 +25,12 @@ export async function callCommand(parsed: ParsedArgs, io: Io): Promise<number> {
   // The person's own call: no model reads its result, so its secrets are left in.
   const result = await app.runtime.execute(tool, json, { callId: "direct", signal: interrupt.signal, approve: approveAll, redact: false });
   trace("call: result");
+  // Printed once, without Node's stdout stream: making it costs a one-shot call more than its printing.
   if (parsed.flags.json) {
-    io.stdout.write(jsonLine({ type: "tool_result", id: "direct", is_error: result.isError, content: result.content }));
+    await io.print(jsonLine({ type: "tool_result", id: "direct", is_error: result.isError, content: result.content }));
   } else {
     const shown = visible(result.content);
-    io.stdout.write(shown.endsWith("\n") ? shown : `${shown}\n`);
+    await io.print(shown.endsWith("\n") ? shown : `${shown}\n`);
   }
   return interrupt.exitCode(result.isError ? 1 : 0);
 }
