@@ -1,6 +1,8 @@
 /** The process's streams, environment and folder, gathered once so commands take them explicitly. */
+import { writeSync } from "node:fs";
 import { invocationCwd } from "@plugboard/bootstrap";
 import { visible } from "@plugboard/core/internal";
+import { lazyLibc } from "@plugboard/core/libc";
 import { createStyle, type Style } from "./output.ts";
 
 /** What a command reads from and writes to. */
@@ -31,13 +33,14 @@ export interface Io {
 /**
  * The real process's `Io`. Its streams and style are made when first used: creating
  * `process.stdout` or `process.stderr` loads Node's stream machinery, which a command that
- * only prints (through `print`) never needs.
+ * only prints (through `print`) and notes (through `note`) never needs.
  */
 export function processIo(): Io {
   const { env } = process;
   const used = new Set<NodeJS.WriteStream>();
-  // Asked of a flag, not of `used`: reading `process.stdout` creates the stream.
+  // Asked of flags, not of `used`: reading `process.stdout` or `process.stderr` creates the stream.
   let stdoutUsed = false;
+  let stderrUsed = false;
   const writable = (stream: NodeJS.WriteStream) => {
     if (!used.has(stream)) stream.on("error", throwUnlessReaderGone);
     used.add(stream);
@@ -54,15 +57,21 @@ export function processIo(): Io {
       return writable(process.stdout);
     },
     get stderr() {
+      stderrUsed = true;
       return writable(process.stderr);
     },
     env,
     cwd: invocationCwd(env, process.cwd(), "plugboard"),
     get style() {
-      style ??= createStyle(io.stderr, env);
+      style ??= createStyle(stderrUsed ? process.stderr : { isTTY: stderrIsTerminal() }, env);
       return style;
     },
-    note: (message) => io.stderr.write(`${io.style.dim("plugboard:")} ${visible(message)}\n`),
+    note(message) {
+      const line = `${io.style.dim("plugboard:")} ${visible(message)}\n`;
+      // Until the stream exists, written at once, in order (and waited for: see writeNow).
+      if (stderrUsed) io.stderr.write(line);
+      else writeNow(2, line);
+    },
     print(text) {
       // Once the Node stream exists, keep to it so that the two never reorder output.
       if (stdoutUsed) return new Promise((done) => process.stdout.write(text, () => done()));
@@ -85,4 +94,26 @@ export function processIo(): Io {
 function throwUnlessReaderGone(error: unknown): void {
   const code = error instanceof Error ? Reflect.get(error, "code") : undefined;
   if (code !== "EPIPE" && code !== "ERR_STREAM_DESTROYED") throw error;
+}
+
+const libc = lazyLibc({ isatty: { args: ["i32"], returns: "i32" } });
+
+/** Whether stderr is a terminal, asked of libc: asking `process.stderr` would create the stream. */
+function stderrIsTerminal(): boolean {
+  const functions = libc();
+  return functions === null ? process.stderr.isTTY === true : functions.isatty(2) === 1;
+}
+
+/**
+ * Writes all of `text` to `fd` before it returns: Bun's `writeSync` waits while a pipe is
+ * full, even one its reader made non-blocking (where Node's stream, drained by an empty
+ * write, can lose what it was given as the process exits). A reader gone drops the text.
+ */
+function writeNow(fd: number, text: string): void {
+  const bytes = Buffer.from(text);
+  try {
+    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
+  } catch (error) {
+    throwUnlessReaderGone(error);
+  }
 }
