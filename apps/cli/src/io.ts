@@ -26,7 +26,7 @@ export interface Io {
    * costs more than the rest of `--version`.
    */
   print(text: string): Promise<void>;
-  /** Waits until what was written (to stdout and stderr, `print`s included) is out: before the process exits. */
+  /** Waits until what was written (to stdout and stderr, `print`s included) is out, and ends the streams: the last thing before the process exits. */
   drain(): Promise<void>;
 }
 
@@ -80,7 +80,9 @@ export function processIo(): Io {
     },
     async drain() {
       await printed;
-      await Promise.all([...used].map((stream) => new Promise((done) => stream.write("", done))));
+      // Ended, not written to with an empty chunk: Bun calls an empty write back at once, while
+      // what came before it may still wait for room in a pipe its reader made non-blocking.
+      await Promise.all([...used].map((stream) => new Promise((done) => (stream.writableEnded || stream.destroyed ? done(undefined) : stream.end(done)))));
     },
   };
   return io;
