@@ -82,7 +82,7 @@ export function processIo(): Io {
       await printed;
       // Ended, not written to with an empty chunk: Bun calls an empty write back at once, while
       // what came before it may still wait for room in a pipe its reader made non-blocking.
-      await Promise.all([...used].map((stream) => new Promise((done) => (stream.writableEnded || stream.destroyed ? done(undefined) : stream.end(done)))));
+      await Promise.all([...used].map((stream) => new Promise<void>((done) => (stream.writableEnded || stream.destroyed ? done() : stream.end(() => done())))));
     },
   };
   return io;
