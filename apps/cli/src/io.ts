@@ -1,6 +1,7 @@
 /** The process's streams, environment and folder, gathered once so commands take them explicitly. */
 import { writeSync } from "node:fs";
 import { invocationCwd } from "@plugboard/bootstrap";
+import { PlugboardError } from "@plugboard/errors";
 import { visible } from "@plugboard/core/internal";
 import { lazyLibc } from "@plugboard/core/libc";
 import { createStyle, type Style } from "./output.ts";
@@ -42,7 +43,7 @@ export function processIo(): Io {
   let stdoutUsed = false;
   let stderrUsed = false;
   const writable = (stream: NodeJS.WriteStream) => {
-    if (!used.has(stream)) stream.on("error", throwUnlessReaderGone);
+    if (!used.has(stream)) stream.on("error", (error) => streamFailed(error, stream === process.stdout ? "stdout" : "stderr"));
     used.add(stream);
     return stream;
   };
@@ -75,11 +76,15 @@ export function processIo(): Io {
     print(text) {
       // Once the Node stream exists, keep to it so that the two never reorder output.
       if (stdoutUsed) return new Promise((done) => process.stdout.write(text, () => done()));
-      printed = printed.then(() => Bun.write(Bun.stdout, text)).catch(throwUnlessReaderGone);
+      printed = printed.then(() => Bun.write(Bun.stdout, text)).catch((error: unknown) => {
+        const failure = outputFailure(error, "stdout");
+        if (failure !== undefined) throw failure;
+      });
       return printed.then(() => undefined);
     },
     async drain() {
-      await printed;
+      // A print that failed told its caller (the command), which said so: nothing is left to say here.
+      await printed.catch(() => undefined);
       // Ended, not written to with an empty chunk: Bun calls an empty write back at once, while
       // what came before it may still wait for room in a pipe its reader made non-blocking.
       await Promise.all([...used].map((stream) => new Promise<void>((done) => (stream.writableEnded || stream.destroyed ? done() : stream.end(() => done())))));
@@ -89,13 +94,31 @@ export function processIo(): Io {
 }
 
 /**
- * A write whose reader is gone (the pipe closed, as `plugboard tools | head -1` closes it
- * once it has its line) delivers nothing more, and is no failure of the command: it ends as
- * it would have, with its own exit code and no stack. Anything else is thrown on.
+ * What a failed write of the process's output is to a person. A write whose reader is gone
+ * (the pipe closed, as `plugboard tools | head -1` closes it once it has its line) delivers
+ * nothing more and is no failure: the command ends as it would have, with its own exit code
+ * (undefined). One the system refused otherwise (a full disk, `> /dev/full`) is the person's
+ * to fix: a `PlugboardError` saying so. Anything else is a bug of ours, thrown on.
  */
-function throwUnlessReaderGone(error: unknown): void {
+function outputFailure(error: unknown, stream: "stdout" | "stderr"): PlugboardError | undefined {
   const code = error instanceof Error ? Reflect.get(error, "code") : undefined;
-  if (code !== "EPIPE" && code !== "ERR_STREAM_DESTROYED") throw error;
+  if (code === "EPIPE" || code === "ERR_STREAM_DESTROYED") return undefined;
+  if (!(error instanceof Error) || typeof code !== "string" || !/^E[A-Z0-9]+$/.test(code)) throw error;
+  // Bun's message: "ENOSPC: no space left on device, write".
+  const reason = error.message.replace(/^E[A-Z0-9]+: /, "").replace(/, write$/, "");
+  return new PlugboardError("OUTPUT", `Cannot write plugboard's ${stream}: ${reason} (${code}).\nSend it where it can be written: a file on a disk with room, or a pipe that is read.`);
+}
+
+/**
+ * An error of Node's stdout or stderr stream, emitted while a command runs: a reader gone is
+ * dropped; stdout refused otherwise ends the process with the message on stderr (exit 2), as
+ * a command's failure would. stderr refused has nowhere to say so: it is dropped.
+ */
+function streamFailed(error: unknown, stream: "stdout" | "stderr"): void {
+  const failure = outputFailure(error, stream);
+  if (failure === undefined || stream === "stderr") return;
+  writeNow(2, `plugboard: ${failure.message}\n`);
+  process.exit(2);
 }
 
 const libc = lazyLibc({ isatty: { args: ["i32"], returns: "i32" } });
@@ -107,15 +130,16 @@ function stderrIsTerminal(): boolean {
 }
 
 /**
- * Writes all of `text` to `fd` before it returns: Bun's `writeSync` waits while a pipe is
- * full, even one its reader made non-blocking (where Node's stream, drained by an empty
- * write, can lose what it was given as the process exits). A reader gone drops the text.
+ * Writes all of `text` to stderr (`fd` 2) before it returns: Bun's `writeSync` waits while a
+ * pipe is full, even one its reader made non-blocking (where Node's stream, drained by an
+ * empty write, can lose what it was given as the process exits). A write the system refuses
+ * (a reader gone, a full disk) drops the text: stderr is where it would have said so.
  */
 function writeNow(fd: number, text: string): void {
   const bytes = Buffer.from(text);
   try {
     for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
   } catch (error) {
-    throwUnlessReaderGone(error);
+    outputFailure(error, "stderr");
   }
 }

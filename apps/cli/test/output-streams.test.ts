@@ -1,5 +1,6 @@
 /**
- * What the CLI writes arrives whole, whatever stdout and stderr are. Its notes (`plugboard: …`
+ * What the CLI writes arrives whole, whatever stdout and stderr are, or the CLI says why it
+ * could not (exit 2), or, for a reader gone, ends as it would have. Its notes (`plugboard: …`
  * on stderr) are written at once, without Node's stderr stream, until a command makes that
  * stream: dim on a terminal, plain elsewhere (the notes here are `call`'s, which names the
  * workspace when it is the current folder). What goes through Node's streams is out before
@@ -7,7 +8,7 @@
  * inherited stdout is) and reads only later.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { closeSync, readSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { lazyLibc } from "@plugboard/core/libc";
@@ -85,6 +86,35 @@ describe("output through Node's stream", () => {
   });
 });
 
+
+describe("output the system refuses (a full disk: /dev/full)", () => {
+  const FULL = "/dev/full";
+  const refused = "plugboard: Cannot write plugboard's stdout: no space left on device (ENOSPC).\nSend it where it can be written: a file on a disk with room, or a pipe that is read.\n";
+  /** Runs the CLI with `stream` (stdout or stderr) opened on /dev/full, the other piped. */
+  async function intoFull(args: readonly string[], stream: "stdout" | "stderr") {
+    const full = openSync(FULL, "w");
+    try {
+      const child = Bun.spawn(["bun", MAIN, ...args], { cwd: workspace, env: cleanEnv(), stdio: ["ignore", stream === "stdout" ? full : "pipe", stream === "stderr" ? full : "pipe"] });
+      const other = stream === "stdout" ? child.stderr : child.stdout;
+      const [text, code] = await Promise.all([other instanceof ReadableStream ? new Response(other).text() : "", child.exited]);
+      return { code, text };
+    } finally {
+      closeSync(full);
+    }
+  }
+
+  test.skipIf(!existsSync(FULL)).each([
+    ["--help (printed)", ["--help"], false],
+    ["call (printed)", CALL, true],
+    ["plugin new (Node's stream)", ["plugin", "new", "notes", "--dir", "../full-scaffold"], false],
+  ] as const)("%s into a full disk: one message, exit 2", async (_name, args, noted) => {
+    expect(await intoFull(args, "stdout")).toEqual({ code: 2, text: `${noted ? note() : ""}${refused}` });
+  });
+
+  test.skipIf(!existsSync(FULL))("stderr on a full disk: the note is dropped, the call answers on stdout (exit 0)", async () => {
+    expect(await intoFull(CALL, "stderr")).toEqual({ code: 0, text: "hello\n" });
+  });
+});
 
 /**
  * A pipe whose ends do not block, filled to the last byte: `write` is for the child, and

@@ -25,6 +25,7 @@ export type PlugboardErrorCode =
   | "MCP_SERVER"
   | "PLANTED_FILE"
   | "STATE_FOLDER"
+  | "OUTPUT"
   | "USAGE";
 
 /**
