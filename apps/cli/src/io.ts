@@ -1,5 +1,5 @@
 /** The process's streams, environment and folder, gathered once so commands take them explicitly. */
-import { writeSync } from "node:fs";
+import { fstatSync, writeSync } from "node:fs";
 import { invocationCwd } from "@plugboard/bootstrap";
 import { PlugboardError } from "@plugboard/errors";
 import { visible } from "@plugboard/core/internal";
@@ -43,7 +43,7 @@ export function processIo(): Io {
   let stdoutUsed = false;
   let stderrUsed = false;
   const writable = (stream: NodeJS.WriteStream) => {
-    if (!used.has(stream)) stream.on("error", (error) => streamFailed(error, stream === process.stdout ? "stdout" : "stderr"));
+    if (!used.has(stream)) stream.on("error", (error) => streamFailed(error, stream === process.stdout ? 1 : 2));
     used.add(stream);
     return stream;
   };
@@ -64,7 +64,7 @@ export function processIo(): Io {
     env,
     cwd: invocationCwd(env, process.cwd(), "plugboard"),
     get style() {
-      style ??= createStyle(stderrUsed ? process.stderr : { isTTY: stderrIsTerminal() }, env);
+      style ??= createStyle(stderrUsed ? process.stderr : { isTTY: isTerminal(2) }, env);
       return style;
     },
     note(message) {
@@ -77,7 +77,7 @@ export function processIo(): Io {
       // Once the Node stream exists, keep to it so that the two never reorder output.
       if (stdoutUsed) return new Promise((done) => process.stdout.write(text, () => done()));
       printed = printed.then(() => Bun.write(Bun.stdout, text)).catch((error: unknown) => {
-        const failure = outputFailure(error, "stdout");
+        const failure = outputFailure(error, 1);
         if (failure !== undefined) throw failure;
       });
       return printed.then(() => undefined);
@@ -94,15 +94,17 @@ export function processIo(): Io {
 }
 
 /**
- * What a failed write of the process's output is to a person. A write whose reader is gone
- * (the pipe closed, as `plugboard tools | head -1` closes it once it has its line) delivers
- * nothing more and is no failure: the command ends as it would have, with its own exit code
- * (undefined). One the system refused otherwise (a full disk, `> /dev/full`) is the person's
- * to fix: a `PlugboardError` saying so. Anything else is a bug of ours, thrown on.
+ * What a failed write to `fd` (1 stdout, 2 stderr) is to a person. A write whose reader is
+ * gone (the pipe closed, as `plugboard tools | head -1` closes it once it has its line; a
+ * terminal that went away, EIO on a character device) delivers nothing more and is no failure
+ * here: the command ends as it would have (a terminal's hangup, 129, is interrupt.ts's),
+ * undefined. One the system refused otherwise (a full disk, `> /dev/full`) is the person's to
+ * fix: a `PlugboardError` saying so. Anything else is a bug of ours, thrown on.
  */
-function outputFailure(error: unknown, stream: "stdout" | "stderr"): PlugboardError | undefined {
+function outputFailure(error: unknown, fd: 1 | 2): PlugboardError | undefined {
   const code = error instanceof Error ? Reflect.get(error, "code") : undefined;
-  if (code === "EPIPE" || code === "ERR_STREAM_DESTROYED") return undefined;
+  if (code === "EPIPE" || code === "ERR_STREAM_DESTROYED" || (code === "EIO" && characterDevice(fd))) return undefined;
+  const stream = fd === 1 ? "stdout" : "stderr";
   if (!(error instanceof Error) || typeof code !== "string" || !/^E[A-Z0-9]+$/.test(code)) throw error;
   // Bun's message: "ENOSPC: no space left on device, write".
   const reason = error.message.replace(/^E[A-Z0-9]+: /, "").replace(/, write$/, "");
@@ -114,9 +116,9 @@ function outputFailure(error: unknown, stream: "stdout" | "stderr"): PlugboardEr
  * dropped; stdout refused otherwise ends the process with the message on stderr (exit 2), as
  * a command's failure would. stderr refused has nowhere to say so: it is dropped.
  */
-function streamFailed(error: unknown, stream: "stdout" | "stderr"): void {
-  const failure = outputFailure(error, stream);
-  if (failure === undefined || stream === "stderr") return;
+function streamFailed(error: unknown, fd: 1 | 2): void {
+  const failure = outputFailure(error, fd);
+  if (failure === undefined || fd === 2) return;
   writeNow(2, `plugboard: ${failure.message}\n`);
   process.exit(2);
 }
@@ -124,9 +126,18 @@ function streamFailed(error: unknown, stream: "stdout" | "stderr"): void {
 const libc = lazyLibc({ isatty: { args: ["i32"], returns: "i32" } });
 
 /** Whether stderr is a terminal, asked of libc: asking `process.stderr` would create the stream. */
-function stderrIsTerminal(): boolean {
+function isTerminal(fd: 2): boolean {
   const functions = libc();
-  return functions === null ? process.stderr.isTTY === true : functions.isatty(2) === 1;
+  return functions === null ? process.stderr.isTTY === true : functions.isatty(fd) === 1;
+}
+
+/** Whether `fd` is a character device: a terminal stays one after it hung up, when `isatty` no longer says so. */
+function characterDevice(fd: number): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice();
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -135,11 +146,11 @@ function stderrIsTerminal(): boolean {
  * empty write, can lose what it was given as the process exits). A write the system refuses
  * (a reader gone, a full disk) drops the text: stderr is where it would have said so.
  */
-function writeNow(fd: number, text: string): void {
+function writeNow(fd: 2, text: string): void {
   const bytes = Buffer.from(text);
   try {
     for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
   } catch (error) {
-    outputFailure(error, "stderr");
+    outputFailure(error, 2);
   }
 }

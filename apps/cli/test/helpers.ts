@@ -234,10 +234,12 @@ export function offeredTools(model: ScriptedModel, request = 0): string[] {
  * survives the hangup (`trap : HUP`), so plugboard gets no signal, only a read that ends.
  * `code()` is plugboard's exit code once the shell wrote it (without `leader` only).
  */
-export function spawnUnderScript(args: readonly string[], options: { readonly cwd: string; readonly leader?: boolean; readonly env?: Record<string, string> }) {
+export function spawnUnderScript(args: readonly string[], options: { readonly cwd: string; readonly leader?: boolean; readonly env?: Record<string, string>; readonly startAfter?: number }) {
   const codeFile = join(options.cwd, `exit-code-${crypto.randomUUID()}`);
   const command = ["bun", MAIN, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
-  const inner = options.leader === true ? `exec ${command}` : `trap : HUP; ${command}; echo $? > '${codeFile}'`;
+  // `startAfter` seconds: the shell waits that long before it starts plugboard (the terminal may be gone by then).
+  const wait = options.startAfter === undefined ? "" : `sleep ${options.startAfter}; `;
+  const inner = options.leader === true ? `${wait}exec ${command}` : `trap : HUP; ${wait}${command}; echo $? > '${codeFile}'`;
   const holder = Bun.spawn(["script", "-qfc", inner, "/dev/null"], {
     cwd: options.cwd,
     env: cleanEnv({ SHELL: "/bin/sh", TERM: "xterm", NO_COLOR: "1", ...options.env }),

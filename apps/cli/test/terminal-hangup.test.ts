@@ -89,3 +89,20 @@ describe.each([
     expect(model.requests).toHaveLength(1);
   });
 });
+
+describe("plugboard started on a terminal that is already gone (not the session leader)", () => {
+  // Its first write fails with EIO: no reader is left, as for a closed pipe, and the command ends as it would have.
+  test.each([
+    ["--help (printed)", ["--help"]],
+    ["plugin new (Node's stream)", ["plugin", "new", "notes", "--dir", "scaffold"]],
+  ] as const)("%s: exit 0, as when its output has no reader", async (_name, args) => {
+    await using folder = await tempFolder();
+    const cli = spawnUnderScript(args, { cwd: folder.dir, startAfter: 0.5 });
+    // The shell runs (its trap set) before the terminal's holder goes; plugboard starts after.
+    await Bun.sleep(150);
+    cli.holder.kill("SIGKILL");
+    await cli.holder.exited;
+    await waitFor("plugboard ended on the terminal that went away", async () => (await cli.code()) !== undefined, { timeoutMs: 10_000 });
+    expect(await cli.code()).toBe(0);
+  });
+});
