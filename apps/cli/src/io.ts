@@ -1,9 +1,10 @@
 /** The process's streams, environment and folder, gathered once so commands take them explicitly. */
-import { fstatSync, writeSync } from "node:fs";
+import { fstatSync } from "node:fs";
 import { invocationCwd } from "@plugboard/bootstrap";
 import { PlugboardError } from "@plugboard/errors";
 import { visible } from "@plugboard/core/internal";
 import { lazyLibc } from "@plugboard/core/libc";
+import { writeAll } from "@plugboard/core/process";
 import { createStyle, type Style } from "./output.ts";
 
 /** What a command reads from and writes to. */
@@ -64,14 +65,14 @@ export function processIo(): Io {
     env,
     cwd: invocationCwd(env, process.cwd(), "plugboard"),
     get style() {
-      style ??= createStyle(stderrUsed ? process.stderr : { isTTY: isTerminal(2) }, env);
+      style ??= createStyle(stderrUsed ? process.stderr : { isTTY: stderrIsTerminal() }, env);
       return style;
     },
     note(message) {
       const line = `${io.style.dim("plugboard:")} ${visible(message)}\n`;
-      // Until the stream exists, written at once, in order (and waited for: see writeNow).
+      // Until the stream exists, written at once, in order (and waited for: see noteNow).
       if (stderrUsed) io.stderr.write(line);
-      else writeNow(2, line);
+      else noteNow(line);
     },
     print(text) {
       // Once the Node stream exists, keep to it so that the two never reorder output.
@@ -104,8 +105,8 @@ export function processIo(): Io {
 function outputFailure(error: unknown, fd: 1 | 2): PlugboardError | undefined {
   const code = error instanceof Error ? Reflect.get(error, "code") : undefined;
   if (code === "EPIPE" || code === "ERR_STREAM_DESTROYED" || (code === "EIO" && characterDevice(fd))) return undefined;
-  const stream = fd === 1 ? "stdout" : "stderr";
   if (!(error instanceof Error) || typeof code !== "string" || !/^E[A-Z0-9]+$/.test(code)) throw error;
+  const stream = fd === 1 ? "stdout" : "stderr";
   // Bun's message: "ENOSPC: no space left on device, write".
   const reason = error.message.replace(/^E[A-Z0-9]+: /, "").replace(/, write$/, "");
   return new PlugboardError("OUTPUT", `Cannot write plugboard's ${stream}: ${reason} (${code}).\nSend it where it can be written: a file on a disk with room, or a pipe that is read.`);
@@ -119,16 +120,16 @@ function outputFailure(error: unknown, fd: 1 | 2): PlugboardError | undefined {
 function streamFailed(error: unknown, fd: 1 | 2): void {
   const failure = outputFailure(error, fd);
   if (failure === undefined || fd === 2) return;
-  writeNow(2, `plugboard: ${failure.message}\n`);
+  noteNow(`plugboard: ${failure.message}\n`);
   process.exit(2);
 }
 
 const libc = lazyLibc({ isatty: { args: ["i32"], returns: "i32" } });
 
 /** Whether stderr is a terminal, asked of libc: asking `process.stderr` would create the stream. */
-function isTerminal(fd: 2): boolean {
+function stderrIsTerminal(): boolean {
   const functions = libc();
-  return functions === null ? process.stderr.isTTY === true : functions.isatty(fd) === 1;
+  return functions === null ? process.stderr.isTTY === true : functions.isatty(2) === 1;
 }
 
 /** Whether `fd` is a character device: a terminal stays one after it hung up, when `isatty` no longer says so. */
@@ -141,15 +142,14 @@ function characterDevice(fd: number): boolean {
 }
 
 /**
- * Writes all of `text` to stderr (`fd` 2) before it returns: Bun's `writeSync` waits while a
- * pipe is full, even one its reader made non-blocking (where Node's stream, drained by an
- * empty write, can lose what it was given as the process exits). A write the system refuses
- * (a reader gone, a full disk) drops the text: stderr is where it would have said so.
+ * Writes all of `text` to stderr before it returns (`writeAll`: it waits while a pipe is full,
+ * even one its reader made non-blocking, where Node's stream, drained by an empty write, could
+ * lose what it was given as the process exits). A write the system refuses (a reader gone, a
+ * full disk) drops the text: stderr is where it would have said so.
  */
-function writeNow(fd: 2, text: string): void {
-  const bytes = Buffer.from(text);
+function noteNow(text: string): void {
   try {
-    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
+    writeAll(2, text);
   } catch (error) {
     outputFailure(error, 2);
   }

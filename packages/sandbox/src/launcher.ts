@@ -6,11 +6,11 @@
  * environment that holds none of the app's secrets. The result is a plain command line,
  * so any spawner (an MCP stdio transport included) can start it.
  */
-import { closeSync, realpathSync, writeSync } from "node:fs";
+import { closeSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Permission } from "@plugboard/core";
-import { CONFINED_VARIABLE, unshareFlags } from "@plugboard/core/process";
+import { CONFINED_VARIABLE, unshareFlags, writeAll } from "@plugboard/core/process";
 import { TRACE_VARIABLE, tracing } from "@plugboard/core/trace";
 import { buildView, DEVICES, PRIVATE_FOLDERS, type ProtectedPath } from "./view/build-view.ts";
 import type { ConfinementRules } from "./kernel/confine-main.ts";
@@ -246,9 +246,8 @@ function launchPart({ grants, network, workspace, env, confineProgram }: LaunchO
 
 /** Writes all of `text` on the blocking pipe `fd`; a reader gone (EPIPE) is no error here: the process's exit says why it went. */
 function writeWhole(fd: number, text: string): void {
-  const bytes = Buffer.from(text);
   try {
-    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+    writeAll(fd, text);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EPIPE") throw error;
   }
