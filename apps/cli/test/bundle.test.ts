@@ -4,7 +4,7 @@
  * the bundle's core, and a rebuild whenever a source is newer than the bundle.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rename, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -67,7 +67,8 @@ test("a confined plugin's host runs the program the bundle ships (host-program.j
     const host = await bundled(["call", "bash", JSON.stringify({ command: `${cmdline}; echo; ls -a ${OUT}` })], { XDG_CACHE_HOME: cache });
     expect(host.code).toBe(0);
     const [running = "", ...listed] = host.stdout.split("\n");
-    expect(running).toContain(` ${join(OUT, "host-program.js")} {"plugins":`);
+    // The confining step the bundle ships, which runs the host program in its own process.
+    expect(running).toContain(` ${join(OUT, "confine-program.js")} --workspace `);
     expect(listed.filter((name) => name !== "" && !name.startsWith("exit code")).sort()).toEqual([".", "..", "host-program.js", "host-program.js.jsc"]);
     expect(existsSync(join(cache, "plugboard/hosts/program"))).toBe(false);
 
@@ -76,8 +77,9 @@ test("a confined plugin's host runs the program the bundle ships (host-program.j
     try {
       const kept = await bundled(["call", "bash", JSON.stringify({ command: cmdline })], { XDG_CACHE_HOME: cache });
       expect(kept.code).toBe(0);
-      expect(kept.stdout).toMatch(/\/plugboard\/hosts\/program\/[0-9a-f]{16}\/host-program-[0-9a-f]{16}\.js \{"plugins":/);
+      expect(kept.stdout).toMatch(/\/plugboard\/hosts\/program\/[0-9a-f]{16}\/confine-program-[0-9a-f]{16}\.js --workspace /);
       expect(kept.stdout).not.toContain(OUT);
+      expect(readdirSync(join(cache, "plugboard/hosts/program"), { recursive: true }).some((name) => /host-program-[0-9a-f]{16}\.js$/.test(String(name)))).toBe(true);
     } finally {
       await rename(join(OUT, "host-program.js.away"), join(OUT, "host-program.js"));
     }

@@ -7,7 +7,7 @@
  * does not ask for, and without a person (piped, `--yes`) the refusal stays as it was.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { realpathSync } from "node:fs";
+import { readlinkSync, realpathSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -376,8 +376,9 @@ describe("grants given at once for one plugin or server", () => {
     const { folder, config, audit } = await setup(BASH, READER_FILES);
     await using _ = folder;
     await writeFile(config, (await readFile(config, "utf8")).replace(" // confined bash", `, // confined bash\n    { "path": "./workspace/node_modules/path-reader", "permissions": [] }`));
-    // The hosts of path-reader in this folder: their own processes (bun running the host program), the sandbox's around them not counted.
-    const hosts = () => processesWhere(({ argv }) => argv[0] !== "/usr/bin/unshare" && argv.some((arg) => /\/host-program(-[0-9a-f]{16})?\.js$/.test(arg)) && argv.some((arg) => arg.includes(`${folder.dir}/workspace/node_modules/path-reader`)));
+    // The hosts of path-reader in this folder: their own processes (the Bun that confined itself and runs the host program), the sandbox's around them not counted; a host starts in its first plugin's folder.
+    const reader = join(folder.dir, "workspace/node_modules/path-reader");
+    const hosts = () => processesWhere(({ pid, argv }) => argv[0] !== "/usr/bin/unshare" && argv.some((arg) => /\/(confine|host)-program(-[0-9a-f]{16})?\.js$/.test(arg)) && cwdOf(pid) === reader);
     await grantBothAtOnce(folder.dir, config, audit, "read_path", hosts);
   });
 
@@ -443,3 +444,12 @@ describe("without a person the refusal stays as it was", () => {
     expect(toolResults(asked, 1).c1?.trimEnd().split("\n").at(-1)).toBe(noNetwork(config));
   });
 });
+
+/** Where process `pid` works, as /proc shows it (undefined once it is gone). */
+function cwdOf(pid: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return undefined;
+  }
+}

@@ -115,7 +115,7 @@ describe("PLUGBOARD_TRACE=1", () => {
       .filter((line) => line.startsWith("plugboard trace "))
       .map((line) => /^plugboard trace (\d+\.\d{3}) (.+)$/.exec(line) ?? []);
     const stages = marks.map(([, , stage]) => stage);
-    for (const stage of ["cli: started", "app: config loaded", "host: spawned", "confine: started", "confine: seccomp installed, execve", "host program: loaded", "host: ready", "host program: runs read_file", "call: result", "cli: exit"]) {
+    for (const stage of ["cli: started", "app: config loaded", "host: spawned", "confine: started", "confine: seccomp installed", "confine: run in place", "host program: loaded", "host: ready", "host program: runs read_file", "call: result", "cli: exit"]) {
       expect(stages.filter((each) => each === stage)).toEqual([stage]);
     }
     const at = (stage: string) => Number(marks.find(([, , each]) => each === stage)?.[1]);

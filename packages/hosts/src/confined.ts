@@ -322,6 +322,8 @@ class HostProcess implements HostConnection {
     const egress = network === undefined ? undefined : openEgress({ plugin: this.names, network, ...(this.#context.onConnection ? { onConnection: this.#context.onConnection } : {}) });
     const options = {
       argv: [process.execPath, programs.host, JSON.stringify(spec)],
+      // The host program runs in the confining step's own process: no second Bun starts.
+      inPlace: true,
       grants,
       ...(network === undefined ? {} : { network }),
       // Grouped hosts share grants; an entry granted paths has a host of its own.

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Permission } from "@plugboard/core";
 import { runningNamed, survivorsNamed, waitFor } from "@plugboard/test-helpers";
 import { ATTEMPT, attempt as attemptIn, available, PACKAGE } from "../test/attempt.ts";
-import { type AheadConfinedCommand, confineAhead, confineCommand, type LaunchOptions, RULES_FD } from "./launcher.ts";
+import { type AheadConfinedCommand, CONFINE_PROGRAM, confineAhead, confineCommand, type LaunchOptions, RULES_FD } from "./launcher.ts";
 import { detectMechanism } from "./mechanism.ts";
 
 let dir = "";
@@ -127,6 +127,67 @@ test("no namespace can be made in a confined process, which its environment says
   const [stdout, stderr] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
   expect(stderr).toBe("");
   expect(stdout).toMatch(/^1 [1-9]\d* [1-9]\d*\n$/);
+});
+
+describe("a Bun script run in the confining step's own process (inPlace)", () => {
+  const SCRIPT = join(PACKAGE, "test/fixtures/threads.ts");
+  // The step as the CLI ships it, a bundle: run from its sources, Bun reads them on its thread pool before the rules come, and the step always execve's.
+  let confineProgram = "";
+  beforeAll(async () => {
+    const built = await Bun.build({ entrypoints: [CONFINE_PROGRAM], target: "bun", format: "cjs", bytecode: true, minify: true });
+    const [code, bytecode] = [built.outputs.find((output) => output.kind === "entry-point"), built.outputs.find((output) => output.kind === "bytecode")];
+    if (!built.success || code === undefined || bytecode === undefined) throw new Error(`the confining program did not build: ${built.logs.join("\n")}`);
+    confineProgram = join(dir, "confine-program.js");
+    await Bun.write(confineProgram, code);
+    await Bun.write(`${confineProgram}.jsc`, bytecode);
+  });
+  interface Report {
+    readonly args: string[];
+    readonly inPlace: boolean;
+    readonly threads: { readonly name: string; readonly confined: boolean }[];
+    readonly variables: string[];
+    readonly write: string;
+  }
+  const run = async (extra: Record<string, string> = {}, ahead = false): Promise<Report> => {
+    const outside = join(tmpdir(), `plugboard-in-place-${process.pid}`);
+    const options = { argv: [process.execPath, SCRIPT, outside], grants: ["fs.read"] as Permission[], workspace, code: [PACKAGE], confineProgram, inPlace: true };
+    let child: Bun.Subprocess<"ignore", "pipe", "pipe">;
+    if (ahead) {
+      const step = confineAhead(available, options);
+      child = Bun.spawn([step.command, ...step.args], { env: { ...step.env, ...extra }, cwd: step.cwd, stdio: ["ignore", "pipe", "pipe", "ignore", step.rulesFd] as unknown as ["ignore", "pipe", "pipe"] });
+      step.spawned();
+      step.send(options, []);
+    } else {
+      const confined = confineCommand(available, options);
+      child = Bun.spawn([confined.command, ...confined.args], { env: { ...confined.env, ...extra }, cwd: confined.cwd, stdout: "pipe", stderr: "pipe" });
+    }
+    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    expect({ stderr, code }).toEqual({ stderr: "", code: 0 });
+    expect(existsSync(outside)).toBe(false);
+    return JSON.parse(stdout) as Report;
+  };
+
+  test.each([
+    ["its rules on the command line", false],
+    ["started ahead of its rules", true],
+  ])("runs there (%s), every thread it starts confined, with its own arguments and environment", async (_, ahead) => {
+    const report = await run({}, ahead);
+    expect(report.inPlace).toBe(true);
+    expect(report.args).toEqual([join(tmpdir(), `plugboard-in-place-${process.pid}`)]);
+    // The thread pool's and the collector's threads, started after the confinement, inherit it.
+    expect(report.threads.length).toBeGreaterThan(1);
+    expect(report.threads.filter(({ confined }) => !confined)).toEqual([]);
+    expect(report.variables).toEqual([]);
+    expect(report.write).toMatch(REFUSED);
+  });
+
+  test("a thread started before the confinement (Bun's JIT compiler, kept on) makes the step execve the script instead", async () => {
+    const report = await run({ BUN_JSC_useConcurrentJIT: "1" });
+    // Run in place, the JIT compiler's thread would hold no part of the confinement.
+    expect(report.threads.filter(({ confined }) => !confined)).toEqual([]);
+    expect(report.inPlace).toBe(false);
+    expect(report.write).toMatch(REFUSED);
+  });
 });
 
 describe("a confined process started before its rules (confineAhead)", () => {

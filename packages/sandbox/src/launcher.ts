@@ -25,6 +25,7 @@ import { limitTree, type TreeLimits } from "./limits/tree-limits.ts";
 import { isWithin, type View } from "./view/view.ts";
 import { existingGrants, type PathGrants } from "./granted-paths.ts";
 import { programLinks } from "./view/program-links.ts";
+import { ONE_THREAD, WORKSPACE_OPTION } from "./kernel/threads.ts";
 
 export { RULES_FD };
 
@@ -85,6 +86,13 @@ export interface ConfineOptions {
    * `ConfinedCommand.limits.remove()` once the tree has ended. @default no bounds
    */
   readonly limits?: Limits;
+  /**
+   * `argv` is a Bun script (`[Bun, SCRIPT, ...ARGS]`, Bun being the app's): the confining step
+   * runs it in its own process once confined, which saves starting a second Bun, unless a
+   * thread of the step escaped the confinement (then it is `execve`d as any program).
+   * @default false: `execve`
+   */
+  readonly inPlace?: boolean;
 }
 
 /** A confined command line. */
@@ -266,7 +274,7 @@ function placesOf(options: Pick<ConfineOptions, "workspace">): Places {
 }
 
 /** The confined process's command line (with `argv`, the program, when the rules will not name it) and environment, without its rules (the caller adds them, or where to read them). */
-function launchOf(mechanism: Pick<Extract<Mechanism, { available: true }>, "unshare">, options: LaunchOptions & { readonly argv?: readonly string[] }, { bun, home }: Places): { command: string; args: string[]; env: Record<string, string> } {
+function launchOf(mechanism: Pick<Extract<Mechanism, { available: true }>, "unshare">, options: LaunchOptions & { readonly argv?: readonly string[] }, { workspace, bun, home }: Places): { command: string; args: string[]; env: Record<string, string> } {
   const sockets = socketsOf(new Set<string>(options.grants), options.network);
   const env: Record<string, string> = {};
   for (const name of PASSED) {
@@ -280,6 +288,8 @@ function launchOf(mechanism: Pick<Extract<Mechanism, { available: true }>, "unsh
     HOME: home,
     TMPDIR: "/tmp",
     BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0",
+    // The step runs on one thread, so that a script can run in it once confined (kernel/threads.ts); removed before its program runs.
+    ...ONE_THREAD,
     // No namespace can be made in here: core's probe for one (a bash call's PID namespace) is skipped.
     [CONFINED_VARIABLE]: "1",
     ...(sockets === "inet" ? PROXY_ENV : {}),
@@ -287,7 +297,8 @@ function launchOf(mechanism: Pick<Extract<Mechanism, { available: true }>, "unsh
     ...(tracing ? { [TRACE_VARIABLE]: "1" } : {}),
   });
   const namespaces = unshareFlags({ ...HOST_NAMESPACES, net: sockets !== "any" });
-  return { command: mechanism.unshare, args: [...namespaces, bun, options.confineProgram ?? CONFINE_MAIN, ...(options.argv ?? [])], env };
+  // The workspace on the command line says, in `ps` and /proc, what the process is confined to (a program run in place has no command line of its own).
+  return { command: mechanism.unshare, args: [...namespaces, bun, options.confineProgram ?? CONFINE_MAIN, WORKSPACE_OPTION, workspace, ...(options.argv ?? [])], env };
 }
 
 /** Which sockets the confined process may make: IPv4 and IPv6 only for a narrowed network (to the proxy), any with the whole network, none without it. */
@@ -336,6 +347,7 @@ function rulesOf(options: ConfineOptions, { workspace, bun, home }: Places, { pr
     seccomp: { network: sockets },
     ...(sockets === "inet" ? { egress: true } : {}),
     ...(program ? { argv: options.argv } : {}),
+    ...(options.inPlace === true ? { inPlace: true as const } : {}),
   };
   // Made last: nothing above may throw and leave them behind.
   const limits = options.limits === undefined ? undefined : limitTree(options.limits);

@@ -3,7 +3,6 @@
  * installed) with the same grants. A plugin from a path, or with other grants, has its own.
  */
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import { cp, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { silentLogger } from "@plugboard/core";
@@ -12,10 +11,11 @@ import { listingCacheFolder } from "@plugboard/hosts/listing-cache";
 import { encodeSchema } from "@plugboard/hosts/protocol";
 import { resolvePlugin } from "@plugboard/loader/resolve-plugin";
 import { detectMechanism } from "@plugboard/sandbox";
-import { processesWhere } from "@plugboard/test-helpers";
 import { Type } from "@sinclair/typebox";
 import { configWith, fixture, removeTempDirs, tempDir, writeConfig } from "../../test/temp-app.ts";
 import { type App, buildApp, loadConfig } from "../index.ts";
+import { hostGroups } from "../plan.ts";
+import { hostProcessesOf } from "../../test/hosts.ts";
 
 setDefaultTimeout(30_000);
 /** The CLI's installation, which ships the first-party plugins as packages. */
@@ -25,18 +25,6 @@ afterEach(async () => {
   await Promise.all(apps.splice(0).map((app) => app.close()));
   await removeTempDirs();
 });
-
-/** The plugins each running host of `workspace` loads, as their specs name them. */
-function hostedPlugins(workspace: string): string[][] {
-  return processesWhere(({ argv }) => argv[0] === process.execPath && (argv[2] ?? "").includes(`"workspace":"${workspace}"`)).map((pid) => {
-    const [, , spec = "{}"] = processesArgv(pid);
-    return (JSON.parse(spec) as { plugins: { manifest: { name: string } }[] }).plugins.map(({ manifest }) => manifest.name).sort();
-  });
-}
-
-function processesArgv(pid: number): string[] {
-  return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-}
 
 test("first-party plugins with the same grants share a host; other grants, or a plugin from a path, do not", async () => {
   const workspace = await tempDir();
@@ -52,11 +40,11 @@ test("first-party plugins with the same grants share a host; other grants, or a 
   );
   const app = await buildApp(config, { appFolder: CLI, freshHosts: true, env: {} });
   apps.push(app);
-  expect(hostedPlugins(app.workspace.root).sort()).toEqual([
-    ["@fixture/greedy"],
-    ["@plugboard/plugin-edit-file"],
-    ["@plugboard/plugin-glob", "@plugboard/plugin-read-file"],
-  ]);
+  // Four plugins in three hosts, as the plan groups them: glob's and read_file's shared.
+  const found = await Promise.all(config.plugins.map((entry, index) => ("mcp" in entry ? undefined : resolvePlugin(entry, { index, configPath: config.configPath }, CLI))));
+  const groups = hostGroups(found.filter((plugin) => plugin !== undefined)).map((group) => group.map(({ manifest }) => manifest.name).sort());
+  expect(groups.sort()).toEqual([["@fixture/greedy"], ["@plugboard/plugin-edit-file"], ["@plugboard/plugin-glob", "@plugboard/plugin-read-file"]]);
+  expect(hostProcessesOf(app.workspace.root)).toHaveLength(3);
   // Each tool of the shared host answers as its own plugin's.
   expect((await app.runtime.execute("glob", '{"pattern":"plugboard*.json"}')).content).toBe("plugboard.json\nplugboard.lock.json");
   expect((await app.runtime.execute("read_file", '{"path":"plugboard.json","limit":1}')).isError).toBe(false);
@@ -77,7 +65,7 @@ test("a first-party plugin granted paths besides the workspace has a host of its
   );
   const app = await buildApp(config, { appFolder: CLI, freshHosts: true, env: {} });
   apps.push(app);
-  expect(hostedPlugins(app.workspace.root).sort()).toEqual([["@plugboard/plugin-glob"], ["@plugboard/plugin-read-file"]]);
+  expect(hostProcessesOf(app.workspace.root)).toHaveLength(2);
 });
 
 /** A copy of fixture `name` installed in `dir`'s node_modules as `@plugboard/NEW`, as a first-party package would be. */
@@ -126,9 +114,10 @@ test("a shared host mounted from the listing cache loads each plugin on its firs
   });
   const app = await buildApp(config, { env: { XDG_CACHE_HOME: cacheHome } });
   apps.push(app);
-  expect(hostedPlugins(app.workspace.root)).toEqual([]);
+  expect(hostProcessesOf(app.workspace.root)).toEqual([]);
   expect(await app.runtime.execute("echo", '{"text":"hi"}')).toEqual({ content: "hi", isError: false });
-  expect(hostedPlugins(app.workspace.root)).toEqual([["@plugboard/plugin-echo", "@plugboard/plugin-explode"]]);
+  // One host for both: it loads echo now, explode on its first call.
+  expect(hostProcessesOf(app.workspace.root)).toHaveLength(1);
   expect(await app.runtime.execute("explode", "{}")).toEqual({
     content: "Error: Plugin @plugboard/plugin-explode failed to load: importing its entry threw: boom: PLUGIN_TOKEN is not set",
     isError: true,

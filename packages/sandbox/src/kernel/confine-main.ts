@@ -7,9 +7,11 @@
  * (egress-channel.ts), leave the app's session (so no terminal of the person's can be
  * opened), drop every capability, restrict this thread with Landlock and the seccomp
  * filter, then `execve` the program named by the arguments, which inherits every
- * restriction on every thread it will have. Run by the launcher; not an API.
+ * restriction on every thread it will have. A Bun script whose rules say `inPlace` runs in
+ * this process instead, when every thread of it is confined (threads.ts): it then needs no
+ * second Bun to start. Run by the launcher; not an API.
  */
-import { closeSync, readSync, writeFileSync } from "node:fs";
+import { closeSync, readSync, realpathSync, writeFileSync } from "node:fs";
 import { trace } from "@plugboard/core/trace";
 import { applyView } from "../view/apply-view.ts";
 import { dropCapabilities, lastCapability } from "./capabilities.ts";
@@ -18,6 +20,7 @@ import { execve } from "./exec.ts";
 import { type LandlockRules, landlockAbi, RULES_FD, RULES_VARIABLE, restrictSelf } from "./landlock.ts";
 import { lastErrno, libc, sys } from "./libc.ts";
 import { installSeccomp, type SeccompRules } from "./seccomp.ts";
+import { ONE_THREAD, unconfinedThreads, WORKSPACE_OPTION } from "./threads.ts";
 import type { LimitRules } from "../limits/tree-limits.ts";
 import type { View } from "../view/view.ts";
 
@@ -35,6 +38,12 @@ export interface ConfinementRules {
    * have started before the app knew which program it would run (`confineAhead`).
    */
   readonly argv?: readonly string[];
+  /**
+   * The program is a Bun script (`[Bun, SCRIPT, ...ARGS]`, on the Bun this step runs on): run
+   * it in this process once confined (`require`, with `process.argv` and `process.env` its
+   * own), unless a thread escaped the confinement; then `execve` it as any program.
+   */
+  readonly inPlace?: true;
 }
 
 const RLIMIT_NPROC = 6n;
@@ -42,19 +51,23 @@ const RLIMIT_NPROC = 6n;
 /**
  * Confines this process with the rules in `env` and replaces it with `argv` (program first),
  * or with the program the rules name when they come on their descriptor; on failure writes
- * the reason and exits 126. Never returns.
+ * the reason and exits 126. Returns only when the program runs in place (`inPlace`): it has
+ * then been loaded, and runs on from this process's event loop.
  */
-export function confineAndExec(argv: readonly string[], environment: Readonly<Record<string, string | undefined>>): never {
+export function confineAndExec(commandLine: readonly string[], environment: Readonly<Record<string, string | undefined>>): void {
+  // `--workspace DIR` names what the step confines to, for `ps`; the rules say what it sees.
+  const argv = commandLine[0] === WORKSPACE_OPTION ? commandLine.slice(2) : commandLine;
   const given = environment[RULES_VARIABLE];
   const early = given === `fd:${RULES_FD}`;
   if (given === undefined || (argv.length === 0 && !early)) {
-    process.stderr.write(`usage: ${RULES_VARIABLE}=JSON bun confine-main.ts PROGRAM [ARGS...]\n`);
+    process.stderr.write(`usage: ${RULES_VARIABLE}=JSON bun confine-main.ts [${WORKSPACE_OPTION} DIR] PROGRAM [ARGS...]\n`);
     process.exit(2);
   }
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(environment)) {
-    if (name !== RULES_VARIABLE && value !== undefined) env[name] = value;
+    if (name !== RULES_VARIABLE && !(name in ONE_THREAD) && value !== undefined) env[name] = value;
   }
+  let script: readonly string[];
   try {
     trace("confine: started");
     // Started before its rules were made (`confineAhead`): they come on a descriptor, and nothing runs without them.
@@ -65,7 +78,7 @@ export function confineAndExec(argv: readonly string[], environment: Readonly<Re
     }
     const rules = early ? rulesLine(RULES_FD) : given;
     trace("confine: rules read");
-    const { view, landlock, seccomp, egress, limits, argv: named } = JSON.parse(rules) as ConfinementRules;
+    const { view, landlock, seccomp, egress, limits, argv: named, inPlace } = JSON.parse(rules) as ConfinementRules;
     const [file, ...args] = early ? (named ?? []) : argv;
     if (file === undefined) throw new Error("no program to run: neither the command line nor the rules name one");
     // "0" is the writer: on v1 this thread alone (`tasks`), the one that execve's the program, which
@@ -81,12 +94,35 @@ export function confineAndExec(argv: readonly string[], environment: Readonly<Re
     restrictSelf(landlock);
     trace("confine: landlock applied");
     installSeccomp(seccomp);
-    trace("confine: seccomp installed, execve");
-    execve(file, [file, ...args], env);
+    trace("confine: seccomp installed");
+    const unconfined = inPlace === true && runsOnThisBun(file, args) ? unconfinedThreads() : undefined;
+    if (unconfined === undefined || unconfined.length > 0) {
+      if (unconfined !== undefined) trace(`confine: threads started before the confinement (${unconfined.join(", ")})`);
+      trace("confine: execve");
+      execve(file, [file, ...args], env);
+    }
+    script = [file, ...args];
   } catch (error) {
     process.stderr.write(`plugboard sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(126);
   }
-  process.exit(126);
+  // Confined, every thread: the script runs here, as `execve` would have started it. Outside
+  // the `try`: what it throws is its own, reported by Bun as for any program.
+  trace("confine: run in place");
+  runInPlace(script, env);
+}
+
+/** Whether `file ARGS` is a script run by the Bun this step runs on. */
+function runsOnThisBun(file: string, args: readonly string[]): boolean {
+  return args[0] !== undefined && !args[0].startsWith("-") && realpathSync(file) === realpathSync(process.execPath);
+}
+
+/** Loads `[Bun, SCRIPT, ...ARGS]` in this process with `env` as its environment and the command line it would have had. */
+function runInPlace(argv: readonly string[], env: Readonly<Record<string, string>>): void {
+  for (const name of Object.keys(process.env)) delete process.env[name];
+  Object.assign(process.env, env);
+  process.argv = [...argv];
+  require(argv[1] ?? "");
 }
 
 /**
