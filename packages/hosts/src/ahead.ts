@@ -6,6 +6,7 @@
  * host whose command line would differ (another network, another confining program) starts
  * its own, and a step no host took is ended with the app's build.
  */
+import { readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { lazilySync } from "@plugboard/core/internal";
 import { killGroup, killGroupOnExit } from "@plugboard/core/process";
 import { trace } from "@plugboard/core/trace";
@@ -21,6 +22,31 @@ export interface HostAhead {
   take(options: LaunchOptions): { readonly child: HostChild; readonly step: AheadConfinedCommand } | undefined;
   /** Ends the step unless a host took it (safe to call twice): it runs nothing. */
   close(): void;
+  /**
+   * Whether the step comes to run in its namespaces: its `unshare` made them (user, PID,
+   * mount, IPC and network: each differs from this process's) and its child runs the Bun that
+   * waits for the rules. Then they work on this machine, as the namespace probe would have
+   * found. False once the step has ended without, or after `SHOWN_WITHIN_MS`.
+   */
+  inNamespaces(): Promise<boolean>;
+}
+
+/** How long `inNamespaces` waits for the step's `unshare` (milliseconds), before the probe is asked instead. */
+const SHOWN_WITHIN_MS = 1000;
+
+/** The namespaces a step started ahead has of its own (the probe's). */
+const NAMESPACES = ["user", "pid", "mnt", "ipc", "net"];
+
+/** Whether a child of `pid` (`unshare --fork`'s) runs `bun` in namespaces other than this process's. */
+function childInNamespaces(pid: number, bun: string): boolean {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(" ").filter(Boolean);
+    const own = NAMESPACES.map((name) => readlinkSync(`/proc/self/ns/${name}`));
+    return children.some((child) => readlinkSync(`/proc/${child}/exe`) === bun && NAMESPACES.every((name, index) => readlinkSync(`/proc/${child}/ns/${name}`) !== own[index]));
+  } catch {
+    // Gone, not started yet, or not ours to read: not shown.
+    return false;
+  }
 }
 
 /**
@@ -65,6 +91,16 @@ export function startHostAhead(mechanism: Pick<Extract<Mechanism, { available: t
       step.abandon();
       killGroup(child.pid);
       forget();
+    },
+    inNamespaces: async () => {
+      const bun = realpathSync(process.execPath);
+      const until = performance.now() + SHOWN_WITHIN_MS;
+      // The kernel tells no one when a process enters namespaces or execs: looked at every millisecond, while the step lives.
+      while (child.exitCode === null && child.signalCode === null && performance.now() < until) {
+        if (childInNamespaces(child.pid, bun)) return true;
+        await Bun.sleep(1);
+      }
+      return false;
     },
   };
 }

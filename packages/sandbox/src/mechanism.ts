@@ -4,6 +4,7 @@
  * util-linux `unshare` (the view, a private `/proc`, no network, and every descendant
  * ended with the host). All three are needed.
  */
+import { trace } from "@plugboard/core/trace";
 import { findUnshare, type Namespaces, unshareFlags, whyUnshareFails, whyUnshareFailsAsync } from "@plugboard/core/process";
 import { landlockAbi } from "./kernel/landlock.ts";
 import { seccompAvailable } from "./kernel/seccomp.ts";
@@ -53,6 +54,27 @@ export async function detectMechanismAsync(env: Readonly<Record<string, string |
   return settled;
 }
 
+/**
+ * `detectMechanismAsync`, asked only when its answer is needed (the returned function), for an
+ * app that has already started a process in the namespaces the probe would make (a confining
+ * step started ahead: `unshareAhead`'s `unshare`, the same namespaces). When `shown()` comes
+ * to say that process runs in them, they work here and no probe runs; otherwise the probe runs then.
+ * The answer is shared with `detectMechanism` as the probe's is.
+ */
+export function detectMechanismWhenAsked(env: Readonly<Record<string, string | undefined>>, shown: () => Promise<boolean>): () => Promise<Mechanism> {
+  return async () => {
+    const disabled = env[DISABLE_VARIABLE] ?? "";
+    if (cached?.key !== disabled) {
+      const found = prerequisites(disabled);
+      if (!("available" in found) && (await shown()) && cached?.key !== disabled) {
+        trace("sandbox: namespaces shown by the step started ahead");
+        cached = { key: disabled, mechanism: verdict(null, found.abi, found.unshare) };
+      }
+    }
+    return detectMechanismAsync(env);
+  };
+}
+
 /** Why `unshare FLAGS true` fails, or null: core/process's probe, waited for or awaited. */
 type Probe<Why> = (unshare: string, flags: readonly string[]) => Why;
 
@@ -62,6 +84,7 @@ function detect(disabledList: string, probe: Probe<string | null | Promise<strin
   const found = prerequisites(disabledList);
   if ("available" in found) return found;
   const { abi, unshare } = found;
+  trace("sandbox: namespace probe");
   const why = probe(unshare, unshareFlags({ ...HOST_NAMESPACES, net: true }));
   return why instanceof Promise ? why.then((failure) => verdict(failure, abi, unshare)) : verdict(why, abi, unshare);
 }

@@ -6,7 +6,7 @@
 import type { Logger } from "@plugboard/core";
 import type { Limits } from "./limits/limits.ts";
 import { type LimitsInForce, limitsInForce } from "./limits/tree-limits.ts";
-import { detectMechanismAsync, type Mechanism, unshareAhead } from "./mechanism.ts";
+import { detectMechanismAsync, detectMechanismWhenAsked, type Mechanism, unshareAhead } from "./mechanism.ts";
 import { sandboxErrors } from "./messages.ts";
 
 /** How plugins are confined (the config's `sandbox` key): `auto` where the kernel can, `required` or refuse to start, `off` never. */
@@ -41,6 +41,16 @@ export function detectSandbox(config: Pick<SandboxSettings, "sandbox">, env: Rea
   // Awaited after the plugins are resolved, whose errors come first.
   detecting.catch(() => undefined);
   return detecting;
+}
+
+/**
+ * `detectSandbox` asked only when its answer is needed, for an app with a confining step
+ * started ahead (`sandboxAhead`): `shown()` tells whether that step comes to run in its namespaces,
+ * which then stands in for the namespace probe (`detectMechanismWhenAsked`).
+ */
+export function detectSandboxWhenAsked(config: Pick<SandboxSettings, "sandbox">, env: Readonly<Record<string, string | undefined>>, shown: () => Promise<boolean>): () => Promise<Mechanism | undefined> {
+  if (config.sandbox === "off") return () => Promise.resolve(undefined);
+  return detectMechanismWhenAsked(env, shown);
 }
 
 /**
