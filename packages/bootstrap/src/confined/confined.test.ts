@@ -209,9 +209,24 @@ test("write_file and read_file raced with symlink swaps over 1,200 calls write a
     ),
   );
   apps.push(app);
-  // `sub` keeps turning into a link to `outside` and back, as fast as a shell can rename.
-  const swap = `cd ${workspace}; while true; do mv sub sub.real; ln -s ${outside} sub; rm sub; mv sub.real sub; done`;
-  const racer = Bun.spawn(["bash", "-c", swap], { stdio: ["ignore", "ignore", "ignore"] });
+  // `sub` keeps turning into a link to `outside` and back, as fast as the kernel renames. A
+  // write that lands while `sub` is gone makes a new `sub` folder: it is removed, and the real
+  // one put back (renamed into that folder, it would be lost to the race).
+  const swap = `
+    const { renameSync, rmSync, symlinkSync, unlinkSync } = require("node:fs");
+    const [sub, real, outside] = ${JSON.stringify([join(workspace, "sub"), join(workspace, "sub.real"), outside])};
+    for (;;) {
+      renameSync(sub, real);
+      symlinkSync(outside, sub);
+      unlinkSync(sub);
+      try {
+        renameSync(real, sub);
+      } catch {
+        rmSync(sub, { recursive: true, force: true });
+        renameSync(real, sub);
+      }
+    }`;
+  const racer = Bun.spawn([process.execPath, "-e", swap], { stdio: ["ignore", "ignore", "ignore"] });
   let linked = 0;
   try {
     for (let i = 0; i < 600; i++) {
