@@ -210,20 +210,25 @@ test("write_file and read_file raced with symlink swaps over 1,200 calls write a
   );
   apps.push(app);
   // `sub` keeps turning into a link to `outside` and back, as fast as the kernel renames. A
-  // write that lands while `sub` is gone makes a new `sub` folder: it is removed, and the real
-  // one put back (renamed into that folder, it would be lost to the race).
+  // write that lands while `sub` is gone makes a new `sub` folder: the link is not made that
+  // time, and that folder is removed before the real one is put back (renamed into it, or
+  // stopped by it, the racer would leave every later read "File not found").
   const swap = `
     const { renameSync, rmSync, symlinkSync, unlinkSync } = require("node:fs");
     const [sub, real, outside] = ${JSON.stringify([join(workspace, "sub"), join(workspace, "sub.real"), outside])};
     for (;;) {
       renameSync(sub, real);
-      symlinkSync(outside, sub);
-      unlinkSync(sub);
       try {
-        renameSync(real, sub);
-      } catch {
-        rmSync(sub, { recursive: true, force: true });
-        renameSync(real, sub);
+        symlinkSync(outside, sub);
+        unlinkSync(sub);
+      } catch {}
+      for (;;) {
+        try {
+          renameSync(real, sub);
+          break;
+        } catch {
+          rmSync(sub, { recursive: true, force: true });
+        }
       }
     }`;
   const racer = Bun.spawn([process.execPath, "-e", swap], { stdio: ["ignore", "ignore", "ignore"] });
