@@ -11,7 +11,7 @@ import type { AppConfig, McpEntry, PluginEntry } from "@plugboard/config";
 import { configErrors } from "@plugboard/config/messages";
 import { PlugboardError } from "@plugboard/errors";
 import { reservedFolders, reservedGrant } from "@plugboard/sandbox/granted-paths";
-import { detectSandbox, detectSandboxWhenAsked, type SandboxState, sandboxState } from "@plugboard/sandbox/sandbox-mode";
+import { detectSandbox, type SandboxState, sandboxState } from "@plugboard/sandbox/sandbox-mode";
 import type { Mechanism } from "@plugboard/sandbox";
 import type { HostAhead } from "@plugboard/hosts/ahead";
 import { type ResolvedPlugin, resolvePlugin } from "@plugboard/loader/resolve-plugin";
@@ -57,7 +57,7 @@ export async function planApp(config: AppConfig, given: BuildAppOptions): Promis
   const ahead = startAhead(config, options);
   try {
     // With a step started ahead, asked when needed: a step that runs in its namespaces by then stands in for the probe, which then never runs.
-    const detecting = ahead === undefined ? detectSandbox(config, options.env) : detectSandboxWhenAsked(config, options.env, ahead.inNamespaces);
+    const detecting = detectSandbox(config, options.env, ahead?.inNamespaces);
     // What confined plugins need is loaded meanwhile, unless the config turns the sandbox off.
     const modules = config.sandbox === "off" ? undefined : confinementModules();
     // Awaited only when a mechanism is found: a failure is not left unhandled meanwhile.
@@ -72,7 +72,7 @@ export async function planApp(config: AppConfig, given: BuildAppOptions): Promis
 }
 
 /** The rest of `planApp`, once the workspace is open. */
-async function planned(config: AppConfig, options: Plan["options"], begun: Pick<Plan, "workspace" | "modules" | "ahead"> & { readonly detecting: Promise<Mechanism | undefined> | (() => Promise<Mechanism | undefined>) }): Promise<Plan> {
+async function planned(config: AppConfig, options: Plan["options"], begun: Pick<Plan, "workspace" | "modules" | "ahead"> & { readonly detecting: () => Promise<Mechanism | undefined> }): Promise<Plan> {
   const { workspace, detecting, modules, ahead } = begun;
   const entries = [...config.plugins.entries()];
   const found = await allOrNothing(entries.flatMap(([index, entry]) => (isPlugin(entry) ? [resolvePlugin(entry, { index, configPath: config.configPath }, options.appFolder)] : [])));
@@ -83,7 +83,7 @@ async function planned(config: AppConfig, options: Plan["options"], begun: Pick<
   trace("app: code pins checked");
   const unloaded = new Set(codePinning.withheld.map(({ source }) => source));
   const plugins = found.filter((plugin) => !unloaded.has(plugin.manifest.name));
-  const state = sandboxState(config, options.logger, await (typeof detecting === "function" ? detecting() : detecting));
+  const state = sandboxState(config, options.logger, await detecting());
   trace("app: sandbox detected");
   const confining = state.mechanism !== undefined;
   const confined = plugins.filter((plugin) => confining && plugin.entry.sandbox !== false);

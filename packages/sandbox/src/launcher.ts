@@ -16,7 +16,7 @@ import { buildView, DEVICES, PRIVATE_FOLDERS, type ProtectedPath } from "./view/
 import type { ConfinementRules } from "./kernel/confine-main.ts";
 import { EGRESS_PORT } from "./network/egress-channel.ts";
 import { elfInterpreter } from "./view/elf-interpreter.ts";
-import { RULES_FD, RULES_VARIABLE } from "./kernel/landlock.ts";
+import { RULES_FD, RULES_VARIABLE, WORKSPACE_OPTION } from "./kernel/landlock.ts";
 import { lastErrno, pipe } from "./kernel/libc.ts";
 import type { Limits } from "./limits/limits.ts";
 import { HOST_NAMESPACES, type Mechanism } from "./mechanism.ts";
@@ -25,7 +25,7 @@ import { limitTree, type TreeLimits } from "./limits/tree-limits.ts";
 import { isWithin, type View } from "./view/view.ts";
 import { existingGrants, type PathGrants } from "./granted-paths.ts";
 import { programLinks } from "./view/program-links.ts";
-import { ONE_THREAD, WORKSPACE_OPTION } from "./kernel/threads.ts";
+import { ONE_THREAD } from "./kernel/threads.ts";
 
 export { RULES_FD };
 

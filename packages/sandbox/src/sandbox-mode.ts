@@ -32,25 +32,19 @@ export interface SandboxState {
 }
 
 /**
- * Starts detecting the mechanism `config` may use (none when its sandbox is off): a probe
- * process the app awaits later, doing its other work meanwhile.
+ * Detects the mechanism `config` may use (none when its sandbox is off), asked when its
+ * answer is needed (the returned function). Without `shown`, the probe process starts now,
+ * and the app does its other work meanwhile. With `shown` (a confining step started ahead,
+ * `sandboxAhead`), nothing starts now: when asked, a step that comes to run in its namespaces
+ * stands in for the probe (`detectMechanismWhenAsked`), which runs only if it does not.
  */
-export function detectSandbox(config: Pick<SandboxSettings, "sandbox">, env: Readonly<Record<string, string | undefined>> = process.env): Promise<Mechanism | undefined> {
-  if (config.sandbox === "off") return Promise.resolve(undefined);
+export function detectSandbox(config: Pick<SandboxSettings, "sandbox">, env: Readonly<Record<string, string | undefined>> = process.env, shown?: () => Promise<boolean>): () => Promise<Mechanism | undefined> {
+  if (config.sandbox === "off") return () => Promise.resolve(undefined);
+  if (shown !== undefined) return detectMechanismWhenAsked(env, shown);
   const detecting = detectMechanismAsync(env);
   // Awaited after the plugins are resolved, whose errors come first.
   detecting.catch(() => undefined);
-  return detecting;
-}
-
-/**
- * `detectSandbox` asked only when its answer is needed, for an app with a confining step
- * started ahead (`sandboxAhead`): `shown()` tells whether that step comes to run in its namespaces,
- * which then stands in for the namespace probe (`detectMechanismWhenAsked`).
- */
-export function detectSandboxWhenAsked(config: Pick<SandboxSettings, "sandbox">, env: Readonly<Record<string, string | undefined>>, shown: () => Promise<boolean>): () => Promise<Mechanism | undefined> {
-  if (config.sandbox === "off") return () => Promise.resolve(undefined);
-  return detectMechanismWhenAsked(env, shown);
+  return () => detecting;
 }
 
 /**

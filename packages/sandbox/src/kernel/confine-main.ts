@@ -17,10 +17,10 @@ import { applyView } from "../view/apply-view.ts";
 import { dropCapabilities, lastCapability } from "./capabilities.ts";
 import { CHANNEL_FD, handOverListener } from "../network/egress-channel.ts";
 import { execve } from "./exec.ts";
-import { type LandlockRules, landlockAbi, RULES_FD, RULES_VARIABLE, restrictSelf } from "./landlock.ts";
+import { type LandlockRules, landlockAbi, RULES_FD, RULES_VARIABLE, restrictSelf, WORKSPACE_OPTION } from "./landlock.ts";
 import { lastErrno, libc, sys } from "./libc.ts";
 import { installSeccomp, type SeccompRules } from "./seccomp.ts";
-import { ONE_THREAD, unconfinedThreads, WORKSPACE_OPTION } from "./threads.ts";
+import { ONE_THREAD, unconfinedThreads } from "./threads.ts";
 import type { LimitRules } from "../limits/tree-limits.ts";
 import type { View } from "../view/view.ts";
 

@@ -62,6 +62,8 @@ const FILE_RIGHTS = FS.execute | FS.writeFile | FS.readFile | FS.truncate | FS.i
 export const RULES_VARIABLE = "PLUGBOARD_SANDBOX_RULES";
 /** The descriptor a confining step started before its rules were made reads them on (`RULES_VARIABLE` is then `fd:4`). */
 export const RULES_FD = 4;
+/** The confining step's first option, `--workspace DIR`: what it confines to, for whoever reads its command line (`ps`). */
+export const WORKSPACE_OPTION = "--workspace";
 
 /** What a restricted thread may still do. Paths that do not exist are skipped. */
 export interface LandlockRules {

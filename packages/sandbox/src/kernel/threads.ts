@@ -20,9 +20,6 @@ export const ONE_THREAD: Readonly<Record<string, string>> = {
   BUN_JSC_useWarmUpMarkedBlocks: "0",
 };
 
-/** The confining step's first option, `--workspace DIR`: what it confines to, for whoever reads its command line (`ps`). */
-export const WORKSPACE_OPTION = "--workspace";
-
 /** The capability sets of a thread's status, each of which must be empty. */
 const CAPABILITY_SETS = ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"];
 
