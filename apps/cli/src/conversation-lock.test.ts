@@ -111,7 +111,9 @@ describe("a holder in another PID namespace (two containers sharing one state fo
     const ready = join(folder, "ready");
     const script = `const { lockConversation } = await import(${JSON.stringify(join(import.meta.dir, "conversation-lock.ts"))});
       lockConversation(${JSON.stringify(folder)}, "c1");
-      await Bun.write(${JSON.stringify(ready)}, String(process.pid));
+      // Written aside and renamed, so the test never reads the file half written.
+      await Bun.write(${JSON.stringify(ready + ".part")}, String(process.pid));
+      (await import("node:fs")).renameSync(${JSON.stringify(ready + ".part")}, ${JSON.stringify(ready)});
       await Bun.sleep(60_000);`;
     // Its own PID namespace: it is pid 1 there, and `1 START` names this namespace's init, which started at another time.
     const holder = Bun.spawn(["unshare", "--user", "--map-root-user", "--pid", "--fork", "--kill-child", "--mount-proc", process.execPath, "-e", script], { stdout: "ignore", stderr: "inherit" });
