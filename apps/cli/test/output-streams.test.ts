@@ -105,6 +105,7 @@ describe("output the system refuses (a full disk: /dev/full)", () => {
 
   test.skipIf(!existsSync(FULL)).each([
     ["--help (printed)", ["--help"], false],
+    ["--version (the bundle's entry prints it alone)", ["--version"], false],
     ["call (printed)", CALL, true],
     ["plugin new (Node's stream)", ["plugin", "new", "notes", "--dir", "../full-scaffold"], false],
   ] as const)("%s into a full disk: one message, exit 2", async (_name, args, noted) => {

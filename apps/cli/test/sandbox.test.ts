@@ -87,6 +87,28 @@ describe("a system without the mechanism (simulated)", () => {
   });
 });
 
+describe("a Bun whose JIT is off (BUN_JSC_useJIT=0): bun:ffi cannot call the kernel, so there is no mechanism", () => {
+  const env = { BUN_JSC_useJIT: "0" };
+  const why = "this system lacks bun:ffi calls into glibc's libc.so.6 (bun:ffi needs glibc and Bun's JIT: unset BUN_JSC_useJIT if it is 0)";
+
+  test('"auto" runs the call unconfined and says why once, with no stack trace', async () => {
+    const config = await configIn("no-jit-auto", { sandbox: "auto" });
+    const result = await plugboard(["call", "--config", config, "read_file", '{"path":"notes.txt"}'], { cwd: dir, env });
+    expect(result).toMatchObject({ code: 0, stdout: "hello\n" });
+    expect(result.stderr.match(/plugins run unconfined/g)).toHaveLength(1);
+    expect(result.stderr).toContain(`plugins run unconfined: ${why}`);
+    expect(result.stderr).not.toContain("    at ");
+  }, TIMEOUT_MS);
+
+  test('"required" exits 2 and says what is missing', async () => {
+    const config = await configIn("no-jit-required", { sandbox: "required" });
+    const result = await plugboard(["call", "--config", config, "read_file", '{"path":"notes.txt"}'], { cwd: dir, env });
+    expect(result).toMatchObject({ code: 2, stdout: "" });
+    expect(result.stderr).toContain(`, but ${why}.`);
+    expect(result.stderr).not.toContain("    at ");
+  }, TIMEOUT_MS);
+});
+
 test("a confined call through the CLI: read_file works, a write outside is refused by the kernel", async () => {
   const config = await configIn("confined-bash", { sandbox: "auto" });
   const read = await plugboard(["call", "--config", config, "read_file", '{"path":"notes.txt"}'], { cwd: dir });

@@ -7,6 +7,7 @@
 import { trace } from "@plugboard/core/trace";
 import { findUnshare, type Namespaces, unshareFlags, whyUnshareFails, whyUnshareFailsAsync } from "@plugboard/core/process";
 import { landlockAbi } from "./kernel/landlock.ts";
+import { libcCallable } from "./kernel/libc.ts";
 import { seccompAvailable } from "./kernel/seccomp.ts";
 
 /** The mechanism in force, or why there is none. */
@@ -105,6 +106,7 @@ function prerequisites(disabledList: string): Prerequisites {
 function prerequisitesNow(disabledList: string): Prerequisites {
   const disabled = new Set(disabledList.split(",").map((part) => part.trim()));
   if (process.platform !== "linux") return { available: false, missing: `Landlock and Linux namespaces (this is ${process.platform})` };
+  if (!libcCallable()) return { available: false, missing: "bun:ffi calls into glibc's libc.so.6 (bun:ffi needs glibc and Bun's JIT: unset BUN_JSC_useJIT if it is 0)" };
   const abi = disabled.has("landlock") ? 0 : landlockAbi();
   if (abi < 1) return { available: false, missing: "Landlock (Linux 5.13 or later with Landlock enabled, e.g. lsm=landlock)" };
   if (disabled.has("seccomp") || !seccompAvailable()) return { available: false, missing: "seccomp system-call filters (a kernel built with CONFIG_SECCOMP_FILTER)" };

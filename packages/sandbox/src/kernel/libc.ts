@@ -23,6 +23,11 @@ function get(): NonNullable<ReturnType<typeof open>> {
   return functions;
 }
 
+/** Whether libc's functions can be called here (bun:ffi needs Bun's JIT and glibc). */
+export function libcCallable(): boolean {
+  return open() !== null;
+}
+
 /** A NUL-terminated copy of `text`, kept alive by the caller for as long as the call reads it. */
 export function cString(text: string): Buffer {
   return Buffer.from(`${text}\0`);
