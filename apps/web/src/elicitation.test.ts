@@ -22,6 +22,7 @@ let model: ScriptedModel;
 let server: WebServer;
 let page: Page;
 let close: ChatPage["close"] | undefined;
+const elicitations = new PendingElicitations();
 
 beforeAll(async () => {
   folder = await makeWorkspace();
@@ -29,7 +30,7 @@ beforeAll(async () => {
   // Trusted: these turns are about the server's questions, not the taint its results would bring (taint.test.ts).
   await writeFile(configPath, JSON.stringify({ sandbox: "off", plugins: [{ mcp: { command: process.execPath, args: [MODERN] }, name: "modern", trust: "trusted" }] }));
   let t: ChatPage["t"];
-  ({ t, page, close } = await openChatPage({ server: { configPath, elicitations: new PendingElicitations() }, viewport: { width: 1000, height: 900 } }));
+  ({ t, page, close } = await openChatPage({ server: { configPath, elicitations }, viewport: { width: 1000, height: 900 } }));
   ({ model, server } = t);
 }, 60_000);
 
@@ -90,6 +91,9 @@ describe("a mounted server's request for input on the web page", () => {
   }, 30_000);
 
   test("a turn without a page to show it (a JSON request) declines the request", async () => {
+    // The stopped turn ends on the server once it sees its stream closed: until then its page is still shown the requests.
+    for (const deadline = Date.now() + 10_000; elicitations.showing > 0 && Date.now() < deadline; ) await Bun.sleep(10);
+    expect(elicitations.showing).toBe(0);
     model.enqueue({ toolCalls: [{ id: "call_ask3", name: "ask", arguments: {} }] }, { content: "Nobody answered." });
     const response = await postChat(server.url, { messages: [{ role: "user", content: "Ask me" }] });
     expect(response.status).toBe(200);

@@ -44,6 +44,11 @@ export class PendingElicitations {
     return this.#waiting.size;
   }
 
+  /** How many streamed turns' pages are shown the requests now (none: a request is declined). */
+  get showing(): number {
+    return this.#pages.size;
+  }
+
   /** The elicitor to build the app with. */
   readonly elicit: Elicitor = (request, signal) => {
     if (this.#pages.size === 0) return Promise.resolve({ action: "decline" });
