@@ -84,9 +84,8 @@ async function askPerson(request: ApprovalRequest, io: Io, context: ApprovalCont
   const like = derived ? `  [c] always commands like ${visible(derived.pattern)}` : "";
   // Asked because of the taint, which no remembered answer passes: yes or no, nothing to keep.
   const always = request.tainted ? "" : `  [a] always ${visible(request.tool)} this session${like}`;
-  io.stderr.write(`${lines.join("\n")}\n${style.dim(`[y] yes${always}  [n] no`)} › `);
   const keys = request.tainted ? ["y", "n"] : derived ? ["y", "a", "c", "n"] : ["y", "a", "n"];
-  const key = await readKey(io.stdin, keys, signal).catch((error: unknown) => {
+  const key = await readKey(io.stdin, keys, signal, () => io.stderr.write(`${lines.join("\n")}\n${style.dim(`[y] yes${always}  [n] no`)} › `)).catch((error: unknown) => {
     io.stderr.write("cancelled\n");
     throw error;
   });
@@ -115,8 +114,9 @@ async function offerCommands(tool: string, derived: DerivedCommandRule, io: Io, 
   const rule: PolicyRule = { tool, args: { command: derived.pattern }, action: "allow" };
   const written = `{ "tool": ${JSON.stringify(tool)}, "args": { "command": ${JSON.stringify(derived.pattern)} }, "action": "allow" }`;
   const save = context.config ? `  [p] save to ${context.config.path}` : "";
-  io.stderr.write(`commands like this\n  rule: ${visible(written)}\n${io.style.dim(`[s] this session${save}`)} › `);
-  const key = await readKey(io.stdin, context.config ? ["s", "p"] : ["s"], signal);
+  const key = await readKey(io.stdin, context.config ? ["s", "p"] : ["s"], signal, () =>
+    io.stderr.write(`commands like this\n  rule: ${visible(written)}\n${io.style.dim(`[s] this session${save}`)} › `),
+  );
   if (key === "s" || !context.config) {
     io.stderr.write("this session\n");
     return;
@@ -148,8 +148,9 @@ async function askGrant(request: ApprovalRequest, refused: RefusedCall, io: Io, 
     `  grant: ${visible(describeGrant(refused.grant))}`,
   ];
   const save = context.config ? `  [p] save to ${context.config.path}` : "";
-  io.stderr.write(`${lines.join("\n")}\n${style.dim(`[o] once  [s] this session${save}  [n] no`)} › `);
-  const key = await readKey(io.stdin, context.config ? ["o", "s", "p", "n"] : ["o", "s", "n"], signal).catch((error: unknown) => {
+  const key = await readKey(io.stdin, context.config ? ["o", "s", "p", "n"] : ["o", "s", "n"], signal, () =>
+    io.stderr.write(`${lines.join("\n")}\n${style.dim(`[o] once  [s] this session${save}  [n] no`)} › `),
+  ).catch((error: unknown) => {
     io.stderr.write("cancelled\n");
     throw error;
   });

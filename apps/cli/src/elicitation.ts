@@ -78,9 +78,10 @@ async function askFields(
   { readKey, readLine }: typeof import("./terminal-input.ts"),
 ): Promise<ElicitationAnswer> {
   const { style } = io;
-  io.stderr.write(`${style.tool(`MCP server ${visible(request.server)} asks:`)} ${visible(request.message)}\n`);
-  io.stderr.write(`${style.dim("[a] answer  [d] decline  [c] cancel")} › `);
-  const key = await readKey(io.stdin, ["a", "d", "c"], signal).catch((error: unknown) => {
+  const key = await readKey(io.stdin, ["a", "d", "c"], signal, () => {
+    io.stderr.write(`${style.tool(`MCP server ${visible(request.server)} asks:`)} ${visible(request.message)}\n`);
+    io.stderr.write(`${style.dim("[a] answer  [d] decline  [c] cancel")} › `);
+  }).catch((error: unknown) => {
     io.stderr.write("cancelled\n");
     throw error;
   });

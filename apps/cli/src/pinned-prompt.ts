@@ -22,8 +22,7 @@ async function ask(change: ToolChange | CodeChange, io: Io): Promise<boolean> {
   const { style } = io;
   const choices = change.what === "code" ? "[y] load it and pin its files as they are now  [n] do not load it" : "[y] offer it to the model and pin it as it is now  [n] keep it withheld";
   const lines = change.what === "code" ? describeCodeChange(change) : describeChange(change);
-  io.stderr.write(`${lines.map(visible).join("\n")}\n${style.dim(choices)} › `);
-  const key = await readKey(io.stdin, ["y", "n"], NEVER);
+  const key = await readKey(io.stdin, ["y", "n"], NEVER, () => io.stderr.write(`${lines.map(visible).join("\n")}\n${style.dim(choices)} › `));
   io.stderr.write(key === "y" ? "yes\n" : `no (accept it later: plugboard plugin accept ${visible(change.source)})\n`);
   return key === "y";
 }

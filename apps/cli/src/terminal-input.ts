@@ -183,12 +183,21 @@ function typedSoFar(): Promise<void> {
 }
 
 /**
- * Resolves with the first key in `keys` pressed after the question (others are ignored);
- * rejects with the signal's reason when `signal` aborts first, or when the terminal goes away.
+ * Shows the question (`show`, which writes it) once the keyboard is raw and what was typed
+ * before has been read, then resolves with the first key in `keys` pressed after it (others
+ * are ignored): a key pressed as soon as the question appears answers it, however soon.
+ * Rejects with the signal's reason when `signal` aborts first, or when the terminal goes away.
  */
-export function readKey(input: NodeJS.ReadStream, keys: readonly string[], signal: AbortSignal): Promise<string> {
+export function readKey(input: NodeJS.ReadStream, keys: readonly string[], signal: AbortSignal, show: () => void): Promise<string> {
   if (signal.aborted) return Promise.reject(signal.reason);
-  return withKeyboard(input, undefined, (keyboard) => asked(keyboard, signal, (settle) => ({
+  return withKeyboard(input, undefined, (keyboard) => {
+    show();
+    return askedKey(keyboard, keys, signal);
+  });
+}
+
+function askedKey(keyboard: Keyboard, keys: readonly string[], signal: AbortSignal): Promise<string> {
+  return asked(keyboard, signal, (settle) => ({
     chunk(text) {
       if (text.includes(CTRL_C)) {
         process.kill(process.pid, "SIGINT");
@@ -197,7 +206,7 @@ export function readKey(input: NodeJS.ReadStream, keys: readonly string[], signa
       const key = [...text].find((char) => keys.includes(char.toLowerCase()));
       if (key !== undefined) settle(() => key.toLowerCase());
     },
-  })));
+  }));
 }
 
 /**

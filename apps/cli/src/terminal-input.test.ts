@@ -1,0 +1,31 @@
+import { expect, test } from "bun:test";
+import { join } from "node:path";
+
+const FIXTURE = join(import.meta.dir, "../test/fixtures/read-key.ts");
+
+test.each([
+  ["the keyboard held for the question alone (a one-shot run's approval)", []],
+  ["the keyboard already held (a session, an MCP server's request for input)", ["held"]],
+])("a key pressed the moment a question appears answers it, not taken for one typed before it: %s", async (_name, args) => {
+  let screen = "";
+  const decoder = new TextDecoder();
+  const child = Bun.spawn(["bun", FIXTURE, ...args], {
+    env: { ...process.env, TERM: "xterm", NO_COLOR: "1" },
+    terminal: { cols: 120, rows: 20, data: (_terminal, data) => (screen += decoder.decode(data, { stream: true })) },
+  });
+  const terminal = child.terminal;
+  if (!terminal) throw new Error("Bun.spawn gave no terminal");
+  try {
+    for (const deadline = Date.now() + 10_000; !screen.includes("no › ") && Date.now() < deadline; ) await Bun.sleep(5);
+    expect(screen).toContain("proceed? [y] yes  [n] no › ");
+    // Typed while the question is still being shown: the process is busy for 300 ms after writing it.
+    terminal.write("n");
+    for (const deadline = Date.now() + 5_000; child.exitCode === null && Date.now() < deadline; ) await Bun.sleep(10);
+    expect(screen).toContain("answer: n");
+    expect(child.exitCode).toBe(0);
+  } finally {
+    child.kill("SIGKILL");
+    await child.exited;
+    terminal.close();
+  }
+}, 20_000);
