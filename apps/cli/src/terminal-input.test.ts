@@ -1,3 +1,8 @@
+/**
+ * `readKey` on a real terminal: a key pressed the moment the question appears answers it.
+ * The question is shown only once the keyboard is raw and what was typed before it has been
+ * read; written earlier, such a key was kept as typed ahead and dropped, and the question waited.
+ */
 import { expect, test } from "bun:test";
 import { join } from "node:path";
 
