@@ -173,10 +173,13 @@ export function watch(child: ReturnType<typeof spawnPlugboard>) {
 export function spawnInTerminal(args: readonly string[], options: { readonly cwd: string; readonly env?: Record<string, string> }) {
   let screen = "";
   const decoder = new TextDecoder();
+  // The terminal's own end (its last output read: every process holding it has closed it), which may come after the process's exit.
+  let read: () => void = () => {};
+  const allRead = new Promise<void>((resolve) => (read = resolve));
   const child = Bun.spawn(["bun", MAIN, ...args], {
     cwd: options.cwd,
     env: cleanEnv({ TERM: "xterm", NO_COLOR: "1", ...options.env }),
-    terminal: { cols: 200, rows: 50, data: (_terminal, data) => (screen += decoder.decode(data, { stream: true })) },
+    terminal: { cols: 200, rows: 50, data: (_terminal, data) => (screen += decoder.decode(data, { stream: true })), exit: () => read() },
   });
   const terminal = child.terminal;
   if (!terminal) throw new Error("Bun.spawn gave no terminal");
@@ -196,8 +199,10 @@ export function spawnInTerminal(args: readonly string[], options: { readonly cwd
     type: (keys: string) => terminal.write(keys),
     /** Sends the process `signal`, as `kill` would. */
     kill: (signal: NodeJS.Signals) => child.kill(signal),
+    /** The exit code, once everything the process wrote has reached `screen` (or 5 s after it exited, when something it left holds the terminal). */
     async exited(): Promise<number> {
       const code = await child.exited;
+      await Promise.race([allRead, Bun.sleep(5_000)]);
       terminal.close();
       return code;
     },
