@@ -32,24 +32,15 @@ test("a step whose unshare made its namespaces shows it: the probe is not needed
   }
 });
 
-test("a step run by an unshare that makes no namespaces (its Bun a plain child) shows nothing: the probe is asked", async () => {
-  const lying = join(dir, "unshare");
+test.each([
   // Drops its options and runs the rest as a child, as `unshare --fork` would, in this process's namespaces.
-  await writeFile(lying, '#!/bin/sh\nwhile case "$1" in -*) true ;; *) false ;; esac; do shift; done\n"$@" &\nwait\n');
-  await chmod(lying, 0o755);
-  const step = stepWith(lying);
-  try {
-    expect(await step.inNamespaces()).toBe(false);
-  } finally {
-    step.close();
-  }
-});
-
-test("a step whose unshare fails shows nothing", async () => {
-  const failing = join(dir, "failing-unshare");
-  await writeFile(failing, '#!/bin/sh\necho "unshare: unshare failed: Operation not permitted" >&2\nexit 1\n');
-  await chmod(failing, 0o755);
-  const step = stepWith(failing);
+  ["run by an unshare that makes no namespaces (its Bun a plain child) shows nothing: the probe is asked", "lying-unshare", '#!/bin/sh\nwhile case "$1" in -*) true ;; *) false ;; esac; do shift; done\n"$@" &\nwait\n'],
+  ["whose unshare fails shows nothing", "failing-unshare", '#!/bin/sh\necho "unshare: unshare failed: Operation not permitted" >&2\nexit 1\n'],
+])("a step %s", async (_name, file, script) => {
+  const unshare = join(dir, file);
+  await writeFile(unshare, script);
+  await chmod(unshare, 0o755);
+  const step = stepWith(unshare);
   try {
     expect(await step.inNamespaces()).toBe(false);
   } finally {

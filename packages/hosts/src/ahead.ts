@@ -37,11 +37,10 @@ const SHOWN_WITHIN_MS = 1000;
 /** The namespaces a step started ahead has of its own (the probe's). */
 const NAMESPACES = ["user", "pid", "mnt", "ipc", "net"];
 
-/** Whether a child of `pid` (`unshare --fork`'s) runs `bun` in namespaces other than this process's. */
-function childInNamespaces(pid: number, bun: string): boolean {
+/** Whether a child of `pid` (`unshare --fork`'s) runs `bun` in namespaces other than `own` (this process's, in `NAMESPACES` order). */
+function childInNamespaces(pid: number, bun: string, own: readonly string[]): boolean {
   try {
     const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(" ").filter(Boolean);
-    const own = NAMESPACES.map((name) => readlinkSync(`/proc/self/ns/${name}`));
     return children.some((child) => readlinkSync(`/proc/${child}/exe`) === bun && NAMESPACES.every((name, index) => readlinkSync(`/proc/${child}/ns/${name}`) !== own[index]));
   } catch {
     // Gone, not started yet, or not ours to read: not shown.
@@ -94,10 +93,11 @@ export function startHostAhead(mechanism: Pick<Extract<Mechanism, { available: t
     },
     inNamespaces: async () => {
       const bun = realpathSync(process.execPath);
+      const own = NAMESPACES.map((name) => readlinkSync(`/proc/self/ns/${name}`));
       const until = performance.now() + SHOWN_WITHIN_MS;
       // The kernel tells no one when a process enters namespaces or execs: looked at every millisecond, while the step lives.
       while (child.exitCode === null && child.signalCode === null && performance.now() < until) {
-        if (childInNamespaces(child.pid, bun)) return true;
+        if (childInNamespaces(child.pid, bun, own)) return true;
         await Bun.sleep(1);
       }
       return false;
