@@ -5,6 +5,7 @@
  */
 import { expect, test } from "bun:test";
 import { join } from "node:path";
+import { waitFor } from "@plugboard/test-helpers";
 
 const FIXTURE = join(import.meta.dir, "../test/fixtures/read-key.ts");
 
@@ -21,11 +22,11 @@ test.each([
   const terminal = child.terminal;
   if (!terminal) throw new Error("Bun.spawn gave no terminal");
   try {
-    for (const deadline = Date.now() + 10_000; !screen.includes("no › ") && Date.now() < deadline; ) await Bun.sleep(5);
+    await waitFor("the question is on the screen", () => screen.includes("no › "), { timeoutMs: 10_000, everyMs: 5 });
     expect(screen).toContain("proceed? [y] yes  [n] no › ");
     // Typed while the question is still being shown: the process is busy for 300 ms after writing it.
     terminal.write("n");
-    for (const deadline = Date.now() + 5_000; !screen.includes("answer: n") && Date.now() < deadline; ) await Bun.sleep(10);
+    await waitFor("the answer is on the screen", () => screen.includes("answer: n"));
     expect(screen).toContain("answer: n");
     expect(await child.exited).toBe(0);
   } finally {

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { waitFor } from "@plugboard/test-helpers";
 import type { ScriptedModel } from "@plugboard/testing";
 import type { Page } from "playwright-core";
 import { type ChatPage, openChatPage } from "../test/chat-page.ts";
@@ -92,7 +93,7 @@ describe("a mounted server's request for input on the web page", () => {
 
   test("a turn without a page to show it (a JSON request) declines the request", async () => {
     // The stopped turn ends on the server once it sees its stream closed: until then its page is still shown the requests.
-    for (const deadline = Date.now() + 10_000; elicitations.showing > 0 && Date.now() < deadline; ) await Bun.sleep(10);
+    await waitFor("the stopped turn's page is no longer shown requests", () => elicitations.showing === 0, { timeoutMs: 10_000 });
     expect(elicitations.showing).toBe(0);
     model.enqueue({ toolCalls: [{ id: "call_ask3", name: "ask", arguments: {} }] }, { content: "Nobody answered." });
     const response = await postChat(server.url, { messages: [{ role: "user", content: "Ask me" }] });
