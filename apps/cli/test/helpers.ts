@@ -174,12 +174,11 @@ export function spawnInTerminal(args: readonly string[], options: { readonly cwd
   let screen = "";
   const decoder = new TextDecoder();
   // The terminal's own end (its last output read: every process holding it has closed it), which may come after the process's exit.
-  let read: () => void = () => {};
-  const allRead = new Promise<void>((resolve) => (read = resolve));
+  const allRead = Promise.withResolvers<void>();
   const child = Bun.spawn(["bun", MAIN, ...args], {
     cwd: options.cwd,
     env: cleanEnv({ TERM: "xterm", NO_COLOR: "1", ...options.env }),
-    terminal: { cols: 200, rows: 50, data: (_terminal, data) => (screen += decoder.decode(data, { stream: true })), exit: () => read() },
+    terminal: { cols: 200, rows: 50, data: (_terminal, data) => (screen += decoder.decode(data, { stream: true })), exit: () => allRead.resolve() },
   });
   const terminal = child.terminal;
   if (!terminal) throw new Error("Bun.spawn gave no terminal");
@@ -202,7 +201,7 @@ export function spawnInTerminal(args: readonly string[], options: { readonly cwd
     /** The exit code, once everything the process wrote has reached `screen` (or 5 s after it exited, when something it left holds the terminal). */
     async exited(): Promise<number> {
       const code = await child.exited;
-      await Promise.race([allRead, Bun.sleep(5_000)]);
+      await Promise.race([allRead.promise, Bun.sleep(5_000)]);
       terminal.close();
       return code;
     },
