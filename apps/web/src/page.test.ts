@@ -59,6 +59,14 @@ async function ask(question: string): Promise<void> {
   await prompt().press("Enter");
 }
 
+/**
+ * A call's outcome line as the page writes it: `FACTS · DURATION`, the duration in milliseconds
+ * under a second and in tenths of a second from one on (tool-line.ts), as a loaded machine may take.
+ */
+function outcomeLine(facts: string): RegExp {
+  return new RegExp(`^${RegExp.escape(facts)} · (?:\\d+ ms|\\d+\\.\\d s)$`);
+}
+
 async function answered(index: number | "last"): Promise<Locator> {
   const answer = index === "last" ? answers().last() : answers().nth(index);
   await answer.and(page.locator(":not([aria-busy])")).waitFor({ timeout: 10_000 });
@@ -120,6 +128,8 @@ describe("the chat page", () => {
       { content: "Edited **notes.txt**." },
     );
     // Later answers never touch the nodes of earlier ones: streaming renders only what changes.
+    // The earlier answer's own last change comes first: its copy button reads "Copy" again 2 s after the test before clicked it.
+    await page.locator("#log li.msg.assistant").first().getByRole("button", { name: "Copy code" }).filter({ hasText: /^Copy$/ }).waitFor({ timeout: 10_000 });
     await page.evaluate(() => {
       const earlier = document.querySelector("#log li.msg.assistant");
       const observer = new MutationObserver((records) => {
@@ -137,7 +147,7 @@ describe("the chat page", () => {
     expect(await bash.locator(".tool-name").textContent()).toBe("bash");
     expect(await bash.locator(".tool-arg").textContent()).toBe("echo checked; exit 3");
     // A command that ran and failed is a warning, not a green "ok".
-    expect(await bash.locator(".tool-outcome").textContent()).toMatch(/^warning · exit 3 · \d+ ms$/);
+    expect(await bash.locator(".tool-outcome").textContent()).toMatch(outcomeLine("warning · exit 3"));
     expect(await bash.locator(".tool-outcome").getAttribute("class")).toBe("tool-outcome warning");
     expect(await bash.evaluate((node) => (node as HTMLDetailsElement).open)).toBe(false);
     // Opened from the keyboard: the full arguments and the result.
@@ -164,9 +174,9 @@ describe("the chat page", () => {
     expect(await long.locator(".tool-output").textContent()).toContain("line 40");
 
     const missing = lines.nth(3);
-    expect(await missing.locator(".tool-outcome").textContent()).toMatch(/^error · \d+ ms$/);
+    expect(await missing.locator(".tool-outcome").textContent()).toMatch(outcomeLine("error"));
     // A deny rule of the config's policy: refused without asking.
-    expect(await lines.nth(4).locator(".tool-outcome").textContent()).toMatch(/^denied · \d+ ms$/);
+    expect(await lines.nth(4).locator(".tool-outcome").textContent()).toMatch(outcomeLine("denied"));
     // The policy's reason is on the line, without opening it.
     expect(await lines.nth(4).locator(".tool-reason").textContent()).toBe("by the policy's rule edit_file path=secrets/*");
     expect(await answer.locator(".markdown strong").textContent()).toBe("notes.txt");
@@ -271,8 +281,8 @@ describe("the chat page", () => {
     await page.keyboard.press("Enter");
 
     await answered("last");
-    expect(await first.locator(".tool-outcome").textContent()).toMatch(/^ok · exit 0 · \d+ ms$/);
-    expect(await second.locator(".tool-outcome").textContent()).toMatch(/^denied · \d+ ms$/);
+    expect(await first.locator(".tool-outcome").textContent()).toMatch(outcomeLine("ok · exit 0"));
+    expect(await second.locator(".tool-outcome").textContent()).toMatch(outcomeLine("denied"));
     expect(await answer.locator(".approval").count()).toBe(0);
     expect(existsSync(join(t.workspace, "approved-in-page.txt"))).toBe(true);
     expect(await Bun.file(join(t.workspace, "notes.txt")).text()).toBe("alpha\ngamma\n");
@@ -350,7 +360,7 @@ describe("the chat page", () => {
     );
     await ask("Run the checks again");
     const answer = await answered("last");
-    expect(await answer.locator("details.tool .tool-outcome").textContent()).toMatch(/^warning · exit 4 · \d+ ms$/);
+    expect(await answer.locator("details.tool .tool-outcome").textContent()).toMatch(outcomeLine("warning · exit 4"));
   }, 15_000);
 
   test("a result whose secrets were redacted before the model says so on the call's line; the key reached no request", async () => {
@@ -376,7 +386,7 @@ describe("the chat page", () => {
     // A command that writes a file is not among the fixture policy's allowed ones: approved on its card.
     await page.getByRole("button", { name: "Approve bash" }).click();
     const line = (await answered("last")).locator("details.tool");
-    expect(await line.locator(".tool-outcome").textContent()).toMatch(/^ok · exit 0 · \d+ ms$/);
+    expect(await line.locator(".tool-outcome").textContent()).toMatch(outcomeLine("ok · exit 0"));
     const notice = "@plugboard/plugin-bash created .envrc, which direnv runs when you enter the folder; plugboard keeps it read-only from the next call";
     // Only a confined plugin's calls are looked after: without a sandbox on this machine there is nothing to say.
     expect(await line.locator("summary .tool-notice").allTextContents()).toEqual(t.app.sandbox.mechanism === undefined ? [] : [notice]);
@@ -495,7 +505,7 @@ describe("the chat page", () => {
     expect(await always.textContent()).toBe("Always for commands like ls *");
     await always.click();
     await answered("last");
-    expect(await first.locator("details.tool .tool-outcome").textContent()).toMatch(/^ok · exit 0 · \d+ ms$/);
+    expect(await first.locator("details.tool .tool-outcome").textContent()).toMatch(outcomeLine("ok · exit 0"));
     t.model.enqueue(
       {
         toolCalls: [
