@@ -118,9 +118,9 @@ async function opened(plan: Plan): Promise<OpenSources> {
 async function startHosts(plan: Plan, confinement: Confinement): Promise<Map<number, ConfinedHost>> {
   if (plan.hostGroups.length === 0) return new Map();
   const warm = plan.options.warm ?? [];
-  // The hosts of tools about to be called first: each starts as soon as it is looked at.
-  const called = (group: Plan["hostGroups"][number]) => group.some(({ manifest }) => manifest.tools.some(({ name }) => warm.includes(name)));
-  const groups = [...plan.hostGroups].sort((a, b) => Number(called(b)) - Number(called(a)));
+  // The group's tools about to be called first: its host starts as soon as it is looked at, and loads their plugins first.
+  const called = (group: Plan["hostGroups"][number]) => group.flatMap(({ manifest }) => manifest.tools.map(({ name }) => name)).filter((name) => warm.includes(name));
+  const groups = [...plan.hostGroups].sort((a, b) => Number(called(b).length > 0) - Number(called(a).length > 0));
   const { startConfinedHost } = confinement.modules;
   const started = await allOrNothing(
     groups.map(async (group) => [group, await startConfinedHost(group, confinement.mechanism, confinement.hosts, { warm: called(group) })] as const),

@@ -59,24 +59,25 @@ export interface HostContext extends ResultNotes {
  * The host of `group` (plugins with the same grants), confined by `mechanism`. When the
  * listing cache holds its tools for unchanged plugins (see listing-cache.ts), nothing starts
  * now: the host starts on the first call. Otherwise it starts and lists its tools here, and
- * the listing is kept; with `warm`, a host mounted from the cache starts at once, in the
- * background. Throws a plugin's load error (the loader's `PlugboardError`, as in the
+ * the listing is kept. With `warm` (the group's tools about to be called), a host mounted
+ * from the cache starts at once, in the background, and loads their plugins first. Throws a plugin's load error (the loader's `PlugboardError`, as in the
  * app's process) or `PLUGIN_HOST` when the host fails otherwise.
  */
 export async function startConfinedHost(
   group: readonly ResolvedPlugin[],
   mechanism: Extract<Mechanism, { available: true }>,
   context: HostContext,
-  options: { readonly warm?: boolean } = {},
+  options: { readonly warm?: readonly string[] } = {},
 ): Promise<ConfinedHost> {
   const cache = context.listing?.cacheFolder === undefined ? undefined : listingCache(context.listing.cacheFolder, group, mechanism, context.workspace, context.logger);
   const kept = context.listing?.fresh === true ? undefined : cache?.read();
   // Known tools: the host need not list them, and loads each plugin on its first call.
-  const host = new HostProcess(group, mechanism, context, kept !== undefined);
+  const warm = options.warm ?? [];
+  const host = new HostProcess(group, mechanism, context, kept !== undefined, warm);
   if (kept !== undefined) {
     const deferred = confinedSource(group, kept, host, context);
     // Started at once, before the other hosts are looked at: a call is about to come.
-    if (options.warm === true) deferred.warm();
+    if (warm.length > 0) deferred.warm();
     return deferred;
   }
   const listing = await host.start();
@@ -167,6 +168,8 @@ class HostProcess implements HostConnection {
   #starting: Promise<Running> | undefined;
   /** Whether the app knows the tools already (`HostSpec.lazy`). */
   readonly #lazy: boolean;
+  /** The tools about to be called when the host first starts (`HostSpec.first`). */
+  readonly #first: readonly string[];
   readonly names: string;
   #running: Running | undefined;
   #started = false;
@@ -179,8 +182,9 @@ class HostProcess implements HostConnection {
   readonly #stderr: string[] = [];
   readonly limits = new LimitTally();
 
-  constructor(group: readonly ResolvedPlugin[], mechanism: Extract<Mechanism, { available: true }>, context: HostContext, lazy: boolean) {
+  constructor(group: readonly ResolvedPlugin[], mechanism: Extract<Mechanism, { available: true }>, context: HostContext, lazy: boolean, first: readonly string[] = []) {
     this.#lazy = lazy;
+    this.#first = first;
     this.#group = group;
     this.#mechanism = mechanism;
     this.#context = context;
@@ -311,10 +315,12 @@ class HostProcess implements HostConnection {
   #spawn({ programs, hostCode, hostsFolder, confineAhead, openEgress }: Starter): Running {
     const { logger } = this.#context;
     logger.info(`${this.#started ? "restarting" : "starting"} the plugin host of ${this.names}`);
+    // What is about to be called is known for the first start only.
+    const calledFirst = this.#lazy && !this.#started && this.#first.length > 0 ? { first: this.#first } : {};
     this.#started = true;
     this.#stderr.length = 0;
     const token = `${crypto.randomUUID()} `;
-    const spec: HostSpec = { plugins: this.#group, workspace: this.#context.workspace, ...(this.#lazy ? { lazy: true } : {}) };
+    const spec: HostSpec = { plugins: this.#group, workspace: this.#context.workspace, ...(this.#lazy ? { lazy: true } : {}), ...calledFirst };
     const first = this.#group[0];
     const grants = first?.entry.permissions ?? [];
     // A narrowed grant: the host's only route out is a proxy of its own, which names it in refusals.

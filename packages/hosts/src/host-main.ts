@@ -9,6 +9,7 @@
  * a handler's bug is sent back as what it threw, which the app wraps in the same
  * `PluginError` as in its process.
  */
+import { readSync } from "node:fs";
 import { type AnyToolDefinition, errorResult, type Logger, type ToolResult, Workspace } from "@plugboard/core";
 import { runHandler } from "@plugboard/core/internal";
 import { PlugboardError } from "@plugboard/errors";
@@ -27,30 +28,44 @@ const logger: Logger = {
   warn: (message) => process.stderr.write(`warning: ${message}\n`),
 };
 
-/** One tool of the host, with the grants of its plugin. */
+/** One tool of the host, with the grants of its plugin and the workspace it was loaded with. */
 interface Served {
   readonly tool: AnyToolDefinition;
   readonly plugin: string;
   readonly grants: readonly string[];
+  readonly workspace: Workspace;
 }
 
-async function host(spec: HostSpec, send: (message: HostMessage) => void, lines: Lines): Promise<void> {
-  const workspace = await Workspace.open(spec.workspace);
+/**
+ * Serves the spec's plugins. The workspace, `opening` since the program was loaded, is waited
+ * for by the first plugin loaded: a lazy host answers `ready` before it is open, so that a
+ * fresh Bun's first asynchronous file operation (which starts its thread pool, milliseconds)
+ * runs while the app sends the first call and its plugin is imported.
+ */
+async function host(spec: HostSpec, opening: Promise<Workspace>, send: (message: HostMessage) => void, lines: Lines): Promise<void> {
   // Each plugin is loaded once, on its first use (the whole spec at once unless `lazy`).
   const loads = new Map<string, Promise<ReadonlyMap<string, Served>>>();
   const load = (resolved: ResolvedPlugin): Promise<ReadonlyMap<string, Served>> => {
     let loading = loads.get(resolved.manifest.name);
     if (loading === undefined) {
       const grants = resolved.entry.permissions;
-      loading = loadPlugin(resolved, { workspace, logger }).then(
-        ({ entries }) => new Map(entries.map(({ tool }) => [tool.name, { tool, plugin: resolved.manifest.name, grants }] as const)),
-      );
+      // Its module is imported while the workspace opens (the loader's import then finds it loaded; a failure is the loader's to report).
+      const imported = import(Bun.pathToFileURL(resolved.entryPath).href).catch(() => undefined);
+      loading = Promise.all([opening, imported]).then(async ([workspace]) => {
+        const { entries } = await loadPlugin(resolved, { workspace, logger });
+        return new Map(entries.map(({ tool }) => [tool.name, { tool, plugin: resolved.manifest.name, grants, workspace }] as const));
+      });
       loads.set(resolved.manifest.name, loading);
     }
     return loading;
   };
   /** Which plugin provides each tool, by its manifest (the loader checks the code lists the same). */
   const owners = new Map(spec.plugins.flatMap((resolved) => resolved.manifest.tools.map(({ name }) => [name, resolved] as const)));
+  // The plugins of the tools about to be called start loading now (a failure is answered to their call).
+  for (const tool of spec.lazy === true ? (spec.first ?? []) : []) {
+    const resolved = owners.get(tool);
+    if (resolved !== undefined) load(resolved).catch(() => undefined);
+  }
   const listing: HostListing["plugins"][number][] = [];
   if (spec.lazy !== true) {
     for (const resolved of spec.plugins) {
@@ -92,6 +107,7 @@ async function host(spec: HostSpec, send: (message: HostMessage) => void, lines:
     trace(`host program: runs ${message.tool}`);
     try {
       const progress = message.progress === true ? (text: string) => send({ type: "progress", id: message.id, text }) : undefined;
+      const { workspace } = target;
       const ctx = { workspace, signal: controller.signal, callId: message.callId, logger, ...(message.results ? { results: message.results } : {}), ...(progress ? { progress } : {}) };
       const result: ToolResult = await runHandler(target.tool, message.args, ctx).catch((error: unknown) => {
         const refusal = refusalOf(error, target.plugin, target.grants, workspace.root);
@@ -136,7 +152,7 @@ async function host(spec: HostSpec, send: (message: HostMessage) => void, lines:
       const { concurrency } = tool.tool;
       try {
         if (typeof concurrency !== "object") throw new TypeError(`${tool.tool.name} does not name what it writes`);
-        send({ type: "written", id: message.id, key: concurrency.writes(message.args, workspace) });
+        send({ type: "written", id: message.id, key: concurrency.writes(message.args, tool.workspace) });
       } catch (error) {
         send({ type: "thrown", id: message.id, error: thrown(error) });
       }
@@ -152,19 +168,45 @@ interface Lines {
   each(handler: (line: string) => void): Promise<void>;
 }
 
+/**
+ * Stdin's first line, read now, byte by byte (so that nothing after it is taken from the
+ * stream): the app writes the token before this program runs, and a fresh Bun's first
+ * asynchronous read of stdin costs milliseconds of a confined call's start. `done` is false
+ * when stdin would block first (its descriptor non-blocking and the token not written yet):
+ * then `read` is what came of it so far, and the stream reads the rest.
+ */
+function firstLineNow(): { readonly done: boolean; readonly read: string | undefined } {
+  const byte = new Uint8Array(1);
+  const bytes: number[] = [];
+  for (;;) {
+    let count: number;
+    try {
+      count = readSync(0, byte);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+      return { done: false, read: Buffer.from(bytes).toString() };
+    }
+    if (count === 0) return { done: true, read: bytes.length === 0 ? undefined : Buffer.from(bytes).toString() };
+    if (byte[0] === 0x0a) return { done: true, read: Buffer.from(bytes).toString() };
+    bytes.push(byte[0] ?? 0);
+  }
+}
+
 function stdinLines(): Lines {
+  const now = firstLineNow();
   let resolveFirst: (line: string | undefined) => void = () => {};
-  const first = new Promise<string | undefined>((resolve) => (resolveFirst = resolve));
-  let seenFirst = false;
+  const first = now.done ? Promise.resolve(now.read) : new Promise<string | undefined>((resolve) => (resolveFirst = resolve));
+  /** What came of the first line before stdin would have blocked, which the stream's first line continues. */
+  let partial = now.done ? undefined : now.read;
   let handler: ((line: string) => void) | undefined;
   const waiting: string[] = [];
   const ended = eachLine(Bun.stdin.stream(), (line) => {
-    if (!seenFirst) {
-      seenFirst = true;
-      resolveFirst(line);
+    if (partial !== undefined) {
+      resolveFirst(partial + line);
+      partial = undefined;
     } else if (handler === undefined) waiting.push(line);
     else handler(line);
-  }).finally(() => resolveFirst(undefined));
+  }).finally(() => resolveFirst(partial || undefined));
   return {
     first,
     each: (given) => {
@@ -229,13 +271,16 @@ export async function runHost(argument: string | undefined): Promise<never> {
   // Before the token is read: no program a plugin starts may read it from this process's memory.
   undumpable();
   const spec = JSON.parse(argument ?? "{}") as HostSpec;
+  // Opened while the token is read and the first call comes (see `host`); a failure is the first load's.
+  const opening = Workspace.open(spec.workspace);
+  opening.catch(() => undefined);
   const lines = stdinLines();
   const token = await lines.first;
   // The app hung up before it sent the token: there is no one to answer.
   if (token === undefined) process.exit(0);
   const send = protocolSender(token);
   try {
-    await host(spec, send, lines);
+    await host(spec, opening, send, lines);
     process.exit(0);
   } catch (error) {
     if (!(error instanceof PlugboardError)) throw error;

@@ -27,6 +27,11 @@ export interface HostSpec {
    * first call, and `ready` lists nothing. @default false: every plugin loaded and listed first
    */
   readonly lazy?: boolean;
+  /**
+   * The tools about to be called (the app's `warm`): a lazy host starts loading their plugins
+   * as soon as it runs, before the first call comes. @default none
+   */
+  readonly first?: readonly string[];
 }
 
 /** How a tool's calls may overlap: `writes` means the host names what a call writes (`writes` request). */

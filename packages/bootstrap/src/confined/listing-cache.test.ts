@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { cp, mkdir, readdir, symlink, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { waitFor } from "@plugboard/test-helpers";
 import { hostsOf } from "../../test/hosts.ts";
@@ -88,6 +88,27 @@ describe("the listing cache", () => {
     expect(hostsOf(workspace)).toEqual([]);
   });
 
+  test("warm: a host mounted from the cache loads the plugins of the tools about to be called as it starts, before their call", async () => {
+    const plugin = join(await tempDir(), "marks-load");
+    await cp(fixture("marks-load"), plugin, { recursive: true });
+    await symlink(join(import.meta.dir, "../../node_modules"), join(plugin, "node_modules"));
+    const [cacheHome, workspace] = await Promise.all([tempDir(), tempDir()]);
+    const config = await configWith([{ path: plugin, permissions: ["fs.write"] }], workspace, "auto");
+    const marker = join(workspace, "marks-load.loaded");
+    // The first app lists the plugin's tools, loading it; the listing is kept.
+    await (await buildApp(config, { env: { XDG_CACHE_HOME: cacheHome } })).close();
+    await rm(marker);
+    // Mounted from the cache without `warm`: nothing is loaded until the call.
+    const cold = await buildApp(config, { env: { XDG_CACHE_HOME: cacheHome } });
+    apps.push(cold);
+    expect(existsSync(marker)).toBe(false);
+    await cold.close();
+    const app = await buildApp(config, { env: { XDG_CACHE_HOME: cacheHome }, warm: ["loaded"] });
+    apps.push(app);
+    await waitFor("the plugin of the warm tool is loaded, with no call made", () => existsSync(marker), { timeoutMs: 10_000 });
+    expect(await app.runtime.execute("loaded", "{}")).toEqual({ content: "loaded", isError: false });
+  });
+
   test("a changed plugin file is a miss: the host starts and lists what the plugin says now", async () => {
     const { plugin, cacheHome, workspace } = await setup();
     await (await start(plugin, workspace, cacheHome)).close();
@@ -167,7 +188,10 @@ describe("the listing cache", () => {
     expect(JSON.parse(readFileSync(join(folder, entry), "utf8")).plugins[0].tools.map((tool: { name: string }) => tool.name)).toEqual(["echo"]);
   });
 
-  test("a host mounted from the cache that cannot start answers its call with the plugin's load error", async () => {
+  test.each([
+    ["on its call", []],
+    ["loaded as the host starts (warm)", ["explode"]],
+  ])("a host mounted from the cache that cannot load its plugin answers its calls with the plugin's load error: %s", async (_, warm) => {
     // The listing of a plugin that fails at import, as a kept entry would hold it.
     const plugin = join(await tempDir(), "import-throws");
     await cp(fixture("import-throws"), plugin, { recursive: true });
@@ -184,13 +208,16 @@ describe("the listing cache", () => {
     listingCache(folder, [resolved], mechanism, workspace, silentLogger)?.write({
       plugins: [{ name: "@fixture/import-throws", tools: [{ name: "explode", description: "Never loads.", parameters, concurrency: "serial" }] }],
     });
-    const app = await buildApp(config, { env: { XDG_CACHE_HOME: cacheHome } });
+    const app = await buildApp(config, { env: { XDG_CACHE_HOME: cacheHome }, warm });
     apps.push(app);
-    expect(hostsOf(workspace)).toEqual([]);
-    expect(await app.runtime.execute("explode", "{}")).toEqual({
-      content: "Error: Plugin @fixture/import-throws failed to load: importing its entry threw: boom: PLUGIN_TOKEN is not set",
-      isError: true,
-    });
+    if (warm.length === 0) expect(hostsOf(workspace)).toEqual([]);
+    // The same answer again: the host that failed to load it is still the one answering.
+    for (const _call of [1, 2]) {
+      expect(await app.runtime.execute("explode", "{}")).toEqual({
+        content: "Error: Plugin @fixture/import-throws failed to load: importing its entry threw: boom: PLUGIN_TOKEN is not set",
+        isError: true,
+      });
+    }
   });
 
   test("a cache folder that cannot be written costs only the start", async () => {
