@@ -60,7 +60,7 @@ test("plugins load from their packages and run with the bundle's core", async ()
 }, 120_000);
 
 test("a confined plugin's host runs the program the bundle ships (host-program.js), not the CLI's own bundle, and builds none in the cache; without it, the bundle kept in the cache", async () => {
-  // The host is the first process of its PID namespace: /proc/1 is the host itself. Its view holds the program and its bytecode, nothing else of the bundle's folder.
+  // The host is the first process of its PID namespace: /proc/1 is the host itself. Its view holds the program, the compiler it requires on a first compile, and their bytecode, nothing else of the bundle's folder.
   const cmdline = "tr '\\0' ' ' < /proc/1/cmdline";
   const cache = await mkdtemp(join(tmpdir(), "plugboard-bundle-cache-"));
   try {
@@ -69,7 +69,7 @@ test("a confined plugin's host runs the program the bundle ships (host-program.j
     const [running = "", ...listed] = host.stdout.split("\n");
     // The confining step the bundle ships, which runs the host program in its own process.
     expect(running).toContain(` ${join(OUT, "confine-program.js")} --workspace `);
-    expect(listed.filter((name) => name !== "" && !name.startsWith("exit code")).sort()).toEqual([".", "..", "host-program.js", "host-program.js.jsc"]);
+    expect(listed.filter((name) => name !== "" && !name.startsWith("exit code")).sort()).toEqual([".", "..", "host-compiler.js", "host-compiler.js.jsc", "host-program.js", "host-program.js.jsc"]);
     expect(existsSync(join(cache, "plugboard/hosts/program"))).toBe(false);
 
     // An install that lacks the shipped programs (a damaged one) still confines its hosts, from the bundles it keeps in the cache.

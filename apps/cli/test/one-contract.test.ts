@@ -148,6 +148,17 @@ describe("a plugin reads the same in the app's process and confined", () => {
     });
   });
 
+  test("a schema the plugin checks with a registry of its own is compiled and worded the same (confined, TypeBox's compiler is loaded in its host on this first compile)", async () => {
+    for (const [value, said] of [
+      [{ n: 0 }, "n: expected integer to be greater or equal to 1"],
+      [{ n: 2 }, "valid"],
+    ] as const) {
+      const { inProcess, confined } = await callBoth("own_registry", { value });
+      expect({ code: confined.code, stdout: confined.stdout }).toEqual({ code: 0, stdout: `${said}\n` });
+      expect({ code: inProcess.code, stdout: inProcess.stdout }).toEqual({ code: 0, stdout: `${said}\n` });
+    }
+  });
+
   test("an entry that throws at import, and tools that differ from the manifest, give the same exit-2 message", async () => {
     for (const plugin of ["one-contract-import-throws", "one-contract-tools-differ"]) {
       const { inProcess, confined } = await callBoth("never", {}, plugin);

@@ -18,7 +18,7 @@ import type { EgressRecord, Mechanism, ProtectedPath } from "@plugboard/sandbox"
 import { type ConfinedHost, confinedSource, type HostConnection, type ResultNotes } from "./confined-source.ts";
 import { ListingCache } from "./listing-cache.ts";
 import { LimitTally } from "@plugboard/sandbox/limit-tally";
-import type { HostPrograms } from "./shipped-programs.ts";
+import { type HostPrograms, SHIPPED_PROGRAMS } from "./shipped-programs.ts";
 import { type HostAhead, type HostChild, spawnStep } from "./ahead.ts";
 import { type AppMessage, eachLine, type HostListing, type HostMessage, type HostSpec, parseHostMessage, protocolLine, type Thrown } from "./protocol.ts";
 
@@ -140,10 +140,11 @@ async function loadStarter({ programs: shipped, listing, logger }: HostContext):
     const folder = programs.host === program.HOST_SOURCE ? program.HOSTS_FOLDER : dirname(programs.host);
     return { programs, hostCode: { folders: [folder], files: [] }, ...common };
   }
-  // A shipped bundle stands alone: it and its bytecode are all of the host's own code a view needs (not the app's folder around it).
+  // A shipped bundle, the compiler it requires from beside it, and their bytecode are all of the host's own code a view needs (not the app's folder around them).
   const host = realpathSync(shipped.host);
-  const bytecode = `${host}.jsc`;
-  return { programs: { ...shipped, host }, hostCode: { folders: [], files: existsSync(bytecode) ? [host, realpathSync(bytecode)] : [host] }, ...common };
+  const compiler = join(dirname(host), SHIPPED_PROGRAMS.compiler);
+  const files = [host, `${host}.jsc`, compiler, `${compiler}.jsc`].filter((file) => existsSync(file)).map((file) => realpathSync(file));
+  return { programs: { ...shipped, host }, hostCode: { folders: [], files }, ...common };
 }
 
 /** A running host, as the app sees it. */

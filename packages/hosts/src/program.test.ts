@@ -80,19 +80,40 @@ test("another installation's bundles are never built over or deleted; those of a
   expect(existsSync(removed)).toBe(false);
 });
 
-test("a rebuild keeps the bundle just before it, which a host may be starting from", async () => {
+test("a rebuild keeps the bundle just before it (and the compiler it requires), which a host may be starting from", async () => {
   const cache = cacheFolder();
   await hostPrograms(cache, silentLogger);
   const folder = programFolder(cache);
   const recordFile = join(folder, "host-program.json");
-  const record = JSON.parse(readFileSync(recordFile, "utf8")) as { file: string; sources: Record<string, string> };
-  // The record names a stale bundle (the one just before); an older one lies beside it.
-  const previous = "host-program-00000000000000aa.js";
-  const older = "host-program-00000000000000ff.js";
-  for (const file of [previous, `${previous}.jsc`, older, `${older}.jsc`]) writeFileSync(join(folder, file), "// an earlier build\n");
-  writeFileSync(recordFile, JSON.stringify({ ...record, file: previous, sources: { ...record.sources, [HOST_SOURCE]: "0 0 0 0" } }));
+  const record = JSON.parse(readFileSync(recordFile, "utf8")) as { file: string; parts: string[]; sources: Record<string, string> };
+  // The record names a stale bundle (the one just before) and its compiler; older ones lie beside them.
+  const previous = ["host-program-00000000000000aa.js", "host-program-compiler-00000000000000aa.js"];
+  const older = ["host-program-00000000000000ff.js", "host-program-compiler-00000000000000ff.js"];
+  for (const file of [...previous, ...older]) for (const written of [file, `${file}.jsc`]) writeFileSync(join(folder, written), "// an earlier build\n");
+  writeFileSync(recordFile, JSON.stringify({ ...record, file: previous[0], parts: previous.slice(1), sources: { ...record.sources, [HOST_SOURCE]: "0 0 0 0" } }));
   const rebuilt = await hostPrograms(cache, silentLogger);
-  expect(rebuilt.host).not.toBe(join(folder, previous));
-  expect([existsSync(join(folder, previous)), existsSync(join(folder, `${previous}.jsc`))]).toEqual([true, true]);
-  expect([existsSync(join(folder, older)), existsSync(join(folder, `${older}.jsc`))]).toEqual([false, false]);
+  expect(rebuilt.host).not.toBe(join(folder, previous[0] ?? ""));
+  const there = (files: readonly string[]) => files.flatMap((file) => [existsSync(join(folder, file)), existsSync(join(folder, `${file}.jsc`))]);
+  expect(there(previous)).toEqual([true, true, true, true]);
+  expect(there(older)).toEqual([false, false, false, false]);
+  // The new build's own compiler, beside it.
+  const built = JSON.parse(readFileSync(recordFile, "utf8")) as { parts: string[] };
+  expect(built.parts).toEqual([expect.stringMatching(/^host-program-compiler-[0-9a-f]{16}\.js$/)]);
+  expect(there(built.parts)).toEqual([true, true]);
+});
+
+test("the host's bundle requires TypeBox's compiler from beside it; a kept bundle whose compiler is gone is built again", async () => {
+  const cache = cacheFolder();
+  const first = await hostPrograms(cache, silentLogger);
+  const folder = programFolder(cache);
+  const { parts } = JSON.parse(readFileSync(join(folder, "host-program.json"), "utf8")) as { parts: string[] };
+  const [compiler = ""] = parts;
+  expect(readFileSync(first.host, "utf8")).toContain(`require("./${compiler}")`);
+  // The compiler generates each check as source text, `return function check(...)`: that code is in its bundle, not the host's.
+  expect(readFileSync(first.host, "utf8")).not.toContain("return function check(");
+  expect(readFileSync(join(folder, compiler), "utf8")).toContain("return function check(");
+  rmSync(join(folder, compiler));
+  const again = await hostPrograms(cache, silentLogger);
+  expect(again.host).toBe(first.host);
+  expect(existsSync(join(folder, compiler))).toBe(true);
 });

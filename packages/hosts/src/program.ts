@@ -1,7 +1,8 @@
 /**
  * Which files a confined host's start runs: the confining step (the sandbox's
  * `CONFINE_PROGRAM`) and the host (host-program.ts), each bundled into one CommonJS file
- * with its bytecode (Bun.build), kept in the listing cache's folder (`…/plugboard/hosts/
+ * with its bytecode (Bun.build; the host's with TypeBox's compiler in a file of its own beside
+ * it, see `programBundles`), kept in the listing cache's folder (`…/plugboard/hosts/
  * program/`) and built again when any of its sources changed (or another Bun runs). A
  * bundled host parses one precompiled file instead of core's, TypeBox's and the loader's
  * hundreds of modules: it starts in a fraction of the time and holds less memory. Without
@@ -18,7 +19,8 @@
  * The folder is protected like the listing cache (protected-paths.ts): a confined plugin
  * that could write a program would run its code in every later host, with their grants.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import type { BunPlugin } from "bun";
+import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Logger } from "@plugboard/core";
 import { CONFINE_PROGRAM } from "@plugboard/sandbox/launcher";
@@ -31,12 +33,16 @@ export type { HostPrograms } from "./shipped-programs.ts";
 export const HOSTS_FOLDER = dirname(Bun.resolveSync("@plugboard/hosts/package.json", import.meta.dir));
 /** The host's program from its sources. */
 export const HOST_SOURCE = join(HOSTS_FOLDER, "src/host-program.ts");
+/** Core's module of TypeBox's compiler, which core's registry requires on a schema's first compile. */
+const CORE_COMPILER = realpathSync(join(dirname(Bun.resolveSync("@plugboard/core/package.json", HOSTS_FOLDER)), "src/compiler.ts"));
 
 /** What the program folder's record says of one bundle in it. */
 interface ProgramRecord {
   readonly bun: string;
   /** The bundle's file name in the folder (its bytecode beside it, `FILE.jsc`). */
   readonly file: string;
+  /** The files (each with its bytecode) the bundle requires from beside it: the host's, TypeBox's compiler. */
+  readonly parts?: readonly string[];
   /** Each source of the bundle (absolute) and its stamp when it was built. */
   readonly sources: Readonly<Record<string, string>>;
 }
@@ -87,8 +93,9 @@ function keptBundle(folder: string, name: string, entry: string): string | undef
   for (const [source, stamped] of Object.entries(record.sources)) {
     if (stamp(source) !== stamped) return undefined;
   }
-  const file = join(folder, record.file);
-  return stamp(file) === "missing" || stamp(`${file}.jsc`) === "missing" ? undefined : file;
+  const files = [record.file, ...(Array.isArray(record.parts) ? record.parts : [])];
+  const missing = files.some((kept) => typeof kept !== "string" || stamp(join(folder, kept)) === "missing" || stamp(join(folder, `${kept}.jsc`)) === "missing");
+  return missing ? undefined : join(folder, record.file);
 }
 
 /** A program bundled: its code, its bytecode, and the sources it was built from (absolute). */
@@ -99,8 +106,8 @@ interface ProgramBundle {
 }
 
 /** Bundles `entry` into one CommonJS file with its bytecode (in memory). */
-async function bundleProgram(entry: string): Promise<ProgramBundle> {
-  const result = await Bun.build({ entrypoints: [entry], target: "bun", format: "cjs", bytecode: true, minify: true, metafile: true });
+async function bundleProgram(entry: string, plugins: BunPlugin[] = []): Promise<ProgramBundle> {
+  const result = await Bun.build({ entrypoints: [entry], target: "bun", format: "cjs", bytecode: true, minify: true, metafile: true, plugins });
   const code = result.outputs.find((output) => output.kind === "entry-point");
   const bytecode = result.outputs.find((output) => output.kind === "bytecode");
   if (!result.success || code === undefined || bytecode === undefined || result.metafile === undefined) {
@@ -109,10 +116,47 @@ async function bundleProgram(entry: string): Promise<ProgramBundle> {
   return { text: await code.text(), bytecode: new Uint8Array(await bytecode.arrayBuffer()), sources: Object.keys(result.metafile.inputs).map((input) => resolve(input)) };
 }
 
+/** A program's bundle, and the bundles it requires from beside it, by file name. */
+interface ProgramBundles {
+  readonly main: ProgramBundle;
+  readonly parts: ReadonlyMap<string, ProgramBundle>;
+}
+
 /**
- * Writes the host's and the confining step's programs into `folder` with their bytecode, as
- * `shippedPrograms` finds them (a build of the app ships them beside its code); returns the
- * sources they were built from (absolute).
+ * `entry` bundled. The host's bundle leaves TypeBox's compiler apart, in a bundle of its own
+ * named by `compilerName` (given its code), which core's registry requires from beside the
+ * host's file on a schema's first compile: a host checks no call's arguments (the app does),
+ * and a start that does not read the compiler's code is milliseconds shorter. A plugin that
+ * compiles a schema itself (a ToolRegistry of its own) loads it then.
+ */
+async function programBundles(entry: string, compilerName: (text: string) => string): Promise<ProgramBundles> {
+  if (entry !== HOST_SOURCE) return { main: await bundleProgram(entry), parts: new Map() };
+  const compiler = await bundleProgram(CORE_COMPILER);
+  const name = compilerName(compiler.text);
+  return { main: await bundleProgram(entry, [compilerApart(name)]), parts: new Map([[name, compiler]]) };
+}
+
+/** Core's `require("./compiler.ts")` left as `require("./NAME")`, which Bun resolves beside the bundle's own file at run time. */
+function compilerApart(name: string): BunPlugin {
+  return {
+    name: "TypeBox's compiler, apart from the host's bundle",
+    setup(build) {
+      build.onResolve({ filter: /^\.\/compiler\.ts$/ }, ({ path, importer }) =>
+        resolve(dirname(importer), path) === CORE_COMPILER ? { path: `./${name}`, external: true } : undefined,
+      );
+    },
+  };
+}
+
+/** The first 16 hex digits of `text`'s SHA-256: a bundle's name in the program folder. */
+function hashOf(text: string): string {
+  return new Bun.CryptoHasher("sha256").update(text).digest("hex").slice(0, 16);
+}
+
+/**
+ * Writes the host's and the confining step's programs (and the compiler the host's requires)
+ * into `folder` with their bytecode, as `shippedPrograms` finds them (a build of the app ships
+ * them beside its code); returns the sources they were built from (absolute).
  */
 export async function writeProgramBundles(folder: string): Promise<string[]> {
   const sources = new Set<string>();
@@ -120,29 +164,34 @@ export async function writeProgramBundles(folder: string): Promise<string[]> {
     [HOST_SOURCE, SHIPPED_PROGRAMS.host],
     [CONFINE_PROGRAM, SHIPPED_PROGRAMS.confine],
   ] as const) {
-    const bundle = await bundleProgram(entry);
-    await Bun.write(join(folder, `${name}.jsc`), bundle.bytecode);
-    await Bun.write(join(folder, name), bundle.text);
-    for (const source of bundle.sources) sources.add(source);
+    const { main, parts } = await programBundles(entry, () => SHIPPED_PROGRAMS.compiler);
+    for (const [file, bundle] of [...parts, [name, main] as const]) {
+      await Bun.write(join(folder, `${file}.jsc`), bundle.bytecode);
+      await Bun.write(join(folder, file), bundle.text);
+      for (const source of bundle.sources) sources.add(source);
+    }
   }
   return [...sources];
 }
 
 /** Bundles `entry` into `folder` with its bytecode and the record of its sources; returns the bundle's path. */
 async function build(entry: string, folder: string, name: string): Promise<string> {
-  const previous = recordedFile(folder, name);
-  const { text, bytecode, sources: inputs } = await bundleProgram(entry);
-  const file = `${name}-${new Bun.CryptoHasher("sha256").update(text).digest("hex").slice(0, 16)}.js`;
+  const previous = recordedFiles(folder, name);
+  const { main, parts } = await programBundles(entry, (text) => `${name}-compiler-${hashOf(text)}.js`);
+  const file = `${name}-${hashOf(main.text)}.js`;
   // Stamped as they are now: a source changed while bundling makes the next start build again.
-  const sources = Object.fromEntries(inputs.map((input) => [input, stamp(input)]));
+  const inputs = new Set([main, ...parts.values()].flatMap((bundle) => bundle.sources));
+  const sources = Object.fromEntries([...inputs].map((input) => [input, stamp(input)]));
   mkdirSync(folder, { recursive: true, mode: 0o700 });
-  // Bun finds the bytecode beside the file, as FILE.jsc.
-  writeWhole(join(folder, `${file}.jsc`), bytecode);
-  writeWhole(join(folder, file), text);
-  writeWhole(join(folder, `${name}.json`), JSON.stringify({ bun: Bun.version, file, sources } satisfies ProgramRecord));
+  // Bun finds the bytecode beside the file, as FILE.jsc. The parts first: a bundle is never there without what it requires.
+  for (const [written, bundle] of [...parts, [file, main] as const]) {
+    writeWhole(join(folder, `${written}.jsc`), bundle.bytecode);
+    writeWhole(join(folder, written), bundle.text);
+  }
+  writeWhole(join(folder, `${name}.json`), JSON.stringify({ bun: Bun.version, file, parts: [...parts.keys()], sources } satisfies ProgramRecord));
   // Earlier builds of it are of no use any more, but the one just before: a host of this
   // installation may be starting from it at this moment.
-  const keep = new Set([file, `${file}.jsc`, ...(previous === undefined ? [] : [previous, `${previous}.jsc`])]);
+  const keep = new Set([file, ...parts.keys(), ...previous].flatMap((kept) => [kept, `${kept}.jsc`]));
   for (const old of readdirSync(folder)) {
     if (old.startsWith(`${name}-`) && !keep.has(old)) rmSync(join(folder, old), { force: true });
   }
@@ -168,13 +217,13 @@ function removeGoneInstallations(all: string): void {
   }
 }
 
-/** The bundle file `name`'s record names, if there is one. */
-function recordedFile(folder: string, name: string): string | undefined {
+/** The files `name`'s record names (its bundle and the parts it requires), if there is one. */
+function recordedFiles(folder: string, name: string): string[] {
   try {
-    const { file } = JSON.parse(readFileSync(join(folder, `${name}.json`), "utf8")) as Partial<ProgramRecord>;
-    return typeof file === "string" ? file : undefined;
+    const { file, parts } = JSON.parse(readFileSync(join(folder, `${name}.json`), "utf8")) as Partial<ProgramRecord>;
+    return [file, ...(Array.isArray(parts) ? parts : [])].filter((kept): kept is string => typeof kept === "string");
   } catch {
-    return undefined;
+    return [];
   }
 }
 

@@ -17,12 +17,16 @@ export interface HostPrograms {
   readonly confine: string | undefined;
 }
 
-/** The file names of the shipped programs: the host's and the confining step's. */
-export const SHIPPED_PROGRAMS = { host: "host-program.js", confine: "confine-program.js" } as const;
+/**
+ * The file names of the shipped programs: the host's, the confining step's, and TypeBox's
+ * compiler, which the host's bundle leaves apart (program.ts) and requires from beside it on a
+ * plugin's first compile.
+ */
+export const SHIPPED_PROGRAMS = { host: "host-program.js", confine: "confine-program.js", compiler: "host-compiler.js" } as const;
 
-/** The programs shipped in `folder`, when both are there. */
+/** The programs shipped in `folder`, when all three are there. */
 export function shippedPrograms(folder: string): HostPrograms | undefined {
-  const host = join(folder, SHIPPED_PROGRAMS.host);
-  const confine = join(folder, SHIPPED_PROGRAMS.confine);
-  return statSync(host, { throwIfNoEntry: false })?.isFile() && statSync(confine, { throwIfNoEntry: false })?.isFile() ? { host, confine } : undefined;
+  const there = (name: string) => statSync(join(folder, name), { throwIfNoEntry: false })?.isFile() === true;
+  if (!Object.values(SHIPPED_PROGRAMS).every(there)) return undefined;
+  return { host: join(folder, SHIPPED_PROGRAMS.host), confine: join(folder, SHIPPED_PROGRAMS.confine) };
 }
