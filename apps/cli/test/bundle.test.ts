@@ -79,7 +79,14 @@ test("a confined plugin's host runs the program the bundle ships (host-program.j
       expect(kept.code).toBe(0);
       expect(kept.stdout).toMatch(/\/plugboard\/hosts\/program\/[0-9a-f]{16}\/confine-program-[0-9a-f]{16}\.js --workspace /);
       expect(kept.stdout).not.toContain(OUT);
-      expect(readdirSync(join(cache, "plugboard/hosts/program"), { recursive: true }).some((name) => /host-program-[0-9a-f]{16}\.js$/.test(String(name)))).toBe(true);
+      const programs = readdirSync(join(cache, "plugboard/hosts/program"), { recursive: true }).map(String);
+      expect(programs.some((name) => /host-program-[0-9a-f]{16}\.js$/.test(name))).toBe(true);
+      // That bundle leaves TypeBox's compiler to a file beside it, which a confined plugin compiling a schema of its own loads.
+      expect(programs.some((name) => /host-program-compiler-[0-9a-f]{16}\.js$/.test(name))).toBe(true);
+      const config = join(workspace, "own-registry.config.json");
+      await writeFile(config, JSON.stringify({ sandbox: "required", plugins: [{ path: join(import.meta.dir, "fixtures/one-contract"), permissions: ["fs.write"] }] }));
+      const compiled = await bundled(["call", "--config", config, "own_registry", JSON.stringify({ value: { n: 0 } })], { XDG_CACHE_HOME: cache });
+      expect({ code: compiled.code, stdout: compiled.stdout }).toEqual({ code: 0, stdout: "n: expected integer to be greater or equal to 1\n" });
     } finally {
       await rename(join(OUT, "host-program.js.away"), join(OUT, "host-program.js"));
     }

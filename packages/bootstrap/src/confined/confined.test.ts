@@ -162,19 +162,6 @@ describe("plugin hosts", () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
-  test("a host run from the program bundle kept in the cache loads TypeBox's compiler, kept beside it, when its plugin compiles a schema", async () => {
-    const cacheHome = await tempDir();
-    const app = await buildApp(await configWith([{ path: fixture("own-registry"), permissions: [] }], undefined, "auto"), { env: { XDG_CACHE_HOME: cacheHome } });
-    apps.push(app);
-    expect(app.sandbox.confined).toEqual(["@fixture/own-registry"]);
-    expect(await app.runtime.execute("check", '{"value":{"n":0}}')).toEqual({ content: "n: expected integer to be greater or equal to 1", isError: false });
-    expect(await app.runtime.execute("check", '{"value":{"n":2}}')).toEqual({ content: "valid", isError: false });
-    // The host ran from the cache's bundle, which leaves the compiler to a file of its own.
-    const programs = readdirSync(join(cacheHome, "plugboard/hosts/program"), { recursive: true }).map(String);
-    expect(programs.filter((name) => /host-program-[0-9a-f]{16}\.js$/.test(name))).toHaveLength(1);
-    expect(programs.filter((name) => /host-program-compiler-[0-9a-f]{16}\.js$/.test(name))).toHaveLength(1);
-  });
-
   test("hosts end with the app, even when the app is killed", async () => {
     const workspace = await tempDir();
     const config = await configWith([{ path: fixture("greedy"), permissions: ["fs.read"] }], workspace, "auto");
