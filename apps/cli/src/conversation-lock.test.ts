@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { waitFor } from "@plugboard/test-helpers";
 import { lockConversation, removeStale } from "./conversation-lock.ts";
 
 let folder: string;
@@ -118,8 +119,7 @@ describe("a holder in another PID namespace (two containers sharing one state fo
     // Its own PID namespace: it is pid 1 there, and `1 START` names this namespace's init, which started at another time.
     const holder = Bun.spawn(["unshare", "--user", "--map-root-user", "--pid", "--fork", "--kill-child", "--mount-proc", process.execPath, "-e", script], { stdout: "ignore", stderr: "inherit" });
     try {
-      const deadline = Date.now() + 20_000;
-      while (!(await Bun.file(ready).exists()) && Date.now() < deadline) await Bun.sleep(20);
+      await waitFor("the holder in its own PID namespace took the lock", () => Bun.file(ready).exists(), { timeoutMs: 20_000, everyMs: 20 });
       expect(await Bun.file(ready).text()).toBe("1");
       expect(readFileSync(join(folder, "c1.lock"), "utf8")).toStartWith("1 ");
       expect(() => lockConversation(folder, "c1")).toThrow("conversation c1 is in use by another plugboard (pid 1)");
@@ -128,14 +128,17 @@ describe("a holder in another PID namespace (two containers sharing one state fo
       await holder.exited;
     }
     // Killed (its namespace's init, once unshare is gone): it released nothing itself, but the kernel lets go of its lock as it ends, and the pid it names is judged as before.
-    let lock: ReturnType<typeof lockConversation> | undefined;
-    for (const deadline = Date.now() + 10_000; lock === undefined; await Bun.sleep(20)) {
-      try {
-        lock = lockConversation(folder, "c1");
-      } catch (error) {
-        if (Date.now() > deadline) throw error;
-      }
-    }
+    const lock = await waitFor(
+      "the kernel let go of the killed holder's lock",
+      () => {
+        try {
+          return lockConversation(folder, "c1");
+        } catch {
+          return undefined;
+        }
+      },
+      { timeoutMs: 10_000, everyMs: 20 },
+    );
     expect(readFileSync(join(folder, "c1.lock"), "utf8")).toBe(`${process.pid} ${startTime(process.pid)}\n`);
     lock.release();
   }, 30_000);

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { waitFor } from "@plugboard/test-helpers";
 import { chat, postChat, readSse, startTestServer, type TestServer } from "../test/helpers.ts";
 
 const CONFIG = join(import.meta.dir, "../test/fixtures/taint/plugboard.config.json");
@@ -48,11 +49,7 @@ describe("a conversation's taint over the API", () => {
     // No one answers the card: the stream ends when the request is cancelled, so read it as it comes.
     const events: { event: string; data: Record<string, unknown> }[] = [];
     const reading = readSse(response).then((all) => events.push(...all));
-    const deadline = Date.now() + 10_000;
-    while (t.server.stats.approvalsWaiting === 0) {
-      if (Date.now() > deadline) throw new Error("no approval waited within 10 s");
-      await Bun.sleep(20);
-    }
+    await waitFor("an approval waits", () => t.server.stats.approvalsWaiting > 0, { timeoutMs: 10_000, everyMs: 20 });
     expect((await fetch(`${t.server.url}/api/approvals/s1`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"decision":"allow"}' })).status).toBe(200);
     await reading;
     expect(events.find(({ event }) => event === "approval")?.data).toMatchObject({ id: "s1", tool: "bash", arguments: { command: "echo sent" }, tainted: { by: "bash" } });
