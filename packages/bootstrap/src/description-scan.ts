@@ -12,8 +12,6 @@
 import { visible } from "@plugboard/core/internal";
 import { SCANNED_CHARS, SCHEMA_BOUNDS, schemaTexts } from "./description-schema.ts";
 
-export { SCHEMA_BOUNDS } from "./description-schema.ts";
-
 /** The longest description that is not flagged for its length. */
 export const MAX_DESCRIPTION_CHARS = 2000;
 

@@ -118,12 +118,13 @@ async function opened(plan: Plan): Promise<OpenSources> {
 async function startHosts(plan: Plan, confinement: Confinement): Promise<Map<number, ConfinedHost>> {
   if (plan.hostGroups.length === 0) return new Map();
   const warm = plan.options.warm ?? [];
-  // The group's tools about to be called first: its host starts as soon as it is looked at, and loads their plugins first.
-  const called = (group: Plan["hostGroups"][number]) => group.flatMap(({ manifest }) => manifest.tools.map(({ name }) => name)).filter((name) => warm.includes(name));
-  const groups = [...plan.hostGroups].sort((a, b) => Number(called(b).length > 0) - Number(called(a).length > 0));
+  // Each group's tools about to be called: its host starts as soon as it is looked at (those first), and loads their plugins first.
+  const groups = plan.hostGroups
+    .map((group) => ({ group, called: group.flatMap(({ manifest }) => manifest.tools.map(({ name }) => name)).filter((name) => warm.includes(name)) }))
+    .sort((a, b) => Number(b.called.length > 0) - Number(a.called.length > 0));
   const { startConfinedHost } = confinement.modules;
   const started = await allOrNothing(
-    groups.map(async (group) => [group, await startConfinedHost(group, confinement.mechanism, confinement.hosts, { warm: called(group) })] as const),
+    groups.map(async ({ group, called }) => [group, await startConfinedHost(group, confinement.mechanism, confinement.hosts, { warm: called })] as const),
     ([, host]) => host.close(),
   );
   return new Map(started.flatMap(([group, host]) => group.map((plugin) => [plugin.where.index, host] as const)));

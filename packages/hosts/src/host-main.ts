@@ -13,7 +13,7 @@ import { readSync } from "node:fs";
 import { type AnyToolDefinition, errorResult, type Logger, type ToolResult, Workspace } from "@plugboard/core";
 import { runHandler } from "@plugboard/core/internal";
 import { PlugboardError } from "@plugboard/errors";
-import { loadPlugin } from "@plugboard/loader/load-plugin";
+import { importEntry, loadPlugin } from "@plugboard/loader/load-plugin";
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
 import { refusalOf } from "@plugboard/sandbox/refusal";
 import { type AppMessage, concurrencyKind, encodeSchema, eachLine, type HostListing, type HostMessage, type HostSpec, protocolLine, type Thrown } from "./protocol.ts";
@@ -28,12 +28,11 @@ const logger: Logger = {
   warn: (message) => process.stderr.write(`warning: ${message}\n`),
 };
 
-/** One tool of the host, with the grants of its plugin and the workspace it was loaded with. */
+/** One tool of the host, with the grants of its plugin. */
 interface Served {
   readonly tool: AnyToolDefinition;
   readonly plugin: string;
   readonly grants: readonly string[];
-  readonly workspace: Workspace;
 }
 
 /**
@@ -50,10 +49,10 @@ async function host(spec: HostSpec, opening: Promise<Workspace>, send: (message:
     if (loading === undefined) {
       const grants = resolved.entry.permissions;
       // Its module is imported while the workspace opens (the loader's import then finds it loaded; a failure is the loader's to report).
-      const imported = import(Bun.pathToFileURL(resolved.entryPath).href).catch(() => undefined);
+      const imported = importEntry(resolved).catch(() => undefined);
       loading = Promise.all([opening, imported]).then(async ([workspace]) => {
         const { entries } = await loadPlugin(resolved, { workspace, logger });
-        return new Map(entries.map(({ tool }) => [tool.name, { tool, plugin: resolved.manifest.name, grants, workspace }] as const));
+        return new Map(entries.map(({ tool }) => [tool.name, { tool, plugin: resolved.manifest.name, grants }] as const));
       });
       loads.set(resolved.manifest.name, loading);
     }
@@ -107,7 +106,8 @@ async function host(spec: HostSpec, opening: Promise<Workspace>, send: (message:
     trace(`host program: runs ${message.tool}`);
     try {
       const progress = message.progress === true ? (text: string) => send({ type: "progress", id: message.id, text }) : undefined;
-      const { workspace } = target;
+      // Open: the tool's plugin was loaded with it.
+      const workspace = await opening;
       const ctx = { workspace, signal: controller.signal, callId: message.callId, logger, ...(message.results ? { results: message.results } : {}), ...(progress ? { progress } : {}) };
       const result: ToolResult = await runHandler(target.tool, message.args, ctx).catch((error: unknown) => {
         const refusal = refusalOf(error, target.plugin, target.grants, workspace.root);
@@ -142,7 +142,7 @@ async function host(spec: HostSpec, opening: Promise<Workspace>, send: (message:
     // A call counts as running from its arrival: a cancel that comes while its plugin loads aborts it.
     const controller = new AbortController();
     if (message.type === "call") running.set(message.id, controller);
-    void served(message).then((tool) => {
+    void served(message).then(async (tool) => {
       if (message.type === "call") {
         if (tool !== undefined) return answer(message, tool, controller);
         running.delete(message.id);
@@ -152,7 +152,7 @@ async function host(spec: HostSpec, opening: Promise<Workspace>, send: (message:
       const { concurrency } = tool.tool;
       try {
         if (typeof concurrency !== "object") throw new TypeError(`${tool.tool.name} does not name what it writes`);
-        send({ type: "written", id: message.id, key: concurrency.writes(message.args, tool.workspace) });
+        send({ type: "written", id: message.id, key: concurrency.writes(message.args, await opening) });
       } catch (error) {
         send({ type: "thrown", id: message.id, error: thrown(error) });
       }

@@ -26,8 +26,7 @@ export async function loadPlugin(resolved: ResolvedPlugin, context: PluginContex
   const { manifest, where, entryPath } = resolved;
   let module: unknown;
   try {
-    // Bun's own: Node's `node:url` would cost a host's start more than a millisecond to load.
-    module = await import(Bun.pathToFileURL(entryPath).href);
+    module = await importEntry(resolved);
   } catch (error) {
     throw pluginErrors.importFailed(manifest.name, entryPath, error, where);
   }
@@ -54,6 +53,15 @@ export async function loadPlugin(resolved: ResolvedPlugin, context: PluginContex
     throw pluginErrors.toolsDiffer(manifest.name, { expected, actual, missing, extra }, resolved.manifestPath, where);
   }
   return { plugin: loadedPlugin(resolved), entries: tools.map((tool) => ({ tool, owner: manifest.name })) };
+}
+
+/**
+ * The plugin's entry module, imported as `loadPlugin` imports it: a process that imports it
+ * earlier (a host, while its workspace opens) finds it loaded when the plugin is loaded.
+ */
+export function importEntry(resolved: Pick<ResolvedPlugin, "entryPath">): Promise<unknown> {
+  // Bun's own: Node's `node:url` would cost a host's start more than a millisecond to load.
+  return import(Bun.pathToFileURL(resolved.entryPath).href);
 }
 
 /** The module's plugin, or what is wrong with its default export. */
