@@ -28,10 +28,10 @@ afterEach(async () => {
   await removeTempDirs();
 });
 
-/** A copy of the echo fixture in a temp folder (so it can be changed), and a cache folder. */
-async function setup(): Promise<{ plugin: string; cacheHome: string; workspace: string }> {
-  const plugin = join(await tempDir(), "echo");
-  await cp(fixture("echo"), plugin, { recursive: true });
+/** A copy of a fixture plugin (the echo one unless named) in a temp folder (so it can be changed), a cache folder and a workspace. */
+async function setup(name = "echo"): Promise<{ plugin: string; cacheHome: string; workspace: string }> {
+  const plugin = join(await tempDir(), name);
+  await cp(fixture(name), plugin, { recursive: true });
   // Its imports resolve as the fixture's do.
   await symlink(join(import.meta.dir, "../../node_modules"), join(plugin, "node_modules"));
   return { plugin, cacheHome: await tempDir(), workspace: await tempDir() };
@@ -89,10 +89,7 @@ describe("the listing cache", () => {
   });
 
   test("warm: a host mounted from the cache loads the plugins of the tools about to be called as it starts, before their call", async () => {
-    const plugin = join(await tempDir(), "marks-load");
-    await cp(fixture("marks-load"), plugin, { recursive: true });
-    await symlink(join(import.meta.dir, "../../node_modules"), join(plugin, "node_modules"));
-    const [cacheHome, workspace] = await Promise.all([tempDir(), tempDir()]);
+    const { plugin, cacheHome, workspace } = await setup("marks-load");
     const config = await configWith([{ path: plugin, permissions: ["fs.write"] }], workspace, "auto");
     const marker = join(workspace, "marks-load.loaded");
     // The first app lists the plugin's tools, loading it; the listing is kept.
@@ -193,10 +190,7 @@ describe("the listing cache", () => {
     ["loaded as the host starts (warm)", ["explode"]],
   ])("a host mounted from the cache that cannot load its plugin answers its calls with the plugin's load error: %s", async (_, warm) => {
     // The listing of a plugin that fails at import, as a kept entry would hold it.
-    const plugin = join(await tempDir(), "import-throws");
-    await cp(fixture("import-throws"), plugin, { recursive: true });
-    await symlink(join(import.meta.dir, "../../node_modules"), join(plugin, "node_modules"));
-    const [cacheHome, workspace] = await Promise.all([tempDir(), tempDir()]);
+    const { plugin, cacheHome, workspace } = await setup("import-throws");
     const config = await configWith([{ path: plugin, permissions: [] }], workspace, "auto");
     const [entry] = config.plugins;
     if (entry === undefined || "mcp" in entry) throw new Error("expected a plugin entry");

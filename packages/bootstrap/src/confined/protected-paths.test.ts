@@ -80,6 +80,10 @@ test("the hosts' programs and kept closures in a workspace's cache cannot be rep
       const planted = await bash(app, "echo forged > .cache/plugboard/hosts/closures/0123456789abcdef0123456789abcdef.json");
       expect(planted.content).toContain("Read-only file system");
       expect(existsSync(join(dir, ".cache/plugboard/hosts/closures/0123456789abcdef0123456789abcdef.json"))).toBe(false);
+      // Nor a program a later build would name (its name is its code's hash, which anyone can work out): made before it exists.
+      const early = `.cache/plugboard/hosts/program/${installation}/host-program-compiler-0123456789abcdef.js`;
+      expect((await bash(app, `echo forged > ${early}`)).content).toContain("Read-only file system");
+      expect(existsSync(join(dir, early))).toBe(false);
     }
     for (const name of kept) {
       const path = join(dir, ".cache/plugboard/hosts", name);
