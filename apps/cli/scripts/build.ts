@@ -2,10 +2,13 @@
  * Builds the bundled CLI into `dist/` with `bun build` (target bun), in three parts:
  *
  * - `cli.js`: the CLI and every package of ours it runs, with the small libraries they use,
- *   as one CommonJS bundle compiled to JavaScriptCore's bytecode beside it (`cli.js.jsc`).
- *   A start reads the bytecode instead of parsing and compiling the code it runs, which
- *   roughly halves what loading the CLI costs; a module is still evaluated only when first
- *   imported. (Bun compiles ES modules to bytecode only into a single executable.)
+ *   as one minified CommonJS bundle compiled to JavaScriptCore's bytecode beside it
+ *   (`cli.js.jsc`). A start reads the bytecode instead of parsing and compiling the code it
+ *   runs, which roughly halves what loading the CLI costs; a module is still evaluated only
+ *   when first imported. (Bun compiles ES modules to bytecode only into a single executable.)
+ *   Every start reads the whole bundle, code and bytecode, so its size is paid by every
+ *   command: minified (as the host programs are), `plugboard tools` starts about 6 ms sooner.
+ *   Which sources a bundle holds is in `sources.json`, not in comments of its code.
  * - `vendor-GROUP.js` (with its bytecode): the large libraries only some commands load,
  *   one bundle per family (`VENDOR_GROUPS`), kept out of `cli.js`, all of which every start
  *   reads. Each module of theirs that `cli.js` imports is a stand-in there, which requires
@@ -58,6 +61,13 @@ const BUNDLE_PLACE = { "import.meta.dir": `globalThis.${BUNDLE_GLOBALS.dir}`, "i
  * package names, so they are bundled.)
  */
 const EXTERNAL = ["@plugboard/testing"];
+
+/**
+ * Every bundle is minified: whitespace, syntax and names. `cli.js` shrinks from 1.09 MB to 0.56 MB
+ * (its bytecode from 2.35 to 2.19 MB), and a start reads both whole. Nothing of ours reads a
+ * function's source or a class's name; what a person sees are messages, never stack traces.
+ */
+const MINIFY = true;
 
 /**
  * The families of large libraries bundled apart from `cli.js`, by the package names (and
@@ -130,6 +140,7 @@ export async function buildCli(outDir: string = DIST_DIR, options: BuildOptions 
       outdir: staging,
       format: "cjs",
       bytecode: true,
+      minify: MINIFY,
       external: EXTERNAL,
       plugins: [standIns(vendored), ...(options.recordEvaluated === undefined ? [] : [recordingEvaluation(options.recordEvaluated)])],
       define: { ...define, ...BUNDLE_PLACE },
@@ -266,7 +277,7 @@ async function buildVendor(outDir: string, vendored: ReadonlyMap<string, string>
       entrypoints.push(file);
     }
     if (entrypoints.length === 0) return [];
-    const read = await build({ entrypoints, outdir: outDir, format: "cjs", bytecode: true, plugins: [HIGHLIGHT_LANGUAGES], define: BUNDLE_PLACE });
+    const read = await build({ entrypoints, outdir: outDir, format: "cjs", bytecode: true, minify: MINIFY, plugins: [HIGHLIGHT_LANGUAGES], define: BUNDLE_PLACE });
     // The entries written here are gone once built: not sources of the bundle.
     const written = [sources, realpathSync(sources)].map((folder) => `${folder}/`);
     return read.filter((source) => !written.some((folder) => resolve(CLI_DIR, source).startsWith(folder)));

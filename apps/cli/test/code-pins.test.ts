@@ -258,7 +258,8 @@ describe("code in a writable workspace is read-only to every confined process", 
     // bytecode) every later host's start runs, the confining step before any restriction, and
     // what the app loads only later, after calls ran: a bundle of the libraries the first
     // question's change preview loads (and its bytecode), and the sources of modules first run then.
-    expect(readFileSync(join(CHECKOUT, "apps/cli/dist/cli.js"), "utf8")).toContain("\n// ../../packages/runtime/src/file-change.ts\n");
+    const bundled = JSON.parse(readFileSync(join(CHECKOUT, "apps/cli/dist/sources.json"), "utf8")) as { sources: string[] };
+    expect(bundled.sources).toContain("../../packages/runtime/src/file-change.ts");
     const files = [
       "apps/cli/scripts/start.ts",
       "packages/core/src/index.ts",
