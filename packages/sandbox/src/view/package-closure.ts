@@ -34,7 +34,9 @@ export interface CodeClosure {
  * confined process may write: a forged entry would widen a view.
  */
 export function codeClosure(folders: readonly string[], writable: readonly string[], keptIn?: string): CodeClosure {
-  const parts = folders.map((folder) => memoized(folder, writable, keptIn));
+  // Each path stamped once per closure: the folders' walks share most of what they read (core, TypeBox).
+  const stamps = new Map<string, string>();
+  const parts = folders.map((folder) => memoized(folder, writable, keptIn, stamps));
   const modules = parts.flatMap((part) => part.modules);
   const covered = (path: string) => modules.some((folder) => path !== folder && isWithin(path, folder));
   const unique = <T>(items: T[], key: (item: T) => string) => [...new Map(items.map((item) => [key(item), item])).values()];
@@ -72,10 +74,10 @@ interface KeptClosure {
  */
 const remembered = new Map<string, Walked>();
 
-function memoized(folder: string, writable: readonly string[], keptIn: string | undefined): Part {
+function memoized(folder: string, writable: readonly string[], keptIn: string | undefined, stamps: Map<string, string>): Part {
   const key = `${folder}\0${writable.join("\0")}`;
   const known = remembered.get(key) ?? (keptIn === undefined ? undefined : keptClosure(keptIn, key));
-  if (known !== undefined && unchanged(known.read)) {
+  if (known !== undefined && unchanged(known.read, stamps)) {
     remembered.set(key, known);
     return known.part;
   }
@@ -123,9 +125,16 @@ function keep(folder: string, key: string, walked: Walked): void {
   }
 }
 
-/** Whether every path a walk read is as it was. */
-function unchanged(read: Readonly<Record<string, string>>): boolean {
-  for (const [path, stamped] of Object.entries(read)) if (stampOf(path) !== stamped) return false;
+/** Whether every path a walk read is as it was; `stamps` holds those taken already, by path. */
+function unchanged(read: Readonly<Record<string, string>>, stamps: Map<string, string>): boolean {
+  for (const [path, stamped] of Object.entries(read)) {
+    let now = stamps.get(path);
+    if (now === undefined) {
+      now = stampOf(path);
+      stamps.set(path, now);
+    }
+    if (now !== stamped) return false;
+  }
   return true;
 }
 
