@@ -200,19 +200,27 @@ function stdinLines(): Lines {
   let partial = now.done ? undefined : now.read;
   let handler: ((line: string) => void) | undefined;
   const waiting: string[] = [];
-  const ended = eachLine(Bun.stdin.stream(), (line) => {
-    if (partial !== undefined) {
-      resolveFirst(partial + line);
-      partial = undefined;
-    } else if (handler === undefined) waiting.push(line);
-    else handler(line);
-  }).finally(() => resolveFirst(partial || undefined));
+  let ended: Promise<void> | undefined;
+  /**
+   * Stdin read as a stream from then on. Made when the first handler comes (a fresh Bun's
+   * stream costs more than a millisecond, which the first plugin's import need not wait for:
+   * the app sends no call before `ready`), or at once when the first line is still to come.
+   */
+  const reading = () =>
+    (ended ??= eachLine(Bun.stdin.stream(), (line) => {
+      if (partial !== undefined) {
+        resolveFirst(partial + line);
+        partial = undefined;
+      } else if (handler === undefined) waiting.push(line);
+      else handler(line);
+    }).finally(() => resolveFirst(partial || undefined)));
+  if (!now.done) reading();
   return {
     first,
     each: (given) => {
       handler = given;
       for (const line of waiting.splice(0)) given(line);
-      return ended;
+      return reading();
     },
   };
 }
