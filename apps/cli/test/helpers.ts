@@ -280,3 +280,22 @@ export function spawnUnderScript(args: readonly string[], options: { readonly cw
     },
   };
 }
+
+/**
+ * How long `npm view` may take: npm retries a refused or failed request itself, after 10 s and
+ * then up to a minute, and the suite's start loads the machine most. 15 s skipped the npx tests
+ * in clean-clone runs whose first request failed once.
+ */
+const NPM_VIEW_MS = 45_000;
+
+/**
+ * Why `npm view PACKAGE version` gets no version from the registry npm uses, or undefined when
+ * it does: the probe of the tests that fetch a package with npx.
+ */
+export async function npmRegistryProblem(packageName: string): Promise<string | undefined> {
+  const probe = Bun.spawn(["npm", "view", packageName, "version"], { stdin: "ignore", stdout: "pipe", stderr: "pipe", timeout: NPM_VIEW_MS });
+  const [version, code] = await Promise.all([new Response(probe.stdout).text(), probe.exited]);
+  if (code === 0 && version.trim() !== "") return undefined;
+  const how = probe.signalCode === null ? `exit ${code}` : `no answer within ${NPM_VIEW_MS / 1000} s`;
+  return `the npm registry is not reachable (npm view ${packageName} version: ${how})`;
+}

@@ -10,7 +10,7 @@ import { cpSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "no
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { detectMechanism } from "@plugboard/sandbox";
-import { type Finished, plugboard, tempFolder } from "./helpers.ts";
+import { type Finished, npmRegistryProblem, plugboard, tempFolder } from "./helpers.ts";
 
 const TIMEOUT_MS = 90_000;
 const DOCS = readFileSync(fileURLToPath(new URL("../../../docs/mcp.md", import.meta.url)), "utf8");
@@ -18,7 +18,7 @@ const PLAIN_SERVER = fileURLToPath(new URL("./fixtures/plain-server/", import.me
 const SECTION = DOCS.slice(DOCS.indexOf("#### Paths a server is granted"), DOCS.indexOf("### Popular servers"));
 const confining = detectMechanism().available;
 const uv = Bun.which("uv");
-const registry = confining ? await registryProblem() : undefined;
+const registry = confining ? await npmRegistryProblem("@modelcontextprotocol/server-filesystem") : undefined;
 if (!confining) console.warn("mcp-grant-examples.test.ts skipped: this system has no sandbox mechanism");
 if (uv === null) console.warn("mcp-grant-examples.test.ts: the uv example is skipped: uv is not on PATH");
 if (registry !== undefined) console.warn(`mcp-grant-examples.test.ts: the npx example is skipped: ${registry}`);
@@ -90,9 +90,3 @@ describe.skipIf(!confining)("docs/mcp.md: paths a server is granted", () => {
   }, TIMEOUT_MS);
 });
 
-/** Why the registry cannot serve the npx example, or undefined when it can. */
-async function registryProblem(): Promise<string | undefined> {
-  const probe = Bun.spawn(["npm", "view", "@modelcontextprotocol/server-filesystem", "version"], { stdout: "pipe", stderr: "pipe", timeout: 15_000 });
-  const [version, code] = await Promise.all([new Response(probe.stdout).text(), probe.exited]);
-  return code === 0 && version.trim() !== "" ? undefined : `the npm registry is not reachable (npm view: exit ${code})`;
-}

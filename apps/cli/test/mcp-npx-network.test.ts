@@ -10,7 +10,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { detectMechanism } from "@plugboard/sandbox";
-import { plugboard, tempFolder } from "./helpers.ts";
+import { npmRegistryProblem, plugboard, tempFolder } from "./helpers.ts";
 
 const PACKAGE = "@modelcontextprotocol/server-filesystem";
 /** The first start downloads and unpacks the package: more than the app's own bound on a silent server's start (as in mcp-npx.test.ts). */
@@ -82,7 +82,5 @@ async function whySkipped(): Promise<string | undefined> {
   const mechanism = detectMechanism();
   if (!mechanism.available) return `no sandbox on this system (it lacks ${mechanism.missing})`;
   if (registry === undefined) return "npm does not say which registry it uses (npm config get registry)";
-  const probe = Bun.spawn(["npm", "view", PACKAGE, "version"], { stdout: "pipe", stderr: "pipe", timeout: 15_000 });
-  const [version, code] = await Promise.all([new Response(probe.stdout).text(), probe.exited]);
-  return code === 0 && version.trim() !== "" ? undefined : `the npm registry is not reachable (npm view ${PACKAGE} version: exit ${code})`;
+  return npmRegistryProblem(PACKAGE);
 }

@@ -10,7 +10,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { detectMechanism } from "@plugboard/sandbox";
-import { plugboard, tempFolder } from "./helpers.ts";
+import { npmRegistryProblem, plugboard, tempFolder } from "./helpers.ts";
 
 const PACKAGE = "@modelcontextprotocol/server-filesystem";
 /**
@@ -101,7 +101,5 @@ describe.skipIf(skipped !== undefined)(`npx -y ${PACKAGE}, confined`, () => {
 async function whySkipped(): Promise<string | undefined> {
   const mechanism = detectMechanism();
   if (!mechanism.available) return `no sandbox on this system (it lacks ${mechanism.missing})`;
-  const probe = Bun.spawn(["npm", "view", PACKAGE, "version"], { stdout: "pipe", stderr: "pipe", timeout: 15_000 });
-  const [version, code] = await Promise.all([new Response(probe.stdout).text(), probe.exited]);
-  return code === 0 && version.trim() !== "" ? undefined : `the npm registry is not reachable (npm view ${PACKAGE} version: exit ${code})`;
+  return npmRegistryProblem(PACKAGE);
 }
