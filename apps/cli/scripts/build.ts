@@ -65,7 +65,9 @@ const EXTERNAL = ["@plugboard/testing"];
 /**
  * Every bundle is minified: whitespace, syntax and names. `cli.js` shrinks from 1.09 MB to 0.56 MB
  * (its bytecode from 2.35 to 2.19 MB), and a start reads both whole. Nothing of ours reads a
- * function's source or a class's name; what a person sees are messages, never stack traces.
+ * function's source or a class's name. A bug of ours crashes with its stack (failure.ts): for
+ * that, `cli.js` has a linked source map (`cli.js.map`), which Bun reads only to write a stack,
+ * so that its frames name our sources and their lines instead of places in the minified bundle.
  */
 const MINIFY = true;
 
@@ -141,6 +143,7 @@ export async function buildCli(outDir: string = DIST_DIR, options: BuildOptions 
       format: "cjs",
       bytecode: true,
       minify: MINIFY,
+      sourcemap: "linked",
       external: EXTERNAL,
       plugins: [standIns(vendored), ...(options.recordEvaluated === undefined ? [] : [recordingEvaluation(options.recordEvaluated)])],
       define: { ...define, ...BUNDLE_PLACE },

@@ -59,6 +59,18 @@ test("plugins load from their packages and run with the bundle's core", async ()
   expect(escaped.stdout).toStartWith("Error: Path escapes workspace: ../outside.txt");
 }, 120_000);
 
+test("a bug of ours crashes with a stack whose frames name our sources and their lines, not the minified bundle (its linked source map)", async () => {
+  // A bug planted in the process: the CLI's first look at its current folder throws.
+  const probe = join(workspace, "planted-bug.ts");
+  await writeFile(probe, 'process.cwd = () => { throw new Error("a planted bug"); };\n');
+  const child = Bun.spawn(["bun", "--preload", probe, join(OUT, "bin.js"), "tools"], { cwd: workspace, env: cleanEnv(), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [stderr, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);
+  expect(code).not.toBe(0);
+  expect(stderr).toContain("a planted bug");
+  expect(stderr).toMatch(/ at \S+ \(\S+\/apps\/cli\/src\/[\w/-]+\.ts:\d+:\d+\)/);
+  expect(stderr).not.toContain("cli.js:");
+}, 120_000);
+
 test("a confined plugin's host runs the program the bundle ships (host-program.js), not the CLI's own bundle, and builds none in the cache; without it, the bundle kept in the cache", async () => {
   // The host is the first process of its PID namespace: /proc/1 is the host itself. Its view holds the program, the compiler it requires on a first compile, and their bytecode, nothing else of the bundle's folder.
   const cmdline = "tr '\\0' ' ' < /proc/1/cmdline";
