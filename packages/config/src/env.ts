@@ -3,19 +3,25 @@
  * (`util.parseEnv`, the same syntax Bun and Node load at start). It never changes
  * `process.env`; the caller merges it under the real environment, which wins.
  */
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { parseEnv } from "node:util";
 
 /**
  * Reads `path` as a `.env` file (`KEY=VALUE` lines, `#` comments, quotes, `export `); a
- * missing file is an empty one.
+ * missing file is an empty one. Read at once, as the config is (a few kilobytes).
  *
  * @example await readDotEnv("/app/.env") // { MODEL: "gpt-4.1" }
  */
 export async function readDotEnv(path: string): Promise<Record<string, string>> {
-  const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return "";
-    throw error;
-  });
+  const text = readOrEmpty(path);
   return Object.fromEntries(Object.entries(parseEnv(text)).flatMap(([key, value]) => (value === undefined ? [] : [[key, value]])));
+}
+
+function readOrEmpty(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    if (Reflect.get(error as object, "code") === "ENOENT") return "";
+    throw error;
+  }
 }
