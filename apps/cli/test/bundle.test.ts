@@ -71,6 +71,15 @@ test("a bug of ours crashes with a stack whose frames name our sources and their
   expect(stderr).not.toContain("cli.js:");
 }, 120_000);
 
+test("a plugin's @plugboard/core and @plugboard/core/process are its process's own, in the app's process and in its host: no file of core's sources is loaded for it", async () => {
+  for (const sandbox of ["off", "required"]) {
+    const config = join(workspace, `core-sources-${sandbox}.config.json`);
+    await writeFile(config, JSON.stringify({ sandbox, plugins: [{ path: join(import.meta.dir, "fixtures/one-contract"), permissions: ["fs.write"] }] }));
+    const listed = await bundled(["call", "--config", config, "core_sources", "{}"]);
+    expect({ sandbox, code: listed.code, stdout: listed.stdout }).toEqual({ sandbox, code: 0, stdout: "0 files of core's sources (process helpers: number)\n" });
+  }
+}, 120_000);
+
 test("a confined plugin's host runs the program the bundle ships (host-program.js), not the CLI's own bundle, and builds none in the cache; without it, the bundle kept in the cache", async () => {
   // The host is the first process of its PID namespace: /proc/1 is the host itself. Its view holds the program, the compiler it requires on a first compile, and their bytecode, nothing else of the bundle's folder.
   const cmdline = "tr '\\0' ' ' < /proc/1/cmdline";

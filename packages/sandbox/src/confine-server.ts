@@ -13,7 +13,7 @@
  */
 import { mkdirSync, realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { CORE_FOLDER, underInit } from "@plugboard/core/process";
+import { coreFolder, underInit } from "@plugboard/core/process";
 import { confineCommand } from "./launcher.ts";
 import type { Limits } from "./limits/limits.ts";
 import type { Mechanism } from "./mechanism.ts";
@@ -91,7 +91,7 @@ export function confineServer(launch: Launch, server: ServerConfinement, mechani
     grants: server.grants,
     ...(network === undefined ? {} : { network }),
     workspace: server.workspace,
-    code: [...code, CORE_FOLDER],
+    code: [...code, coreFolder()],
     executables,
     paths,
     env: server.grants.includes("network") ? launch.env : { ...OFFLINE, ...launch.env },

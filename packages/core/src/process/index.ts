@@ -8,6 +8,6 @@
 export { type Ending, readEnding } from "./ending.ts";
 export { drainPipes, endOtherProcesses, type GroupEnding, type GroupSupervisor, isAlive, killGroup, killGroupOnExit, PIPE_GRACE_MS, settlesWithin, superviseGroup } from "./group.ts";
 export { type ProgramOptions, type ProgramOutcome, runProgram } from "./run-program.ts";
-export { CONFINED_VARIABLE, CORE_FOLDER, pidNamespacePrefix, underInit } from "./pid-namespace.ts";
+export { CONFINED_VARIABLE, coreFolder, pidNamespacePrefix, underInit } from "./pid-namespace.ts";
 export { findUnshare, type Namespaces, refusedBySystem, unshareFlags, whyUnshareFails, whyUnshareFailsAsync } from "./unshare.ts";
 export { writeAll } from "./write-all.ts";

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { pidNamespacePrefix, underInit } from "./pid-namespace.ts";
+import { coreFolder, pidNamespacePrefix, underInit } from "./pid-namespace.ts";
 
 test("pidNamespacePrefix tries a plain PID namespace first (a mapped root may not create user namespaces)", () => {
   const unshare = Bun.which("unshare");
@@ -32,6 +32,23 @@ test("underInit runs the init with this Bun, loading no .env or bunfig.toml, the
     "-c",
     "true",
   ]);
+});
+
+test("core's folder is looked for when the init is first asked for, not when the module loads: a process where it cannot be found (a confined host's program, built elsewhere) loads the process helpers", () => {
+  // Core's package cannot be found from anywhere in this process, as in a host program whose bundle names the folder it was built in.
+  const script = [
+    `Bun.resolveSync = () => { throw new Error("Cannot find module '@plugboard/core/package.json'"); };`,
+    `const helpers = await import(${JSON.stringify(join(import.meta.dir, "index.ts"))});`,
+    `console.log(typeof helpers.readEnding, typeof helpers.underInit);`,
+    "try { helpers.underInit(['true']); } catch (error) { console.log(String(error.message)); }",
+  ].join("\n");
+  const run = Bun.spawnSync([process.execPath, "-e", script], { stdout: "pipe", stderr: "pipe" });
+  expect({ code: run.exitCode, stdout: run.stdout.toString(), stderr: run.stderr.toString() }).toEqual({
+    code: 0,
+    stdout: "function function\nCannot find module '@plugboard/core/package.json'\n",
+    stderr: "",
+  });
+  expect(coreFolder()).toBe(join(import.meta.dir, "../.."));
 });
 
 test("the first process under the prefix is PID 1, and the init's child is not", () => {

@@ -19,12 +19,20 @@ const PID_NAMESPACE_AS_USER = unshareFlags({ user: "self", pid: true });
  * command runs in (their variables would reach the command; a preload would run first).
  */
 const INIT_FLAGS = ["--no-env-file", "--config=/dev/null"];
+let folder: string | undefined;
+
 /**
- * Found through the package's name rather than this file's place, so that an app bundling
- * this module (the CLI's dist/bin.js) still runs the init from the package's sources.
+ * Core's package folder, where the init's source is. Found through the package's name rather
+ * than this file's place, so that an app bundling this module (the CLI's dist/cli.js) still
+ * runs the init from the package's sources; and found when first asked, not when this module
+ * is loaded: a confined host's program gives its plugins its own copy of this module
+ * (`sharePluginsCore`), where no namespace can be made and the init is never run, and where
+ * the folder its bundle was built in may not be there at all.
  */
-export const CORE_FOLDER = dirname(Bun.resolveSync("@plugboard/core/package.json", import.meta.dir));
-const INIT = join(CORE_FOLDER, "src/process/init.ts");
+export function coreFolder(): string {
+  folder ??= dirname(Bun.resolveSync("@plugboard/core/package.json", import.meta.dir));
+  return folder;
+}
 
 /**
  * Set (`1`) by Plugboard's sandbox in the environment of every process it confines: there no
@@ -55,7 +63,7 @@ export function pidNamespacePrefix(): readonly string[] {
  * @example Bun.spawn([...pidNamespacePrefix(), ...underInit(["bash", "-c", "kill $$"])], { stdio: ["ignore", "pipe", "pipe", "pipe"] })
  */
 export function underInit(argv: readonly string[]): string[] {
-  return [process.execPath, ...INIT_FLAGS, INIT, ...argv];
+  return [process.execPath, ...INIT_FLAGS, join(coreFolder(), "src/process/init.ts"), ...argv];
 }
 
 function probe(): readonly string[] {
