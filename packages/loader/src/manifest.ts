@@ -2,7 +2,7 @@
  * The plugin manifest (`plugboard.plugin.json`): its valibot schema and how it is read.
  * It is read and validated before any of the plugin's code is imported.
  */
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { CONTRACT_VERSION, PERMISSIONS, TOOL_NAME_PATTERN } from "@plugboard/core";
 import * as v from "valibot";
@@ -86,10 +86,15 @@ export interface ManifestFile {
  */
 export async function readManifest(directory: string, label: string, where: EntryLocation): Promise<ManifestFile> {
   const path = join(directory, MANIFEST_FILE);
-  const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT" || error.code === "EISDIR") throw pluginErrors.manifestMissing(label, path, where);
+  let text: string;
+  try {
+    // At once, as the rest of a plugin's files (resolve-plugin.ts).
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const code = Reflect.get(error as object, "code");
+    if (code === "ENOENT" || code === "EISDIR") throw pluginErrors.manifestMissing(label, path, where);
     throw error;
-  });
+  }
   const json = parseJson(text);
   if (!json.ok) throw pluginErrors.jsonSyntax(label, path, json, where);
 
