@@ -35,3 +35,26 @@ test.each([
     terminal.close();
   }
 }, 20_000);
+
+test("keys typed before the keyboard is held are kept as typed ahead at once, read from the terminal itself, before its stream reads: no question shown after can take them", async () => {
+  let screen = "";
+  const decoder = new TextDecoder();
+  const child = Bun.spawn(["bun", join(import.meta.dir, "../test/fixtures/typed-before.ts")], {
+    env: { ...process.env, TERM: "xterm", NO_COLOR: "1" },
+    terminal: { cols: 120, rows: 20, data: (_terminal, data) => (screen += decoder.decode(data, { stream: true })) },
+  });
+  const terminal = child.terminal;
+  if (!terminal) throw new Error("Bun.spawn gave no terminal");
+  try {
+    await waitFor("the fixture waits for keys", () => screen.includes("type now"), { timeoutMs: 10_000, everyMs: 5 });
+    // Typed while the terminal is still in its line mode, which makes Enter a line feed: kept as the Enter it was.
+    terminal.write("yes please\r");
+    await waitFor("the fixture says what it kept", () => screen.includes("kept: "), { timeoutMs: 10_000 });
+    expect(screen).toContain('kept: "yes please\\r"');
+    expect(await child.exited).toBe(0);
+  } finally {
+    child.kill("SIGKILL");
+    await child.exited;
+    terminal.close();
+  }
+}, 20_000);

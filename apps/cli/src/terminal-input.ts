@@ -9,8 +9,10 @@
  * as a Ctrl-C elsewhere would. A read that ends (EOF) or fails (EIO) means the terminal went
  * away: that is a hangup (`hangUp`), handled as SIGHUP.
  */
+import { ptr } from "bun:ffi";
+import { lazyLibc } from "@plugboard/core/libc";
 import { PlugboardError } from "@plugboard/errors";
-import { writeSync } from "node:fs";
+import { readSync, writeSync } from "node:fs";
 import { hangUp } from "./interrupt.ts";
 import { createKeyDecoder } from "./keys.ts";
 import { createLineEditor } from "./line-editor.ts";
@@ -49,7 +51,10 @@ export function holdKeyboard(input: NodeJS.ReadStream, output?: NodeJS.WriteStre
   input.setRawMode(true);
   if (output) output.write(PASTE_ON);
   const decoder = new TextDecoder();
-  const typed: string[] = [];
+  // What the terminal holds now was typed before anything asked: kept as typed ahead, Enter as the terminal's line mode made it.
+  const before = readBefore.has(input) ? "" : heldByTerminal(input);
+  readBefore.add(input);
+  const typed: string[] = before === "" ? [] : [before.replaceAll("\n", "\r")];
   const readers: KeyReader[] = [];
   let gone = input.readableEnded;
   // Until a question first reads, what arrives may have been typed before raw mode, where the terminal made Enter a line feed.
@@ -138,6 +143,38 @@ export function holdKeyboard(input: NodeJS.ReadStream, output?: NodeJS.WriteStre
   };
   held.set(input, keyboard);
   return keyboard;
+}
+
+/**
+ * The inputs whose stream has read before: only the first hold reads what the terminal holds
+ * itself, before any read of the stream's own (a stream paused since may have a read under
+ * way, which would then come out of order).
+ */
+const readBefore = new WeakSet<NodeJS.ReadStream>();
+const terminalLibc = lazyLibc({ ioctl: { args: ["i32", "u64", "ptr"], returns: "i32" } });
+/** ioctl's request for the number of bytes a terminal holds to be read (the same on x86-64 and arm64). */
+const FIONREAD = 0x541bn;
+
+/**
+ * What the terminal of `input` holds to be read now (asked with FIONREAD, then read, which
+ * cannot block), before its stream reads anything: keys typed before the keyboard was held.
+ * Its stream's own first read may come only after a question is shown (Bun reads a terminal
+ * on a thread of its own, which a fresh process has yet to start): read here, they cannot be
+ * taken for keys pressed after it. Nothing where libc cannot be called.
+ */
+function heldByTerminal(input: NodeJS.ReadStream): string {
+  const fd: unknown = Reflect.get(input, "fd");
+  const functions = terminalLibc();
+  if (typeof fd !== "number" || functions === null) return "";
+  const count = new Int32Array(1);
+  if (functions.ioctl(fd, FIONREAD, ptr(count)) !== 0 || (count[0] ?? 0) <= 0) return "";
+  const bytes = Buffer.alloc(count[0] ?? 0);
+  try {
+    return bytes.subarray(0, readSync(fd, bytes, 0, bytes.length, null)).toString("utf8");
+  } catch {
+    // The terminal went away meanwhile: its stream says so.
+    return "";
+  }
 }
 
 /** The keyboard of `input` already held, else one held now (see `holdKeyboard`). */
