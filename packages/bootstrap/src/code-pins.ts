@@ -162,19 +162,16 @@ export async function pinnedCode(
   appFolder: string | undefined,
   workspace: string,
 ): Promise<PinnedCode[]> {
-  const pinned = await Promise.all(
-    resolved.map(async (plugin): Promise<PinnedCode[]> => {
+  return resolved.flatMap((plugin): PinnedCode[] => {
     if (plugin.origin === "app") return [];
     // Without an app's folder (buildApp used as a library), an @plugboard package installed outside the workspace is the release as installed.
     if (appFolder === undefined && plugin.manifest.name.startsWith("@plugboard/") && !isWithin(plugin.directory, workspace)) return [];
     // Only the project publishes to the @plugboard scope: another name in the app's node_modules is a dependency, not a plugin it ships.
     // Found as the loader finds the packages the app ships.
-    const shipped = appFolder === undefined || !plugin.manifest.name.startsWith("@plugboard/") ? undefined : await findPackage(plugin.manifest.name, appFolder);
+    const shipped = appFolder === undefined || !plugin.manifest.name.startsWith("@plugboard/") ? undefined : findPackage(plugin.manifest.name, appFolder);
     // A path entry naming the shipped package's own folder (a checkout's plugins/bash) is the release too.
     return shipped === plugin.directory ? [] : [{ index: plugin.where.index, name: plugin.manifest.name, directory: plugin.directory, ...(shipped === undefined ? {} : { shipped }) }];
-    }),
-  );
-  return pinned.flat();
+  });
 }
 
 

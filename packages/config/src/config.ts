@@ -158,7 +158,12 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
   const dotEnv = await readDotEnv(join(folder, ".env"));
   const env = environment(given, dotEnv, join(folder, ".env"));
 
-  const workspace = workspaceOf(flags.workspace, file.workspace, folder, cwd);
+  const workspace =
+    flags.workspace !== undefined
+      ? { workspace: resolve(cwd, flags.workspace), workspaceSource: "flag" as const }
+      : file.workspace !== undefined
+        ? { workspace: resolve(folder, file.workspace), workspaceSource: "config" as const }
+        : { workspace: cwd, workspaceSource: "default" as const };
   const envBaseURL = env.get("BASE_URL", "OPENAI_BASE_URL");
   if (envBaseURL && !URL.canParse(envBaseURL.value)) throw configErrors.envURL(envBaseURL.key, envBaseURL.source, envBaseURL.value);
   const modelKey = env.get("MODEL_API_KEY", "OPENAI_API_KEY");
@@ -257,13 +262,6 @@ function readText(path: string): string {
     if (code === "EISDIR") throw configErrors.notAFile(path);
     throw error;
   }
-}
-
-/** The workspace and what named it: the flag (relative to `cwd`), else the file's key (relative to its folder), else `cwd`. */
-function workspaceOf(flag: string | undefined, key: string | undefined, folder: string, cwd: string): Pick<AppConfig, "workspace" | "workspaceSource"> {
-  if (flag !== undefined) return { workspace: resolve(cwd, flag), workspaceSource: "flag" };
-  if (key !== undefined) return { workspace: resolve(folder, key), workspaceSource: "config" };
-  return { workspace: cwd, workspaceSource: "default" };
 }
 
 /** The flags after checking: the step limit as a number. */

@@ -70,9 +70,9 @@ export async function inspectPlugin(entry: PluginEntry, where: EntryLocation, ap
 function locate(entry: PluginEntry, where: EntryLocation, appFolder: string | undefined): { directory: string; origin: PluginOrigin } {
   const configFolder = dirname(where.configPath);
   if (entry.package !== undefined) {
-    const local = packageFolder(entry.package, configFolder);
+    const local = findPackage(entry.package, configFolder);
     if (local !== undefined) return { directory: local, origin: "config" };
-    const shipped = appFolder === undefined ? undefined : packageFolder(entry.package, appFolder);
+    const shipped = appFolder === undefined ? undefined : findPackage(entry.package, appFolder);
     if (shipped !== undefined) return { directory: shipped, origin: "app" };
     throw pluginErrors.packageNotFound(entry.package, where, configFolder, appFolder);
   }
@@ -90,12 +90,7 @@ function locate(entry: PluginEntry, where: EntryLocation, appFolder: string | un
  * lets the runtime try to auto-install a missing package. The real path of its folder, or
  * undefined.
  */
-export async function findPackage(name: string, from: string): Promise<string | undefined> {
-  return packageFolder(name, from);
-}
-
-/** `findPackage`'s lookup. */
-function packageFolder(name: string, from: string): string | undefined {
+export function findPackage(name: string, from: string): string | undefined {
   for (let folder = resolve(from); ; folder = dirname(folder)) {
     const candidate = join(folder, "node_modules", name);
     if (statOrNone(join(candidate, "package.json"))?.isFile()) return realpathSync(candidate);
