@@ -4,6 +4,7 @@
  * folder, a bad flag, a bad argument), exits non-zero with messages only.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SPECS } from "../src/commands/index.ts";
@@ -29,7 +30,15 @@ beforeAll(async () => {
     // Confined where the machine can: no plugin runs in the CLI's process, so no handler of stray plugin errors is installed.
     "read-file-confined.json": JSON.stringify({ sandbox: "auto", workspace: "./workspace", plugins: [{ path: READ_FILE, permissions: ["fs.read"] }] }),
     "not-a-plugin/package.json": JSON.stringify({ name: "not-a-plugin", version: "0.1.0" }),
+    "dotenv-loop/plugboard.config.json": JSON.stringify({ sandbox: "off", plugins: [] }),
+    "manifest-loop.json": JSON.stringify({ sandbox: "off", workspace: "./workspace", plugins: [{ path: "./manifest-loop", permissions: [] }] }),
+    "manifest-loop/package.json": JSON.stringify({ name: "manifest-loop", version: "0.1.0" }),
   }));
+  // A config that cannot be read (a link to itself: ELOOP, even for root), and one whose .env beside it cannot.
+  await symlink("loop.json", join(dir, "loop.json"));
+  await symlink(".env", join(dir, "dotenv-loop/.env"));
+  // A plugin whose manifest cannot be read.
+  await symlink("plugboard.plugin.json", join(dir, "manifest-loop/plugboard.plugin.json"));
 });
 afterAll(() => remove());
 
@@ -47,7 +56,7 @@ const WITH_CONFIG: readonly (readonly string[])[] = [[], ["run", "hi"], ["tools"
 const POLICY: readonly (readonly string[])[] = [["policy", "explain", "bash", '{"command":"ls"}'], ["policy", "test", "cases.json"]];
 
 describe("a broken config", () => {
-  test.each(["no-such-config.json", "invalid.json", "missing-plugin.json", "missing-workspace.json", "."])("--config %s: every command exits 2 without a stack", async (config) => {
+  test.each(["no-such-config.json", "invalid.json", "missing-plugin.json", "missing-workspace.json", ".", "loop.json", "dotenv-loop/plugboard.config.json", "manifest-loop.json"])("--config %s: every command exits 2 without a stack", async (config) => {
     // Every command line at once: each is a process of its own, and mostly waits on its start.
     await Promise.all(WITH_CONFIG.map(async (args) => {
       const result = await failsWithoutStack([...args, "--config", config]);
@@ -55,7 +64,7 @@ describe("a broken config", () => {
     }));
   });
 
-  test.each(["no-such-config.json", "invalid.json", "missing-plugin.json", "missing-workspace.json", "."])("--config %s: the policy's commands exit 2 without a stack", async (config) => {
+  test.each(["no-such-config.json", "invalid.json", "missing-plugin.json", "missing-workspace.json", ".", "loop.json", "dotenv-loop/plugboard.config.json", "manifest-loop.json"])("--config %s: the policy's commands exit 2 without a stack", async (config) => {
     await Promise.all(POLICY.map(async (args) => {
       const result = await failsWithoutStack([...args, "--config", config]);
       expect({ args, code: result.code }).toEqual({ args, code: 2 });

@@ -155,7 +155,10 @@ export async function loadConfig(configPath: string, options: LoadConfigOptions 
   const folder = dirname(path);
   refusePlanted(record, join(folder, ".env"), "the .env beside the config");
   refusePlanted(record, lockFileOf(path), "the lock file beside the config");
-  const dotEnv = await readDotEnv(join(folder, ".env"));
+  const dotEnv = await readDotEnv(join(folder, ".env")).catch((error: unknown) => {
+    if (typeof Reflect.get(error as object, "code") === "string") throw configErrors.unreadable(join(folder, ".env"), error);
+    throw error;
+  });
   const env = environment(given, dotEnv, join(folder, ".env"));
 
   const workspace =
@@ -260,6 +263,8 @@ function readText(path: string): string {
     const code = Reflect.get(error as object, "code");
     if (code === "ENOENT") throw configErrors.notFound(path);
     if (code === "EISDIR") throw configErrors.notAFile(path);
+    // Not ours to read, a link that loops, a name too long: the person's to mend, said in one line.
+    if (typeof code === "string") throw configErrors.unreadable(path, error);
     throw error;
   }
 }

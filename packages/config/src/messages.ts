@@ -17,6 +17,11 @@ export class FlagError extends PlugboardError {
 export const configErrors = {
   notFound: (path: string) =>
     new PlugboardError("CONFIG_NOT_FOUND", `Config file not found: ${path}\nCreate it, or point to another file (--config FILE).`),
+  unreadable: (path: string, error: unknown) =>
+    new PlugboardError(
+      "CONFIG_NOT_FOUND",
+      `Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}\nMake it a readable file for this user, or point to another config (--config FILE).`,
+    ),
   notAFile: (path: string) =>
     new PlugboardError("CONFIG_NOT_FOUND", `Config path is a folder, not a file: ${path}\nPoint to the JSON config file inside it.`),
   syntax: (path: string, at: JsonPosition) =>

@@ -93,6 +93,8 @@ export async function readManifest(directory: string, label: string, where: Entr
   } catch (error) {
     const code = Reflect.get(error as object, "code");
     if (code === "ENOENT" || code === "EISDIR") throw pluginErrors.manifestMissing(label, path, where);
+    // Not ours to read, a link that loops: the person's to mend, said as the plugin's failure.
+    if (typeof code === "string") throw pluginErrors.manifestUnreadable(label, path, error, where);
     throw error;
   }
   const json = parseJson(text);

@@ -26,6 +26,12 @@ export const pluginErrors = {
       problem: `Plugin path ${path} is not a folder (${resolved}).`,
       fix: `Point "path" at the plugin's folder, the one holding plugboard.plugin.json.`,
     }),
+  manifestUnreadable: (plugin: string, manifestPath: string, error: unknown, where: EntryLocation) =>
+    entryFailure("PLUGIN_MANIFEST", where, {
+      problem: `Plugin ${plugin}'s manifest cannot be read: ${error instanceof Error ? error.message : String(error)}.`,
+      details: [`manifest: ${manifestPath}`],
+      fix: `Make plugboard.plugin.json a readable file for this user (reinstall ${plugin} if it came from a package).`,
+    }),
   manifestMissing: (plugin: string, manifestPath: string, where: EntryLocation) =>
     entryFailure("PLUGIN_MANIFEST", where, {
       problem: `Plugin ${plugin} has no manifest.`,
