@@ -2,7 +2,6 @@
  * Loading an app's config: the JSON file, the `.env` beside it, the environment and the
  * command-line flags, merged with the precedence flag > environment > config file > default.
  */
-import { readFileSync } from "node:fs";
 import { defaultDialect, type ModelSettings } from "@plugboard/agent/settings";
 import { ALLOW_ALL, DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_TOOL_SEARCH, type Hook, type Hooks, NO_HOOKS, type Policy, type Secret, type ToolSearchSettings } from "@plugboard/runtime";
 import { DEFAULT_RESULTS_LIMITS, type ResultsLimits } from "@plugboard/core";
@@ -22,6 +21,7 @@ import { parseJson } from "./json.ts";
 import { lockFileOf } from "./lock-file.ts";
 import { configErrors } from "./messages.ts";
 import type { Dialect, Permission } from "@plugboard/core";
+import { readTextBounded } from "@plugboard/core/internal";
 import { describeIssues } from "./schema-kit.ts";
 
 /**
@@ -255,10 +255,10 @@ function readConfigFile(path: string): ConfigFile {
   return parsed.output;
 }
 
-/** The config file's text; a missing file or a folder is the person's error. */
+/** The config file's text; a missing file, a folder, a FIFO or a device is the person's error (bounded-read.ts). */
 function readText(path: string): string {
   try {
-    return readFileSync(path, "utf8");
+    return readTextBounded(path);
   } catch (error) {
     const code = Reflect.get(error as object, "code");
     if (code === "ENOENT") throw configErrors.notFound(path);

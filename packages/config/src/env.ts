@@ -3,8 +3,8 @@
  * (`util.parseEnv`, the same syntax Bun and Node load at start). It never changes
  * `process.env`; the caller merges it under the real environment, which wins.
  */
-import { readFileSync } from "node:fs";
 import { parseEnv } from "node:util";
+import { readTextBounded } from "@plugboard/core/internal";
 
 /**
  * Reads `path` as a `.env` file (`KEY=VALUE` lines, `#` comments, quotes, `export `); a
@@ -19,7 +19,8 @@ export async function readDotEnv(path: string): Promise<Record<string, string>> 
 
 function readOrEmpty(path: string): string {
   try {
-    return readFileSync(path, "utf8");
+    // Not a FIFO nor a device: a .env is read whole at every start (bounded-read.ts).
+    return readTextBounded(path);
   } catch (error) {
     if (Reflect.get(error as object, "code") === "ENOENT") return "";
     throw error;

@@ -6,9 +6,10 @@
  * process.
  */
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "@plugboard/core";
+import { readTextBounded } from "@plugboard/core/internal";
 import * as v from "valibot";
 import { PlugboardError } from "@plugboard/errors";
 import { parseJson } from "./json.ts";
@@ -88,7 +89,8 @@ export function emptyLock(): ToolLock {
 export async function readLock(path: string): Promise<ToolLock> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    // Not a FIFO nor a device: the lock is read at every start of a pinned config (bounded-read.ts).
+    text = readTextBounded(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return emptyLock();
     throw malformed(path, [(error as Error).message]);

@@ -20,7 +20,7 @@ export const configErrors = {
   unreadable: (path: string, error: unknown) =>
     new PlugboardError(
       "CONFIG_NOT_FOUND",
-      `Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}\nMake it a readable file for this user, or point to another config (--config FILE).`,
+      `Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}\nMake it a regular file this user can read, or point to another config (--config FILE).`,
     ),
   notAFile: (path: string) =>
     new PlugboardError("CONFIG_NOT_FOUND", `Config path is a folder, not a file: ${path}\nPoint to the JSON config file inside it.`),

@@ -16,6 +16,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { readTextBounded } from "@plugboard/core/internal";
 import { CONTRACT_VERSION, type Logger } from "@plugboard/core";
 import type { ResolvedPlugin } from "@plugboard/loader/resolve-plugin";
 import { cacheFolder } from "@plugboard/sandbox/granted-paths";
@@ -124,7 +125,7 @@ function fingerprint(directory: string): string[] | undefined {
 function dependencies(directory: string): string[] {
   let declared: Record<string, unknown> = {};
   try {
-    declared = (JSON.parse(readFileSync(join(directory, "package.json"), "utf8")) as { dependencies?: Record<string, unknown> }).dependencies ?? {};
+    declared = (JSON.parse(readTextBounded(join(directory, "package.json"))) as { dependencies?: Record<string, unknown> }).dependencies ?? {};
   } catch {
     // A path plugin without package.json declares nothing.
   }

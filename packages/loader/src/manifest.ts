@@ -2,9 +2,9 @@
  * The plugin manifest (`plugboard.plugin.json`): its valibot schema and how it is read.
  * It is read and validated before any of the plugin's code is imported.
  */
-import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { CONTRACT_VERSION, PERMISSIONS, TOOL_NAME_PATTERN } from "@plugboard/core";
+import { readTextBounded } from "@plugboard/core/internal";
 import * as v from "valibot";
 import { parseJson } from "@plugboard/config/json";
 import type { EntryLocation } from "@plugboard/errors";
@@ -88,8 +88,8 @@ export async function readManifest(directory: string, label: string, where: Entr
   const path = join(directory, MANIFEST_FILE);
   let text: string;
   try {
-    // At once, as the rest of a plugin's files (resolve-plugin.ts).
-    text = readFileSync(path, "utf8");
+    // At once, as the rest of a plugin's files (resolve-plugin.ts); not a FIFO nor a device (bounded-read.ts).
+    text = readTextBounded(path);
   } catch (error) {
     const code = Reflect.get(error as object, "code");
     if (code === "ENOENT" || code === "EISDIR") throw pluginErrors.manifestMissing(label, path, where);

@@ -30,7 +30,13 @@ export const pluginErrors = {
     entryFailure("PLUGIN_MANIFEST", where, {
       problem: `Plugin ${plugin}'s manifest cannot be read: ${error instanceof Error ? error.message : String(error)}.`,
       details: [`manifest: ${manifestPath}`],
-      fix: `Make plugboard.plugin.json a readable file for this user (reinstall ${plugin} if it came from a package).`,
+      fix: `Make plugboard.plugin.json a regular file this user can read (reinstall ${plugin} if it came from a package).`,
+    }),
+  packageJsonUnreadable: (plugin: string, path: string, error: unknown, where: EntryLocation) =>
+    entryFailure("PLUGIN_MANIFEST", where, {
+      problem: `Plugin ${plugin}'s package.json cannot be read: ${error instanceof Error ? error.message : String(error)}.`,
+      details: [`package.json: ${path}`],
+      fix: `Make package.json a regular file (reinstall ${plugin} if it came from a package).`,
     }),
   manifestMissing: (plugin: string, manifestPath: string, where: EntryLocation) =>
     entryFailure("PLUGIN_MANIFEST", where, {

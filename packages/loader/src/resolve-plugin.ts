@@ -4,10 +4,11 @@
  * Its few small files are read at once, not handed to Bun's file threads one await after
  * another: an app's start resolves every plugin of its config before anything else can run.
  */
-import { type Stats, readFileSync, realpathSync, statSync } from "node:fs";
+import { type Stats, realpathSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import type { PluginEntry } from "@plugboard/config";
 import { parseJson } from "@plugboard/config/json";
+import { BoundedReadError, readTextBounded } from "@plugboard/core/internal";
 import { type Manifest, readManifest } from "./manifest.ts";
 import type { EntryLocation } from "@plugboard/errors";
 import { pluginErrors } from "./messages.ts";
@@ -103,9 +104,11 @@ function checkPackageJson(directory: string, manifest: Manifest, manifestPath: s
   const path = join(directory, "package.json");
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return;
+    text = readTextBounded(path);
+  } catch (error) {
+    // None is allowed (nor one this user cannot read); a FIFO, a device or an endless file is the plugin's failure.
+    if (!(error instanceof BoundedReadError) || error.code === "EISDIR") return;
+    throw pluginErrors.packageJsonUnreadable(manifest.name, path, error, where);
   }
   const json = parseJson(text);
   if (!json.ok) throw pluginErrors.jsonSyntax(manifest.name, path, json, where);

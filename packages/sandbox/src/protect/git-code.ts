@@ -5,8 +5,9 @@
  * any `*.cmd`, …) or that makes git read another file as config (`include.path`). Said to
  * the person when a call leaves such a repository behind.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { readTextBounded } from "@plugboard/core/internal";
 
 /** Config keys (lowercase; `*` one name or subsection) whose value git runs, or reads as more config. */
 const RUNS = [
@@ -33,7 +34,7 @@ export function codeIn(git: string, isFolder: boolean): string[] {
 export function runningKeys(path: string): string[] {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readTextBounded(path);
   } catch {
     return [];
   }
@@ -58,7 +59,7 @@ export function runningKeys(path: string): string[] {
 /** The git folder a `.git` file names (`gitdir: …`), or undefined. */
 export function pointedAt(file: string): string | undefined {
   try {
-    const named = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(file, "utf8"))?.[1];
+    const named = /^gitdir:\s*(.+?)\s*$/m.exec(readTextBounded(file))?.[1];
     return named === undefined ? undefined : resolve(dirname(file), named);
   } catch {
     return undefined;
@@ -68,7 +69,7 @@ export function pointedAt(file: string): string | undefined {
 /** Where a git folder's config and hooks are: the folder its `commondir` names, else itself. */
 export function commonFolder(folder: string): string {
   try {
-    const named = readFileSync(join(folder, "commondir"), "utf8").trim();
+    const named = readTextBounded(join(folder, "commondir")).trim();
     return named === "" ? folder : resolve(folder, named);
   } catch {
     return folder;

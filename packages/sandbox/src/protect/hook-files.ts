@@ -2,8 +2,9 @@
  * The protected paths of the hooks (see protected-paths.ts): what each hook runs, the folder
  * it runs in, and what it imports from the workspace.
  */
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { readTextBounded } from "@plugboard/core/internal";
 import type { ProtectedPath } from "../view/build-view.ts";
 import { isWithin } from "../view/view.ts";
 
@@ -72,7 +73,7 @@ function importedFiles(entry: string, root: string): string[] {
   for (let file = queue.shift(); file !== undefined && seen.size < MAX_IMPORTED_FILES; file = queue.shift()) {
     let imports: { path: string }[];
     try {
-      imports = transpiler.scanImports(readFileSync(file, "utf8"));
+      imports = transpiler.scanImports(readTextBounded(file));
     } catch {
       continue;
     }

@@ -8,8 +8,9 @@
  * appeared since the last walk is said to the person; later calls run in a view that keeps it
  * read-only.
  */
-import { existsSync, readFileSync, renameSync } from "node:fs";
+import { existsSync, renameSync } from "node:fs";
 import { basename, join, relative } from "node:path";
+import { readTextBounded } from "@plugboard/core/internal";
 import { trace } from "@plugboard/core/trace";
 import { codeIn } from "./git-code.ts";
 import { OTHER_TOOLS_FOLDERS, type WorkspaceScan, type WorkspaceWalker } from "./workspace-scan.ts";
@@ -140,7 +141,7 @@ function whoRuns(name: string): string {
 /** What the file at `path` says, on one line (a `commondir`'s folder). */
 function pointed(path: string): string | undefined {
   try {
-    return readFileSync(path, "utf8").trim().split("\n")[0];
+    return readTextBounded(path).trim().split("\n")[0];
   } catch {
     return undefined;
   }

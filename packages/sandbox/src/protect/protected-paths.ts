@@ -6,9 +6,10 @@
  * but its `results/`, the hooks' programs with their folders, the files their arguments name
  * and what they import, which run unconfined), and the config's own `protect` additions.
  */
-import { closeSync, openSync, readFileSync, realpathSync } from "node:fs";
+import { closeSync, openSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
+import { readTextBounded } from "@plugboard/core/internal";
 import type { ProtectedPath } from "../view/build-view.ts";
 import { exists } from "../view/view.ts";
 import { type HookLists, hookFiles } from "./hook-files.ts";
@@ -128,7 +129,7 @@ function otherToolsPaths(workspace: string, scan: WorkspaceScan): ProtectedPath[
 function hooksPath(git: string): ProtectedPath[] {
   let text: string;
   try {
-    text = readFileSync(join(git, "config"), "utf8");
+    text = readTextBounded(join(git, "config"));
   } catch {
     return [];
   }
