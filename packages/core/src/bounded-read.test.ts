@@ -47,3 +47,14 @@ test("a folder is EISDIR, a file over the bound EFBIG, a missing file the system
   expect(thrown(() => readTextBounded(join(dir, "big"), 100))).toMatchObject({ code: "EFBIG", message: "it holds more than 100 bytes, the most read" });
   expect(thrown(() => readTextBounded(join(dir, "no-such-file")))).toMatchObject({ code: "ENOENT" });
 });
+
+test("a file whose size says nothing (the kernel's files say 0) is read to its end, to the bound", () => {
+  const status = readTextBounded("/proc/self/status");
+  expect(status).toStartWith("Name:");
+  expect(status).toContain("\nPid:");
+  // Longer than the first buffer: read on as it grows.
+  const maps = readTextBounded("/proc/self/maps");
+  expect(maps.length).toBeGreaterThan(4096);
+  expect(maps.endsWith("\n")).toBe(true);
+  expect(thrown(() => readTextBounded("/proc/self/maps", 5000))).toMatchObject({ code: "EFBIG" });
+});

@@ -37,15 +37,21 @@ export function readFileBounded(path: string, maxBytes: number = MAX_READ_BYTES)
     if (stats.isDirectory()) throw new BoundedReadError("EISDIR", "it is a folder, not a file", path);
     if (!stats.isFile()) throw new BoundedReadError("ENOTREG", `it is ${kindOf(stats)}, not a regular file`, path);
     if (stats.size > maxBytes) throw tooLarge(path, maxBytes);
-    // One byte more than allowed is room enough to see that a file grew past it meanwhile.
-    const buffer = Buffer.allocUnsafe(Math.min(stats.size, maxBytes) + 1);
+    // Read to the end, whatever the size said (a file of /proc says 0; a file may grow meanwhile),
+    // to at most one byte more than allowed: room enough to see that it holds more.
+    let buffer = Buffer.allocUnsafe(Math.min(Math.max(stats.size, 4096), maxBytes) + 1);
     let filled = 0;
-    while (filled < buffer.length) {
+    for (;;) {
+      if (filled === buffer.length) {
+        if (filled > maxBytes) throw tooLarge(path, maxBytes);
+        const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
+        buffer.copy(grown, 0, 0, filled);
+        buffer = grown;
+      }
       const read = readSync(fd, buffer, filled, buffer.length - filled, null);
       if (read === 0) break;
       filled += read;
     }
-    if (filled > maxBytes) throw tooLarge(path, maxBytes);
     return buffer.subarray(0, filled);
   } finally {
     closeSync(fd);
