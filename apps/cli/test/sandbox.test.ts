@@ -4,6 +4,7 @@
  * unconfined. A missing mechanism is simulated with PLUGBOARD_SANDBOX_DISABLE.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { plugboard, tempFolder, writeConfig } from "./helpers.ts";
 
@@ -129,7 +130,9 @@ describe("PLUGBOARD_TRACE=1", () => {
   test("a confined call's stages on stderr, the confining step's and the host's among them, each once, in time order; unset, none", async () => {
     const config = await configIn("trace", { sandbox: "auto", plugins: [{ package: "@plugboard/plugin-read-file", permissions: ["fs.read"] }] });
     const args = ["call", "read_file", '{"path":"notes.txt"}', "--config", config];
-    const traced = await plugboard(args, { cwd: dir, env: { PLUGBOARD_TRACE: "1" } });
+    // A cache of its own: no yes kept by another test's probe stands in for the step's.
+    const cache = join(dir, "trace-cache");
+    const traced = await plugboard(args, { cwd: dir, env: { PLUGBOARD_TRACE: "1", XDG_CACHE_HOME: cache } });
     expect(traced.code).toBe(0);
     expect(traced.stdout).toBe("hello\n");
     const marks = traced.stderr
@@ -146,8 +149,55 @@ describe("PLUGBOARD_TRACE=1", () => {
     expect(at("host: spawned")).toBeLessThan(at("confine: started"));
     expect(at("confine: started")).toBeLessThan(at("host program: loaded"));
     expect(at("host program: runs read_file")).toBeLessThan(at("call: result"));
+    // What the step showed is kept: the next start knows, and waits neither for a probe nor for its step.
+    const next = await plugboard(args, { cwd: dir, env: { PLUGBOARD_TRACE: "1", XDG_CACHE_HOME: cache } });
+    expect(next).toMatchObject({ code: 0, stdout: "hello\n" });
+    const nextStages = next.stderr.split("\n").flatMap((line) => /^plugboard trace \d+\.\d{3} (.+)$/.exec(line)?.[1] ?? []);
+    expect(nextStages).toContain("sandbox: namespaces known to work");
+    expect(nextStages.filter((stage) => stage.startsWith("sandbox: namespace"))).toEqual(["sandbox: namespaces known to work"]);
+    expect(nextStages).not.toContain("sandbox: namespaces shown by the step started ahead");
     const quiet = await plugboard(args, { cwd: dir });
     expect(quiet.code).toBe(0);
     expect(quiet.stderr).not.toContain("plugboard trace");
+  }, TIMEOUT_MS);
+});
+
+describe("the namespace probe's yes, kept between starts", () => {
+  test("a start without a step ahead probes once; the next one knows, and says the same", async () => {
+    const config = await configIn("kept-yes", { sandbox: "auto" });
+    const env = { PLUGBOARD_TRACE: "1", XDG_CACHE_HOME: join(dir, "kept-yes-cache") };
+    const first = await plugboard(["check", "--config", config], { cwd: dir, env });
+    const second = await plugboard(["check", "--config", config], { cwd: dir, env });
+    const stages = (run: { stderr: string }) => run.stderr.split("\n").flatMap((line) => /^plugboard trace \d+\.\d{3} (sandbox: .+)$/.exec(line)?.[1] ?? []);
+    expect(stages(first)).toEqual(["sandbox: namespace probe"]);
+    expect(stages(second)).toEqual(["sandbox: namespaces known to work"]);
+    expect(second).toMatchObject({ code: 0, stdout: first.stdout });
+  }, TIMEOUT_MS);
+
+  test("a kept yes that no longer holds fails the confined call with unshare's words and runs nothing unconfined; it is forgotten, and the next start probes and says why it runs unconfined", async () => {
+    const folder = join(dir, "stale-yes");
+    const config = await configIn("stale-yes", { sandbox: "auto", plugins: [{ package: "@plugboard/plugin-read-file", permissions: ["fs.read"] }] });
+    // An unshare that works until a file beside it says otherwise: its own file, and so the key, unchanged.
+    const real = Bun.which("unshare");
+    if (real === null) throw new Error("this test needs util-linux unshare");
+    const bin = join(folder, "bin");
+    await Bun.write(join(bin, "unshare"), `#!/bin/sh\nif [ -e "${bin}/refuse" ]; then echo "unshare: unshare failed: Operation not permitted" >&2; exit 1; fi\nexec ${real} "$@"\n`);
+    expect(Bun.spawnSync(["chmod", "755", join(bin, "unshare")]).exitCode).toBe(0);
+    const cache = join(folder, "cache");
+    const env = { PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`, XDG_CACHE_HOME: cache };
+    const args = ["call", "--config", config, "read_file", '{"path":"notes.txt"}'];
+    const kept = await plugboard(args, { cwd: dir, env });
+    expect(kept).toMatchObject({ code: 0, stdout: "hello\n" });
+    expect(readdirSync(join(cache, "plugboard/namespaces"))).toHaveLength(1);
+    // Now the kernel (here, the stand-in) refuses: what was kept is wrong.
+    await Bun.write(join(bin, "refuse"), "");
+    const failed = await plugboard(args, { cwd: dir, env });
+    expect(failed.code).not.toBe(0);
+    expect(failed.stdout).not.toContain("hello");
+    expect(failed.stderr).toContain("unshare: unshare failed: Operation not permitted");
+    expect(existsSync(join(cache, "plugboard/namespaces"))).toBe(false);
+    const probed = await plugboard(args, { cwd: dir, env });
+    expect(probed).toMatchObject({ code: 0, stdout: "hello\n" });
+    expect(probed.stderr).toContain("plugins run unconfined: this system lacks unprivileged user namespaces (unshare: unshare failed: Operation not permitted)");
   }, TIMEOUT_MS);
 });

@@ -19,7 +19,7 @@ import type { LeftoverHandler, LeftoverWatch } from "@plugboard/sandbox/leftover
 import type { WorkspaceWalker } from "@plugboard/sandbox/workspace-scan";
 import { listingCacheFolder } from "@plugboard/hosts/listing-cache";
 import { NetworkRefusals } from "@plugboard/sandbox/network-refusals";
-import type { SandboxState } from "@plugboard/sandbox/sandbox-mode";
+import { forgetNamespaces, type SandboxState } from "@plugboard/sandbox/sandbox-mode";
 import type { EgressRecord, ProtectedPath } from "@plugboard/sandbox";
 import type { AuditLog } from "./audit-log.ts";
 import { saveGrant } from "./saved-grants.ts";
@@ -162,6 +162,7 @@ export async function prepareConfinement(plan: Plan): Promise<Confinement | unde
       reserved: reservedFolders(env, options.appFolder),
       ...(options.hostPrograms === undefined ? {} : { programs: options.hostPrograms }),
       ...(plan.ahead === undefined ? {} : { ahead: plan.ahead }),
+      namespacesRefused: () => forgetNamespaces(env),
       saveGrant: (plugin, grant) => saveGrant({ name: plugin.manifest.name, configPath: plugin.where.configPath, entry: plugin.entry }, grant, env, logger),
     },
     protect,

@@ -53,6 +53,11 @@ export interface HostContext extends ResultNotes {
   readonly programs?: HostPrograms;
   /** A confining step the app started ahead, which the first host it fits takes (ahead.ts). @default none: each host spawns its own */
   readonly ahead?: HostAhead;
+  /**
+   * Told when a host ended before it was ready with `unshare`'s own words on its stderr: the
+   * namespaces the sandbox found working could not be made (the app forgets that they work). @default none
+   */
+  readonly namespacesRefused?: () => void;
 }
 
 /**
@@ -388,6 +393,7 @@ class HostProcess implements HostConnection {
     const waiting = new Map<number, (message: HostMessage | undefined) => void>();
     let listed: ((listing: HostListing) => void) | undefined;
     let refused: ((error: unknown) => void) | undefined;
+    let wasReady = false;
     const ready = new Promise<HostListing>((resolve, reject) => {
       listed = resolve;
       refused = reject;
@@ -398,6 +404,7 @@ class HostProcess implements HostConnection {
     const onMessage = (message: HostMessage) => {
       if (message.type === "ready") {
         trace("host: ready");
+        wasReady = true;
         listed?.(message.listing);
       }
       else if (message.type === "load-failed" && !("id" in message)) refused?.(new PlugboardError(message.code, message.message));
@@ -438,6 +445,12 @@ class HostProcess implements HostConnection {
       killGroup(child.pid);
       await limited();
       if (this.#running === running) this.#running = undefined;
+      // util-linux's `unshare: …`: it could not make the namespaces (and ran nothing), which a probe found it could.
+      const refusal = wasReady ? undefined : this.#stderr.find((line) => line.startsWith("unshare: "));
+      if (refusal !== undefined && this.#context.namespacesRefused !== undefined) {
+        logger.warn(`${this.names}: its host could not be confined (${visible(refusal)}); the next start checks again whether this system can confine plugins`);
+        this.#context.namespacesRefused();
+      }
       refused?.(this.#startFailure(running));
       for (const answer of waiting.values()) answer(undefined);
       waiting.clear();

@@ -7,6 +7,7 @@
 import { trace } from "@plugboard/core/trace";
 import { findUnshare, type Namespaces, unshareFlags, whyUnshareFails, whyUnshareFailsAsync } from "@plugboard/core/process";
 import { landlockAbi } from "./kernel/landlock.ts";
+import { namespacesKnown, rememberNamespaces } from "./kernel/namespaces-known.ts";
 import { libcCallable } from "./kernel/libc.ts";
 import { seccompAvailable } from "./kernel/seccomp.ts";
 
@@ -36,7 +37,7 @@ let cached: { key: string; mechanism: Promise<Mechanism> | Mechanism } | undefin
 export function detectMechanism(env: Readonly<Record<string, string | undefined>> = process.env): Mechanism {
   const disabled = env[DISABLE_VARIABLE] ?? "";
   if (cached?.key === disabled && !(cached.mechanism instanceof Promise)) return cached.mechanism;
-  const mechanism = detect(disabled, whyUnshareFails);
+  const mechanism = detect(disabled, env, whyUnshareFails);
   cached = { key: disabled, mechanism };
   return mechanism;
 }
@@ -48,7 +49,7 @@ export function detectMechanism(env: Readonly<Record<string, string | undefined>
 export async function detectMechanismAsync(env: Readonly<Record<string, string | undefined>> = process.env): Promise<Mechanism> {
   const disabled = env[DISABLE_VARIABLE] ?? "";
   if (cached?.key === disabled) return cached.mechanism;
-  const mechanism = detect(disabled, whyUnshareFailsAsync);
+  const mechanism = detect(disabled, env, whyUnshareFailsAsync);
   cached = { key: disabled, mechanism };
   const settled = await mechanism;
   if (cached?.key === disabled) cached = { key: disabled, mechanism: settled };
@@ -59,16 +60,22 @@ export async function detectMechanismAsync(env: Readonly<Record<string, string |
  * `detectMechanismAsync`, asked only when its answer is needed (the returned function), for an
  * app that has already started a process in the namespaces the probe would make (a confining
  * step started ahead: `unshareAhead`'s `unshare`, the same namespaces). When `shown()` comes
- * to say that process runs in them, they work here and no probe runs; otherwise the probe runs then.
- * The answer is shared with `detectMechanism` as the probe's is.
+ * to say that process runs in them, they work here and no probe runs (and that yes is kept, as
+ * a probe's is: namespaces-known.ts); otherwise the probe runs then. A yes kept from an earlier
+ * start answers at once. The answer is shared with `detectMechanism` as the probe's is.
  */
 export function detectMechanismWhenAsked(env: Readonly<Record<string, string | undefined>>, shown: () => Promise<boolean>): () => Promise<Mechanism> {
   return async () => {
     const disabled = env[DISABLE_VARIABLE] ?? "";
-    if (cached?.key !== disabled) {
-      const found = prerequisites(disabled);
-      if (!("available" in found) && (await shown()) && cached?.key !== disabled) {
+    const found = cached?.key === disabled ? undefined : prerequisites(disabled);
+    if (found !== undefined && !("available" in found)) {
+      if (namespacesKnown(env, found.unshare, probeFlags())) {
+        // A yes kept from an earlier probe (or step): no need to wait for this step.
+        trace("sandbox: namespaces known to work");
+        cached = { key: disabled, mechanism: verdict(null, found.abi, found.unshare) };
+      } else if ((await shown()) && cached?.key !== disabled) {
         trace("sandbox: namespaces shown by the step started ahead");
+        rememberNamespaces(env, found.unshare, probeFlags());
         cached = { key: disabled, mechanism: verdict(null, found.abi, found.unshare) };
       }
     }
@@ -76,18 +83,35 @@ export function detectMechanismWhenAsked(env: Readonly<Record<string, string | u
   };
 }
 
+/** The probe's flags: the namespaces of a host without the network, the most any host gets. */
+function probeFlags(): string[] {
+  return unshareFlags({ ...HOST_NAMESPACES, net: true });
+}
+
 /** Why `unshare FLAGS true` fails, or null: core/process's probe, waited for or awaited. */
 type Probe<Why> = (unshare: string, flags: readonly string[]) => Why;
 
-function detect(disabledList: string, probe: Probe<string | null>): Mechanism;
-function detect(disabledList: string, probe: Probe<Promise<string | null>>): Promise<Mechanism>;
-function detect(disabledList: string, probe: Probe<string | null | Promise<string | null>>): Mechanism | Promise<Mechanism> {
+type Env = Readonly<Record<string, string | undefined>>;
+
+function detect(disabledList: string, env: Env, probe: Probe<string | null>): Mechanism;
+function detect(disabledList: string, env: Env, probe: Probe<Promise<string | null>>): Promise<Mechanism>;
+function detect(disabledList: string, env: Env, probe: Probe<string | null | Promise<string | null>>): Mechanism | Promise<Mechanism> {
   const found = prerequisites(disabledList);
   if ("available" in found) return found;
   const { abi, unshare } = found;
+  const flags = probeFlags();
+  // A yes a probe gave under the same key (namespaces-known.ts): this start need not wait for one.
+  if (namespacesKnown(env, unshare, flags)) {
+    trace("sandbox: namespaces known to work");
+    return verdict(null, abi, unshare);
+  }
   trace("sandbox: namespace probe");
-  const why = probe(unshare, unshareFlags({ ...HOST_NAMESPACES, net: true }));
-  return why instanceof Promise ? why.then((failure) => verdict(failure, abi, unshare)) : verdict(why, abi, unshare);
+  const why = probe(unshare, flags);
+  const answered = (failure: string | null) => {
+    if (failure === null) rememberNamespaces(env, unshare, flags);
+    return verdict(failure, abi, unshare);
+  };
+  return why instanceof Promise ? why.then(answered) : answered(why);
 }
 
 type Prerequisites = { readonly abi: number; readonly unshare: string } | Extract<Mechanism, { available: false }>;
@@ -129,7 +153,8 @@ export function unshareAhead(env: Readonly<Record<string, string | undefined>> =
 
 /** What the namespace probe's outcome (why it failed, or null) means. */
 function verdict(why: string | null, abi: number, unshare: string): Mechanism {
-  if (why !== null) return { available: false, missing: `unprivileged user namespaces (unshare failed: ${why})` };
+  // util-linux names itself (`unshare: unshare failed: …`); other failures are ours to name.
+  if (why !== null) return { available: false, missing: `unprivileged user namespaces (${why.startsWith("unshare: ") ? why : `unshare failed: ${why}`})` };
   const missing = [
     ...(abi < 4 ? ["Landlock TCP rules (ABI 4, Linux 6.7; the network namespace still cuts the network)"] : []),
     ...(abi < 6 ? ["Landlock scopes for signals and abstract UNIX sockets (ABI 6, Linux 6.12; the PID and network namespaces still separate them)"] : []),

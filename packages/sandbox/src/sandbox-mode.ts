@@ -9,6 +9,9 @@ import { type LimitsInForce, limitsInForce } from "./limits/tree-limits.ts";
 import { detectMechanismAsync, detectMechanismWhenAsked, type Mechanism, unshareAhead } from "./mechanism.ts";
 import { sandboxErrors } from "./messages.ts";
 
+/** Forgets that the namespaces work here, as a probe found (a host could not make them since): the next start probes again. */
+export { forgetNamespaces } from "./kernel/namespaces-known.ts";
+
 /** How plugins are confined (the config's `sandbox` key): `auto` where the kernel can, `required` or refuse to start, `off` never. */
 export type SandboxMode = "auto" | "required" | "off";
 
