@@ -163,15 +163,18 @@ describe("PLUGBOARD_TRACE=1", () => {
 });
 
 describe("the namespace probe's yes, kept between starts", () => {
-  test("a start without a step ahead probes once; the next one knows, and says the same", async () => {
+  test("a start without a step ahead probes once, the next one knows; check probes afresh, and says what the machine offers now", async () => {
     const config = await configIn("kept-yes", { sandbox: "auto" });
     const env = { PLUGBOARD_TRACE: "1", XDG_CACHE_HOME: join(dir, "kept-yes-cache") };
-    const first = await plugboard(["check", "--config", config], { cwd: dir, env });
-    const second = await plugboard(["check", "--config", config], { cwd: dir, env });
     const stages = (run: { stderr: string }) => run.stderr.split("\n").flatMap((line) => /^plugboard trace \d+\.\d{3} (sandbox: .+)$/.exec(line)?.[1] ?? []);
+    const first = await plugboard(["tools", "--config", config], { cwd: dir, env });
+    const second = await plugboard(["tools", "--config", config], { cwd: dir, env });
     expect(stages(first)).toEqual(["sandbox: namespace probe"]);
     expect(stages(second)).toEqual(["sandbox: namespaces known to work"]);
     expect(second).toMatchObject({ code: 0, stdout: first.stdout });
+    const checked = await plugboard(["check", "--config", config], { cwd: dir, env });
+    expect(stages(checked)).toEqual(["sandbox: namespace probe"]);
+    expect(checked.stdout).toContain("(every plugin confined)");
   }, TIMEOUT_MS);
 
   test("a kept yes that no longer holds fails the confined call with unshare's words and runs nothing unconfined; it is forgotten, and the next start probes and says why it runs unconfined", async () => {

@@ -29,8 +29,8 @@ export interface BuildAppOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /**
    * Start every confined plugin's host now and list its tools, even when the listing cache
-   * holds them for the unchanged plugin (`plugboard check` does). By default such a host
-   * starts on its first call. @default false
+   * holds them for the unchanged plugin, and probe the sandbox's namespaces even when a yes is
+   * kept (`plugboard check` does). By default such a host starts on its first call. @default false
    */
   readonly freshHosts?: boolean;
   /**

@@ -57,7 +57,7 @@ export async function planApp(config: AppConfig, given: BuildAppOptions): Promis
   const ahead = startAhead(config, options);
   try {
     // With a step started ahead, asked when needed: a step that runs in its namespaces by then stands in for the probe, which then never runs.
-    const detecting = detectSandbox(config, options.env, ahead?.inNamespaces);
+    const detecting = detectSandbox(config, options.env, ahead?.inNamespaces, { fresh: options.freshHosts === true });
     // What confined plugins need is loaded meanwhile, unless the config turns the sandbox off.
     const modules = config.sandbox === "off" ? undefined : confinementModules();
     // Awaited only when a mechanism is found: a failure is not left unhandled meanwhile.

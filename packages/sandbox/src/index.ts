@@ -10,7 +10,7 @@ export { PRIVATE_FOLDERS, type ProtectedPath } from "./view/build-view.ts";
 export { type CodeClosure, codeClosure } from "./view/package-closure.ts";
 export { type AheadConfinedCommand, CONFINE_PROGRAM, type ConfinedCommand, type ConfineOptions, confineAhead, confineCommand, type LaunchOptions, RULES_FD } from "./launcher.ts";
 export { type LandlockRules, landlockAbi, restrictSelf } from "./kernel/landlock.ts";
-export { DISABLE_VARIABLE, detectMechanism, detectMechanismAsync, detectMechanismWhenAsked, type Mechanism } from "./mechanism.ts";
+export { type DetectOptions, DISABLE_VARIABLE, detectMechanism, detectMechanismAsync, detectMechanismWhenAsked, type Mechanism } from "./mechanism.ts";
 export { detectSandbox, type SandboxMode, type SandboxSettings, type SandboxState, sandboxState } from "./sandbox-mode.ts";
 export { PERMISSION_EFFECTS } from "./grants.ts";
 export { type Egress, openEgress } from "./network/egress.ts";

@@ -46,10 +46,10 @@ export function detectMechanism(env: Readonly<Record<string, string | undefined>
  * `detectMechanism`, with the namespace probe (a process) awaited rather than waited for,
  * so that an app does other work meanwhile. Shares its result with `detectMechanism`.
  */
-export async function detectMechanismAsync(env: Readonly<Record<string, string | undefined>> = process.env): Promise<Mechanism> {
+export async function detectMechanismAsync(env: Readonly<Record<string, string | undefined>> = process.env, options: DetectOptions = {}): Promise<Mechanism> {
   const disabled = env[DISABLE_VARIABLE] ?? "";
   if (cached?.key === disabled) return cached.mechanism;
-  const mechanism = detect(disabled, env, whyUnshareFailsAsync);
+  const mechanism = detect(disabled, env, whyUnshareFailsAsync, options);
   cached = { key: disabled, mechanism };
   const settled = await mechanism;
   if (cached?.key === disabled) cached = { key: disabled, mechanism: settled };
@@ -64,12 +64,12 @@ export async function detectMechanismAsync(env: Readonly<Record<string, string |
  * a probe's is: namespaces-known.ts); otherwise the probe runs then. A yes kept from an earlier
  * start answers at once. The answer is shared with `detectMechanism` as the probe's is.
  */
-export function detectMechanismWhenAsked(env: Readonly<Record<string, string | undefined>>, shown: () => Promise<boolean>): () => Promise<Mechanism> {
+export function detectMechanismWhenAsked(env: Readonly<Record<string, string | undefined>>, shown: () => Promise<boolean>, options: DetectOptions = {}): () => Promise<Mechanism> {
   return async () => {
     const disabled = env[DISABLE_VARIABLE] ?? "";
     const found = cached?.key === disabled ? undefined : prerequisites(disabled);
     if (found !== undefined && !("available" in found)) {
-      if (namespacesKnown(env, found.unshare, probeFlags())) {
+      if (options.fresh !== true && namespacesKnown(env, found.unshare, probeFlags())) {
         // A yes kept from an earlier probe (or step): no need to wait for this step.
         trace("sandbox: namespaces known to work");
         cached = { key: disabled, mechanism: verdict(null, found.abi, found.unshare) };
@@ -79,8 +79,14 @@ export function detectMechanismWhenAsked(env: Readonly<Record<string, string | u
         cached = { key: disabled, mechanism: verdict(null, found.abi, found.unshare) };
       }
     }
-    return detectMechanismAsync(env);
+    return detectMechanismAsync(env, options);
   };
+}
+
+/** How detection may answer. */
+export interface DetectOptions {
+  /** Probe even when a yes is kept (namespaces-known.ts): `plugboard check` says what the machine offers now. @default false */
+  readonly fresh?: boolean;
 }
 
 /** The probe's flags: the namespaces of a host without the network, the most any host gets. */
@@ -93,15 +99,15 @@ type Probe<Why> = (unshare: string, flags: readonly string[]) => Why;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-function detect(disabledList: string, env: Env, probe: Probe<string | null>): Mechanism;
-function detect(disabledList: string, env: Env, probe: Probe<Promise<string | null>>): Promise<Mechanism>;
-function detect(disabledList: string, env: Env, probe: Probe<string | null | Promise<string | null>>): Mechanism | Promise<Mechanism> {
+function detect(disabledList: string, env: Env, probe: Probe<string | null>, options?: DetectOptions): Mechanism;
+function detect(disabledList: string, env: Env, probe: Probe<Promise<string | null>>, options?: DetectOptions): Promise<Mechanism>;
+function detect(disabledList: string, env: Env, probe: Probe<string | null | Promise<string | null>>, options: DetectOptions = {}): Mechanism | Promise<Mechanism> {
   const found = prerequisites(disabledList);
   if ("available" in found) return found;
   const { abi, unshare } = found;
   const flags = probeFlags();
   // A yes a probe gave under the same key (namespaces-known.ts): this start need not wait for one.
-  if (namespacesKnown(env, unshare, flags)) {
+  if (options.fresh !== true && namespacesKnown(env, unshare, flags)) {
     trace("sandbox: namespaces known to work");
     return verdict(null, abi, unshare);
   }

@@ -6,7 +6,7 @@
 import type { Logger } from "@plugboard/core";
 import type { Limits } from "./limits/limits.ts";
 import { type LimitsInForce, limitsInForce } from "./limits/tree-limits.ts";
-import { detectMechanismAsync, detectMechanismWhenAsked, type Mechanism, unshareAhead } from "./mechanism.ts";
+import { type DetectOptions, detectMechanismAsync, detectMechanismWhenAsked, type Mechanism, unshareAhead } from "./mechanism.ts";
 import { sandboxErrors } from "./messages.ts";
 
 /** Forgets that the namespaces work here, as a probe found (a host could not make them since): the next start probes again. */
@@ -39,12 +39,18 @@ export interface SandboxState {
  * answer is needed (the returned function). Without `shown`, the probe process starts now,
  * and the app does its other work meanwhile. With `shown` (a confining step started ahead,
  * `sandboxAhead`), nothing starts now: when asked, a step that comes to run in its namespaces
- * stands in for the probe (`detectMechanismWhenAsked`), which runs only if it does not.
+ * stands in for the probe (`detectMechanismWhenAsked`), which runs only if it does not. A yes
+ * an earlier start kept answers at once, unless `options.fresh` (namespaces-known.ts).
  */
-export function detectSandbox(config: Pick<SandboxSettings, "sandbox">, env: Readonly<Record<string, string | undefined>> = process.env, shown?: () => Promise<boolean>): () => Promise<Mechanism | undefined> {
+export function detectSandbox(
+  config: Pick<SandboxSettings, "sandbox">,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  shown?: () => Promise<boolean>,
+  options: DetectOptions = {},
+): () => Promise<Mechanism | undefined> {
   if (config.sandbox === "off") return () => Promise.resolve(undefined);
-  if (shown !== undefined) return detectMechanismWhenAsked(env, shown);
-  const detecting = detectMechanismAsync(env);
+  if (shown !== undefined) return detectMechanismWhenAsked(env, shown, options);
+  const detecting = detectMechanismAsync(env, options);
   // Awaited after the plugins are resolved, whose errors come first.
   detecting.catch(() => undefined);
   return () => detecting;
