@@ -39,7 +39,7 @@ export const STAGES: readonly Stage[] = [
   stage("the host's confining step spawned ahead", "app: config loaded", "host: spawned", "as the plan begins, before the workspace is opened and the plugins found: the launcher loaded, the step's command line, environment and rules' pipe made"),
   stage("the plugins resolved", "app: config loaded", "app: plugins resolved", "five packages found and their manifests checked, the step above spawned meanwhile"),
   stage("the code's pins checked", "app: plugins resolved", "app: code pins checked"),
-  stage("the sandbox detected", "app: code pins checked", "app: sandbox detected", "the step started ahead seen in its namespaces, which stands in for the namespace probe"),
+  stage("the sandbox detected", "app: code pins checked", "app: sandbox detected", "a yes of the namespace probe kept from an earlier start; on a first start, the step started ahead seen in its namespaces, which stands in for the probe"),
   stage("the confinement's modules loaded", "app: sandbox detected", "app: confinement's modules loaded"),
   stage("the listing cache read, the host programs found", "app: confinement's modules loaded", "host: programs found", "the egress channel loaded as the first host starts, the programs the CLI ships found"),
   stage("the host's view, protected paths and cgroups made and sent", "host: programs found", "host: view and limits made", "while the host's confining step starts: the step started ahead taken, the protections loaded and the span of confined writes begun (the first host), the paths kept read-only (code, git metadata, other tools' files), the code's closure, the view, the tree's cgroups, the rules (the program among them) written to its pipe"),
