@@ -79,6 +79,16 @@ describe("version control that runs code", () => {
     expect(readFileSync(twinMarker, "utf8")).toContain("ran");
   }, TIMEOUT_MS);
 
+  test("1b. the same copy's config padded past what a config may hold (8 MiB): git reads it whole, and so does the look, which names core.fsmonitor", async () => {
+    const attack = (marker: string) => `cp -r .git evil && yes '# padding' | head -c 9000000 >> evil/config && printf '${fsmonitor(marker)}' >> evil/config && echo ../evil > .git/commondir && echo planted`;
+    await using ws = await project("auto");
+    const attacked = await bash(ws.config, attack(join(ws.dir, "marker")), ws.dir);
+    expect(attacked.stdout).toContain("planted\nexit code: 0\n");
+    expect(lastLine(attacked)).toContain("it points git at ../evil for its config and hooks (core.fsmonitor), which would run code on your next git command there");
+    const audit = readFileSync(join(ws.dir, "audit.jsonl"), "utf8").split("\n").filter((line) => line.includes('"event":"leftover"'));
+    expect(audit.map((line) => JSON.parse(line))).toEqual([expect.objectContaining({ path: ".git/commondir", runs: ["core.fsmonitor"] })]);
+  }, TIMEOUT_MS);
+
   test("2. a nested repository that existed before the session: its hooks and config are refused; 5. commits still work, there and at the root", async () => {
     const attack = (marker: string) => [hook("vendor/lib/.git/hooks/pre-commit", marker), `printf '${fsmonitor(marker)}' >> vendor/lib/.git/config`].join("\n");
     const commit = [

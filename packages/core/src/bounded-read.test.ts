@@ -2,7 +2,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BoundedReadError, readFileBounded, readTextBounded } from "./bounded-read.ts";
+import { BoundedReadError, readFileBounded, readRegularText, readTextBounded } from "./bounded-read.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "plugboard-bounded-read-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -57,4 +57,10 @@ test("a file whose size says nothing (the kernel's files say 0) is read to its e
   expect(maps.length).toBeGreaterThan(4096);
   expect(maps.endsWith("\n")).toBe(true);
   expect(thrown(() => readTextBounded("/proc/self/maps", 5000))).toMatchObject({ code: "EFBIG" });
+});
+
+test("without the bound, a regular file of any size is read whole; a FIFO is still refused", () => {
+  writeFileSync(join(dir, "large"), "y".repeat(200_000));
+  expect(readRegularText(join(dir, "large"))).toHaveLength(200_000);
+  expect(thrown(() => readRegularText(join(dir, "fifo.json")))).toMatchObject({ code: "ENOTREG" });
 });

@@ -63,6 +63,16 @@ export function readTextBounded(path: string, maxBytes: number = MAX_READ_BYTES)
   return readFileBounded(path, maxBytes).toString("utf8");
 }
 
+/**
+ * A regular file's text, whatever its size: only a FIFO or a device is refused. For a file
+ * whose content decides what is protected or said (a repository's git config, a hook's
+ * script), which another program reads at any size: one made too large to read here would be
+ * a way around the look.
+ */
+export function readRegularText(path: string): string {
+  return readTextBounded(path, Number.POSITIVE_INFINITY);
+}
+
 function tooLarge(path: string, maxBytes: number): BoundedReadError {
   return new BoundedReadError("EFBIG", `it holds more than ${maxBytes} bytes, the most read`, path);
 }

@@ -20,4 +20,4 @@ export { MAX_SCHEMA_NODES } from "./schema-bounds.ts";
 export { answeredOrCancelled, CANCEL_GRACE_MS, runHandler } from "./run-handler.ts";
 export { type CloseOptions, type GrantEntry, grantEntry, type GrantScope, type MissingGrant, type ToolSource } from "./tool-source.ts";
 export { visible } from "./visible.ts";
-export { BoundedReadError, MAX_READ_BYTES, readFileBounded, readTextBounded } from "./bounded-read.ts";
+export { BoundedReadError, MAX_READ_BYTES, readFileBounded, readRegularText, readTextBounded } from "./bounded-read.ts";

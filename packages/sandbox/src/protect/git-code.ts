@@ -7,7 +7,7 @@
  */
 import { readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { readTextBounded } from "@plugboard/core/internal";
+import { readRegularText } from "@plugboard/core/internal";
 
 /** Config keys (lowercase; `*` one name or subsection) whose value git runs, or reads as more config. */
 const RUNS = [
@@ -34,7 +34,7 @@ export function codeIn(git: string, isFolder: boolean): string[] {
 export function runningKeys(path: string): string[] {
   let text: string;
   try {
-    text = readTextBounded(path);
+    text = readRegularText(path);
   } catch {
     return [];
   }
@@ -59,7 +59,7 @@ export function runningKeys(path: string): string[] {
 /** The git folder a `.git` file names (`gitdir: …`), or undefined. */
 export function pointedAt(file: string): string | undefined {
   try {
-    const named = /^gitdir:\s*(.+?)\s*$/m.exec(readTextBounded(file))?.[1];
+    const named = /^gitdir:\s*(.+?)\s*$/m.exec(readRegularText(file))?.[1];
     return named === undefined ? undefined : resolve(dirname(file), named);
   } catch {
     return undefined;
@@ -69,7 +69,7 @@ export function pointedAt(file: string): string | undefined {
 /** Where a git folder's config and hooks are: the folder its `commondir` names, else itself. */
 export function commonFolder(folder: string): string {
   try {
-    const named = readTextBounded(join(folder, "commondir")).trim();
+    const named = readRegularText(join(folder, "commondir")).trim();
     return named === "" ? folder : resolve(folder, named);
   } catch {
     return folder;

@@ -4,7 +4,7 @@
  */
 import { realpathSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { readTextBounded } from "@plugboard/core/internal";
+import { readRegularText } from "@plugboard/core/internal";
 import type { ProtectedPath } from "../view/build-view.ts";
 import { isWithin } from "../view/view.ts";
 
@@ -73,7 +73,7 @@ function importedFiles(entry: string, root: string): string[] {
   for (let file = queue.shift(); file !== undefined && seen.size < MAX_IMPORTED_FILES; file = queue.shift()) {
     let imports: { path: string }[];
     try {
-      imports = transpiler.scanImports(readTextBounded(file));
+      imports = transpiler.scanImports(readRegularText(file));
     } catch {
       continue;
     }

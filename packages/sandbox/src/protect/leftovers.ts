@@ -10,7 +10,7 @@
  */
 import { existsSync, renameSync } from "node:fs";
 import { basename, join, relative } from "node:path";
-import { readTextBounded } from "@plugboard/core/internal";
+import { readRegularText } from "@plugboard/core/internal";
 import { trace } from "@plugboard/core/trace";
 import { codeIn } from "./git-code.ts";
 import { OTHER_TOOLS_FOLDERS, type WorkspaceScan, type WorkspaceWalker } from "./workspace-scan.ts";
@@ -141,7 +141,7 @@ function whoRuns(name: string): string {
 /** What the file at `path` says, on one line (a `commondir`'s folder). */
 function pointed(path: string): string | undefined {
   try {
-    return readTextBounded(path).trim().split("\n")[0];
+    return readRegularText(path).trim().split("\n")[0];
   } catch {
     return undefined;
   }

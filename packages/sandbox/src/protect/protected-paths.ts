@@ -9,7 +9,7 @@
 import { closeSync, openSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { readTextBounded } from "@plugboard/core/internal";
+import { readRegularText } from "@plugboard/core/internal";
 import type { ProtectedPath } from "../view/build-view.ts";
 import { exists } from "../view/view.ts";
 import { type HookLists, hookFiles } from "./hook-files.ts";
@@ -129,7 +129,7 @@ function otherToolsPaths(workspace: string, scan: WorkspaceScan): ProtectedPath[
 function hooksPath(git: string): ProtectedPath[] {
   let text: string;
   try {
-    text = readTextBounded(join(git, "config"));
+    text = readRegularText(join(git, "config"));
   } catch {
     return [];
   }
