@@ -8,7 +8,7 @@
  */
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { readTextBounded } from "@plugboard/core/internal";
+import { readRegularText } from "@plugboard/core/internal";
 import { isWithin } from "./view.ts";
 
 const CONFIG_FILES = ["package.json", "tsconfig.json", "tsconfig.base.json", "bunfig.toml", "jsconfig.json"];
@@ -253,7 +253,7 @@ function packageRoot(folder: string, saw: (path: string) => void): string | unde
 
 function dependencies(root: string): string[] {
   try {
-    const manifest = JSON.parse(readTextBounded(join(root, "package.json"))) as Record<string, unknown>;
+    const manifest = JSON.parse(readRegularText(join(root, "package.json"))) as Record<string, unknown>;
     const names = new Set<string>();
     for (const field of DEPENDENCY_FIELDS) {
       const listed = manifest[field];
