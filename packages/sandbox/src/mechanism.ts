@@ -68,19 +68,24 @@ export function detectMechanismWhenAsked(env: Readonly<Record<string, string | u
   return async () => {
     const disabled = env[DISABLE_VARIABLE] ?? "";
     const found = cached?.key === disabled ? undefined : prerequisites(disabled);
-    if (found !== undefined && !("available" in found)) {
-      if (options.fresh !== true && namespacesKnown(env, found.unshare, probeFlags())) {
-        // A yes kept from an earlier probe (or step): no need to wait for this step.
-        trace("sandbox: namespaces known to work");
-        cached = { key: disabled, mechanism: verdict(null, found.abi, found.unshare) };
-      } else if ((await shown()) && cached?.key !== disabled) {
-        trace("sandbox: namespaces shown by the step started ahead");
-        rememberNamespaces(env, found.unshare, probeFlags());
-        cached = { key: disabled, mechanism: verdict(null, found.abi, found.unshare) };
-      }
+    if (found !== undefined && !("available" in found) && (await workWithoutProbe(env, found.unshare, shown, options)) && cached?.key !== disabled) {
+      cached = { key: disabled, mechanism: verdict(null, found.abi, found.unshare) };
     }
     return detectMechanismAsync(env, options);
   };
+}
+
+/** Whether the namespaces work without a probe: a yes kept from an earlier start (none asked when `fresh`), else this step seen in them (that yes then kept). */
+async function workWithoutProbe(env: Env, unshare: string, shown: () => Promise<boolean>, options: DetectOptions): Promise<boolean> {
+  if (options.fresh !== true && namespacesKnown(env, unshare, probeFlags())) {
+    // No need to wait for the step.
+    trace("sandbox: namespaces known to work");
+    return true;
+  }
+  if (!(await shown())) return false;
+  trace("sandbox: namespaces shown by the step started ahead");
+  rememberNamespaces(env, unshare, probeFlags());
+  return true;
 }
 
 /** How detection may answer. */

@@ -83,7 +83,8 @@ function entryFile(env: Readonly<Record<string, string | undefined>>, unshare: s
       readlinkSync("/proc/self/ns/user"),
       // Seccomp, Seccomp_filters and NoNewPrivs: a filter this process runs under may refuse unshare(2).
       readTextBounded("/proc/self/status").split("\n").filter((line) => /^(Seccomp|Seccomp_filters|NoNewPrivs):/.test(line)),
-      securityLabel(),
+      // This process's security label (AppArmor's profile, SELinux's context): a policy may refuse it a namespace.
+      setting("/proc/self/attr/current"),
       SETTINGS.map(setting),
       [unshare, found.dev, found.ino, found.size, found.mtimeMs, found.ctimeMs],
       flags,
@@ -95,19 +96,10 @@ function entryFile(env: Readonly<Record<string, string | undefined>>, unshare: s
   return join(folder, "namespaces", hash);
 }
 
-/** A kernel setting's value, or `-` where this kernel has no such setting. */
+/** A kernel setting's value, or `-` where this kernel has no such setting (or no security module labels this process). */
 function setting(path: string): string {
   try {
     return readTextBounded(path).trim();
-  } catch {
-    return "-";
-  }
-}
-
-/** This process's security label (AppArmor's profile, SELinux's context), or `-` without a security module that labels. */
-function securityLabel(): string {
-  try {
-    return readTextBounded("/proc/self/attr/current").trim();
   } catch {
     return "-";
   }
