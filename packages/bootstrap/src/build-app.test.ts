@@ -175,6 +175,29 @@ describe("buildApp: each failure names the plugin, the file and the fix, and bui
     expect((error.cause as Error).message).toBe("boom: PLUGIN_TOKEN is not set");
   });
 
+  // A plugin's entry is required when it can be (cheaper than an import on a process's first
+  // load); an entry that awaits at its top level, or a CommonJS one, is imported as before.
+  for (const sandbox of ["off", "auto"] as const) {
+    test(`an entry that awaits at its top level loads, and runs once (sandbox ${sandbox})`, async () => {
+      Reflect.deleteProperty(globalThis, "awaitsAtTopRuns");
+      const app = await buildApp(await configWith([{ path: fixture("awaits-at-top") }], undefined, sandbox));
+      try {
+        expect(await app.runtime.execute("awaited", "{}")).toEqual({ content: "awaited 1", isError: false });
+      } finally {
+        await app.close();
+      }
+    });
+
+    test(`a CommonJS entry's module.exports is its plugin (sandbox ${sandbox})`, async () => {
+      const app = await buildApp(await configWith([{ path: fixture("common-js") }], undefined, sandbox));
+      try {
+        expect(await app.runtime.execute("common", "{}")).toEqual({ content: "from module.exports", isError: false });
+      } finally {
+        await app.close();
+      }
+    });
+  }
+
   test("default export is not a plugin", async () => {
     const error = await buildFails(await configWith([{ path: fixture("not-a-plugin") }]));
     expect(error.code).toBe("PLUGIN_IMPORT");

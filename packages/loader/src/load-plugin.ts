@@ -58,10 +58,33 @@ export async function loadPlugin(resolved: ResolvedPlugin, context: PluginContex
 /**
  * The plugin's entry module, imported as `loadPlugin` imports it: a process that imports it
  * earlier (a host, while its workspace opens) finds it loaded when the plugin is loaded.
+ * Required when Bun can: a process's first `import()` starts its module loader (a host, whose
+ * program is CommonJS, waited 10 ms on it for a three-file plugin; `require` took 2), and the
+ * module is the same either way. An entry that awaits at its top level cannot be required
+ * (Bun refuses it at the await, and the import that follows finishes that same evaluation: it
+ * runs once), and a CommonJS entry's exports are not a module's namespace: both are imported,
+ * as before, which makes `module.exports` the default export.
  */
 export function importEntry(resolved: Pick<ResolvedPlugin, "entryPath">): Promise<unknown> {
+  let module: unknown;
+  try {
+    module = require(resolved.entryPath);
+  } catch (error) {
+    if (!isAsyncModule(error)) return Promise.reject(error);
+  }
+  if (isNamespace(module)) return Promise.resolve(module);
   // Bun's own: Node's `node:url` would cost a host's start more than a millisecond to load.
   return import(Bun.pathToFileURL(resolved.entryPath).href);
+}
+
+/** Whether `require` refused a module because it awaits at its top level (Bun's words). */
+function isAsyncModule(error: unknown): boolean {
+  return error instanceof TypeError && error.message.startsWith("require() async module");
+}
+
+/** Whether `module` is an ES module's namespace, as `import()` gives it. */
+function isNamespace(module: unknown): boolean {
+  return typeof module === "object" && module !== null && (module as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === "Module";
 }
 
 /** The module's plugin, or what is wrong with its default export. */
