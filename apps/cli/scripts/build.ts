@@ -14,7 +14,7 @@
  *   reads. Each module of theirs that `cli.js` imports is a stand-in there, which requires
  *   its family's bundle when first imported: a family is read when a command first needs it.
  * - `bin.js`, the entry: it prints `--version` without loading anything, else runs `cli.js`.
- * - `host-program.js` and `confine-program.js` (with their bytecode): the programs a confined
+ * - `host-program.js` (with its bytecode) and `confine-program.js`: the programs a confined
  *   plugin's host starts with (the hosts package's `writeProgramBundles`), so that the
  *   installed CLI's hosts start from its own read-only files and build nothing at run time.
  *

@@ -275,7 +275,6 @@ describe("code in a writable workspace is read-only to every confined process", 
       "apps/cli/dist/host-compiler.js",
       "apps/cli/dist/host-compiler.js.jsc",
       "apps/cli/dist/confine-program.js",
-      "apps/cli/dist/confine-program.js.jsc",
       "packages/runtime/src/file-change.ts",
       "packages/agent/src/search-runtime.ts",
     ];

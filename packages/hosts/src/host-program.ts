@@ -10,5 +10,9 @@ import { runHost } from "./host-main.ts";
 
 sharePluginsCore();
 
-// Not awaited at the top level: the bundle is CommonJS, for bytecode (program.ts).
-void runHost(process.argv[2]);
+/**
+ * The host's run, which ends only with the process (`runHost` exits): not awaited here, as
+ * the bundle is CommonJS, for bytecode (program.ts), but by the confining step that runs this
+ * program in its own process (confine-program.ts), whose entry module then stays unfinished.
+ */
+export const finished: Promise<never> = runHost(process.argv[2]);

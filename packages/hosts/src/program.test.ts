@@ -7,7 +7,7 @@ import { silentLogger } from "@plugboard/core";
 import { stamp } from "./listing-cache.ts";
 import { HOST_SOURCE, hostPrograms, programFolder } from "./program.ts";
 
-// Each test bundles the host and the confining step with their bytecode: about a second alone,
+// Each test bundles the host (with its bytecode) and the confining step: about a second alone,
 // far more than bun's default 5 s when the whole suite shares two cores.
 setDefaultTimeout(60_000);
 
@@ -21,15 +21,16 @@ const cacheFolder = () => {
   return folder;
 };
 
-test("the host and the confining step are bundled with their bytecode, and the bundles kept", async () => {
+test("the host is bundled with its bytecode, the confining step as an ES module, and the bundles kept", async () => {
   const cache = cacheFolder();
   const first = await hostPrograms(cache, silentLogger);
   expect(first.host).toStartWith(programFolder(cache));
   expect(first.confine).toStartWith(programFolder(cache));
-  for (const file of [first.host, first.confine ?? ""]) {
-    expect(statSync(file).isFile()).toBe(true);
-    expect(statSync(`${file}.jsc`).size).toBeGreaterThan(0);
-  }
+  for (const file of [first.host, first.confine ?? ""]) expect(statSync(file).isFile()).toBe(true);
+  expect(statSync(`${first.host}.jsc`).size).toBeGreaterThan(0);
+  // It awaits at its top level the program it runs in place (confine-program.ts): no CommonJS, no bytecode.
+  expect(existsSync(`${first.confine}.jsc`)).toBe(false);
+  expect(readFileSync(first.confine ?? "", "utf8")).not.toStartWith("// @bun @bytecode");
   const written = statSync(first.host).mtimeMs;
   const again = await hostPrograms(cache, silentLogger);
   expect(again).toEqual(first);

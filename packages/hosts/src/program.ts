@@ -1,8 +1,8 @@
 /**
  * Which files a confined host's start runs: the confining step (the sandbox's
- * `CONFINE_PROGRAM`) and the host (host-program.ts), each bundled into one CommonJS file
- * with its bytecode (Bun.build; the host's with TypeBox's compiler in a file of its own beside
- * it, see `programBundles`), kept in the listing cache's folder (`…/plugboard/hosts/
+ * `CONFINE_PROGRAM`) and the host (host-program.ts), each bundled into one file (Bun.build):
+ * the host's CommonJS with its bytecode (and TypeBox's compiler in a file of its own beside
+ * it, see `programBundles`), the step's an ES module without (`bytecodeOf`), kept in the listing cache's folder (`…/plugboard/hosts/
  * program/`) and built again when any of its sources changed (or another Bun runs). A
  * bundled host parses one precompiled file instead of core's, TypeBox's and the loader's
  * hundreds of modules: it starts in a fraction of the time and holds less memory. Without
@@ -94,26 +94,42 @@ function keptBundle(folder: string, name: string, entry: string): string | undef
     if (stamp(source) !== stamped) return undefined;
   }
   const files = [record.file, ...(Array.isArray(record.parts) ? record.parts : [])];
-  const missing = files.some((kept) => typeof kept !== "string" || stamp(join(folder, kept)) === "missing" || stamp(join(folder, `${kept}.jsc`)) === "missing");
+  const bytecode = bytecodeOf(entry);
+  const missing = files.some((kept) => typeof kept !== "string" || stamp(join(folder, kept)) === "missing" || (bytecode && stamp(join(folder, `${kept}.jsc`)) === "missing"));
   return missing ? undefined : join(folder, record.file);
 }
 
-/** A program bundled: its code, its bytecode, and the sources it was built from (absolute). */
+/**
+ * Whether `entry` is bundled as CommonJS with its bytecode (the host's program and its parts,
+ * which a start would otherwise parse whole), or as one ES module without: the confining
+ * step's, which awaits at its top level the program it runs in place (confine-program.ts), and
+ * is small enough that its bytecode started it no sooner (measured: the same).
+ */
+function bytecodeOf(entry: string): boolean {
+  return entry !== CONFINE_PROGRAM;
+}
+
+/** A program bundled: its code, its bytecode (none for an ES module), and the sources it was built from (absolute). */
 interface ProgramBundle {
   readonly text: string;
-  readonly bytecode: Uint8Array;
+  readonly bytecode: Uint8Array | undefined;
   readonly sources: readonly string[];
 }
 
-/** Bundles `entry` into one CommonJS file with its bytecode (in memory). */
+/** Bundles `entry` into one file (in memory): CommonJS with its bytecode, or an ES module (`bytecodeOf`). */
 async function bundleProgram(entry: string, plugins: BunPlugin[] = []): Promise<ProgramBundle> {
-  const result = await Bun.build({ entrypoints: [entry], target: "bun", format: "cjs", bytecode: true, minify: true, metafile: true, plugins });
+  const bytecode = bytecodeOf(entry);
+  const result = await Bun.build({ entrypoints: [entry], target: "bun", format: bytecode ? "cjs" : "esm", bytecode, minify: true, metafile: true, plugins });
   const code = result.outputs.find((output) => output.kind === "entry-point");
-  const bytecode = result.outputs.find((output) => output.kind === "bytecode");
-  if (!result.success || code === undefined || bytecode === undefined || result.metafile === undefined) {
+  const compiled = result.outputs.find((output) => output.kind === "bytecode");
+  if (!result.success || code === undefined || (bytecode && compiled === undefined) || result.metafile === undefined) {
     throw new Error(result.logs.map((log) => log.message).join("; ") || "Bun.build gave no output");
   }
-  return { text: await code.text(), bytecode: new Uint8Array(await bytecode.arrayBuffer()), sources: Object.keys(result.metafile.inputs).map((input) => resolve(input)) };
+  return {
+    text: await code.text(),
+    bytecode: compiled === undefined ? undefined : new Uint8Array(await compiled.arrayBuffer()),
+    sources: Object.keys(result.metafile.inputs).map((input) => resolve(input)),
+  };
 }
 
 /** A program's bundle, and the bundles it requires from beside it, by file name. */
@@ -155,8 +171,8 @@ function hashOf(text: string): string {
 
 /**
  * Writes the host's and the confining step's programs (and the compiler the host's requires)
- * into `folder` with their bytecode, as `shippedPrograms` finds them (a build of the app ships
- * them beside its code); returns the sources they were built from (absolute).
+ * into `folder`, each with its bytecode when it has one, as `shippedPrograms` finds them (a
+ * build of the app ships them beside its code); returns the sources they were built from (absolute).
  */
 export async function writeProgramBundles(folder: string): Promise<string[]> {
   const sources = new Set<string>();
@@ -166,7 +182,7 @@ export async function writeProgramBundles(folder: string): Promise<string[]> {
   ] as const) {
     const { main, parts } = await programBundles(entry, () => SHIPPED_PROGRAMS.compiler);
     for (const [file, bundle] of [...parts, [name, main] as const]) {
-      await Bun.write(join(folder, `${file}.jsc`), bundle.bytecode);
+      if (bundle.bytecode !== undefined) await Bun.write(join(folder, `${file}.jsc`), bundle.bytecode);
       await Bun.write(join(folder, file), bundle.text);
       for (const source of bundle.sources) sources.add(source);
     }
@@ -174,7 +190,7 @@ export async function writeProgramBundles(folder: string): Promise<string[]> {
   return [...sources];
 }
 
-/** Bundles `entry` into `folder` with its bytecode and the record of its sources; returns the bundle's path. */
+/** Bundles `entry` into `folder` (with its bytecode when it has one) and the record of its sources; returns the bundle's path. */
 async function build(entry: string, folder: string, name: string): Promise<string> {
   const previous = recordedFiles(folder, name);
   const { main, parts } = await programBundles(entry, (text) => `${name}-compiler-${hashOf(text)}.js`);
@@ -185,7 +201,7 @@ async function build(entry: string, folder: string, name: string): Promise<strin
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   // Bun finds the bytecode beside the file, as FILE.jsc. The parts first: a bundle is never there without what it requires.
   for (const [written, bundle] of [...parts, [file, main] as const]) {
-    writeWhole(join(folder, `${written}.jsc`), bundle.bytecode);
+    if (bundle.bytecode !== undefined) writeWhole(join(folder, `${written}.jsc`), bundle.bytecode);
     writeWhole(join(folder, written), bundle.text);
   }
   writeWhole(join(folder, `${name}.json`), JSON.stringify({ bun: Bun.version, file, parts: [...parts.keys()], sources } satisfies ProgramRecord));

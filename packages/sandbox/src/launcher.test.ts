@@ -131,15 +131,14 @@ test("no namespace can be made in a confined process, which its environment says
 
 describe("a Bun script run in the confining step's own process (inPlace)", () => {
   const SCRIPT = join(PACKAGE, "test/fixtures/threads.ts");
-  // The step as the CLI ships it, a bundle: run from its sources, Bun reads them on its thread pool before the rules come, and the step always execve's.
+  // The step as the CLI ships it, a bundle (one ES module, hosts' program.ts): run from its sources, Bun reads them on its thread pool before the rules come, and the step always execve's.
   let confineProgram = "";
   beforeAll(async () => {
-    const built = await Bun.build({ entrypoints: [CONFINE_PROGRAM], target: "bun", format: "cjs", bytecode: true, minify: true });
-    const [code, bytecode] = [built.outputs.find((output) => output.kind === "entry-point"), built.outputs.find((output) => output.kind === "bytecode")];
-    if (!built.success || code === undefined || bytecode === undefined) throw new Error(`the confining program did not build: ${built.logs.join("\n")}`);
+    const built = await Bun.build({ entrypoints: [CONFINE_PROGRAM], target: "bun", format: "esm", minify: true });
+    const code = built.outputs.find((output) => output.kind === "entry-point");
+    if (!built.success || code === undefined) throw new Error(`the confining program did not build: ${built.logs.join("\n")}`);
     confineProgram = join(dir, "confine-program.js");
     await Bun.write(confineProgram, code);
-    await Bun.write(`${confineProgram}.jsc`, bytecode);
   });
   interface Report {
     readonly args: string[];
@@ -179,6 +178,22 @@ describe("a Bun script run in the confining step's own process (inPlace)", () =>
     expect(report.threads.filter(({ confined }) => !confined)).toEqual([]);
     expect(report.variables).toEqual([]);
     expect(report.write).toMatch(REFUSED);
+  });
+
+  test("a script that exports `finished` is awaited: the step's entry stays unfinished, and Bun's collection after an entry does not come", async () => {
+    const script = join(PACKAGE, "test/fixtures/finishes.ts");
+    const collections = async (extra: Record<string, string>) => {
+      const options = { argv: [process.execPath, script], grants: ["fs.read"] as Permission[], workspace, code: [PACKAGE], confineProgram, inPlace: true };
+      const confined = confineCommand(available, options);
+      // Bun's collector log, on the step's Bun: a variable of JavaScriptCore's, read as the process starts.
+      const child = Bun.spawn([confined.command, ...confined.args], { env: { ...confined.env, BUN_JSC_logGC: "1", ...extra }, cwd: confined.cwd, stdout: "pipe", stderr: "pipe" });
+      const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+      expect({ stdout, code }).toEqual({ stdout: "finished\n", code: 0 });
+      return stderr.split("\n").filter((line) => line.includes("=> FullCollection")).length;
+    };
+    expect(await collections({})).toBe(0);
+    // The same script exporting no `finished`: the entry finishes, and the collection comes while the script waits.
+    expect(await collections({ PLUGBOARD_TEST_NO_FINISHED: "1" })).toBe(1);
   });
 
   test("a thread started before the confinement (Bun's JIT compiler, kept on) makes the step execve the script instead", async () => {

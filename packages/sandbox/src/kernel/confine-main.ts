@@ -52,9 +52,9 @@ const RLIMIT_NPROC = 6n;
  * Confines this process with the rules in `env` and replaces it with `argv` (program first),
  * or with the program the rules name when they come on their descriptor; on failure writes
  * the reason and exits 126. Returns only when the program runs in place (`inPlace`): it has
- * then been loaded, and runs on from this process's event loop.
+ * then been loaded, and runs on from this process's event loop; what it exports is returned.
  */
-export function confineAndExec(commandLine: readonly string[], environment: Readonly<Record<string, string | undefined>>): void {
+export function confineAndExec(commandLine: readonly string[], environment: Readonly<Record<string, string | undefined>>): unknown {
   // `--workspace DIR` names what the step confines to, for `ps`; the rules say what it sees.
   const argv = commandLine[0] === WORKSPACE_OPTION ? commandLine.slice(2) : commandLine;
   const given = environment[RULES_VARIABLE];
@@ -109,7 +109,7 @@ export function confineAndExec(commandLine: readonly string[], environment: Read
   // Confined, every thread: the script runs here, as `execve` would have started it. Outside
   // the `try`: what it throws is its own, reported by Bun as for any program.
   trace("confine: run in place");
-  runInPlace(script, env);
+  return runInPlace(script, env);
 }
 
 /** Whether `file ARGS` is a script run by the Bun this step runs on. */
@@ -117,12 +117,12 @@ function runsOnThisBun(file: string, args: readonly string[]): boolean {
   return args[0] !== undefined && !args[0].startsWith("-") && realpathSync(file) === realpathSync(process.execPath);
 }
 
-/** Loads `[Bun, SCRIPT, ...ARGS]` in this process with `env` as its environment and the command line it would have had. */
-function runInPlace(argv: readonly string[], env: Readonly<Record<string, string>>): void {
+/** Loads `[Bun, SCRIPT, ...ARGS]` in this process with `env` as its environment and the command line it would have had; returns what it exports. */
+function runInPlace(argv: readonly string[], env: Readonly<Record<string, string>>): unknown {
   for (const name of Object.keys(process.env)) delete process.env[name];
   Object.assign(process.env, env);
   process.argv = [...argv];
-  require(argv[1] ?? "");
+  return require(argv[1] ?? "");
 }
 
 /**
