@@ -2,10 +2,11 @@
  * Which files a confined host's start runs: the confining step (the sandbox's
  * `CONFINE_PROGRAM`) and the host (host-program.ts), each bundled into one file (Bun.build):
  * the host's CommonJS with its bytecode (and TypeBox's compiler in a file of its own beside
- * it, see `programBundles`), the step's an ES module without (`bytecodeOf`), kept in the listing cache's folder (`…/plugboard/hosts/
- * program/`) and built again when any of its sources changed (or another Bun runs). A
- * bundled host parses one precompiled file instead of core's, TypeBox's and the loader's
- * hundreds of modules: it starts in a fraction of the time and holds less memory. Without
+ * it, see `programBundles`), the step's an ES module without (`bytecodeOf`), kept in the
+ * listing cache's folder (`…/plugboard/hosts/program/`) and built again when any of its
+ * sources changed (or another Bun runs). A bundled host parses one precompiled file instead
+ * of core's, TypeBox's and the loader's hundreds of modules: it starts in a fraction of the
+ * time and holds less memory. Without
  * a cache folder, or when a build fails, both run from their sources: slower, the same
  * behaviour. An app that ships both programs beside its code (the bundled CLI, built with
  * `writeProgramBundles`; shipped-programs.ts) starts its hosts from those and keeps none here.
